@@ -1,0 +1,128 @@
+/**
+ * What the memory facade returns. The shapes are the wire shapes of SPEC §3 (snake_case), so
+ * every surface serialises them as they are; output schemas live beside them in output-schemas.ts.
+ */
+import type { CellType, DiffOp, Layer, Role } from './cell-types.js';
+
+export interface SourceRef {
+  readonly kind: string;
+  readonly locator: string;
+}
+
+export interface MemoryNode {
+  readonly node_id: string;
+  readonly project: string;
+  readonly content: string;
+  readonly cell_type: CellType;
+  readonly salience: number;
+  readonly scene_id: string | null;
+  readonly session_id: string | null;
+  readonly source_agent: string;
+  readonly source_ref: SourceRef | null;
+  readonly metadata: Record<string, unknown>;
+  readonly layer: Layer;
+  readonly energy: number;
+  readonly hits: number;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+export interface RecallHit {
+  readonly node_id: string;
+  readonly distance: number;
+  /** Present when the caller asked for hydrated nodes (REST); MCP returns ids only. */
+  readonly node?: MemoryNode;
+}
+
+export interface RecallResult {
+  readonly results: readonly RecallHit[];
+}
+
+export interface SessionOpened {
+  readonly session_id: string;
+  readonly scene_id: string;
+  readonly opened_at: string;
+}
+
+export interface SessionClosed {
+  readonly session_id: string;
+  readonly closed_at: string;
+}
+
+export interface Scene {
+  readonly scene_id: string;
+  readonly project: string;
+  readonly title: string | null;
+  readonly created_by: string;
+  readonly created_at: string;
+  readonly cell_count: number;
+  readonly consolidated: boolean;
+}
+
+export interface SceneWithCells extends Scene {
+  readonly cell_ids: readonly string[];
+  /** Present when the caller asked for hydrated cells (REST). */
+  readonly cells?: readonly MemoryNode[];
+}
+
+export interface Beacon {
+  readonly beacon_id: string;
+  readonly owner_agent: string;
+  readonly project: string | null;
+  readonly text: string;
+  readonly threshold: number;
+  readonly cell_types: readonly CellType[] | null;
+  readonly scene_id: string | null;
+  readonly include_own: boolean;
+  readonly expires_at: string | null;
+  readonly created_at: string;
+}
+
+export interface Diff {
+  readonly diff_id: string;
+  readonly seq: number;
+  readonly op: DiffOp;
+  readonly node_id: string;
+  readonly beacon_id: string;
+  readonly similarity: number;
+  readonly cell_type: CellType;
+  readonly salience: number;
+  readonly source_agent: string;
+  readonly project: string;
+  readonly scene_id: string | null;
+  readonly preview: string;
+  readonly created_at: string;
+}
+
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly next_cursor: string | null;
+}
+
+export interface DiffsSince {
+  readonly diffs: readonly Diff[];
+  readonly next_since: string;
+}
+
+export interface DrainedInbox {
+  readonly diffs: readonly Diff[];
+  readonly has_more: boolean;
+}
+
+export interface ApiKeyInfo {
+  readonly key_id: string;
+  readonly tenant: string;
+  readonly agent: string;
+  readonly roles: readonly Role[];
+  readonly projects: readonly string[];
+  readonly default_project: string;
+  readonly trust: number;
+  readonly key_prefix: string;
+  readonly created_at: string;
+  readonly revoked_at: string | null;
+}
+
+export interface CreatedApiKey extends ApiKeyInfo {
+  /** The clear key: shown exactly once, never stored. */
+  readonly key: string;
+}

@@ -1,0 +1,26 @@
+import type { Role } from './cell-types.js';
+
+/** Who is calling: resolved from an API key by the auth layer, never from a request body. */
+export interface Principal {
+  readonly tenantId: string;
+  readonly agent: string;
+  readonly keyId: string;
+  readonly roles: readonly Role[];
+  /** Read/write project scope; `['*']` means every project of the tenant. */
+  readonly projects: readonly string[];
+  /** Where cells go when the principal has no open session. */
+  readonly defaultProject: string;
+  readonly trust: number;
+}
+
+export const ALL_PROJECTS = '*';
+
+export function canAccessProject(principal: Principal, project: string): boolean {
+  return principal.projects.includes(ALL_PROJECTS) || principal.projects.includes(project);
+}
+
+export function hasRole(principal: Principal, role: Role): boolean {
+  if (principal.roles.includes('admin')) return true;
+  if (role === 'reader') return principal.roles.includes('writer') || principal.roles.includes('reader');
+  return principal.roles.includes(role);
+}

@@ -1,0 +1,131 @@
+/**
+ * Request schemas shared by every surface. Each one validates a call AND generates the JSON
+ * Schema an MCP `inputSchema` or the OpenAPI document shows (z.toJSONSchema), so the two can
+ * never drift. All objects are strict: an unknown field (`source_agent`, `tenant_id`, a typo)
+ * is refused, never silently dropped.
+ */
+import { z } from 'zod';
+import { CELL_TYPES, LAYERS } from './cell-types.js';
+
+export const cellTypeSchema = z.enum(CELL_TYPES).describe('Kind of memory cell');
+export const layerSchema = z.enum(LAYERS).describe('L0 raw cells, L1 scene consolidations, L2 promoted durable knowledge');
+export const uuidSchema = z.uuid();
+export const projectSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._\-/]*$/, 'letters, digits, ".", "_", "-", "/"; starting with a letter or digit');
+
+export const sourceRefSchema = z
+  .strictObject({
+    kind: z.string().min(1).max(64).describe('e.g. "file", "url", "commit", "issue"'),
+    locator: z.string().min(1).max(2048).describe('e.g. "specs/x.md:42" or a URL'),
+  })
+  .describe('Provenance back-reference');
+
+export const metadataSchema = z.record(z.string(), z.unknown()).describe('Free-form JSON object, at most 16 KiB serialised');
+
+const cellTypesFilter = z.array(cellTypeSchema).min(1).max(CELL_TYPES.length);
+const kSchema = z.int().min(1).max(100).default(10).describe('How many nearest cells to return (1–100)');
+const limitSchema = (max: number, dflt: number): z.ZodDefault<z.ZodInt> => z.int().min(1).max(max).default(dflt);
+const cursorSchema = z.string().min(1).max(512).describe('Opaque cursor from a previous page');
+
+export const storeInputSchema = z.strictObject({
+  content: z.string().min(1).describe('The memory itself; at most 32 KiB of UTF-8'),
+  cell_type: cellTypeSchema,
+  salience: z.number().min(0).max(1).default(0.5).describe('Importance in [0,1]; higher reaches further in gossip'),
+  scene_id: uuidSchema.optional().describe('Scene to join; defaults to the scene of your open session'),
+  source_ref: sourceRefSchema.optional(),
+  metadata: metadataSchema.optional(),
+  idempotency_key: z.string().min(1).max(200).optional().describe('Replaying the same key returns the original node_id and stores nothing'),
+});
+
+export const recallInputSchema = z.strictObject({
+  query: z.string().min(1).max(32 * 1024).describe('What to look for, in natural language'),
+  k: kSchema,
+  cell_types: cellTypesFilter.optional(),
+  scene_id: uuidSchema.optional(),
+});
+
+export const queryInputSchema = z.strictObject({
+  query: z.string().min(1).max(32 * 1024).describe('What to look for, in natural language'),
+  layer: layerSchema,
+  k: kSchema,
+  cell_types: cellTypesFilter.optional(),
+  scene_id: uuidSchema.optional(),
+});
+
+export const openSessionInputSchema = z.strictObject({
+  project: projectSchema.describe('Project to work in; becomes your current project'),
+  title: z.string().min(1).max(200).optional().describe('Title of the scene the session creates'),
+});
+
+export const closeSessionInputSchema = z.strictObject({
+  session_id: uuidSchema,
+});
+
+export const placeBeaconInputSchema = z.strictObject({
+  text: z.string().min(1).max(4096).describe('The standing interest, in natural language'),
+  threshold: z.number().min(0).max(1).optional().describe('Cosine similarity a cell must reach (before salience reach); server default when omitted'),
+  cell_types: cellTypesFilter.optional(),
+  scene_id: uuidSchema.optional(),
+  project: projectSchema.optional().describe('Watch only this project; default: every project you can read'),
+  ttl_seconds: z.int().min(1).max(365 * 86_400).optional().describe('Beacon expires after this many seconds'),
+  include_own: z.boolean().default(false).describe('Also deliver cells you stored yourself'),
+});
+
+export const listBeaconsInputSchema = z.strictObject({
+  limit: limitSchema(200, 50),
+  cursor: cursorSchema.optional(),
+});
+
+export const pullDiffsInputSchema = z.strictObject({
+  since: z.iso.datetime({ offset: true }).describe('RFC 3339 timestamp; diffs created after it'),
+  limit: limitSchema(500, 100),
+});
+
+export const drainInboxInputSchema = z.strictObject({
+  page_size: limitSchema(500, 100),
+});
+
+export const getSceneInputSchema = z.strictObject({
+  scene_id: uuidSchema,
+});
+
+export const listScenesInputSchema = z.strictObject({
+  project: projectSchema.optional(),
+  limit: limitSchema(200, 50),
+  cursor: cursorSchema.optional(),
+});
+
+export const listCellsInputSchema = z.strictObject({
+  project: projectSchema.optional(),
+  scene_id: uuidSchema.optional(),
+  cell_type: cellTypeSchema.optional(),
+  layer: layerSchema.optional(),
+  limit: limitSchema(200, 50),
+  cursor: cursorSchema.optional(),
+});
+
+export const createKeyInputSchema = z.strictObject({
+  tenant: z.string().min(1).max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/),
+  agent: z.string().min(1).max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._@:-]*$/),
+  roles: z.array(z.enum(['admin', 'writer', 'reader'])).min(1).default(['writer']),
+  projects: z.array(z.union([projectSchema, z.literal('*')])).min(1).default(['*']),
+  default_project: projectSchema.optional(),
+  trust: z.number().min(0).max(1).default(0.5),
+});
+
+export type StoreInput = z.output<typeof storeInputSchema>;
+export type RecallInput = z.output<typeof recallInputSchema>;
+export type QueryInput = z.output<typeof queryInputSchema>;
+export type OpenSessionInput = z.output<typeof openSessionInputSchema>;
+export type CloseSessionInput = z.output<typeof closeSessionInputSchema>;
+export type PlaceBeaconInput = z.output<typeof placeBeaconInputSchema>;
+export type ListBeaconsInput = z.output<typeof listBeaconsInputSchema>;
+export type PullDiffsInput = z.output<typeof pullDiffsInputSchema>;
+export type DrainInboxInput = z.output<typeof drainInboxInputSchema>;
+export type GetSceneInput = z.output<typeof getSceneInputSchema>;
+export type ListScenesInput = z.output<typeof listScenesInputSchema>;
+export type ListCellsInput = z.output<typeof listCellsInputSchema>;
+export type CreateKeyInput = z.output<typeof createKeyInputSchema>;

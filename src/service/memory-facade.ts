@@ -1,0 +1,82 @@
+/**
+ * The memory facade: the one application core that every surface (MCP stdio/HTTP, REST, CLI)
+ * calls. Every method takes the authenticated principal first; authorisation and tenant
+ * scoping happen here, once. Inputs are the outputs of the shared zod schemas (src/core/schemas.ts);
+ * the facade re-validates them, so a surface cannot bypass a rule.
+ */
+import type {
+  ApiKeyInfo,
+  Beacon,
+  CreatedApiKey,
+  Diff,
+  DiffsSince,
+  DrainedInbox,
+  MemoryNode,
+  Page,
+  RecallResult,
+  Scene,
+  SceneWithCells,
+  SessionClosed,
+  SessionOpened,
+} from '../core/entities.js';
+import type { Principal } from '../core/principal.js';
+import type {
+  CloseSessionInput,
+  CreateKeyInput,
+  DrainInboxInput,
+  ListBeaconsInput,
+  ListCellsInput,
+  ListScenesInput,
+  OpenSessionInput,
+  PlaceBeaconInput,
+  PullDiffsInput,
+  QueryInput,
+  RecallInput,
+  StoreInput,
+} from '../core/schemas.js';
+
+export interface HydrateOption {
+  /** Return full nodes with each hit (REST); MCP asks for ids and distances only. */
+  readonly withNodes?: boolean;
+}
+
+export interface LiveDiffListener {
+  (diff: Diff): void;
+}
+
+export interface LiveSubscription {
+  close(): Promise<void>;
+}
+
+export interface MemoryFacade {
+  /** Resolves a clear API key to its principal; UNAUTHENTICATED when unknown or revoked. */
+  authenticate(apiKey: string): Promise<Principal>;
+
+  store(principal: Principal, input: StoreInput): Promise<MemoryNode>;
+  getCell(principal: Principal, nodeId: string): Promise<MemoryNode>;
+  listCells(principal: Principal, input: ListCellsInput): Promise<Page<MemoryNode>>;
+  deleteCell(principal: Principal, nodeId: string): Promise<void>;
+
+  recall(principal: Principal, input: RecallInput, options?: HydrateOption): Promise<RecallResult>;
+  query(principal: Principal, input: QueryInput, options?: HydrateOption): Promise<RecallResult>;
+
+  openSession(principal: Principal, input: OpenSessionInput): Promise<SessionOpened>;
+  closeSession(principal: Principal, input: CloseSessionInput): Promise<SessionClosed>;
+
+  getScene(principal: Principal, sceneId: string, options?: HydrateOption): Promise<SceneWithCells>;
+  listScenes(principal: Principal, input: ListScenesInput): Promise<Page<Scene>>;
+  consolidateScene(principal: Principal, sceneId: string): Promise<MemoryNode>;
+
+  placeBeacon(principal: Principal, input: PlaceBeaconInput): Promise<Beacon>;
+  listBeacons(principal: Principal, input: ListBeaconsInput): Promise<Page<Beacon>>;
+  deleteBeacon(principal: Principal, beaconId: string): Promise<void>;
+
+  pullDiffs(principal: Principal, input: PullDiffsInput): Promise<DiffsSince>;
+  drainInbox(principal: Principal, input: DrainInboxInput): Promise<DrainedInbox>;
+  /** Live push: calls listener for each new diff addressed to the principal, from any replica. */
+  subscribeDiffs(principal: Principal, listener: LiveDiffListener, afterSeq?: number): Promise<LiveSubscription>;
+
+  createKey(principal: Principal, input: CreateKeyInput): Promise<CreatedApiKey>;
+  listKeys(principal: Principal): Promise<readonly ApiKeyInfo[]>;
+  revokeKey(principal: Principal, keyId: string): Promise<void>;
+}

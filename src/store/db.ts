@@ -1,0 +1,29 @@
+/**
+ * The one database interface. Two drivers implement it: PGlite on a data folder (embedded) and a
+ * `pg` Pool (HYPHAE_DATABASE_URL). Every query of the product is written once against it, in
+ * PostgreSQL SQL with $n parameters; vectors travel as pgvector text ('[0.1,0.2,…]').
+ */
+export interface QueryResult<Row> {
+  readonly rows: Row[];
+  readonly rowCount: number;
+}
+
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+}
+
+export type DbDriverName = 'pglite' | 'pg';
+
+export interface PoolStats {
+  readonly total: number;
+  readonly idle: number;
+  readonly waiting: number;
+}
+
+export interface Db extends Queryable {
+  readonly driver: DbDriverName;
+  /** Runs fn in one transaction on one connection; commits when fn resolves, rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  poolStats(): PoolStats;
+  close(): Promise<void>;
+}
