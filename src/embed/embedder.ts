@@ -8,5 +8,5 @@ export interface Embedder {
   close(): Promise<void>;
 }
 
-export const EMBEDDER_KINDS = ['use-lite', 'hash', 'openai', 'nats'] as const;
-export type EmbedderKind = (typeof EMBEDDER_KINDS)[number];
+export { EMBEDDER_KINDS } from '../core/config.js';
+export type { EmbedderKind } from '../core/config.js';

@@ -1,0 +1,142 @@
+/**
+ * Process configuration (SPEC §6): environment variables, overridden by command-line flags,
+ * validated once at start-up. A bad value stops the process with a message naming the variable.
+ */
+import { z } from 'zod';
+import { InvalidArgumentError } from './errors.js';
+
+export const EMBEDDER_KINDS = ['use-lite', 'hash', 'openai', 'nats'] as const;
+export type EmbedderKind = (typeof EMBEDDER_KINDS)[number];
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const csv = z
+  .string()
+  .transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item.length > 0));
+
+const urlString = (protocols: readonly string[]): z.ZodType<string> =>
+  z.string().refine((value) => {
+    try {
+      return protocols.includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL with scheme ${protocols.join(' or ')}`);
+
+/** Environment variable → schema. The keys are the names a user sees in error messages. */
+const envSchema = z.object({
+  HYPHAE_HOST: z.string().min(1).default('127.0.0.1'),
+  HYPHAE_PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  HYPHAE_DATA_DIR: z.string().min(1).default('./.hyphae'),
+  HYPHAE_DATABASE_URL: urlString(['postgres:', 'postgresql:']).optional(),
+  HYPHAE_NATS_URL: urlString(['nats:', 'tls:', 'ws:', 'wss:']).optional(),
+  HYPHAE_EMBEDDER: z.enum(EMBEDDER_KINDS).default('use-lite'),
+  HYPHAE_EMBED_URL: urlString(['http:', 'https:']).optional(),
+  HYPHAE_EMBED_MODEL: z.string().min(1).optional(),
+  HYPHAE_EMBED_API_KEY: z.string().min(1).optional(),
+  HYPHAE_EMBED_LOCAL_FALLBACK: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  HYPHAE_API_KEY: z.string().min(1).optional(),
+  HYPHAE_ALLOWED_HOSTS: csv.default([]),
+  HYPHAE_ALLOWED_ORIGINS: csv.default([]),
+  HYPHAE_LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  HYPHAE_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(256 * 1024),
+  HYPHAE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  HYPHAE_DIFF_RETENTION_DAYS: z.coerce.number().min(0.001).max(3650).default(30),
+  HYPHAE_BOOTSTRAP_ADMIN_KEY: z.string().min(16).optional(),
+});
+
+export interface HyphaeConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly natsUrl: string | undefined;
+  readonly embedder: EmbedderKind;
+  readonly embedUrl: string | undefined;
+  readonly embedModel: string | undefined;
+  readonly embedApiKey: string | undefined;
+  readonly embedLocalFallback: boolean;
+  readonly apiKey: string | undefined;
+  readonly allowedHosts: readonly string[];
+  readonly allowedOrigins: readonly string[];
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+  readonly bodyLimitBytes: number;
+  readonly rateLimitPerMinute: number;
+  readonly diffRetentionDays: number;
+  /** A key to install as the tenant-`default` admin on first start (clustered installs). */
+  readonly bootstrapAdminKey: string | undefined;
+  /** True when the database is the embedded PGlite folder. */
+  readonly embedded: boolean;
+}
+
+/** Command-line flags that override their environment variable (SPEC §6). */
+export interface ConfigFlags {
+  readonly host?: string;
+  readonly port?: string;
+  readonly dataDir?: string;
+  readonly databaseUrl?: string;
+  readonly natsUrl?: string;
+  readonly embedder?: string;
+}
+
+const FLAG_TO_ENV: Readonly<Record<keyof ConfigFlags, keyof z.input<typeof envSchema>>> = {
+  host: 'HYPHAE_HOST',
+  port: 'HYPHAE_PORT',
+  dataDir: 'HYPHAE_DATA_DIR',
+  databaseUrl: 'HYPHAE_DATABASE_URL',
+  natsUrl: 'HYPHAE_NATS_URL',
+  embedder: 'HYPHAE_EMBEDDER',
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): HyphaeConfig {
+  const merged: Record<string, string | undefined> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = env[key];
+    // An empty variable means unset, as shells and Kubernetes manifests often leave them.
+    merged[key] = value === '' ? undefined : value;
+  }
+  for (const [flag, envName] of Object.entries(FLAG_TO_ENV) as [keyof ConfigFlags, string][]) {
+    const value = flags[flag];
+    if (value !== undefined) merged[envName] = value;
+  }
+  const parsed = envSchema.safeParse(merged);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => ({
+      path: issue.path.join('.'),
+      message: `${issue.path.join('.')}: ${issue.message}`,
+    }));
+    throw new InvalidArgumentError(`invalid configuration: ${issues.map((i) => i.message).join('; ')}`, issues);
+  }
+  const c = parsed.data;
+  if (c.HYPHAE_EMBEDDER === 'openai' && c.HYPHAE_EMBED_URL === undefined) {
+    throw new InvalidArgumentError('invalid configuration: HYPHAE_EMBED_URL is required when HYPHAE_EMBEDDER=openai', [
+      { path: 'HYPHAE_EMBED_URL', message: 'required when HYPHAE_EMBEDDER=openai' },
+    ]);
+  }
+  if (c.HYPHAE_EMBEDDER === 'nats' && c.HYPHAE_NATS_URL === undefined) {
+    throw new InvalidArgumentError('invalid configuration: HYPHAE_NATS_URL is required when HYPHAE_EMBEDDER=nats', [
+      { path: 'HYPHAE_NATS_URL', message: 'required when HYPHAE_EMBEDDER=nats' },
+    ]);
+  }
+  return {
+    host: c.HYPHAE_HOST,
+    port: c.HYPHAE_PORT,
+    dataDir: c.HYPHAE_DATA_DIR,
+    databaseUrl: c.HYPHAE_DATABASE_URL,
+    natsUrl: c.HYPHAE_NATS_URL,
+    embedder: c.HYPHAE_EMBEDDER,
+    embedUrl: c.HYPHAE_EMBED_URL,
+    embedModel: c.HYPHAE_EMBED_MODEL,
+    embedApiKey: c.HYPHAE_EMBED_API_KEY,
+    embedLocalFallback: c.HYPHAE_EMBED_LOCAL_FALLBACK,
+    apiKey: c.HYPHAE_API_KEY,
+    allowedHosts: c.HYPHAE_ALLOWED_HOSTS,
+    allowedOrigins: c.HYPHAE_ALLOWED_ORIGINS,
+    logLevel: c.HYPHAE_LOG_LEVEL,
+    bodyLimitBytes: c.HYPHAE_BODY_LIMIT_BYTES,
+    rateLimitPerMinute: c.HYPHAE_RATE_LIMIT_PER_MINUTE,
+    diffRetentionDays: c.HYPHAE_DIFF_RETENTION_DAYS,
+    bootstrapAdminKey: c.HYPHAE_BOOTSTRAP_ADMIN_KEY,
+    embedded: c.HYPHAE_DATABASE_URL === undefined,
+  };
+}
