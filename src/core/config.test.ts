@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+import { InvalidArgumentError } from './errors.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8787,
+      dataDir: './.hyphae',
+      embedder: 'use-lite',
+      embedded: true,
+      logLevel: 'info',
+      bodyLimitBytes: 262144,
+      allowedHosts: [],
+    });
+    expect(config.databaseUrl).toBeUndefined();
+  });
+
+  it('lets flags override the environment', () => {
+    const config = loadConfig({ HYPHAE_PORT: '9000', HYPHAE_EMBEDDER: 'hash' }, { port: '9100', dataDir: '/tmp/x' });
+    expect(config.port).toBe(9100);
+    expect(config.dataDir).toBe('/tmp/x');
+    expect(config.embedder).toBe('hash');
+  });
+
+  it('parses lists and switches to PostgreSQL when a URL is set', () => {
+    const config = loadConfig({
+      HYPHAE_ALLOWED_HOSTS: 'hyphae.example.com, api.example.com',
+      HYPHAE_DATABASE_URL: 'postgres://u:p@db:5432/hyphae',
+    });
+    expect(config.allowedHosts).toEqual(['hyphae.example.com', 'api.example.com']);
+    expect(config.embedded).toBe(false);
+  });
+
+  it.each([
+    ['HYPHAE_PORT', 'eighty'],
+    ['HYPHAE_PORT', '70000'],
+    ['HYPHAE_EMBEDDER', 'word2vec'],
+    ['HYPHAE_DATABASE_URL', 'mysql://x'],
+    ['HYPHAE_NATS_URL', 'not a url'],
+    ['HYPHAE_LOG_LEVEL', 'loud'],
+  ])('refuses %s=%s naming the variable', (name, value) => {
+    let caught: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(InvalidArgumentError);
+    expect((caught as Error).message).toContain(name);
+  });
+
+  it('requires the endpoint of a remote embedder', () => {
+    expect(() => loadConfig({ HYPHAE_EMBEDDER: 'openai' })).toThrow(/HYPHAE_EMBED_URL/);
+    expect(() => loadConfig({ HYPHAE_EMBEDDER: 'nats' })).toThrow(/HYPHAE_NATS_URL/);
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ HYPHAE_DATABASE_URL: '' }).embedded).toBe(true);
+  });
+});
