@@ -1,0 +1,214 @@
+// The HyphaeMesh API, defined once: the CRD YAML is generated from these schemas and the
+// operator's types are inferred from them.
+import {
+  array,
+  boolean,
+  dateTime,
+  enumOf,
+  int64,
+  integer,
+  map,
+  object,
+  opaqueObject,
+  quantity,
+  string,
+} from './schema-builder.js';
+import type { Infer } from './schema-builder.js';
+
+export const GROUP = 'hyphae.dev';
+export const VERSION = 'v1alpha1';
+export const KIND = 'HyphaeMesh';
+export const PLURAL = 'hyphaemeshes';
+export const SINGULAR = 'hyphaemesh';
+export const API_VERSION = `${GROUP}/${VERSION}`;
+
+const dnsName = { minLength: 1, maxLength: 253, pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$' } as const;
+
+const resources = object(
+  {
+    requests: map(quantity(), { description: 'Minimum resources, e.g. {cpu: 100m, memory: 128Mi}.' }),
+    limits: map(quantity(), { description: 'Maximum resources.' }),
+  },
+  { description: 'Compute resources of the container.' },
+);
+
+const envVar = object(
+  {
+    name: string({ minLength: 1, description: 'Environment variable name.' }),
+    value: string(),
+    valueFrom: opaqueObject({ description: 'A core/v1 EnvVarSource, passed through unchanged.' }),
+  },
+  { required: ['name'] },
+);
+
+const secretKeyRef = (defaultKey: string, what: string) =>
+  object(
+    {
+      name: string({ ...dnsName, description: `Name of the Secret holding ${what}.` }),
+      key: string({ default: defaultKey, minLength: 1, description: 'Key inside the Secret.' }),
+    },
+    { required: ['name'] },
+  );
+
+export const imageSchema = object(
+  {
+    repository: string({ default: 'ghcr.io/hyphae-dev/hyphae', minLength: 1 }),
+    tag: string({ default: '0.1.0', minLength: 1 }),
+    pullPolicy: enumOf(['Always', 'IfNotPresent', 'Never'] as const, { default: 'IfNotPresent' }),
+  },
+  { defaultEmpty: true, description: 'The Hyphae server image used by the API and the workers.' },
+);
+
+export const apiSchema = object(
+  {
+    replicas: integer({ minimum: 0, maximum: 1000, default: 2, description: 'API pods (ignored while autoscaling is enabled).' }),
+    port: integer({ minimum: 1, maximum: 65535, default: 8787 }),
+    resources,
+    env: array(envVar, { listType: 'map', listMapKeys: ['name'], maxItems: 64, description: 'Extra environment for the API pods.' }),
+  },
+  { defaultEmpty: true },
+);
+
+export const autoscalingSchema = object(
+  {
+    enabled: boolean({ default: false }),
+    minReplicas: integer({ minimum: 1, maximum: 1000, default: 2 }),
+    maxReplicas: integer({ minimum: 1, maximum: 1000, default: 10 }),
+    targetCPUUtilizationPercentage: integer({ minimum: 1, maximum: 100, default: 70 }),
+  },
+  {
+    defaultEmpty: true,
+    validations: [{ rule: 'self.minReplicas <= self.maxReplicas', message: 'minReplicas must not exceed maxReplicas' }],
+  },
+);
+
+export const workersSchema = object(
+  {
+    replicas: integer({ minimum: 0, maximum: 1000, default: 1 }),
+    embedder: enumOf(['use-lite', 'hash', 'openai'] as const, { default: 'hash', description: 'Embedding provider the workers run.' }),
+    model: string({ description: 'Embedding model name (HYPHAE_EMBED_MODEL).' }),
+    url: string({ pattern: '^https?://.+', description: 'OpenAI-compatible /v1/embeddings base URL (HYPHAE_EMBED_URL), required by embedder openai.' }),
+    apiKeySecret: secretKeyRef('api-key', 'the embeddings API key'),
+    resources,
+  },
+  {
+    defaultEmpty: true,
+    validations: [{ rule: "self.embedder != 'openai' || has(self.url)", message: 'workers.embedder openai requires url', fieldPath: '.url' }],
+  },
+);
+
+export const postgresSchema = object(
+  {
+    mode: enumOf(['managed', 'cnpg', 'external'] as const, { default: 'managed' }),
+    image: string({ default: 'pgvector/pgvector:pg17', description: 'PostgreSQL image with pgvector (managed mode).' }),
+    storage: object(
+      {
+        size: quantity({ default: '10Gi', description: 'Volume size per instance.' }),
+        storageClassName: string(),
+      },
+      { defaultEmpty: true },
+    ),
+    instances: integer({ minimum: 1, maximum: 9, description: 'CloudNativePG instances (cnpg mode).' }),
+    secretRef: secretKeyRef('url', 'the PostgreSQL URL (external mode)'),
+    resources,
+  },
+  {
+    defaultEmpty: true,
+    validations: [
+      { rule: "self.mode != 'external' || has(self.secretRef)", message: 'postgres.mode external requires secretRef', fieldPath: '.secretRef' },
+      { rule: "self.mode != 'cnpg' || has(self.instances)", message: 'postgres.mode cnpg requires instances', fieldPath: '.instances' },
+    ],
+  },
+);
+
+export const natsSchema = object(
+  {
+    mode: enumOf(['managed', 'external'] as const, { default: 'managed' }),
+    image: string({ default: 'nats:2.10-alpine' }),
+    replicas: integer({ minimum: 1, maximum: 9, default: 3, description: 'Cluster size (managed mode); use an odd number.' }),
+    url: string({ pattern: '^(nats|tls)://.+', description: 'NATS URL (external mode).' }),
+    resources,
+  },
+  {
+    defaultEmpty: true,
+    validations: [{ rule: "self.mode != 'external' || has(self.url)", message: 'nats.mode external requires url', fieldPath: '.url' }],
+  },
+);
+
+export const ingressSchema = object(
+  {
+    enabled: boolean({ default: false }),
+    className: string(),
+    host: string(dnsName),
+    tlsSecretName: string(dnsName),
+  },
+  {
+    defaultEmpty: true,
+    validations: [{ rule: '!self.enabled || has(self.host)', message: 'ingress.enabled requires host', fieldPath: '.host' }],
+  },
+);
+
+export const authSchema = object(
+  { bootstrapAdminKeySecret: secretKeyRef('admin-key', 'the bootstrap admin API key') },
+  { defaultEmpty: true },
+);
+
+export const monitoringSchema = object(
+  {
+    serviceMonitor: object(
+      {
+        enabled: boolean({ default: false }),
+        interval: string({ default: '30s', pattern: '^[0-9]+(ms|s|m|h)$' }),
+      },
+      { defaultEmpty: true },
+    ),
+  },
+  { defaultEmpty: true },
+);
+
+export const specSchema = object(
+  {
+    image: imageSchema,
+    api: apiSchema,
+    autoscaling: autoscalingSchema,
+    workers: workersSchema,
+    postgres: postgresSchema,
+    nats: natsSchema,
+    ingress: ingressSchema,
+    auth: authSchema,
+    monitoring: monitoringSchema,
+  },
+  { defaultEmpty: true, description: 'Desired state of a Hyphae deployment.' },
+);
+
+const condition = object(
+  {
+    type: string({ minLength: 1, maxLength: 316 }),
+    status: enumOf(['True', 'False', 'Unknown'] as const),
+    reason: string({ minLength: 1, maxLength: 1024 }),
+    message: string({ maxLength: 32768 }),
+    observedGeneration: int64({ minimum: 0 }),
+    lastTransitionTime: dateTime(),
+  },
+  { required: ['type', 'status', 'reason', 'lastTransitionTime'] },
+);
+
+export const statusSchema = object(
+  {
+    observedGeneration: int64({ minimum: 0 }),
+    conditions: array(condition, { listType: 'map', listMapKeys: ['type'] }),
+    api: object({
+      replicas: integer({ minimum: 0, description: 'Observed API pods (scale subresource).' }),
+      readyReplicas: integer({ minimum: 0 }),
+      selector: string({ description: 'Label selector of the API pods (scale subresource).' }),
+    }),
+    workers: object({ replicas: integer({ minimum: 0 }), readyReplicas: integer({ minimum: 0 }) }),
+    missingKinds: array(string(), { listType: 'set', description: 'Optional kinds the spec needs that the cluster lacks.' }),
+  },
+  { description: 'Observed state, written by the operator.' },
+);
+
+export type HyphaeMeshSpec = Infer<typeof specSchema>;
+export type HyphaeMeshStatus = Infer<typeof statusSchema>;
+export type Condition = Infer<typeof condition>;
+export type PostgresMode = HyphaeMeshSpec['postgres']['mode'];

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { apiDeployment } from './api-deployment.js';
+import { CONFIG_HASH_ANNOTATION } from './common.js';
+import { configMap } from './config-map.js';
+import { meshFixture, podSpecOf, restrictedViolations } from './test-fixtures.js';
+
+type Dep = { spec: { replicas?: number; template: { metadata: { annotations: Record<string, string> } } } };
+
+describe('apiDeployment', () => {
+  const build = (specIn: Record<string, unknown> = {}) => {
+    const { mesh, spec } = meshFixture(specIn);
+    return apiDeployment(mesh, spec, configMap(mesh, spec).data as Record<string, string>);
+  };
+
+  it('runs `hyphae serve` with migrate as initContainer, probes and owner reference', () => {
+    const d = build({ image: { tag: '1.2.3' } });
+    const pod = podSpecOf(d) as unknown as {
+      containers: Array<Record<string, unknown>>;
+      initContainers: Array<Record<string, unknown>>;
+    };
+    const c = pod.containers[0] as Record<string, unknown>;
+    expect(c.command).toEqual(['hyphae', 'serve']);
+    expect(c.image).toBe('ghcr.io/hyphae-dev/hyphae:1.2.3');
+    expect(c.livenessProbe).toMatchObject({ httpGet: { path: '/healthz', port: 'http' } });
+    expect(c.readinessProbe).toMatchObject({ httpGet: { path: '/readyz', port: 'http' } });
+    expect(c.ports).toEqual([{ name: 'http', containerPort: 8787, protocol: 'TCP' }]);
+    expect(pod.initContainers[0]?.command).toEqual(['hyphae', 'migrate']);
+    expect(c.env).toContainEqual({ name: 'HYPHAE_DATABASE_URL', valueFrom: { secretKeyRef: { name: 'demo-postgres', key: 'url' } } });
+    expect(d.metadata.ownerReferences).toEqual([
+      expect.objectContaining({ kind: 'HyphaeMesh', name: 'demo', controller: true, blockOwnerDeletion: true }),
+    ]);
+    expect((d as unknown as Dep).spec.replicas).toBe(2);
+  });
+
+  it('meets the restricted Pod Security Standard', () => {
+    expect(restrictedViolations(podSpecOf(build()))).toEqual([]);
+  });
+
+  it('leaves replicas to the HPA when autoscaling is on', () => {
+    expect((build({ autoscaling: { enabled: true } }) as unknown as Dep).spec.replicas).toBeUndefined();
+  });
+
+  it('takes the database URL from the mode-specific Secret and wires the admin key', () => {
+    const ext = build({ postgres: { mode: 'external', secretRef: { name: 'db', key: 'dsn' } }, auth: { bootstrapAdminKeySecret: { name: 'adm' } } });
+    const env = (podSpecOf(ext).containers[0] as unknown as { env: unknown[] }).env;
+    expect(env).toContainEqual({ name: 'HYPHAE_DATABASE_URL', valueFrom: { secretKeyRef: { name: 'db', key: 'dsn' } } });
+    expect(env).toContainEqual({ name: 'HYPHAE_BOOTSTRAP_ADMIN_KEY', valueFrom: { secretKeyRef: { name: 'adm', key: 'admin-key' } } });
+    const cnpg = build({ postgres: { mode: 'cnpg', instances: 3 } });
+    expect((podSpecOf(cnpg).containers[0] as unknown as { env: unknown[] }).env).toContainEqual({
+      name: 'HYPHAE_DATABASE_URL',
+      valueFrom: { secretKeyRef: { name: 'demo-pg-app', key: 'uri' } },
+    });
+  });
+
+  it('rolls the pods when the config changes', () => {
+    const a = (build() as unknown as Dep).spec.template.metadata.annotations[CONFIG_HASH_ANNOTATION];
+    const b = (build({ api: { port: 9000 } }) as unknown as Dep).spec.template.metadata.annotations[CONFIG_HASH_ANNOTATION];
+    expect(a).toMatch(/^[0-9a-f]{16}$/);
+    expect(a).not.toBe(b);
+  });
+});

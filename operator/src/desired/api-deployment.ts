@@ -1,0 +1,91 @@
+// The API Deployment: `hyphae serve` behind probes, with `hyphae migrate` as an initContainer.
+import type { HyphaeMeshSpec } from '../crd/hyphae-mesh-schema.js';
+import type { KubeObject } from '../kube/kube-object.js';
+import {
+  CONFIG_HASH_ANNOTATION,
+  compact,
+  containerSecurityContext,
+  databaseUrlRef,
+  image,
+  labels,
+  metadata,
+  names,
+  podSecurityContext,
+  selectorLabels,
+  stableHash,
+  tmpMount,
+  tmpVolume,
+} from './common.js';
+import type { HyphaeMesh } from './hyphae-mesh.js';
+
+export const SERVER_UID = 10001;
+
+export function serverEnv(mesh: HyphaeMesh, spec: HyphaeMeshSpec): Array<Record<string, unknown>> {
+  const env: Array<Record<string, unknown>> = [
+    { name: 'HYPHAE_DATABASE_URL', valueFrom: { secretKeyRef: databaseUrlRef(mesh, spec) } },
+  ];
+  const admin = spec.auth.bootstrapAdminKeySecret;
+  if (admin) env.push({ name: 'HYPHAE_BOOTSTRAP_ADMIN_KEY', valueFrom: { secretKeyRef: { name: admin.name, key: admin.key } } });
+  return env;
+}
+
+export function apiDeployment(mesh: HyphaeMesh, spec: HyphaeMeshSpec, configData: Record<string, string>): KubeObject {
+  const env = [...serverEnv(mesh, spec), ...(spec.api.env ?? [])];
+  const envFrom = [{ configMapRef: { name: names.config(mesh) } }];
+  const probe = (path: string, period: number, failures: number): Record<string, unknown> => ({
+    httpGet: { path, port: 'http' },
+    periodSeconds: period,
+    failureThreshold: failures,
+  });
+  const deployment = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: metadata(mesh, names.api(mesh), 'api'),
+    spec: {
+      // With autoscaling the HPA owns the replica count: leaving it out of the apply lets it.
+      replicas: spec.autoscaling.enabled ? undefined : spec.api.replicas,
+      selector: { matchLabels: selectorLabels(mesh, 'api') },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
+      template: {
+        metadata: {
+          labels: labels(mesh, 'api'),
+          annotations: { [CONFIG_HASH_ANNOTATION]: stableHash(configData) },
+        },
+        spec: {
+          automountServiceAccountToken: false,
+          securityContext: podSecurityContext(SERVER_UID),
+          initContainers: [
+            {
+              name: 'migrate',
+              image: image(spec),
+              imagePullPolicy: spec.image.pullPolicy,
+              command: ['hyphae', 'migrate'],
+              env,
+              envFrom,
+              securityContext: containerSecurityContext(),
+              volumeMounts: [tmpMount],
+            },
+          ],
+          containers: [
+            {
+              name: 'api',
+              image: image(spec),
+              imagePullPolicy: spec.image.pullPolicy,
+              command: ['hyphae', 'serve'],
+              ports: [{ name: 'http', containerPort: spec.api.port, protocol: 'TCP' }],
+              env,
+              envFrom,
+              resources: spec.api.resources,
+              livenessProbe: probe('/healthz', 10, 3),
+              readinessProbe: probe('/readyz', 5, 2),
+              securityContext: containerSecurityContext(),
+              volumeMounts: [tmpMount],
+            },
+          ],
+          volumes: [tmpVolume],
+        },
+      },
+    },
+  };
+  return compact(deployment);
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { CNPG_CLUSTER, SERVICE_MONITOR, typeKey } from '../kube/resource-types.js';
+import { desiredSet } from './desired-set.js';
+import { meshFixture } from './test-fixtures.js';
+
+const all = new Set([typeKey(CNPG_CLUSTER), typeKey(SERVICE_MONITOR)]);
+const kinds = (objs: Array<{ kind: string; metadata: { name: string } }>): string[] => objs.map((o) => `${o.kind}/${o.metadata.name}`).sort();
+
+describe('desiredSet', () => {
+  it('managed everything by default', () => {
+    const { mesh, spec } = meshFixture();
+    const d = desiredSet(mesh, spec, { postgresPassword: 'pw', availableKinds: all });
+    expect(kinds(d.objects)).toEqual(
+      [
+        'ConfigMap/demo-config',
+        'Deployment/demo-api',
+        'Deployment/demo-worker',
+        'Secret/demo-postgres',
+        'Service/demo-api',
+        'Service/demo-nats',
+        'Service/demo-nats-cluster',
+        'Service/demo-postgres',
+        'StatefulSet/demo-nats',
+        'StatefulSet/demo-postgres',
+      ].sort(),
+    );
+    expect(d.missingKinds).toEqual([]);
+    for (const o of d.objects) expect(o.metadata.ownerReferences?.[0]?.uid).toBe(mesh.metadata.uid);
+  });
+
+  it('external dependencies create no data stores; optional features add their objects', () => {
+    const { mesh, spec } = meshFixture({
+      postgres: { mode: 'external', secretRef: { name: 'db' } },
+      nats: { mode: 'external', url: 'nats://x:4222' },
+      autoscaling: { enabled: true },
+      ingress: { enabled: true, host: 'h.example.com' },
+      monitoring: { serviceMonitor: { enabled: true } },
+    });
+    const d = desiredSet(mesh, spec, { postgresPassword: 'pw', availableKinds: all });
+    expect(kinds(d.objects)).toEqual(
+      [
+        'ConfigMap/demo-config',
+        'Deployment/demo-api',
+        'Deployment/demo-worker',
+        'Service/demo-api',
+        'HorizontalPodAutoscaler/demo-api',
+        'Ingress/demo-api',
+        'ServiceMonitor/demo-api',
+      ].sort(),
+    );
+  });
+
+  it('reports kinds the cluster lacks instead of producing them', () => {
+    const { mesh, spec } = meshFixture({ postgres: { mode: 'cnpg', instances: 2 }, monitoring: { serviceMonitor: { enabled: true } } });
+    const d = desiredSet(mesh, spec, { postgresPassword: 'pw', availableKinds: new Set() });
+    expect(d.missingKinds).toEqual(['Cluster.postgresql.cnpg.io', 'ServiceMonitor.monitoring.coreos.com']);
+    expect(d.objects.some((o) => o.kind === 'Cluster' || o.kind === 'ServiceMonitor')).toBe(false);
+  });
+});

@@ -1,0 +1,22 @@
+// Ingress exposing the MCP endpoint (/mcp) and the REST API (/v1) of the API Service.
+import type { HyphaeMeshSpec } from '../crd/hyphae-mesh-schema.js';
+import type { KubeObject } from '../kube/kube-object.js';
+import { compact, metadata, names } from './common.js';
+import type { HyphaeMesh } from './hyphae-mesh.js';
+
+export const INGRESS_PATHS = ['/mcp', '/v1'] as const;
+
+export function ingress(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject {
+  const { className, host, tlsSecretName } = spec.ingress;
+  const backend = { service: { name: names.api(mesh), port: { name: 'http' } } };
+  return compact({
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: metadata(mesh, names.api(mesh), 'api'),
+    spec: {
+      ingressClassName: className,
+      tls: tlsSecretName && host ? [{ hosts: [host], secretName: tlsSecretName }] : undefined,
+      rules: [{ host, http: { paths: INGRESS_PATHS.map((path) => ({ path, pathType: 'Prefix', backend })) } }],
+    },
+  });
+}

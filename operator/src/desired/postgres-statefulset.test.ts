@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { postgresService, postgresStatefulSet } from './postgres-statefulset.js';
+import { meshFixture, podSpecOf, restrictedViolations } from './test-fixtures.js';
+
+describe('postgres StatefulSet and Service', () => {
+  it('runs pgvector with a PVC of the requested size and class', () => {
+    const { mesh, spec } = meshFixture({ postgres: { storage: { size: '50Gi', storageClassName: 'fast' } } });
+    const s = postgresStatefulSet(mesh, spec);
+    const st = s.spec as { serviceName: string; volumeClaimTemplates: Array<{ spec: Record<string, unknown> }> };
+    expect(st.serviceName).toBe('demo-postgres');
+    expect(st.volumeClaimTemplates[0]?.spec).toEqual({
+      accessModes: ['ReadWriteOnce'],
+      storageClassName: 'fast',
+      resources: { requests: { storage: '50Gi' } },
+    });
+    expect((podSpecOf(s).containers[0] as unknown as { image: string }).image).toBe('pgvector/pgvector:pg17');
+    expect(restrictedViolations(podSpecOf(s))).toEqual([]);
+  });
+
+  it('is governed by a headless Service', () => {
+    const { mesh } = meshFixture();
+    expect((postgresService(mesh).spec as { clusterIP: string }).clusterIP).toBe('None');
+  });
+});
