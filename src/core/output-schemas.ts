@@ -1,0 +1,122 @@
+/**
+ * Output schemas of the wire shapes in entities.ts. They generate the response schemas of the
+ * OpenAPI document and the MCP `outputSchema`s (z.toJSONSchema), and tests check real responses
+ * against them. Objects are strict so a response that grows a field (say `tenant_id`) fails.
+ */
+import { z } from 'zod';
+import { DIFF_OPS, ROLES } from './cell-types.js';
+import { cellTypeSchema, layerSchema, uuidSchema } from './schemas.js';
+
+const timestampSchema = z.iso.datetime({ offset: true }).describe('RFC 3339 timestamp');
+const nextCursorSchema = z.string().nullable().describe('Cursor of the next page; null on the last page');
+
+export const sourceRefOutputSchema = z.strictObject({ kind: z.string(), locator: z.string() });
+
+export const memoryNodeSchema = z
+  .strictObject({
+    node_id: uuidSchema,
+    project: z.string(),
+    content: z.string(),
+    cell_type: cellTypeSchema,
+    salience: z.number().min(0).max(1),
+    scene_id: uuidSchema.nullable(),
+    session_id: uuidSchema.nullable(),
+    source_agent: z.string(),
+    source_ref: sourceRefOutputSchema.nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    layer: layerSchema,
+    energy: z.number().min(0),
+    hits: z.int().min(0),
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  })
+  .describe('A stored memory cell');
+
+export const sceneSchema = z
+  .strictObject({
+    scene_id: uuidSchema,
+    project: z.string(),
+    title: z.string().nullable(),
+    created_by: z.string(),
+    created_at: timestampSchema,
+    cell_count: z.int().min(0),
+    consolidated: z.boolean(),
+  })
+  .describe('A scene: a group of cells (a task, an incident, an episode)');
+
+export const sceneWithCellIdsSchema = sceneSchema.extend({ cell_ids: z.array(uuidSchema) });
+export const sceneWithCellsSchema = sceneWithCellIdsSchema.extend({ cells: z.array(memoryNodeSchema) });
+
+export const beaconSchema = z
+  .strictObject({
+    beacon_id: uuidSchema,
+    owner_agent: z.string(),
+    project: z.string().nullable(),
+    text: z.string(),
+    threshold: z.number().min(0).max(1),
+    cell_types: z.array(cellTypeSchema).nullable(),
+    scene_id: uuidSchema.nullable(),
+    include_own: z.boolean(),
+    expires_at: timestampSchema.nullable(),
+    created_at: timestampSchema,
+  })
+  .describe('A standing interest');
+
+export const diffSchema = z
+  .strictObject({
+    diff_id: uuidSchema,
+    seq: z.int().min(0),
+    op: z.enum(DIFF_OPS),
+    node_id: uuidSchema,
+    beacon_id: uuidSchema,
+    similarity: z.number(),
+    cell_type: cellTypeSchema,
+    salience: z.number().min(0).max(1),
+    source_agent: z.string(),
+    project: z.string(),
+    scene_id: uuidSchema.nullable(),
+    preview: z.string(),
+    created_at: timestampSchema,
+  })
+  .describe('A change gossiped to a beacon owner');
+
+export const sessionOpenedSchema = z.strictObject({ session_id: uuidSchema, scene_id: uuidSchema, opened_at: timestampSchema });
+export const sessionClosedSchema = z.strictObject({ session_id: uuidSchema, closed_at: timestampSchema });
+
+export const diffsSinceSchema = z.strictObject({
+  diffs: z.array(diffSchema),
+  next_since: timestampSchema.describe('Pass as `since` to continue'),
+});
+export const drainedInboxSchema = z.strictObject({ diffs: z.array(diffSchema), has_more: z.boolean() });
+
+export const apiKeyInfoSchema = z
+  .strictObject({
+    key_id: uuidSchema,
+    tenant: z.string(),
+    agent: z.string(),
+    roles: z.array(z.enum(ROLES)),
+    projects: z.array(z.string()),
+    default_project: z.string(),
+    trust: z.number().min(0).max(1),
+    key_prefix: z.string().describe('First characters of the key, to recognise it; never the key'),
+    created_at: timestampSchema,
+    revoked_at: timestampSchema.nullable(),
+  })
+  .describe('An API key, without its secret');
+export const createdApiKeySchema = apiKeyInfoSchema
+  .extend({ key: z.string().describe('The clear key: shown exactly once, never stored') })
+  .describe('A new API key with its clear secret');
+
+/** MCP `recall`/`query` results: ids and distances only, never content. */
+export const recallIdsResultSchema = z.strictObject({
+  results: z.array(z.strictObject({ node_id: uuidSchema, distance: z.number() })),
+});
+/** REST `recall`/`query` results: each hit hydrated with its full node. */
+export const recallNodesResultSchema = z.strictObject({
+  results: z.array(z.strictObject({ node: memoryNodeSchema, distance: z.number() })),
+});
+
+export const cellsPageSchema = z.strictObject({ cells: z.array(memoryNodeSchema), next_cursor: nextCursorSchema });
+export const beaconsPageSchema = z.strictObject({ beacons: z.array(beaconSchema), next_cursor: nextCursorSchema });
+export const scenesPageSchema = z.strictObject({ scenes: z.array(sceneSchema), next_cursor: nextCursorSchema });
+export const apiKeyListSchema = z.strictObject({ keys: z.array(apiKeyInfoSchema) });

@@ -1,0 +1,99 @@
+/**
+ * The HTTP server of `hyphae serve`: security defaults, health, metrics, the REST API and the
+ * OpenAPI document, on one fastify instance. Returned ready but not listening; the CLI listens.
+ */
+import rateLimit from '@fastify/rate-limit';
+import { createHash } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { RateLimitedError } from '../core/errors.js';
+import type { MemoryFacade } from '../service/memory-facade.js';
+import { apiKeyOf } from './api-key-auth.js';
+import { toErrorReply } from './error-reply.js';
+import { HEALTH_OPERATIONS, registerHealthRoutes, type ReadinessProbe } from './health-routes.js';
+import type { HttpConfig } from './http-config.js';
+import { pinoOptions, type HttpLoggerOptions } from './logger-options.js';
+import type { HyphaeMetrics } from './metrics.js';
+import { METRICS_OPERATION, registerMetricsRoute } from './metrics-route.js';
+import { buildOpenApiDocument, type PlainOperation } from './openapi-document.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
+import { registerRestRoutes } from './rest/register-rest-routes.js';
+import { REST_ROUTES } from './rest/rest-routes.js';
+import { installSecurityHooks } from './security-hooks.js';
+
+export interface HttpAppDeps {
+  readonly facade: MemoryFacade;
+  readonly config: HttpConfig;
+  readonly readiness: readonly ReadinessProbe[];
+  readonly metrics: HyphaeMetrics;
+  /** `false` silences the logger (benchmarks). */
+  readonly logger: HttpLoggerOptions | false;
+  readonly version: string;
+}
+
+const OPENAPI_OPERATION: PlainOperation = {
+  method: 'GET',
+  url: '/openapi.json',
+  operationId: 'openApiDocument',
+  summary: 'This OpenAPI 3.1 document',
+  tag: 'operations',
+  responses: { 200: { description: 'The document' } },
+};
+
+function rateLimitKey(request: Parameters<typeof apiKeyOf>[0]): string {
+  const key = apiKeyOf(request);
+  // Hashed so the limiter's memory never holds a clear key.
+  return key === undefined ? `ip:${request.ip}` : `key:${createHash('sha256').update(key).digest('base64url').slice(0, 32)}`;
+}
+
+function trustProxyOption(trust: HttpConfig['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return typeof trust === 'boolean' ? trust : [...trust];
+}
+
+export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
+  const { config, metrics } = deps;
+  const app = Fastify({
+    logger: deps.logger === false ? false : pinoOptions(deps.logger),
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: trustProxyOption(config.trustProxy),
+    genReqId: requestIdOf,
+    requestIdLogLabel: 'request_id',
+    disableRequestLogging: false,
+    return503OnClosing: true,
+  });
+
+  app.setErrorHandler(async (error, request, reply) => {
+    const mapped = toErrorReply(error);
+    if (mapped.serverFault) request.log.error({ err: error }, 'request failed');
+    return reply.code(mapped.status).headers(mapped.headers).send(mapped.body);
+  });
+  app.setNotFoundHandler(async (request, reply) =>
+    reply.code(404).send({ error: { code: 'NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` } }),
+  );
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+
+  installSecurityHooks(app, config);
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimitMax,
+    timeWindow: config.rateLimitWindowMs,
+    keyGenerator: rateLimitKey,
+    errorResponseBuilder: (_request, context) => new RateLimitedError(Math.max(1, Math.ceil(context.ttl / 1000))),
+  });
+
+  registerMetricsRoute(app, metrics, config.metricsBearerToken);
+  registerHealthRoutes(app, { version: deps.version, probes: deps.readiness, timeoutMs: config.readinessTimeoutMs });
+  registerRestRoutes(app, deps.facade, REST_ROUTES);
+
+  const document = buildOpenApiDocument({
+    version: deps.version,
+    routes: REST_ROUTES,
+    plainOperations: [...HEALTH_OPERATIONS, METRICS_OPERATION, OPENAPI_OPERATION],
+  });
+  app.get('/openapi.json', async () => document);
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,32 @@
+/** What the HTTP surface needs from the process configuration; the CLI fills it from HyphaeConfig. */
+export interface HttpConfig {
+  /** Host names (or `*.suffix` patterns) accepted in `Host` besides loopback; `*` accepts any. */
+  readonly allowedHosts: readonly string[];
+  /** Browser origins (`scheme://host[:port]`) allowed to call; CORS stays closed when empty. */
+  readonly allowedOrigins: readonly string[];
+  readonly bodyLimitBytes: number;
+  /** Requests per `rateLimitWindowMs` per API key (per client IP when unauthenticated). */
+  readonly rateLimitMax: number;
+  readonly rateLimitWindowMs: number;
+  /** Passed to fastify: true, a hop count, or a list of trusted proxy addresses/CIDRs. */
+  readonly trustProxy: boolean | number | readonly string[];
+  /** When set, `GET /metrics` requires `Authorization: Bearer <token>`. */
+  readonly metricsBearerToken: string | undefined;
+  /** How long one readiness check may take before it counts as failing. */
+  readonly readinessTimeoutMs: number;
+}
+
+export const DEFAULT_HTTP_CONFIG: HttpConfig = {
+  allowedHosts: [],
+  allowedOrigins: [],
+  bodyLimitBytes: 256 * 1024,
+  rateLimitMax: 600,
+  rateLimitWindowMs: 60_000,
+  trustProxy: false,
+  metricsBearerToken: undefined,
+  readinessTimeoutMs: 2_000,
+};
+
+export function resolveHttpConfig(overrides: Partial<HttpConfig> = {}): HttpConfig {
+  return { ...DEFAULT_HTTP_CONFIG, ...overrides };
+}

@@ -1,0 +1,32 @@
+/**
+ * fastify's pino logger, JSON lines, with secrets redacted: the API key header, Authorization,
+ * cookies and any `key` field (a created key is returned once and must never reach a log).
+ */
+import type { FastifyServerOptions } from 'fastify';
+
+export interface HttpLoggerOptions {
+  readonly level: string;
+  /** Where JSON lines go; stdout when absent. Tests pass a stream to read them. */
+  readonly stream?: NodeJS.WritableStream;
+}
+
+export const REDACTED_PATHS: readonly string[] = [
+  'req.headers["x-hyphae-key"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers["x-hyphae-key"]',
+  'headers.authorization',
+  'key',
+  '*.key',
+  '*.*.key',
+  'apiKey',
+  '*.apiKey',
+];
+
+export function pinoOptions(options: HttpLoggerOptions): NonNullable<FastifyServerOptions['logger']> {
+  return {
+    level: options.level,
+    redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
+    ...(options.stream === undefined ? {} : { stream: options.stream }),
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * The OpenAPI 3.1 document, generated from the very zod schemas that validate each route
+ * (z.toJSONSchema), never written by hand. Served at `GET /openapi.json`.
+ */
+import { z } from 'zod';
+import { ERROR_SPECS, type ErrorCode } from '../core/errors.js';
+import { errorBodySchema } from './error-reply.js';
+import type { HttpMethod, RestRoute } from './rest/rest-route.js';
+
+type JsonSchema = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
+
+/** An operation outside `/v1` (health, metrics, the document itself): no auth, no zod input. */
+export interface PlainOperation {
+  readonly method: HttpMethod;
+  readonly url: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly tag: string;
+  readonly responses: Readonly<Record<number, { readonly description: string; readonly schema?: z.ZodType; readonly contentType?: string }>>;
+}
+
+/** Codes every authenticated `/v1` route may answer. */
+const COMMON_ERRORS: readonly ErrorCode[] = ['INVALID_ARGUMENT', 'UNAUTHENTICATED', 'FORBIDDEN', 'TOO_LARGE', 'RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE'];
+
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as JsonSchema;
+  return rest;
+}
+
+export function openApiPath(fastifyUrl: string): string {
+  return fastifyUrl.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+}
+
+function parametersOf(schema: z.ZodType | undefined, location: 'path' | 'query'): JsonObject[] {
+  if (schema === undefined) return [];
+  const json = jsonSchemaOf(schema, 'input');
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, ...propertySchema } = property;
+    return {
+      name,
+      in: location,
+      required: location === 'path' || required.has(name),
+      ...(typeof description === 'string' ? { description } : {}),
+      schema: propertySchema,
+    };
+  });
+}
+
+function errorResponse(code: ErrorCode): JsonObject {
+  return {
+    description: code,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    ...(code === 'RATE_LIMITED'
+      ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', minimum: 1 } } } }
+      : {}),
+  };
+}
+
+function restOperation(route: RestRoute): JsonObject {
+  const responses: Record<string, JsonObject> = {};
+  const { success } = route;
+  responses[String(success.status)] =
+    success.schema === undefined
+      ? { description: success.description }
+      : { description: success.description, content: { 'application/json': { schema: jsonSchemaOf(success.schema, 'output') } } };
+  const codes = [...new Set<ErrorCode>([...COMMON_ERRORS, ...route.errors])];
+  for (const code of codes) {
+    const status = String(ERROR_SPECS[code].httpStatus);
+    responses[status] ??= errorResponse(code);
+  }
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: [route.tag],
+    parameters: [...parametersOf(route.schemas.params, 'path'), ...parametersOf(route.schemas.query, 'query')],
+    ...(route.schemas.body === undefined
+      ? {}
+      : {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: jsonSchemaOf(route.schemas.body, 'input') } },
+          },
+        }),
+    responses,
+  };
+}
+
+function plainOperation(operation: PlainOperation): JsonObject {
+  const responses: Record<string, JsonObject> = {};
+  for (const [status, response] of Object.entries(operation.responses)) {
+    const contentType = response.contentType ?? 'application/json';
+    responses[status] =
+      response.schema === undefined
+        ? { description: response.description, content: { [contentType]: { schema: { type: 'string' } } } }
+        : { description: response.description, content: { [contentType]: { schema: jsonSchemaOf(response.schema, 'output') } } };
+  }
+  return { operationId: operation.operationId, summary: operation.summary, tags: [operation.tag], security: [], responses };
+}
+
+export interface OpenApiDocumentOptions {
+  readonly version: string;
+  readonly routes: readonly RestRoute[];
+  readonly plainOperations: readonly PlainOperation[];
+}
+
+export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObject {
+  const paths: Record<string, Record<string, JsonObject>> = {};
+  const add = (method: HttpMethod, url: string, operation: JsonObject): void => {
+    const path = openApiPath(url);
+    paths[path] ??= {};
+    paths[path][method.toLowerCase()] = operation;
+  };
+  for (const route of options.routes) add(route.method, route.url, restOperation(route));
+  for (const operation of options.plainOperations) add(operation.method, operation.url, plainOperation(operation));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Hyphae REST API',
+      version: options.version,
+      description: 'Shared memory for AI agents: full nodes over REST, on the same memory facade as MCP (`POST /mcp`).',
+    },
+    servers: [{ url: '/' }],
+    security: [{ apiKey: [] }],
+    tags: [...new Set([...options.routes.map((r) => r.tag), ...options.plainOperations.map((o) => o.tag)])].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-hyphae-key' } },
+      schemas: { Error: jsonSchemaOf(errorBodySchema, 'output') },
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/** `/v1/admin/keys`: API key administration; the facade admits the admin role only. */
+import { apiKeyListSchema, createdApiKeySchema } from '../../core/output-schemas.js';
+import { createKeyInputSchema } from '../../core/schemas.js';
+import { keyIdParamsSchema } from './path-params.js';
+import { defineRoute, type RestRoute } from './rest-route.js';
+
+export const adminKeyRoutes: readonly RestRoute[] = [
+  defineRoute({
+    method: 'POST',
+    url: '/v1/admin/keys',
+    operationId: 'createKey',
+    summary: 'Mint an API key; the clear key is in this response only',
+    tag: 'admin',
+    schemas: { body: createKeyInputSchema },
+    success: { status: 201, description: 'The key, with its clear secret', schema: createdApiKeySchema },
+    errors: ['CONFLICT'],
+    async handle(facade, { principal, body }) {
+      return { status: 201, payload: await facade.createKey(principal, body) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/v1/admin/keys',
+    operationId: 'listKeys',
+    summary: 'The API keys of your tenant, without secrets',
+    tag: 'admin',
+    schemas: {},
+    success: { status: 200, description: 'The keys', schema: apiKeyListSchema },
+    errors: [],
+    async handle(facade, { principal }) {
+      return { status: 200, payload: { keys: await facade.listKeys(principal) } };
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    url: '/v1/admin/keys/:id',
+    operationId: 'revokeKey',
+    summary: 'Revoke an API key',
+    tag: 'admin',
+    schemas: { params: keyIdParamsSchema },
+    success: { status: 204, description: 'Revoked' },
+    errors: ['NOT_FOUND'],
+    async handle(facade, { principal, params }) {
+      await facade.revokeKey(principal, params.id);
+      return { status: 204 };
+    },
+  }),
+];

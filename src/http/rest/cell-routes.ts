@@ -1,0 +1,62 @@
+/** `/v1/cells`: store, read, list and delete full nodes. */
+import { cellsPageSchema, memoryNodeSchema } from '../../core/output-schemas.js';
+import { listCellsInputSchema, storeInputSchema } from '../../core/schemas.js';
+import { cellIdParamsSchema } from './path-params.js';
+import { defineRoute, type RestRoute } from './rest-route.js';
+
+export const cellRoutes: readonly RestRoute[] = [
+  defineRoute({
+    method: 'POST',
+    url: '/v1/cells',
+    operationId: 'storeCell',
+    summary: 'Store a cell (same body as the MCP store tool)',
+    tag: 'cells',
+    schemas: { body: storeInputSchema },
+    success: { status: 201, description: 'The stored node (the original one when the idempotency key was replayed)', schema: memoryNodeSchema },
+    errors: ['NOT_FOUND', 'CONFLICT', 'TOO_LARGE'],
+    async handle(facade, { principal, body }) {
+      return { status: 201, payload: await facade.store(principal, body) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/v1/cells/:id',
+    operationId: 'getCell',
+    summary: 'Read one node',
+    tag: 'cells',
+    schemas: { params: cellIdParamsSchema },
+    success: { status: 200, description: 'The node', schema: memoryNodeSchema },
+    errors: ['NOT_FOUND'],
+    async handle(facade, { principal, params }) {
+      return { status: 200, payload: await facade.getCell(principal, params.id) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/v1/cells',
+    operationId: 'listCells',
+    summary: 'List nodes, newest first, filtered and paginated',
+    tag: 'cells',
+    schemas: { query: listCellsInputSchema },
+    success: { status: 200, description: 'One page of nodes', schema: cellsPageSchema },
+    errors: [],
+    async handle(facade, { principal, query }) {
+      const page = await facade.listCells(principal, query);
+      return { status: 200, payload: { cells: page.items, next_cursor: page.next_cursor } };
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    url: '/v1/cells/:id',
+    operationId: 'deleteCell',
+    summary: 'Delete a node; emits a `deleted` diff to matching beacons',
+    tag: 'cells',
+    schemas: { params: cellIdParamsSchema },
+    success: { status: 204, description: 'Deleted' },
+    errors: ['NOT_FOUND'],
+    async handle(facade, { principal, params }) {
+      await facade.deleteCell(principal, params.id);
+      return { status: 204 };
+    },
+  }),
+];

@@ -1,0 +1,19 @@
+/** Every `/v1` route, in the order the OpenAPI document lists them (SPEC §3). */
+import { adminKeyRoutes } from './admin-key-routes.js';
+import { beaconRoutes } from './beacon-routes.js';
+import { cellRoutes } from './cell-routes.js';
+import { diffRoutes } from './diff-routes.js';
+import { recallRoutes } from './recall-routes.js';
+import type { RestRoute } from './rest-route.js';
+import { sceneRoutes } from './scene-routes.js';
+import { sessionRoutes } from './session-routes.js';
+
+export const REST_ROUTES: readonly RestRoute[] = [
+  ...cellRoutes,
+  ...recallRoutes,
+  ...sessionRoutes,
+  ...beaconRoutes,
+  ...diffRoutes,
+  ...sceneRoutes,
+  ...adminKeyRoutes,
+];
