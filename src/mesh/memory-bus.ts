@@ -1,6 +1,8 @@
 import { InvalidArgumentError, UnavailableError } from '../core/errors.js';
 import type { Bus, BusSubscription, DiffEnvelope } from './bus.js';
 import type { BusConnectionEvents } from './bus-connection.js';
+import { agentBeaconsSubject } from './beacon-change-channel.js';
+import type { BeaconChangeChannel } from './beacon-change-channel.js';
 import { isValidPublishSubject, isValidSubscribePattern, subjectMatches } from './subject-match.js';
 
 interface MemorySubscriber {
@@ -12,9 +14,10 @@ interface MemorySubscriber {
  * The in-process bus of the embedded mode: NATS subject semantics (wildcards included), delivery
  * on a later turn of the event loop as NATS delivers asynchronously, and each subscriber gets its own copy.
  */
-export class MemoryBus implements Bus, BusConnectionEvents {
+export class MemoryBus implements Bus, BusConnectionEvents, BeaconChangeChannel {
   readonly kind = 'memory' as const;
   private readonly subscribers = new Set<MemorySubscriber>();
+  private readonly beaconListeners = new Map<string, Set<() => void>>();
   private closed = false;
 
   async publish(subject: string, envelope: DiffEnvelope): Promise<void> {
@@ -41,6 +44,24 @@ export class MemoryBus implements Bus, BusConnectionEvents {
     };
   }
 
+  async announceBeaconsChanged(tenantId: string, agent: string): Promise<void> {
+    for (const listener of this.beaconListeners.get(agentBeaconsSubject(tenantId, agent)) ?? []) setImmediate(listener);
+  }
+
+  async onBeaconsChanged(tenantId: string, agent: string, listener: () => void): Promise<BusSubscription> {
+    const subject = agentBeaconsSubject(tenantId, agent);
+    const listeners = this.beaconListeners.get(subject) ?? new Set<() => void>();
+    this.beaconListeners.set(subject, listeners);
+    const own = (): void => listener();
+    listeners.add(own);
+    return {
+      unsubscribe: async (): Promise<void> => {
+        listeners.delete(own);
+        if (listeners.size === 0) this.beaconListeners.delete(subject);
+      },
+    };
+  }
+
   isConnected(): boolean {
     return !this.closed;
   }
@@ -53,5 +74,6 @@ export class MemoryBus implements Bus, BusConnectionEvents {
   async close(): Promise<void> {
     this.closed = true;
     this.subscribers.clear();
+    this.beaconListeners.clear();
   }
 }

@@ -1,0 +1,194 @@
+import type { Db } from '../store/db.js';
+import { beaconSubject } from './bus.js';
+import type { Bus } from './bus.js';
+import { connectionEventsOf } from './bus-connection.js';
+import { DIFF_ROW_COLUMNS, envelopeFromRow } from './diff-row.js';
+import type { DiffRow } from './diff-row.js';
+
+/** Structurally a subset of HyphaeMetrics, so mesh does not import the HTTP layer. */
+export interface OutboxRelayMetrics {
+  setOutboxLag(seconds: number): void;
+  countDiffsDelivered(transport: 'bus', count: number): void;
+}
+
+export interface OutboxRelayOptions {
+  readonly db: Db;
+  readonly bus: Bus;
+  /** Diffs claimed per transaction. */
+  readonly batchSize?: number;
+  /** Sweep interval when nothing nudges the relay (diffs stored by other replicas, missed nudges). */
+  readonly pollIntervalMs?: number;
+  /** First retry delay after a failed publish; doubles per failure up to maxBackoffMs. */
+  readonly minBackoffMs?: number;
+  readonly maxBackoffMs?: number;
+  readonly metrics?: OutboxRelayMetrics;
+  /** Called with each failed cycle's error (the relay itself retries). */
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface RelayBatchResult {
+  readonly claimed: number;
+  readonly published: number;
+  /** The first publish failure, if any; what was published before it is marked all the same. */
+  readonly failure?: unknown;
+}
+
+/**
+ * The outbox relay: claims unpublished diffs with FOR UPDATE SKIP LOCKED (so relays on several
+ * replicas share the work and never publish the same claimed row twice), publishes each on its
+ * beacon's subject, and marks published_at in the same transaction. It publishes at least once:
+ * a crash between the acknowledgement and the commit republishes, and subscribers dedupe by seq.
+ */
+export class OutboxRelay {
+  private readonly db: Db;
+  private readonly bus: Bus;
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private readonly minBackoffMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly metrics: OutboxRelayMetrics | undefined;
+  private readonly onError: (error: unknown) => void;
+  private started = false;
+  private stopped = false;
+  private running: Promise<void> | undefined;
+  private rerun = false;
+  private failures = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private inBackoff = false;
+  private unlisten: (() => void) | undefined;
+
+  constructor(options: OutboxRelayOptions) {
+    this.db = options.db;
+    this.bus = options.bus;
+    this.batchSize = options.batchSize ?? 100;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.minBackoffMs = options.minBackoffMs ?? 100;
+    this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
+    this.metrics = options.metrics;
+    this.onError = options.onError ?? ((): void => undefined);
+  }
+
+  /** Starts the loop: an immediate sweep, then one per poll interval, nudge or bus reconnection. */
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    this.unlisten = connectionEventsOf(this.bus)?.onConnectionChange((connected) => {
+      if (connected) this.retryNow();
+    });
+    this.wake();
+  }
+
+  /** A diff was just committed on this replica: publish it now rather than at the next tick. */
+  nudge(): void {
+    if (this.started) this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unlisten?.();
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** One claim → publish → mark transaction. */
+  async relayBatch(): Promise<RelayBatchResult> {
+    const result = await this.db.transaction(async (tx): Promise<RelayBatchResult> => {
+      const { rows } = await tx.query<DiffRow>(
+        `SELECT ${DIFF_ROW_COLUMNS} FROM diffs WHERE published_at IS NULL
+         ORDER BY created_at, seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [this.batchSize],
+      );
+      if (rows.length === 0) return { claimed: 0, published: 0 };
+      // Publishes start in order on one connection, so each inbox's diffs leave in seq order.
+      const outcomes = await Promise.allSettled(
+        rows.map((row) => this.bus.publish(beaconSubject(row.tenant_id, row.beacon_id), envelopeFromRow(row))),
+      );
+      const publishedIds: string[] = [];
+      let failure: unknown;
+      outcomes.forEach((outcome, i) => {
+        if (outcome.status === 'fulfilled') publishedIds.push(rows[i]?.diff_id ?? '');
+        else failure ??= outcome.reason;
+      });
+      if (publishedIds.length > 0) {
+        await tx.query('UPDATE diffs SET published_at = clock_timestamp() WHERE diff_id = ANY($1::uuid[])', [publishedIds]);
+      }
+      return failure === undefined
+        ? { claimed: rows.length, published: publishedIds.length }
+        : { claimed: rows.length, published: publishedIds.length, failure };
+    });
+    if (result.published > 0) this.metrics?.countDiffsDelivered('bus', result.published);
+    return result;
+  }
+
+  /** Relays batches until the outbox is empty; throws the first publish failure. */
+  async relayAll(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const batch = await this.relayBatch();
+      total += batch.published;
+      if (batch.failure !== undefined) throw batch.failure;
+      if (batch.claimed < this.batchSize) return total;
+    }
+  }
+
+  /** Age in seconds of the oldest diff not yet published; 0 when the outbox is empty. */
+  async outboxLagSeconds(): Promise<number> {
+    const { rows } = await this.db.query<{ lag: number | null }>(
+      `SELECT EXTRACT(EPOCH FROM clock_timestamp() - min(created_at))::float8 AS lag FROM diffs WHERE published_at IS NULL`,
+    );
+    return Math.max(0, Number(rows[0]?.lag ?? 0));
+  }
+
+  private retryNow(): void {
+    if (!this.inBackoff) return;
+    clearTimeout(this.timer);
+    this.inBackoff = false;
+    this.failures = 0;
+    this.wake();
+  }
+
+  private wake(): void {
+    if (this.stopped || this.inBackoff) return;
+    if (this.running) {
+      this.rerun = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.running = this.cycle().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  private async cycle(): Promise<void> {
+    let delay = this.pollIntervalMs;
+    try {
+      do {
+        this.rerun = false;
+        await this.relayAll();
+      } while (this.rerun && !this.stopped);
+      this.failures = 0;
+    } catch (error) {
+      this.failures += 1;
+      this.inBackoff = true;
+      delay = Math.min(this.maxBackoffMs, this.minBackoffMs * 2 ** (this.failures - 1));
+      this.onError(error);
+    }
+    await this.reportLag();
+    if (this.stopped) return;
+    if (this.rerun && !this.inBackoff) delay = 0;
+    this.timer = setTimeout(() => {
+      this.inBackoff = false;
+      this.wake();
+    }, delay);
+    this.timer.unref();
+  }
+
+  private async reportLag(): Promise<void> {
+    if (!this.metrics) return;
+    try {
+      this.metrics.setOutboxLag(await this.outboxLagSeconds());
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+}

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Diff } from '../../src/core/entities.js';
+import { beaconSubject } from '../../src/mesh/bus.js';
+import { LiveDiffFeed } from '../../src/mesh/live-diff-feed.js';
+import { MemoryBus } from '../../src/mesh/memory-bus.js';
+import { OutboxRelay } from '../../src/mesh/outbox-relay.js';
+import { DIFF_ROW_COLUMNS, envelopeFromRow } from '../../src/mesh/diff-row.js';
+import type { DiffRow } from '../../src/mesh/diff-row.js';
+import type { Db } from '../../src/store/db.js';
+import { createMeshTestDb, insertBeacon, insertDiff } from './mesh-test-db.js';
+import { waitFor } from './wait-for.js';
+
+const TENANT = 't1';
+
+describe('LiveDiffFeed on PGlite with the in-process bus', () => {
+  let db: Db;
+  let bus: MemoryBus;
+  let relay: OutboxRelay;
+  let feed: LiveDiffFeed;
+
+  beforeAll(async () => {
+    db = await createMeshTestDb();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+  beforeEach(async () => {
+    await feed?.close();
+    await db.query('DELETE FROM diffs');
+    await db.query('DELETE FROM inboxes');
+    await db.query('DELETE FROM beacons');
+    bus = new MemoryBus();
+    relay = new OutboxRelay({ db, bus });
+    // A refresh interval no test waits for: only bus delivery and explicit catch-ups are exercised.
+    feed = new LiveDiffFeed({ db, bus, refreshIntervalMs: 600_000 });
+  });
+
+  function collector(): { diffs: Diff[]; listener: (diff: Diff) => void } {
+    const diffs: Diff[] = [];
+    return { diffs, listener: (diff) => diffs.push(diff) };
+  }
+
+  it('without afterSeq streams only diffs newer than the inbox head, in seq order', async () => {
+    const beacon = randomUUID();
+    await insertBeacon(db, TENANT, 'reader', beacon);
+    await insertDiff(db, TENANT, 'reader', beacon, 'old');
+    await relay.relayAll();
+    const { diffs, listener } = collector();
+    await feed.subscribe(TENANT, 'reader', listener);
+    for (let i = 0; i < 5; i += 1) await insertDiff(db, TENANT, 'reader', beacon, `new ${i}`);
+    await insertDiff(db, TENANT, 'someone-else', beacon);
+    await relay.relayAll();
+    await waitFor(() => diffs.length === 5);
+    expect(diffs.map((d) => d.seq)).toEqual([2, 3, 4, 5, 6]);
+    expect(diffs.map((d) => d.preview)).toEqual(['new 0', 'new 1', 'new 2', 'new 3', 'new 4']);
+  });
+
+  it('with afterSeq first catches up from PostgreSQL, then goes live', async () => {
+    const beacon = randomUUID();
+    await insertBeacon(db, TENANT, 'reader', beacon);
+    for (let i = 0; i < 4; i += 1) await insertDiff(db, TENANT, 'reader', beacon);
+    const { diffs, listener } = collector();
+    await feed.subscribe(TENANT, 'reader', listener, 1);
+    expect(diffs.map((d) => d.seq)).toEqual([2, 3, 4]);
+    await insertDiff(db, TENANT, 'reader', beacon);
+    await relay.relayAll();
+    await waitFor(() => diffs.length === 4);
+    expect(diffs.map((d) => d.seq)).toEqual([2, 3, 4, 5]);
+  });
+
+  it('drops republished diffs (seq at or below the last delivered)', async () => {
+    const beacon = randomUUID();
+    await insertBeacon(db, TENANT, 'reader', beacon);
+    const { diffs, listener } = collector();
+    await feed.subscribe(TENANT, 'reader', listener);
+    for (let i = 0; i < 3; i += 1) await insertDiff(db, TENANT, 'reader', beacon);
+    await relay.relayAll();
+    await db.query('UPDATE diffs SET published_at = NULL');
+    await relay.relayAll();
+    await insertDiff(db, TENANT, 'reader', beacon);
+    await relay.relayAll();
+    await waitFor(() => diffs.some((d) => d.seq === 4));
+    expect(diffs.map((d) => d.seq)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('fills a seq gap from PostgreSQL before delivering what comes after it', async () => {
+    const beacon = randomUUID();
+    await insertBeacon(db, TENANT, 'reader', beacon);
+    const { diffs, listener } = collector();
+    await feed.subscribe(TENANT, 'reader', listener);
+    await insertDiff(db, TENANT, 'reader', beacon, 'never published');
+    await insertDiff(db, TENANT, 'reader', beacon, 'published');
+    const { rows } = await db.query<DiffRow>(`SELECT ${DIFF_ROW_COLUMNS} FROM diffs WHERE seq = 2`);
+    await bus.publish(beaconSubject(TENANT, beacon), envelopeFromRow(rows[0] as DiffRow));
+    await waitFor(() => diffs.length === 2);
+    expect(diffs.map((d) => [d.seq, d.preview])).toEqual([
+      [1, 'never published'],
+      [2, 'published'],
+    ]);
+  });
+
+  it('subscribes to a beacon placed after the stream opened once told its beacons changed', async () => {
+    const { diffs, listener } = collector();
+    await feed.subscribe(TENANT, 'reader', listener);
+    const beacon = randomUUID();
+    await insertBeacon(db, TENANT, 'reader', beacon);
+    const otherFeed = new LiveDiffFeed({ db, bus, refreshIntervalMs: 600_000 });
+    await otherFeed.beaconsChanged(TENANT, 'reader');
+    await waitFor(async () => {
+      await insertDiff(db, TENANT, 'reader', beacon);
+      await relay.relayAll();
+      await new Promise((resolve) => setImmediate(resolve));
+      return diffs.length > 0;
+    });
+    const { rows } = await db.query<{ n: number }>(`SELECT max(seq)::int AS n FROM diffs`);
+    await waitFor(() => diffs.length === rows[0]?.n);
+    expect(diffs.map((d) => d.seq)).toEqual(Array.from({ length: rows[0]?.n ?? 0 }, (_, i) => i + 1));
+    await otherFeed.close();
+  });
+
+  it('keeps tenants apart: the same agent name in another tenant sees nothing', async () => {
+    const beacon = randomUUID();
+    await insertBeacon(db, TENANT, 'reader', beacon);
+    const { diffs, listener } = collector();
+    await feed.subscribe('t2', 'reader', listener, 0);
+    await insertDiff(db, TENANT, 'reader', beacon);
+    await relay.relayAll();
+    const mine = collector();
+    await feed.subscribe(TENANT, 'reader', mine.listener, 0);
+    await waitFor(() => mine.diffs.length === 1);
+    expect(diffs).toEqual([]);
+  });
+
+  it('stops delivering once closed', async () => {
+    const beacon = randomUUID();
+    await insertBeacon(db, TENANT, 'reader', beacon);
+    const { diffs, listener } = collector();
+    const stream = await feed.subscribe(TENANT, 'reader', listener);
+    const witness = collector();
+    await feed.subscribe(TENANT, 'reader', witness.listener);
+    await stream.close();
+    await insertDiff(db, TENANT, 'reader', beacon);
+    await relay.relayAll();
+    await waitFor(() => witness.diffs.length === 1);
+    expect(diffs).toEqual([]);
+    expect(feed.openStreams).toBe(1);
+  });
+});
