@@ -1,0 +1,82 @@
+/**
+ * Finds the beacons a cell change reaches (SPEC §1): similarity ≥ threshold − reach with
+ * reach = R · salience · w(type), filters applied, the author's own beacons skipped unless they
+ * ask for them. Candidates come from the HNSW index over beacon embeddings in growing batches,
+ * nearest first, and the scan stops once similarity falls below the lowest threshold any
+ * beacon may have minus this cell's reach — so the cost follows the number of beacons near the
+ * cell, not the number of beacons.
+ */
+import type { CellType } from '../core/cell-types.js';
+import { computeReach, type EnergyTable } from '../core/energy.js';
+import { ALL_PROJECTS } from '../core/principal.js';
+import { nearestBeacons, type BeaconCandidate } from '../store/beacon-repository.js';
+import type { Queryable } from '../store/db.js';
+
+export interface MatchableCell {
+  readonly tenantId: string;
+  readonly project: string;
+  readonly cellType: CellType;
+  readonly salience: number;
+  readonly sceneId: string | null;
+  readonly sourceAgent: string;
+  /** pgvector text form of the cell's embedding. */
+  readonly embedding: string;
+}
+
+export interface BeaconMatch {
+  readonly beaconId: string;
+  readonly ownerAgent: string;
+  readonly similarity: number;
+}
+
+export interface BeaconMatcherOptions {
+  readonly reachFactor: number;
+  readonly energyTable: EnergyTable;
+  /** The lowest threshold a beacon may be placed with; bounds the index scan. */
+  readonly minThreshold: number;
+  /** First batch of nearest beacons fetched; grows ×4 while the batch is still within reach. */
+  readonly initialBatch?: number;
+}
+
+const MAX_EF_SEARCH = 1000;
+const MIN_EF_SEARCH = 40;
+
+export class BeaconMatcher {
+  private readonly options: BeaconMatcherOptions;
+
+  constructor(options: BeaconMatcherOptions) {
+    this.options = options;
+  }
+
+  /** Must run inside a transaction: it sets transaction-local HNSW scan parameters. */
+  async match(tx: Queryable, cell: MatchableCell, now: Date): Promise<BeaconMatch[]> {
+    const reach = computeReach(cell.cellType, cell.salience, this.options.reachFactor, this.options.energyTable);
+    const floor = this.options.minThreshold - reach;
+    await tx.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
+    let limit = this.options.initialBatch ?? 64;
+    let candidates: BeaconCandidate[];
+    for (;;) {
+      await tx.query(`SELECT set_config('hnsw.ef_search', $1, true)`, [String(Math.min(MAX_EF_SEARCH, Math.max(MIN_EF_SEARCH, limit)))]);
+      candidates = await nearestBeacons(tx, cell.tenantId, cell.embedding, now, limit);
+      const farthest = candidates.reduce((min, c) => Math.min(min, c.similarity), Number.POSITIVE_INFINITY);
+      if (candidates.length < limit || farthest < floor) break;
+      limit *= 4;
+    }
+    return candidates
+      .filter((b) => b.similarity >= b.threshold - reach && beaconAccepts(b, cell))
+      .sort((a, b) => b.similarity - a.similarity)
+      .map((b) => ({ beaconId: b.beacon_id, ownerAgent: b.owner_agent, similarity: b.similarity }));
+  }
+}
+
+function beaconAccepts(beacon: BeaconCandidate, cell: MatchableCell): boolean {
+  if (beacon.owner_agent === cell.sourceAgent && !beacon.include_own) return false;
+  if (beacon.project !== null ? beacon.project !== cell.project : !watchesProject(beacon.owner_projects, cell.project)) return false;
+  if (beacon.cell_types !== null && !beacon.cell_types.includes(cell.cellType)) return false;
+  if (beacon.scene_id !== null && beacon.scene_id !== cell.sceneId) return false;
+  return true;
+}
+
+function watchesProject(ownerProjects: readonly string[], project: string): boolean {
+  return ownerProjects.includes(ALL_PROJECTS) || ownerProjects.includes(project);
+}

@@ -1,0 +1,91 @@
+/**
+ * Writes the diffs of one cell change into the inboxes of the beacons' owners, inside the
+ * caller's transaction (transactional outbox): per recipient, seqs are reserved under the inbox
+ * row lock, so they are monotonic and commit in order. Recipients are locked in sorted order
+ * so two concurrent stores cannot deadlock on each other's inboxes.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CellType, DiffOp } from '../core/cell-types.js';
+import type { Diff } from '../core/entities.js';
+import { PREVIEW_CHARS } from '../core/limits.js';
+import type { Queryable } from '../store/db.js';
+import { allocateInboxSeqs, insertInboxDiffs, type DiffRow } from '../store/diff-repository.js';
+import type { BeaconMatch } from './beacon-matcher.js';
+
+export interface ChangedCell {
+  readonly tenantId: string;
+  readonly nodeId: string;
+  readonly project: string;
+  readonly cellType: CellType;
+  readonly salience: number;
+  readonly sceneId: string | null;
+  readonly sourceAgent: string;
+  readonly content: string;
+}
+
+export interface WrittenDiff {
+  readonly tenantId: string;
+  readonly recipientAgent: string;
+  readonly diff: Diff;
+}
+
+export async function writeDiffs(tx: Queryable, op: DiffOp, cell: ChangedCell, matches: readonly BeaconMatch[]): Promise<WrittenDiff[]> {
+  const byRecipient = new Map<string, BeaconMatch[]>();
+  for (const match of matches) {
+    const list = byRecipient.get(match.ownerAgent) ?? [];
+    list.push(match);
+    byRecipient.set(match.ownerAgent, list);
+  }
+  const preview = previewOf(cell.content);
+  const written: WrittenDiff[] = [];
+  for (const recipient of [...byRecipient.keys()].sort()) {
+    const recipientMatches = byRecipient.get(recipient) ?? [];
+    const lastSeq = await allocateInboxSeqs(tx, cell.tenantId, recipient, recipientMatches.length);
+    const firstSeq = lastSeq - recipientMatches.length + 1;
+    const rows = await insertInboxDiffs(
+      tx,
+      cell.tenantId,
+      recipient,
+      recipientMatches.map((m, i) => ({
+        diffId: randomUUID(),
+        seq: firstSeq + i,
+        op,
+        nodeId: cell.nodeId,
+        beaconId: m.beaconId,
+        similarity: m.similarity,
+        cellType: cell.cellType,
+        salience: cell.salience,
+        sourceAgent: cell.sourceAgent,
+        project: cell.project,
+        sceneId: cell.sceneId,
+        preview,
+      })),
+    );
+    for (const row of rows) written.push({ tenantId: cell.tenantId, recipientAgent: recipient, diff: toDiff(row) });
+  }
+  return written;
+}
+
+/** The first ≤280 characters (code points, so a surrogate pair is never split). */
+export function previewOf(content: string): string {
+  const chars = Array.from(content);
+  return chars.length <= PREVIEW_CHARS ? content : chars.slice(0, PREVIEW_CHARS).join('');
+}
+
+export function toDiff(row: DiffRow): Diff {
+  return {
+    diff_id: row.diff_id,
+    seq: Number(row.seq),
+    op: row.op,
+    node_id: row.node_id,
+    beacon_id: row.beacon_id,
+    similarity: row.similarity,
+    cell_type: row.cell_type,
+    salience: row.salience,
+    source_agent: row.source_agent,
+    project: row.project,
+    scene_id: row.scene_id,
+    preview: row.preview,
+    created_at: row.created_at,
+  };
+}

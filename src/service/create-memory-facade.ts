@@ -1,0 +1,497 @@
+/**
+ * The memory facade (src/service/memory-facade.ts) over PostgreSQL + pgvector. Every method
+ * re-validates its input, checks the role, and scopes every statement by the principal's tenant;
+ * a foreign id, or one outside the principal's project scope, reads as NOT_FOUND.
+ */
+import { randomUUID } from 'node:crypto';
+import { PROMOTABLE_TYPES } from '../core/cell-types.js';
+import type {
+  ApiKeyInfo,
+  Beacon,
+  CreatedApiKey,
+  DiffsSince,
+  DrainedInbox,
+  MemoryNode,
+  Page,
+  RecallResult,
+  Scene,
+  SceneWithCells,
+  SessionClosed,
+  SessionOpened,
+} from '../core/entities.js';
+import { ConflictError, ForbiddenError, InvalidArgumentError, NotFoundError, UnavailableError } from '../core/errors.js';
+import { canAccessProject, type Principal } from '../core/principal.js';
+import {
+  closeSessionInputSchema,
+  createKeyInputSchema,
+  drainInboxInputSchema,
+  listBeaconsInputSchema,
+  listCellsInputSchema,
+  listScenesInputSchema,
+  openSessionInputSchema,
+  placeBeaconInputSchema,
+  pullDiffsInputSchema,
+  queryInputSchema,
+  recallInputSchema,
+  storeInputSchema,
+} from '../core/schemas.js';
+import { KeyAuthenticator } from '../auth/key-authenticator.js';
+import { createKeyAdministration, type KeyAdministration } from '../auth/key-administration.js';
+import type { Embedder } from '../embed/embedder.js';
+import { toDiff, type WrittenDiff } from '../mesh/diff-writer.js';
+import { deleteOwnBeacon, insertBeacon, listOwnBeacons } from '../store/beacon-repository.js';
+import {
+  deleteCell,
+  findCell,
+  findCellByIdempotencyKey,
+  findCells,
+  insertCell,
+  insertPromotedCopy,
+  listCells,
+  sceneCellIds,
+  sceneMemberCells,
+  type CellRow,
+} from '../store/cell-repository.js';
+import type { Db } from '../store/db.js';
+import { advanceInboxCursor, diffsAfterSeq, diffsSince, lockInbox } from '../store/diff-repository.js';
+import { clearSceneConsolidation, findScene, insertScene, listScenes, lockScene, markSceneConsolidated } from '../store/scene-repository.js';
+import { closeSession, insertSession } from '../store/session-repository.js';
+import { vectorLiteral } from '../store/sql-time.js';
+import { readableProjects, requireProject, requireRole } from './authorization.js';
+import type { DiffFeed } from './diff-feed.js';
+import { cellEnergy, toBeacon, toMemoryNode, toScene } from './entity-mapping.js';
+import { ExtractiveSceneSummarizer } from './extractive-scene-summarizer.js';
+import { facadeConfig, type FacadeConfig } from './facade-config.js';
+import { GossipOutbox, type GossipChange, type OutboxSignal } from './gossip-outbox.js';
+import { HitRecorder } from './hit-recorder.js';
+import { checkStoreLimits, parseInput, parseUuid } from './input-validation.js';
+import type { HydrateOption, LiveDiffListener, LiveSubscription, MemoryFacade } from './memory-facade.js';
+import { decodeCursor, pageOf } from './page-cursor.js';
+import { searchCells } from './cell-search.js';
+import type { SceneSummarizer } from './scene-summarizer.js';
+import { resolveSessionScope } from './session-scope.js';
+
+export interface MemoryFacadeDeps {
+  readonly db: Db;
+  readonly embedder: Embedder;
+  readonly config?: Partial<FacadeConfig>;
+  /** Time of record for cells and beacons, energy and TTLs; injectable for tests. */
+  readonly clock?: () => Date;
+  /** Woken after diffs commit (the outbox relay). */
+  readonly outbox?: OutboxSignal;
+  /** Live push; without it subscribeDiffs is UNAVAILABLE. */
+  readonly diffFeed?: DiffFeed;
+  readonly summarizer?: SceneSummarizer;
+  readonly authCacheTtlMs?: number;
+  /** Failures of background work (hit flushes, promotion). */
+  readonly onBackgroundError?: (error: unknown) => void;
+}
+
+/** The facade plus what its owner (the runtime, tests) controls. */
+export interface ManagedMemoryFacade extends MemoryFacade {
+  readonly config: FacadeConfig;
+  readonly keyAdmin: KeyAdministration;
+  /** Writes batched recall hits now and runs the promotion check. */
+  flushHits(): Promise<void>;
+  /** Flushes hits and stops the flush timer; the db and embedder belong to the caller. */
+  close(): Promise<void>;
+}
+
+export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade {
+  const { db, embedder } = deps;
+  const config = facadeConfig(deps.config);
+  const clock = deps.clock ?? ((): Date => new Date());
+  const table = config.energyTable;
+  const keyAdmin = createKeyAdministration(db);
+  const authenticator = new KeyAuthenticator(db, deps.authCacheTtlMs === undefined ? {} : { cacheTtlMs: deps.authCacheTtlMs });
+  const gossip = new GossipOutbox({ reachFactor: config.reachFactor, energyTable: table, minThreshold: config.minBeaconThreshold });
+  const summarizer = deps.summarizer ?? new ExtractiveSceneSummarizer(embedder, config.summaryBudgetChars);
+  const reportError = deps.onBackgroundError ?? ((): void => undefined);
+
+  const signal = (diffs: readonly WrittenDiff[]): void => {
+    if (diffs.length > 0) deps.outbox?.diffsCommitted(diffs);
+  };
+  const node = (row: CellRow): MemoryNode => toMemoryNode(row, clock(), table);
+  const embedOne = async (text: string): Promise<string> => {
+    const [vector] = await embedder.embed([text]);
+    if (vector === undefined) throw new UnavailableError('the embedder returned no vector');
+    return vectorLiteral(vector);
+  };
+  const change = (row: CellRow, embedding: string): GossipChange => ({
+    tenantId: row.tenant_id,
+    nodeId: row.node_id,
+    project: row.project,
+    cellType: row.cell_type,
+    salience: row.salience,
+    sceneId: row.scene_id,
+    sourceAgent: row.source_agent,
+    content: row.content,
+    embedding,
+  });
+  /** A cell the principal may see, else NOT_FOUND (foreign tenant and out-of-scope alike). */
+  const visibleCell = async (principal: Principal, nodeId: string): Promise<CellRow> => {
+    const row = await findCell(db, principal.tenantId, nodeId);
+    if (row === null || !canAccessProject(principal, row.project)) throw new NotFoundError('cell', nodeId);
+    return row;
+  };
+  const visibleScene = async (principal: Principal, sceneId: string): Promise<NonNullable<Awaited<ReturnType<typeof findScene>>>> => {
+    const scene = await findScene(db, principal.tenantId, sceneId);
+    if (scene === null || !canAccessProject(principal, scene.project)) throw new NotFoundError('scene', sceneId);
+    return scene;
+  };
+
+  const promote = async (rows: readonly CellRow[]): Promise<void> => {
+    const now = clock();
+    for (const row of rows) {
+      if (row.layer !== 'L0' || row.promoted_node_id !== null || !PROMOTABLE_TYPES.has(row.cell_type)) continue;
+      if (row.hits < config.promotion.minHits || cellEnergy(row, now, table) < config.promotion.threshold) continue;
+      const diffs = await db.transaction(async (tx) => {
+        const copy = await insertPromotedCopy(tx, row.tenant_id, row.node_id, randomUUID(), now);
+        return copy === null ? [] : gossip.emit(tx, 'promoted', change(copy, copy.embedding), now);
+      });
+      signal(diffs);
+    }
+  };
+  const hits = new HitRecorder(db, { clock, onFlushed: promote, onError: reportError });
+  hits.start(config.hitFlushIntervalMs);
+
+  const search = async (
+    principal: Principal,
+    input: { query: string; k: number; cell_types?: readonly MemoryNode['cell_type'][]; scene_id?: string },
+    layer: MemoryNode['layer'],
+    options: HydrateOption | undefined,
+  ): Promise<RecallResult> => {
+    const scope = await resolveSessionScope(db, principal);
+    const vector = await embedOne(input.query);
+    const found = await searchCells(db, vector, {
+      tenantId: principal.tenantId,
+      project: scope.project,
+      layer,
+      k: input.k,
+      ...(input.cell_types === undefined ? {} : { cellTypes: input.cell_types }),
+      ...(input.scene_id === undefined ? {} : { sceneId: input.scene_id }),
+    });
+    hits.record(
+      principal.tenantId,
+      found.map((h) => h.node_id),
+    );
+    if (options?.withNodes !== true) return { results: found };
+    const rows = new Map((await findCells(db, principal.tenantId, found.map((h) => h.node_id))).map((r) => [r.node_id, r]));
+    return {
+      results: found.flatMap((h) => {
+        const row = rows.get(h.node_id);
+        return row === undefined ? [] : [{ node_id: h.node_id, distance: h.distance, node: node(row) }];
+      }),
+    };
+  };
+
+  return {
+    config,
+    keyAdmin,
+
+    authenticate(apiKey: string): Promise<Principal> {
+      return authenticator.authenticate(apiKey);
+    },
+
+    async store(principal, raw): Promise<MemoryNode> {
+      requireRole(principal, 'writer');
+      const input = parseInput(storeInputSchema, raw);
+      checkStoreLimits(input);
+      const key = input.idempotency_key ?? null;
+      if (key !== null) {
+        const existing = await findCellByIdempotencyKey(db, principal.tenantId, principal.agent, key);
+        if (existing !== null) return node(existing);
+      }
+      const embedding = await embedOne(input.content);
+      const now = clock();
+      const { row, diffs } = await db.transaction(async (tx) => {
+        const scope = await resolveSessionScope(tx, principal);
+        requireProject(principal, scope.project);
+        let sceneId = scope.sceneId;
+        if (input.scene_id !== undefined) {
+          const scene = await findScene(tx, principal.tenantId, input.scene_id);
+          if (scene === null || !canAccessProject(principal, scene.project)) throw new NotFoundError('scene', input.scene_id);
+          if (scene.project !== scope.project) {
+            throw new InvalidArgumentError(`scene ${input.scene_id} belongs to project ${scene.project}, not your current project ${scope.project}`, [
+              { path: 'scene_id', message: 'scene is in another project than your current project' },
+            ]);
+          }
+          sceneId = input.scene_id;
+        }
+        const inserted = await insertCell(tx, {
+          nodeId: randomUUID(),
+          tenantId: principal.tenantId,
+          project: scope.project,
+          content: input.content,
+          cellType: input.cell_type,
+          salience: input.salience,
+          sceneId,
+          sessionId: scope.sessionId,
+          sourceAgent: principal.agent,
+          sourceRef: input.source_ref ?? null,
+          metadata: input.metadata ?? {},
+          idempotencyKey: key,
+          layer: 'L0',
+          originNodeId: null,
+          embedding,
+          now,
+        });
+        if (inserted === null) {
+          // A concurrent replay of the same key won the unique index: return its cell, write nothing.
+          const original = key === null ? null : await findCellByIdempotencyKey(tx, principal.tenantId, principal.agent, key);
+          if (original === null) throw new ConflictError('idempotency key conflict; retry');
+          return { row: original, diffs: [] };
+        }
+        return { row: inserted, diffs: await gossip.emit(tx, 'created', change(inserted, embedding), now) };
+      });
+      signal(diffs);
+      return node(row);
+    },
+
+    async getCell(principal, nodeId): Promise<MemoryNode> {
+      requireRole(principal, 'reader');
+      return node(await visibleCell(principal, parseUuid('node_id', nodeId)));
+    },
+
+    async listCells(principal, raw): Promise<Page<MemoryNode>> {
+      requireRole(principal, 'reader');
+      const input = parseInput(listCellsInputSchema, raw);
+      const after = decodeCursor(input.cursor);
+      if (input.project !== undefined && !canAccessProject(principal, input.project)) return { items: [], next_cursor: null };
+      const rows = await listCells(
+        db,
+        principal.tenantId,
+        {
+          projects: readableProjects(principal),
+          ...(input.project === undefined ? {} : { project: input.project }),
+          ...(input.scene_id === undefined ? {} : { sceneId: input.scene_id }),
+          ...(input.cell_type === undefined ? {} : { cellType: input.cell_type }),
+          ...(input.layer === undefined ? {} : { layer: input.layer }),
+        },
+        after,
+        input.limit,
+      );
+      const page = pageOf(rows, input.limit, (r) => ({ createdAt: r.created_at, id: r.node_id }));
+      return { items: page.rows.map(node), next_cursor: page.next };
+    },
+
+    async deleteCell(principal, nodeId): Promise<void> {
+      requireRole(principal, 'writer');
+      const id = parseUuid('node_id', nodeId);
+      const now = clock();
+      const diffs = await db.transaction(async (tx) => {
+        const row = await findCell(tx, principal.tenantId, id);
+        if (row === null || !canAccessProject(principal, row.project)) throw new NotFoundError('cell', id);
+        const deleted = await deleteCell(tx, principal.tenantId, id);
+        if (deleted === null) throw new NotFoundError('cell', id);
+        await clearSceneConsolidation(tx, principal.tenantId, id);
+        return gossip.emit(tx, 'deleted', change(deleted, deleted.embedding), now);
+      });
+      signal(diffs);
+    },
+
+    async recall(principal, raw, options): Promise<RecallResult> {
+      requireRole(principal, 'reader');
+      const input = parseInput(recallInputSchema, raw);
+      return search(principal, input, 'L0', options);
+    },
+
+    async query(principal, raw, options): Promise<RecallResult> {
+      requireRole(principal, 'reader');
+      const input = parseInput(queryInputSchema, raw);
+      return search(principal, input, input.layer, options);
+    },
+
+    async openSession(principal, raw): Promise<SessionOpened> {
+      requireRole(principal, 'writer');
+      const input = parseInput(openSessionInputSchema, raw);
+      requireProject(principal, input.project);
+      const sceneId = randomUUID();
+      const session = await db.transaction(async (tx) => {
+        await insertScene(tx, { tenantId: principal.tenantId, sceneId, project: input.project, title: input.title ?? null, createdBy: principal.agent });
+        return insertSession(tx, { tenantId: principal.tenantId, sessionId: randomUUID(), agent: principal.agent, project: input.project, sceneId });
+      });
+      return { session_id: session.session_id, scene_id: session.scene_id, opened_at: session.opened_at };
+    },
+
+    async closeSession(principal, raw): Promise<SessionClosed> {
+      requireRole(principal, 'writer');
+      const input = parseInput(closeSessionInputSchema, raw);
+      const session = await closeSession(db, principal.tenantId, principal.agent, input.session_id);
+      if (session === null || session.closed_at === null) throw new NotFoundError('session', input.session_id);
+      return { session_id: session.session_id, closed_at: session.closed_at };
+    },
+
+    async getScene(principal, sceneId, options): Promise<SceneWithCells> {
+      requireRole(principal, 'reader');
+      const scene = await visibleScene(principal, parseUuid('scene_id', sceneId));
+      const cellIds = await sceneCellIds(db, principal.tenantId, scene.scene_id);
+      const result: SceneWithCells = { ...toScene(scene), cell_ids: cellIds };
+      if (options?.withNodes !== true) return result;
+      const rows = new Map((await findCells(db, principal.tenantId, cellIds)).map((r) => [r.node_id, r]));
+      return { ...result, cells: cellIds.flatMap((id) => (rows.has(id) ? [node(rows.get(id) as CellRow)] : [])) };
+    },
+
+    async listScenes(principal, raw): Promise<Page<Scene>> {
+      requireRole(principal, 'reader');
+      const input = parseInput(listScenesInputSchema, raw);
+      const after = decodeCursor(input.cursor);
+      if (input.project !== undefined && !canAccessProject(principal, input.project)) return { items: [], next_cursor: null };
+      const rows = await listScenes(db, principal.tenantId, readableProjects(principal), input.project, after, input.limit);
+      const page = pageOf(rows, input.limit, (r) => ({ createdAt: r.created_at, id: r.scene_id }));
+      return { items: page.rows.map(toScene), next_cursor: page.next };
+    },
+
+    async consolidateScene(principal, sceneId): Promise<MemoryNode> {
+      requireRole(principal, 'writer');
+      const scene = await visibleScene(principal, parseUuid('scene_id', sceneId));
+      const members = await sceneMemberCells(db, principal.tenantId, scene.scene_id);
+      if (members.length === 0) throw new ConflictError(`scene ${scene.scene_id} has no cells to consolidate`);
+      const latest = members[members.length - 1]?.created_at ?? '';
+      const current = async (): Promise<CellRow | null> =>
+        scene.consolidated_node_id !== null && scene.consolidated_at !== null && scene.consolidated_at >= latest
+          ? findCell(db, principal.tenantId, scene.consolidated_node_id)
+          : null;
+      const unchanged = await current();
+      if (unchanged !== null) return node(unchanged);
+      const summary = await summarizer.summarize({
+        title: scene.title,
+        cells: members.map((m) => ({ nodeId: m.node_id, content: m.content, cellType: m.cell_type, salience: m.salience })),
+      });
+      const embedding = await embedOne(summary.content);
+      const now = clock();
+      const { row, diffs } = await db.transaction(async (tx) => {
+        const locked = await lockScene(tx, principal.tenantId, scene.scene_id);
+        if (locked === null) throw new NotFoundError('scene', scene.scene_id);
+        if (locked.consolidated_node_id !== scene.consolidated_node_id && locked.consolidated_node_id !== null) {
+          // Another consolidation of the same scene committed first: return its cell.
+          const winner = await findCell(tx, principal.tenantId, locked.consolidated_node_id);
+          if (winner !== null) return { row: winner, diffs: [] };
+        }
+        const inserted = await insertCell(tx, {
+          nodeId: randomUUID(),
+          tenantId: principal.tenantId,
+          project: scene.project,
+          content: summary.content,
+          cellType: summary.cellType,
+          salience: summary.salience,
+          sceneId: scene.scene_id,
+          sessionId: null,
+          sourceAgent: principal.agent,
+          sourceRef: { kind: 'scene', locator: scene.scene_id },
+          metadata: { consolidated_cells: members.map((m) => m.node_id) },
+          idempotencyKey: null,
+          layer: 'L1',
+          originNodeId: null,
+          embedding,
+          now,
+        });
+        if (inserted === null) throw new ConflictError('consolidation was not written; retry');
+        await markSceneConsolidated(tx, principal.tenantId, scene.scene_id, inserted.node_id, now);
+        return { row: inserted, diffs: await gossip.emit(tx, 'created', change(inserted, embedding), now) };
+      });
+      signal(diffs);
+      return node(row);
+    },
+
+    async placeBeacon(principal, raw): Promise<Beacon> {
+      requireRole(principal, 'reader');
+      const input = parseInput(placeBeaconInputSchema, raw);
+      const threshold = input.threshold ?? config.defaultBeaconThreshold;
+      if (threshold < config.minBeaconThreshold) {
+        throw new InvalidArgumentError(`threshold must be at least ${config.minBeaconThreshold}`, [
+          { path: 'threshold', message: `below the server minimum ${config.minBeaconThreshold}` },
+        ]);
+      }
+      if (input.project !== undefined) requireProject(principal, input.project);
+      if (input.scene_id !== undefined) await visibleScene(principal, input.scene_id);
+      const embedding = await embedOne(input.text);
+      const now = clock();
+      const row = await insertBeacon(db, {
+        beaconId: randomUUID(),
+        tenantId: principal.tenantId,
+        ownerAgent: principal.agent,
+        ownerProjects: principal.projects,
+        project: input.project ?? null,
+        text: input.text,
+        embedding,
+        threshold,
+        cellTypes: input.cell_types ?? null,
+        sceneId: input.scene_id ?? null,
+        includeOwn: input.include_own,
+        expiresAt: input.ttl_seconds === undefined ? null : new Date(now.getTime() + input.ttl_seconds * 1000),
+        now,
+      });
+      return toBeacon(row);
+    },
+
+    async listBeacons(principal, raw): Promise<Page<Beacon>> {
+      requireRole(principal, 'reader');
+      const input = parseInput(listBeaconsInputSchema, raw);
+      const rows = await listOwnBeacons(db, principal.tenantId, principal.agent, clock(), decodeCursor(input.cursor), input.limit);
+      const page = pageOf(rows, input.limit, (r) => ({ createdAt: r.created_at, id: r.beacon_id }));
+      return { items: page.rows.map(toBeacon), next_cursor: page.next };
+    },
+
+    async deleteBeacon(principal, beaconId): Promise<void> {
+      requireRole(principal, 'reader');
+      const id = parseUuid('beacon_id', beaconId);
+      if (!(await deleteOwnBeacon(db, principal.tenantId, principal.agent, id))) throw new NotFoundError('beacon', id);
+    },
+
+    async pullDiffs(principal, raw): Promise<DiffsSince> {
+      requireRole(principal, 'reader');
+      const input = parseInput(pullDiffsInputSchema, raw);
+      const rows = await diffsSince(db, principal.tenantId, principal.agent, input.since, input.limit);
+      const diffs = rows.map(toDiff);
+      return { diffs, next_since: diffs[diffs.length - 1]?.created_at ?? input.since };
+    },
+
+    async drainInbox(principal, raw): Promise<DrainedInbox> {
+      requireRole(principal, 'reader');
+      const input = parseInput(drainInboxInputSchema, raw);
+      return db.transaction(async (tx) => {
+        const inbox = await lockInbox(tx, principal.tenantId, principal.agent);
+        if (inbox === null) return { diffs: [], has_more: false };
+        const rows = await diffsAfterSeq(tx, principal.tenantId, principal.agent, inbox.cursorSeq, input.page_size + 1);
+        const page = rows.slice(0, input.page_size).map(toDiff);
+        const last = page[page.length - 1];
+        if (last !== undefined) await advanceInboxCursor(tx, principal.tenantId, principal.agent, last.seq);
+        return { diffs: page, has_more: rows.length > input.page_size };
+      });
+    },
+
+    async subscribeDiffs(principal: Principal, listener: LiveDiffListener, afterSeq?: number): Promise<LiveSubscription> {
+      requireRole(principal, 'reader');
+      if (deps.diffFeed === undefined) throw new UnavailableError('live push not configured');
+      return deps.diffFeed.subscribe(principal.tenantId, principal.agent, listener, afterSeq);
+    },
+
+    async createKey(principal, raw): Promise<CreatedApiKey> {
+      requireRole(principal, 'admin');
+      const input = parseInput(createKeyInputSchema, raw);
+      if (input.tenant !== principal.tenantId) throw new ForbiddenError('an admin key administers its own tenant only');
+      return keyAdmin.createKey(input);
+    },
+
+    async listKeys(principal): Promise<readonly ApiKeyInfo[]> {
+      requireRole(principal, 'admin');
+      return keyAdmin.listKeys(principal.tenantId);
+    },
+
+    async revokeKey(principal, keyId): Promise<void> {
+      requireRole(principal, 'admin');
+      const id = parseUuid('key_id', keyId);
+      await keyAdmin.revokeKey(id, principal.tenantId);
+      authenticator.forgetKey(id);
+    },
+
+    flushHits(): Promise<void> {
+      return hits.flush();
+    },
+
+    close(): Promise<void> {
+      return hits.close();
+    },
+  };
+}

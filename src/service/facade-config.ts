@@ -1,0 +1,41 @@
+/** Tunables of the memory facade; every default is documented in docs/memory-model.md. */
+import { DEFAULT_ENERGY_TABLE, DEFAULT_PROMOTION_POLICY, type EnergyTable, type PromotionPolicy } from '../core/energy.js';
+
+export interface FacadeConfig {
+  readonly energyTable: EnergyTable;
+  readonly promotion: PromotionPolicy;
+  /** Cosine similarity a beacon asks for when the caller gives none. */
+  readonly defaultBeaconThreshold: number;
+  /** The lowest threshold a beacon may ask for; it bounds the beacon index scan of every store. */
+  readonly minBeaconThreshold: number;
+  /** R in reach = R · salience · w(type). */
+  readonly reachFactor: number;
+  readonly diffRetentionDays: number;
+  /** How often batched recall hits are written (and promotion checked). */
+  readonly hitFlushIntervalMs: number;
+  /** Length budget of an extractive scene summary, in characters. */
+  readonly summaryBudgetChars: number;
+}
+
+export const DEFAULT_FACADE_CONFIG: FacadeConfig = {
+  energyTable: DEFAULT_ENERGY_TABLE,
+  promotion: DEFAULT_PROMOTION_POLICY,
+  defaultBeaconThreshold: 0.55,
+  minBeaconThreshold: 0.2,
+  reachFactor: 0.15,
+  diffRetentionDays: 30,
+  hitFlushIntervalMs: 1_000,
+  summaryBudgetChars: 1_200,
+};
+
+/**
+ * The default beacon threshold suits the embedder: use-lite puts paraphrases around 0.6–0.8
+ * cosine, the feature-hashing embedder only scores word overlap and runs lower.
+ */
+export function defaultBeaconThresholdFor(modelId: string): number {
+  return modelId.startsWith('hash') ? 0.4 : 0.55;
+}
+
+export function facadeConfig(overrides: Partial<FacadeConfig> = {}): FacadeConfig {
+  return { ...DEFAULT_FACADE_CONFIG, ...overrides };
+}

@@ -1,0 +1,127 @@
+/** SQL for beacons (standing interests). Every statement is scoped by tenant_id. */
+import type { CellType } from '../core/cell-types.js';
+import type { Queryable } from './db.js';
+import { isoText } from './sql-time.js';
+
+export interface BeaconRow {
+  readonly beacon_id: string;
+  readonly owner_agent: string;
+  readonly owner_projects: string[];
+  readonly project: string | null;
+  readonly text: string;
+  readonly threshold: number;
+  readonly cell_types: CellType[] | null;
+  readonly scene_id: string | null;
+  readonly include_own: boolean;
+  readonly expires_at: string | null;
+  readonly created_at: string;
+}
+
+const BEACON_COLUMNS = `beacon_id::text AS beacon_id, owner_agent, owner_projects, project, text, threshold, cell_types,
+  scene_id::text AS scene_id, include_own, CASE WHEN expires_at IS NULL THEN NULL ELSE ${isoText('expires_at')} END AS expires_at,
+  ${isoText('created_at')} AS created_at`;
+
+export interface NewBeacon {
+  readonly beaconId: string;
+  readonly tenantId: string;
+  readonly ownerAgent: string;
+  readonly ownerProjects: readonly string[];
+  readonly project: string | null;
+  readonly text: string;
+  readonly embedding: string;
+  readonly threshold: number;
+  readonly cellTypes: readonly CellType[] | null;
+  readonly sceneId: string | null;
+  readonly includeOwn: boolean;
+  readonly expiresAt: Date | null;
+  readonly now: Date;
+}
+
+export async function insertBeacon(q: Queryable, b: NewBeacon): Promise<BeaconRow> {
+  const result = await q.query<BeaconRow>(
+    `INSERT INTO beacons (beacon_id, tenant_id, owner_agent, owner_projects, project, text, embedding, threshold, cell_types, scene_id,
+       include_own, expires_at, created_at)
+     VALUES ($1, $2, $3, $4::text[], $5, $6, $7::vector, $8, $9::text[], $10, $11, $12, $13)
+     RETURNING ${BEACON_COLUMNS}`,
+    [
+      b.beaconId,
+      b.tenantId,
+      b.ownerAgent,
+      b.ownerProjects,
+      b.project,
+      b.text,
+      b.embedding,
+      b.threshold,
+      b.cellTypes,
+      b.sceneId,
+      b.includeOwn,
+      b.expiresAt?.toISOString() ?? null,
+      b.now.toISOString(),
+    ],
+  );
+  const row = result.rows[0];
+  if (row === undefined) throw new Error('INSERT … RETURNING returned no row');
+  return row;
+}
+
+/** The owner's unexpired beacons, oldest first on (created_at, beacon_id); up to limit + 1 rows. */
+export async function listOwnBeacons(
+  q: Queryable,
+  tenantId: string,
+  owner: string,
+  now: Date,
+  after: { readonly createdAt: string; readonly id: string } | null,
+  limit: number,
+): Promise<BeaconRow[]> {
+  const params: unknown[] = [tenantId, owner, now.toISOString()];
+  let keyset = '';
+  if (after !== null) {
+    params.push(after.createdAt, after.id);
+    keyset = `AND (created_at, beacon_id) > ($4::timestamptz, $5::uuid)`;
+  }
+  params.push(limit + 1);
+  const result = await q.query<BeaconRow>(
+    `SELECT ${BEACON_COLUMNS} FROM beacons WHERE tenant_id = $1 AND owner_agent = $2 AND (expires_at IS NULL OR expires_at > $3) ${keyset}
+     ORDER BY created_at, beacon_id LIMIT $${params.length}`,
+    params,
+  );
+  return result.rows;
+}
+
+export async function deleteOwnBeacon(q: Queryable, tenantId: string, owner: string, beaconId: string): Promise<boolean> {
+  const result = await q.query(`DELETE FROM beacons WHERE tenant_id = $1 AND owner_agent = $2 AND beacon_id = $3`, [tenantId, owner, beaconId]);
+  return result.rowCount > 0;
+}
+
+export interface BeaconCandidate {
+  readonly beacon_id: string;
+  readonly owner_agent: string;
+  readonly owner_projects: string[];
+  readonly project: string | null;
+  readonly threshold: number;
+  readonly cell_types: CellType[] | null;
+  readonly scene_id: string | null;
+  readonly include_own: boolean;
+  readonly similarity: number;
+}
+
+/**
+ * The tenant's unexpired beacons nearest to a vector, through the HNSW index (call inside a
+ * transaction that set hnsw.iterative_scan so the tenant filter cannot starve the scan).
+ */
+export async function nearestBeacons(q: Queryable, tenantId: string, vector: string, now: Date, limit: number): Promise<BeaconCandidate[]> {
+  const result = await q.query<BeaconCandidate>(
+    `SELECT beacon_id::text AS beacon_id, owner_agent, owner_projects, project, threshold, cell_types,
+       scene_id::text AS scene_id, include_own, (1 - (embedding <=> $2::vector))::float8 AS similarity
+     FROM beacons WHERE tenant_id = $1 AND (expires_at IS NULL OR expires_at > $3)
+     ORDER BY embedding <=> $2::vector LIMIT $4`,
+    [tenantId, vector, now.toISOString(), limit],
+  );
+  return result.rows;
+}
+
+/** Retention: removes beacons that expired before `now`, across tenants (a system job). */
+export async function purgeExpiredBeacons(q: Queryable, now: Date): Promise<number> {
+  const result = await q.query(`DELETE FROM beacons WHERE expires_at IS NOT NULL AND expires_at <= $1`, [now.toISOString()]);
+  return result.rowCount;
+}

@@ -1,0 +1,275 @@
+/** SQL for cells (memory nodes). Every statement is scoped by tenant_id. */
+import type { CellType, Layer } from '../core/cell-types.js';
+import type { SourceRef } from '../core/entities.js';
+import type { Queryable } from './db.js';
+import { isoText } from './sql-time.js';
+
+export interface CellRow {
+  readonly node_id: string;
+  readonly tenant_id: string;
+  readonly project: string;
+  readonly content: string;
+  readonly cell_type: CellType;
+  readonly salience: number;
+  readonly scene_id: string | null;
+  readonly session_id: string | null;
+  readonly source_agent: string;
+  readonly source_ref: SourceRef | null;
+  readonly metadata: Record<string, unknown>;
+  readonly layer: Layer;
+  readonly origin_node_id: string | null;
+  readonly promoted_node_id: string | null;
+  readonly hits: number;
+  readonly reinforced_at: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/** The cell columns in wire-friendly form; `t` qualifies them when a statement joins another relation. */
+export function cellColumns(t = ''): string {
+  const c = (name: string): string => (t === '' ? name : `${t}.${name}`);
+  return `${c('node_id')}::text AS node_id, ${c('tenant_id')} AS tenant_id, ${c('project')} AS project, ${c('content')} AS content,
+  ${c('cell_type')} AS cell_type, ${c('salience')} AS salience, ${c('scene_id')}::text AS scene_id,
+  ${c('session_id')}::text AS session_id, ${c('source_agent')} AS source_agent, ${c('source_ref')} AS source_ref,
+  ${c('metadata')} AS metadata, ${c('layer')} AS layer, ${c('origin_node_id')}::text AS origin_node_id,
+  ${c('promoted_node_id')}::text AS promoted_node_id, ${c('hits')} AS hits, ${isoText(c('reinforced_at'))} AS reinforced_at,
+  ${isoText(c('created_at'))} AS created_at, ${isoText(c('updated_at'))} AS updated_at`;
+}
+
+const CELL_COLUMNS = cellColumns();
+
+export interface NewCell {
+  readonly nodeId: string;
+  readonly tenantId: string;
+  readonly project: string;
+  readonly content: string;
+  readonly cellType: CellType;
+  readonly salience: number;
+  readonly sceneId: string | null;
+  readonly sessionId: string | null;
+  readonly sourceAgent: string;
+  readonly sourceRef: SourceRef | null;
+  readonly metadata: Record<string, unknown>;
+  readonly idempotencyKey: string | null;
+  readonly layer: Layer;
+  readonly originNodeId: string | null;
+  readonly embedding: string;
+  readonly now: Date;
+}
+
+/** Inserts a cell; returns null when the (tenant, agent, idempotency key) already exists. */
+export async function insertCell(q: Queryable, cell: NewCell): Promise<CellRow | null> {
+  const result = await q.query<CellRow>(
+    `INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, scene_id, session_id, source_agent,
+       source_ref, metadata, idempotency_key, layer, origin_node_id, embedding, reinforced_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14, $15::vector, $16, $16, $16)
+     ON CONFLICT (tenant_id, source_agent, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+     RETURNING ${CELL_COLUMNS}`,
+    [
+      cell.nodeId,
+      cell.tenantId,
+      cell.project,
+      cell.content,
+      cell.cellType,
+      cell.salience,
+      cell.sceneId,
+      cell.sessionId,
+      cell.sourceAgent,
+      cell.sourceRef === null ? null : JSON.stringify(cell.sourceRef),
+      JSON.stringify(cell.metadata),
+      cell.idempotencyKey,
+      cell.layer,
+      cell.originNodeId,
+      cell.embedding,
+      cell.now.toISOString(),
+    ],
+  );
+  return result.rows[0] ?? null;
+}
+
+export async function findCellByIdempotencyKey(q: Queryable, tenantId: string, agent: string, key: string): Promise<CellRow | null> {
+  const result = await q.query<CellRow>(
+    `SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND source_agent = $2 AND idempotency_key = $3`,
+    [tenantId, agent, key],
+  );
+  return result.rows[0] ?? null;
+}
+
+export async function findCell(q: Queryable, tenantId: string, nodeId: string): Promise<CellRow | null> {
+  const result = await q.query<CellRow>(`SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND node_id = $2`, [tenantId, nodeId]);
+  return result.rows[0] ?? null;
+}
+
+export async function findCells(q: Queryable, tenantId: string, nodeIds: readonly string[]): Promise<CellRow[]> {
+  if (nodeIds.length === 0) return [];
+  const result = await q.query<CellRow>(`SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND node_id = ANY($2::uuid[])`, [
+    tenantId,
+    nodeIds,
+  ]);
+  return result.rows;
+}
+
+/** The stored embedding of a cell in pgvector text form (for matching a deleted or promoted cell). */
+export async function findCellEmbedding(q: Queryable, tenantId: string, nodeId: string): Promise<string | null> {
+  const result = await q.query<{ embedding: string }>(`SELECT embedding::text AS embedding FROM cells WHERE tenant_id = $1 AND node_id = $2`, [
+    tenantId,
+    nodeId,
+  ]);
+  return result.rows[0]?.embedding ?? null;
+}
+
+export interface CellListFilter {
+  /** Projects the caller may read; null = every project of the tenant. */
+  readonly projects: readonly string[] | null;
+  readonly project?: string;
+  readonly sceneId?: string;
+  readonly cellType?: CellType;
+  readonly layer?: Layer;
+}
+
+export interface KeysetPosition {
+  readonly createdAt: string;
+  readonly id: string;
+}
+
+/** Newest first, keyset-paginated on (created_at, node_id). Returns up to limit + 1 rows. */
+export async function listCells(
+  q: Queryable,
+  tenantId: string,
+  filter: CellListFilter,
+  after: KeysetPosition | null,
+  limit: number,
+): Promise<CellRow[]> {
+  const params: unknown[] = [tenantId];
+  const where = ['tenant_id = $1'];
+  const add = (clause: (n: number) => string, value: unknown): void => {
+    params.push(value);
+    where.push(clause(params.length));
+  };
+  if (filter.projects !== null) add((n) => `project = ANY($${n}::text[])`, filter.projects);
+  if (filter.project !== undefined) add((n) => `project = $${n}`, filter.project);
+  if (filter.sceneId !== undefined) add((n) => `scene_id = $${n}`, filter.sceneId);
+  if (filter.cellType !== undefined) add((n) => `cell_type = $${n}`, filter.cellType);
+  if (filter.layer !== undefined) add((n) => `layer = $${n}`, filter.layer);
+  if (after !== null) {
+    params.push(after.createdAt, after.id);
+    where.push(`(created_at, node_id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
+  }
+  params.push(limit + 1);
+  const result = await q.query<CellRow>(
+    `SELECT ${CELL_COLUMNS} FROM cells WHERE ${where.join(' AND ')} ORDER BY created_at DESC, node_id DESC LIMIT $${params.length}`,
+    params,
+  );
+  return result.rows;
+}
+
+/** Deletes a cell; returns it with its embedding, or null when it is not the tenant's. */
+export async function deleteCell(q: Queryable, tenantId: string, nodeId: string): Promise<(CellRow & { embedding: string }) | null> {
+  const result = await q.query<CellRow & { embedding: string }>(
+    `DELETE FROM cells WHERE tenant_id = $1 AND node_id = $2 RETURNING ${CELL_COLUMNS}, embedding::text AS embedding`,
+    [tenantId, nodeId],
+  );
+  return result.rows[0] ?? null;
+}
+
+export interface KnnFilter {
+  readonly tenantId: string;
+  readonly project: string;
+  readonly layer: Layer;
+  readonly cellTypes?: readonly CellType[];
+  readonly sceneId?: string;
+}
+
+export interface KnnHit {
+  readonly node_id: string;
+  readonly distance: number;
+}
+
+/**
+ * k nearest cells by cosine distance on the HNSW index. Call inside a transaction that set
+ * hnsw.iterative_scan, so the tenant/project/layer filters cannot starve the result.
+ */
+export async function nearestCells(q: Queryable, vector: string, filter: KnnFilter, k: number): Promise<KnnHit[]> {
+  const params: unknown[] = [vector, filter.tenantId, filter.project, filter.layer];
+  const where = ['tenant_id = $2', 'project = $3', 'layer = $4'];
+  if (filter.cellTypes !== undefined) {
+    params.push(filter.cellTypes);
+    where.push(`cell_type = ANY($${params.length}::text[])`);
+  }
+  if (filter.sceneId !== undefined) {
+    params.push(filter.sceneId);
+    where.push(`scene_id = $${params.length}`);
+  }
+  params.push(k);
+  const result = await q.query<KnnHit>(
+    `SELECT node_id::text AS node_id, (embedding <=> $1::vector)::float8 AS distance FROM cells
+     WHERE ${where.join(' AND ')} ORDER BY embedding <=> $1::vector LIMIT $${params.length}`,
+    params,
+  );
+  return result.rows;
+}
+
+export interface HitCount {
+  readonly tenantId: string;
+  readonly nodeId: string;
+  readonly count: number;
+}
+
+/** Adds batched hits and reinforces the cells; returns the updated rows (for the promotion check). */
+export async function applyHits(q: Queryable, hits: readonly HitCount[], now: Date): Promise<CellRow[]> {
+  if (hits.length === 0) return [];
+  const batch = JSON.stringify(hits.map((h) => ({ tenant_id: h.tenantId, node_id: h.nodeId, n: h.count })));
+  const result = await q.query<CellRow>(
+    `UPDATE cells SET hits = cells.hits + h.n, reinforced_at = $2
+     FROM jsonb_to_recordset($1::jsonb) AS h(tenant_id text, node_id uuid, n integer)
+     WHERE cells.tenant_id = h.tenant_id AND cells.node_id = h.node_id
+     RETURNING ${cellColumns('cells')}`,
+    [batch, now.toISOString()],
+  );
+  return result.rows;
+}
+
+/**
+ * Writes the L2 copy of an L0 cell (same content and embedding, linked by origin_node_id) and
+ * records it on the origin, once: returns null when the origin was already promoted or is gone.
+ */
+export async function insertPromotedCopy(
+  q: Queryable,
+  tenantId: string,
+  originId: string,
+  copyId: string,
+  now: Date,
+): Promise<(CellRow & { embedding: string }) | null> {
+  const claimed = await q.query(
+    `UPDATE cells SET promoted_node_id = $3 WHERE tenant_id = $1 AND node_id = $2 AND promoted_node_id IS NULL AND layer = 'L0'`,
+    [tenantId, originId, copyId],
+  );
+  if (claimed.rowCount === 0) return null;
+  const result = await q.query<CellRow & { embedding: string }>(
+    `INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, scene_id, session_id, source_agent,
+       source_ref, metadata, layer, origin_node_id, embedding, reinforced_at, created_at, updated_at)
+     SELECT $3, tenant_id, project, content, cell_type, salience, NULL, NULL, source_agent,
+       source_ref, metadata, 'L2', node_id, embedding, $4, $4, $4
+     FROM cells WHERE tenant_id = $1 AND node_id = $2
+     RETURNING ${CELL_COLUMNS}, embedding::text AS embedding`,
+    [tenantId, originId, copyId, now.toISOString()],
+  );
+  return result.rows[0] ?? null;
+}
+
+/** The L0 cells of a scene in the order they were written (consolidation input). */
+export async function sceneMemberCells(q: Queryable, tenantId: string, sceneId: string): Promise<CellRow[]> {
+  const result = await q.query<CellRow>(
+    `SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND scene_id = $2 AND layer = 'L0' ORDER BY created_at, node_id`,
+    [tenantId, sceneId],
+  );
+  return result.rows;
+}
+
+export async function sceneCellIds(q: Queryable, tenantId: string, sceneId: string): Promise<string[]> {
+  const result = await q.query<{ node_id: string }>(
+    `SELECT node_id::text AS node_id FROM cells WHERE tenant_id = $1 AND scene_id = $2 ORDER BY created_at, node_id`,
+    [tenantId, sceneId],
+  );
+  return result.rows.map((r) => r.node_id);
+}

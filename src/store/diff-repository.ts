@@ -1,0 +1,143 @@
+/** SQL for diffs and the per-agent inboxes they are delivered to. Every statement is scoped by tenant_id. */
+import type { CellType, DiffOp } from '../core/cell-types.js';
+import type { Queryable } from './db.js';
+import { isoText } from './sql-time.js';
+
+export interface DiffRow {
+  readonly diff_id: string;
+  readonly seq: number | string;
+  readonly op: DiffOp;
+  readonly node_id: string;
+  readonly beacon_id: string;
+  readonly similarity: number;
+  readonly cell_type: CellType;
+  readonly salience: number;
+  readonly source_agent: string;
+  readonly project: string;
+  readonly scene_id: string | null;
+  readonly preview: string;
+  readonly created_at: string;
+}
+
+const DIFF_COLUMNS = `diff_id::text AS diff_id, seq, op, node_id::text AS node_id, beacon_id::text AS beacon_id,
+  similarity, cell_type, salience AS salience, source_agent, project, scene_id::text AS scene_id,
+  preview, ${isoText('created_at')} AS created_at`;
+
+/**
+ * Reserves `count` sequence numbers in the agent's inbox and returns the last one. The upsert
+ * holds the inbox row lock until the transaction ends, so writers to one inbox serialise and seqs
+ * commit in order.
+ */
+export async function allocateInboxSeqs(q: Queryable, tenantId: string, agent: string, count: number): Promise<number> {
+  const result = await q.query<{ last_seq: number | string }>(
+    `INSERT INTO inboxes (tenant_id, agent, last_seq) VALUES ($1, $2, $3)
+     ON CONFLICT (tenant_id, agent) DO UPDATE SET last_seq = inboxes.last_seq + EXCLUDED.last_seq
+     RETURNING last_seq`,
+    [tenantId, agent, count],
+  );
+  return Number(result.rows[0]?.last_seq ?? 0);
+}
+
+export interface NewDiff {
+  readonly diffId: string;
+  readonly seq: number;
+  readonly op: DiffOp;
+  readonly nodeId: string;
+  readonly beaconId: string;
+  readonly similarity: number;
+  readonly cellType: CellType;
+  readonly salience: number;
+  readonly sourceAgent: string;
+  readonly project: string;
+  readonly sceneId: string | null;
+  readonly preview: string;
+}
+
+/**
+ * Inserts one inbox's diffs (call after allocateInboxSeqs, under its lock). created_at is made
+ * strictly increasing per inbox — at least 1 µs after the inbox's previous diff — so that
+ * ordering by (created_at) equals ordering by seq and a `since` cursor never splits a tie
+ * (PGlite's clock only ticks in milliseconds).
+ */
+export async function insertInboxDiffs(q: Queryable, tenantId: string, agent: string, diffs: readonly NewDiff[]): Promise<DiffRow[]> {
+  if (diffs.length === 0) return [];
+  const batch = JSON.stringify(
+    diffs.map((d, ord) => ({
+      ord,
+      diff_id: d.diffId,
+      seq: d.seq,
+      op: d.op,
+      node_id: d.nodeId,
+      beacon_id: d.beaconId,
+      similarity: d.similarity,
+      cell_type: d.cellType,
+      salience: d.salience,
+      source_agent: d.sourceAgent,
+      project: d.project,
+      scene_id: d.sceneId,
+      preview: d.preview,
+    })),
+  );
+  const result = await q.query<DiffRow>(
+    `WITH base AS (
+       SELECT GREATEST(clock_timestamp(), COALESCE(max(created_at) + interval '1 microsecond', clock_timestamp())) AS t
+       FROM diffs WHERE tenant_id = $1 AND recipient_agent = $2
+     )
+     INSERT INTO diffs (diff_id, tenant_id, recipient_agent, seq, op, node_id, beacon_id, similarity, cell_type, salience,
+       source_agent, project, scene_id, preview, created_at)
+     SELECT d.diff_id, $1, $2, d.seq, d.op, d.node_id, d.beacon_id, d.similarity, d.cell_type, d.salience,
+       d.source_agent, d.project, d.scene_id, d.preview, base.t + d.ord * interval '1 microsecond'
+     FROM jsonb_to_recordset($3::jsonb) AS d(ord integer, diff_id uuid, seq bigint, op text, node_id uuid, beacon_id uuid,
+       similarity real, cell_type text, salience real, source_agent text, project text, scene_id uuid, preview text)
+     CROSS JOIN base
+     RETURNING ${DIFF_COLUMNS}`,
+    [tenantId, agent, batch],
+  );
+  return result.rows;
+}
+
+/** The agent's diffs created strictly after `since`, oldest first. */
+export async function diffsSince(q: Queryable, tenantId: string, agent: string, since: string, limit: number): Promise<DiffRow[]> {
+  const result = await q.query<DiffRow>(
+    `SELECT ${DIFF_COLUMNS} FROM diffs WHERE tenant_id = $1 AND recipient_agent = $2 AND created_at > $3::timestamptz
+     ORDER BY created_at, seq LIMIT $4`,
+    [tenantId, agent, since, limit],
+  );
+  return result.rows;
+}
+
+export interface InboxCursor {
+  readonly cursorSeq: number;
+  readonly lastSeq: number;
+}
+
+/** Locks the agent's inbox row until the transaction ends; null when the agent never received a diff. */
+export async function lockInbox(q: Queryable, tenantId: string, agent: string): Promise<InboxCursor | null> {
+  const result = await q.query<{ cursor_seq: number | string; last_seq: number | string }>(
+    `SELECT cursor_seq, last_seq FROM inboxes WHERE tenant_id = $1 AND agent = $2 FOR UPDATE`,
+    [tenantId, agent],
+  );
+  const row = result.rows[0];
+  return row === undefined ? null : { cursorSeq: Number(row.cursor_seq), lastSeq: Number(row.last_seq) };
+}
+
+export async function diffsAfterSeq(q: Queryable, tenantId: string, agent: string, afterSeq: number, limit: number): Promise<DiffRow[]> {
+  const result = await q.query<DiffRow>(
+    `SELECT ${DIFF_COLUMNS} FROM diffs WHERE tenant_id = $1 AND recipient_agent = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
+    [tenantId, agent, afterSeq, limit],
+  );
+  return result.rows;
+}
+
+export async function advanceInboxCursor(q: Queryable, tenantId: string, agent: string, cursorSeq: number): Promise<void> {
+  await q.query(`UPDATE inboxes SET cursor_seq = GREATEST(cursor_seq, $3) WHERE tenant_id = $1 AND agent = $2`, [tenantId, agent, cursorSeq]);
+}
+
+/** Retention: removes up to `batch` diffs created before `cutoff`, across tenants (a system job). */
+export async function purgeDiffsBefore(q: Queryable, cutoff: Date, batch: number): Promise<number> {
+  const result = await q.query(
+    `DELETE FROM diffs WHERE diff_id IN (SELECT diff_id FROM diffs WHERE created_at < $1 ORDER BY created_at LIMIT $2)`,
+    [cutoff.toISOString(), batch],
+  );
+  return result.rowCount;
+}

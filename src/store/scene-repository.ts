@@ -1,0 +1,96 @@
+/** SQL for scenes. Every statement is scoped by tenant_id. */
+import type { Queryable } from './db.js';
+import { isoText } from './sql-time.js';
+
+export interface SceneRow {
+  readonly scene_id: string;
+  readonly project: string;
+  readonly title: string | null;
+  readonly created_by: string;
+  readonly created_at: string;
+  readonly cell_count: number;
+  readonly consolidated_at: string | null;
+  readonly consolidated_node_id: string | null;
+}
+
+const SCENE_COLUMNS = `s.scene_id::text AS scene_id, s.project, s.title, s.created_by, ${isoText('s.created_at')} AS created_at,
+  (SELECT count(*) FROM cells c WHERE c.tenant_id = s.tenant_id AND c.scene_id = s.scene_id)::int AS cell_count,
+  CASE WHEN s.consolidated_at IS NULL THEN NULL ELSE ${isoText('s.consolidated_at')} END AS consolidated_at,
+  s.consolidated_node_id::text AS consolidated_node_id`;
+
+export interface NewScene {
+  readonly tenantId: string;
+  readonly sceneId: string;
+  readonly project: string;
+  readonly title: string | null;
+  readonly createdBy: string;
+}
+
+export async function insertScene(q: Queryable, scene: NewScene): Promise<void> {
+  await q.query(`INSERT INTO scenes (tenant_id, scene_id, project, title, created_by, created_at) VALUES ($1, $2, $3, $4, $5, clock_timestamp())`, [
+    scene.tenantId,
+    scene.sceneId,
+    scene.project,
+    scene.title,
+    scene.createdBy,
+  ]);
+}
+
+export async function findScene(q: Queryable, tenantId: string, sceneId: string): Promise<SceneRow | null> {
+  const result = await q.query<SceneRow>(`SELECT ${SCENE_COLUMNS} FROM scenes s WHERE s.tenant_id = $1 AND s.scene_id = $2`, [tenantId, sceneId]);
+  return result.rows[0] ?? null;
+}
+
+/** Locks the scene row for the rest of the transaction (consolidation). */
+export async function lockScene(q: Queryable, tenantId: string, sceneId: string): Promise<SceneRow | null> {
+  await q.query(`SELECT 1 FROM scenes WHERE tenant_id = $1 AND scene_id = $2 FOR UPDATE`, [tenantId, sceneId]);
+  return findScene(q, tenantId, sceneId);
+}
+
+/** Newest first on (created_at, scene_id); projects null = every project of the tenant. Up to limit + 1 rows. */
+export async function listScenes(
+  q: Queryable,
+  tenantId: string,
+  projects: readonly string[] | null,
+  project: string | undefined,
+  after: { readonly createdAt: string; readonly id: string } | null,
+  limit: number,
+): Promise<SceneRow[]> {
+  const params: unknown[] = [tenantId];
+  const where = ['s.tenant_id = $1'];
+  if (projects !== null) {
+    params.push(projects);
+    where.push(`s.project = ANY($${params.length}::text[])`);
+  }
+  if (project !== undefined) {
+    params.push(project);
+    where.push(`s.project = $${params.length}`);
+  }
+  if (after !== null) {
+    params.push(after.createdAt, after.id);
+    where.push(`(s.created_at, s.scene_id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
+  }
+  params.push(limit + 1);
+  const result = await q.query<SceneRow>(
+    `SELECT ${SCENE_COLUMNS} FROM scenes s WHERE ${where.join(' AND ')} ORDER BY s.created_at DESC, s.scene_id DESC LIMIT $${params.length}`,
+    params,
+  );
+  return result.rows;
+}
+
+export async function markSceneConsolidated(q: Queryable, tenantId: string, sceneId: string, nodeId: string, now: Date): Promise<void> {
+  await q.query(`UPDATE scenes SET consolidated_at = $4, consolidated_node_id = $3 WHERE tenant_id = $1 AND scene_id = $2`, [
+    tenantId,
+    sceneId,
+    nodeId,
+    now.toISOString(),
+  ]);
+}
+
+/** A deleted consolidation no longer counts: the scene reads as not consolidated again. */
+export async function clearSceneConsolidation(q: Queryable, tenantId: string, nodeId: string): Promise<void> {
+  await q.query(`UPDATE scenes SET consolidated_at = NULL, consolidated_node_id = NULL WHERE tenant_id = $1 AND consolidated_node_id = $2`, [
+    tenantId,
+    nodeId,
+  ]);
+}

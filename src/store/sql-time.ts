@@ -1,0 +1,12 @@
+/**
+ * Timestamps leave SQL as RFC 3339 text with microseconds, so both drivers return the same
+ * string and no precision is lost to a JS Date (pull_diffs cursors depend on it).
+ */
+export function isoText(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}
+
+/** pgvector's text form of a vector: '[0.1,0.2,…]'. */
+export function vectorLiteral(vector: ArrayLike<number>): string {
+  return `[${Array.from(vector).join(',')}]`;
+}
