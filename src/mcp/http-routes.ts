@@ -1,0 +1,163 @@
+/**
+ * MCP over HTTP (`/mcp`, Streamable HTTP in stateless JSON mode). Each request is authenticated
+ * on its own from `x-hyphae-key`; replies are `application/json`; notifications get 202.
+ * Host/Origin checks, body limit and rate limits come from the app (src/http); this module turns
+ * any failure on its routes into a JSON-RPC error body.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { ERROR_SPECS, isHyphaeError } from '../core/errors.js';
+import type { ErrorCode } from '../core/errors.js';
+import type { Principal } from '../core/principal.js';
+import type { MemoryFacade } from '../service/memory-facade.js';
+import type { JsonRpcErrorObject } from './json-rpc.js';
+import { RPC_INVALID_REQUEST, RPC_PARSE_ERROR, serializeError } from './json-rpc.js';
+import type { McpLog, McpSession } from './mcp-dispatcher.js';
+import { McpDispatcher } from './mcp-dispatcher.js';
+import { ASSUMED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, isSupportedProtocolVersion } from './protocol-version.js';
+import { toRpcError } from './rpc-errors.js';
+
+export const MCP_PATH = '/mcp';
+export const API_KEY_HEADER = 'x-hyphae-key';
+/** Longer values are refused before any lookup: no key is that long. */
+const MAX_API_KEY_CHARS = 512;
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+export interface McpRouteDeps {
+  readonly facade: MemoryFacade;
+  readonly log?: McpLog;
+  /**
+   * Serves `GET /mcp`. Absent: 405 (no live stream). The live diff stream (SSE) plugs in here;
+   * it runs after the same authentication as POST, so `mcpPrincipalOf(request)` is set.
+   */
+  readonly liveStream?: RouteHandlerMethod;
+}
+
+const principals = new WeakMap<FastifyRequest, Principal>();
+
+/** The principal authenticated for this /mcp request. */
+export function mcpPrincipalOf(request: FastifyRequest): Principal | undefined {
+  return principals.get(request);
+}
+
+function sendRpcError(reply: FastifyReply, status: number, error: JsonRpcErrorObject): FastifyReply {
+  return reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(serializeError(null, error));
+}
+
+function codedError(code: ErrorCode, message: string): JsonRpcErrorObject {
+  return { code: ERROR_SPECS[code].rpcCode, message, data: { code } };
+}
+
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function mediaType(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const semicolon = header.indexOf(';');
+  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/** Accept is absent, or allows JSON (clients that also take SSE are answered in JSON). */
+function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept.split(',').some((range) => {
+    const type = mediaType(range);
+    return type === 'application/json' || type === 'application/*' || type === '*/*';
+  });
+}
+
+function makeAuthenticate(facade: MemoryFacade) {
+  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const key = headerValue(request, API_KEY_HEADER)?.trim();
+    if (key === undefined || key === '' || key.length > MAX_API_KEY_CHARS) {
+      await sendRpcError(reply, 401, codedError('UNAUTHENTICATED', `missing or invalid API key: send it in the ${API_KEY_HEADER} header`));
+      return;
+    }
+    try {
+      principals.set(request, await facade.authenticate(key));
+    } catch (error) {
+      const status = isHyphaeError(error) ? ERROR_SPECS[error.code].httpStatus : 500;
+      await sendRpcError(reply, status, toRpcError(error));
+      return;
+    }
+    const version = headerValue(request, 'mcp-protocol-version');
+    if (version !== undefined && !isSupportedProtocolVersion(version)) {
+      await sendRpcError(reply, 400, {
+        code: RPC_INVALID_REQUEST,
+        message: `Unsupported MCP-Protocol-Version; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
+        data: { supported: SUPPORTED_PROTOCOL_VERSIONS },
+      });
+    }
+  };
+}
+
+const PARSE_FAILURES = new Set(['FST_ERR_CTP_EMPTY_JSON_BODY', 'FST_ERR_CTP_INVALID_JSON_BODY']);
+
+/** Any failure on an /mcp route (body parsing, size, security hooks) as a JSON-RPC error body. */
+function mcpErrorHandler(log: McpLog) {
+  return function handle(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    if (isHyphaeError(error)) return sendRpcError(reply, ERROR_SPECS[error.code].httpStatus, toRpcError(error));
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status === 400 && (PARSE_FAILURES.has(error.code) || error instanceof SyntaxError)) {
+      return sendRpcError(reply, 400, { code: RPC_PARSE_ERROR, message: 'Parse error: the body is not valid JSON' });
+    }
+    switch (status) {
+      case 413:
+        return sendRpcError(reply, 413, codedError('TOO_LARGE', 'request body is too large'));
+      case 415:
+        return sendRpcError(reply, 415, { code: RPC_INVALID_REQUEST, message: 'Content-Type must be application/json' });
+      case 401:
+        return sendRpcError(reply, 401, codedError('UNAUTHENTICATED', 'missing or invalid API key'));
+      case 403:
+        return sendRpcError(reply, 403, codedError('FORBIDDEN', 'forbidden'));
+      case 429:
+        return sendRpcError(reply, 429, codedError('RATE_LIMITED', 'rate limit exceeded'));
+    }
+    if (status >= 400 && status < 500) return sendRpcError(reply, status, { code: RPC_INVALID_REQUEST, message: 'Invalid Request' });
+    log(`mcp route failed: ${error.name}`);
+    return sendRpcError(reply, 500, codedError('INTERNAL', 'internal error'));
+  };
+}
+
+/** `GET`/`DELETE /mcp` without a live stream: this server keeps no sessions to open or end. */
+export async function mcpMethodNotAllowed(_request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  await sendRpcError(reply.header('allow', 'POST'), 405, { code: RPC_INVALID_REQUEST, message: 'Method Not Allowed: use POST' });
+}
+
+/** Registers POST/GET/DELETE /mcp on the app (called by buildHttpApp). */
+export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): void {
+  const log = deps.log ?? ((message: string): void => app.log.error(message));
+  const dispatcher = new McpDispatcher({ facade: deps.facade, log });
+  const authenticate = makeAuthenticate(deps.facade);
+  const errorHandler = mcpErrorHandler(log);
+
+  app.post(MCP_PATH, { onRequest: authenticate, errorHandler }, async (request, reply) => {
+    if (mediaType(headerValue(request, 'content-type')) !== 'application/json') {
+      return sendRpcError(reply, 415, { code: RPC_INVALID_REQUEST, message: 'Content-Type must be application/json' });
+    }
+    if (!acceptsJson(headerValue(request, 'accept'))) {
+      return sendRpcError(reply, 406, { code: RPC_INVALID_REQUEST, message: 'Not Acceptable: this endpoint answers application/json' });
+    }
+    const principal = principals.get(request);
+    if (principal === undefined) return sendRpcError(reply, 401, codedError('UNAUTHENTICATED', 'missing or invalid API key'));
+    const header = headerValue(request, 'mcp-protocol-version');
+    const session: McpSession = {
+      principal,
+      protocolVersion: isSupportedProtocolVersion(header) ? header : ASSUMED_PROTOCOL_VERSION,
+    };
+    const outcome = await dispatcher.handleValue(request.body, session);
+    if (outcome.kind === 'accepted') return reply.code(202).send();
+    return reply
+      .code(outcome.kind === 'answered' ? 200 : 400)
+      .header('content-type', JSON_CONTENT_TYPE)
+      .send(outcome.body);
+  });
+
+  if (deps.liveStream === undefined) {
+    app.get(MCP_PATH, { errorHandler }, mcpMethodNotAllowed);
+  } else {
+    app.get(MCP_PATH, { onRequest: authenticate, errorHandler }, deps.liveStream);
+  }
+  app.delete(MCP_PATH, { errorHandler }, mcpMethodNotAllowed);
+}

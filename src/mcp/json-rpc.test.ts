@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { classifyMessage, namedParams, serializeError, serializeResult } from './json-rpc.js';
+
+describe('classifyMessage', () => {
+  it('reads a request with a string or a number id', () => {
+    expect(classifyMessage({ jsonrpc: '2.0', id: 'a', method: 'ping' })).toEqual({ kind: 'request', id: 'a', method: 'ping', params: undefined });
+    expect(classifyMessage({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} })).toMatchObject({ kind: 'request', id: 7 });
+  });
+
+  it('reads a notification (no id) and a client response', () => {
+    expect(classifyMessage({ jsonrpc: '2.0', method: 'notifications/initialized' })).toEqual({ kind: 'notification', method: 'notifications/initialized' });
+    expect(classifyMessage({ jsonrpc: '2.0', id: 1, result: {} })).toEqual({ kind: 'response' });
+    expect(classifyMessage({ jsonrpc: '2.0', id: 1, error: { code: 1, message: 'x' } })).toEqual({ kind: 'response' });
+  });
+
+  it.each([
+    ['a batch', [{ jsonrpc: '2.0', id: 1, method: 'ping' }], null],
+    ['an empty batch', [], null],
+    ['a string', 'ping', null],
+    ['null', null, null],
+    ['a wrong jsonrpc', { jsonrpc: '1.0', id: 3, method: 'ping' }, 3],
+    ['a missing jsonrpc', { id: 'x', method: 'ping' }, 'x'],
+    ['a missing method', { jsonrpc: '2.0', id: 4 }, 4],
+    ['a numeric method', { jsonrpc: '2.0', id: 5, method: 5 }, 5],
+    ['an empty method', { jsonrpc: '2.0', id: 6, method: '' }, 6],
+    ['a null id', { jsonrpc: '2.0', id: null, method: 'ping' }, null],
+    ['an object id', { jsonrpc: '2.0', id: {}, method: 'ping' }, null],
+    ['a boolean id', { jsonrpc: '2.0', id: true, method: 'ping' }, null],
+    ['primitive params', { jsonrpc: '2.0', id: 8, method: 'ping', params: 3 }, 8],
+  ])('refuses %s as -32600 with the readable id', (_label, value, id) => {
+    expect(classifyMessage(value)).toMatchObject({ kind: 'invalid', id, error: { code: -32600 } });
+  });
+
+  it('keeps array params for the method to refuse', () => {
+    expect(classifyMessage({ jsonrpc: '2.0', id: 1, method: 'ping', params: [1] })).toMatchObject({ kind: 'request', params: [1] });
+    expect(namedParams([1])).toBeNull();
+    expect(namedParams(null)).toBeNull();
+    expect(namedParams(undefined)).toEqual({});
+  });
+});
+
+describe('serialisation', () => {
+  it('splices a ready result and serialises errors', () => {
+    expect(JSON.parse(serializeResult('x"y', '{"a":1}'))).toEqual({ jsonrpc: '2.0', id: 'x"y', result: { a: 1 } });
+    expect(JSON.parse(serializeError(null, { code: -32700, message: 'p' }))).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'p' } });
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * The MCP method table over one parsed JSON-RPC message: initialize, ping, tools/list and
+ * tools/call. Transport-agnostic: stdio keeps one session per process, HTTP builds one per request.
+ */
+import type { Principal } from '../core/principal.js';
+import type { MemoryFacade } from '../service/memory-facade.js';
+import type { JsonRpcErrorObject, JsonRpcId, JsonRpcRequest } from './json-rpc.js';
+import {
+  RPC_INVALID_PARAMS,
+  RPC_METHOD_NOT_FOUND,
+  classifyMessage,
+  isPlainObject,
+  namedParams,
+  parseErrorReply,
+  serializeError,
+  serializeResult,
+} from './json-rpc.js';
+import type { ProtocolVersion } from './protocol-version.js';
+import { negotiateProtocolVersion, reportsSchemaErrorsAsToolResults } from './protocol-version.js';
+import { invalidArgumentsError, invalidArgumentsResultJson, toFieldIssues, toRpcError } from './rpc-errors.js';
+import { SERVER_VERSION } from './server-version.js';
+import { TOOLS_LIST_RESULT_JSON, findTool } from './tools/tool-registry.js';
+
+/** Who is calling and which protocol revision governs the reply; stdio updates it on initialize. */
+export interface McpSession {
+  readonly principal: Principal;
+  protocolVersion: ProtocolVersion;
+}
+
+export type McpLog = (message: string) => void;
+
+/**
+ * `answered`: a reply to a request. `rejected`: the input could not be accepted (not JSON, not a
+ * valid JSON-RPC message); HTTP answers it with 400. `accepted`: a notification or a client
+ * response, which never gets a reply.
+ */
+export type McpOutcome =
+  | { readonly kind: 'answered'; readonly body: string }
+  | { readonly kind: 'rejected'; readonly body: string }
+  | { readonly kind: 'accepted' };
+
+export interface McpDispatcherOptions {
+  readonly facade: MemoryFacade;
+  readonly log?: McpLog;
+  readonly serverVersion?: string;
+}
+
+const INSTRUCTIONS =
+  'Hyphae is shared memory for agents. Store what others should know (store), recall by meaning (recall, query), open a ' +
+  'session per task (open_session, close_session), declare standing interests (place_beacon) and read what was gossiped to ' +
+  'you (drain_inbox, pull_diffs). Your identity comes from your API key; never pass it in arguments.';
+
+const ACCEPTED: McpOutcome = { kind: 'accepted' };
+const MAX_ECHOED_NAME = 64;
+
+function clip(text: string): string {
+  return text.length > MAX_ECHOED_NAME ? `${text.slice(0, MAX_ECHOED_NAME)}…` : text;
+}
+
+function invalidParams(message: string): JsonRpcErrorObject {
+  return { code: RPC_INVALID_PARAMS, message };
+}
+
+export class McpDispatcher {
+  private readonly facade: MemoryFacade;
+  private readonly log: McpLog;
+  private readonly initializeResultFor: (version: ProtocolVersion) => string;
+
+  constructor(options: McpDispatcherOptions) {
+    this.facade = options.facade;
+    this.log = options.log ?? ((): void => undefined);
+    const serverInfo = { name: 'hyphae', version: options.serverVersion ?? SERVER_VERSION };
+    this.initializeResultFor = (protocolVersion): string =>
+      JSON.stringify({ protocolVersion, capabilities: { tools: { listChanged: false } }, serverInfo, instructions: INSTRUCTIONS });
+  }
+
+  /** One line or body of text: parse, then dispatch. */
+  async handleText(text: string, session: McpSession): Promise<McpOutcome> {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return { kind: 'rejected', body: parseErrorReply() };
+    }
+    return this.handleValue(value, session);
+  }
+
+  /** One already parsed JSON value. */
+  async handleValue(value: unknown, session: McpSession): Promise<McpOutcome> {
+    const message = classifyMessage(value);
+    switch (message.kind) {
+      case 'invalid':
+        return { kind: 'rejected', body: serializeError(message.id, message.error) };
+      case 'notification':
+      case 'response':
+        return ACCEPTED;
+      case 'request':
+        return { kind: 'answered', body: await this.handleRequest(message, session) };
+    }
+  }
+
+  private async handleRequest(request: JsonRpcRequest, session: McpSession): Promise<string> {
+    const params = namedParams(request.params);
+    if (params === null) return serializeError(request.id, invalidParams('Invalid params: params must be an object'));
+    switch (request.method) {
+      case 'initialize': {
+        const version = negotiateProtocolVersion(params.protocolVersion);
+        session.protocolVersion = version;
+        return serializeResult(request.id, this.initializeResultFor(version));
+      }
+      case 'ping':
+        return serializeResult(request.id, '{}');
+      case 'tools/list':
+        return serializeResult(request.id, TOOLS_LIST_RESULT_JSON);
+      case 'tools/call':
+        return this.callTool(request.id, params, session);
+      default:
+        return serializeError(request.id, { code: RPC_METHOD_NOT_FOUND, message: `Method not found: ${clip(request.method)}` });
+    }
+  }
+
+  private async callTool(id: JsonRpcId, params: Readonly<Record<string, unknown>>, session: McpSession): Promise<string> {
+    const name = params.name;
+    if (typeof name !== 'string') return serializeError(id, invalidParams('Invalid params: name must be the name of a tool'));
+    const tool = findTool(name);
+    if (tool === undefined) return serializeError(id, invalidParams(`Unknown tool: ${clip(name)}`));
+    const args = params.arguments === undefined ? {} : params.arguments;
+    if (!isPlainObject(args)) return serializeError(id, invalidParams('Invalid params: arguments must be an object'));
+
+    const parsed = tool.input.safeParse(args);
+    if (!parsed.success) {
+      const issues = toFieldIssues(parsed.error.issues);
+      return reportsSchemaErrorsAsToolResults(session.protocolVersion)
+        ? serializeResult(id, invalidArgumentsResultJson(tool.name, issues))
+        : serializeError(id, invalidArgumentsError(tool.name, issues));
+    }
+
+    let payload: unknown;
+    try {
+      payload = await tool.run(this.facade, session.principal, parsed.data);
+    } catch (error) {
+      const rpcError = toRpcError(error);
+      if (rpcError.message === 'internal error') this.log(`tool ${tool.name} failed: ${describeFailure(error)}`);
+      return serializeError(id, rpcError);
+    }
+    const text = JSON.stringify(payload);
+    return serializeResult(id, `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},"isError":false}`);
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return 'non-error thrown';
+  const cause = error.cause instanceof Error ? ` (cause: ${error.cause.name}: ${error.cause.message})` : '';
+  return `${error.name}: ${error.message}${cause}`;
+}

@@ -1,0 +1,29 @@
+/** MCP protocol revisions this server speaks, newest first (SPEC §2). */
+export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+
+export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
+
+export const LATEST_PROTOCOL_VERSION: ProtocolVersion = '2025-11-25';
+
+/**
+ * The revision assumed when a client never said which one it speaks: an HTTP request without
+ * `MCP-Protocol-Version`, or a stdio session before `initialize`. The MCP transport spec tells
+ * servers to assume 2025-03-26 in that case.
+ */
+export const ASSUMED_PROTOCOL_VERSION: ProtocolVersion = '2025-03-26';
+
+const SUPPORTED: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
+
+export function isSupportedProtocolVersion(value: unknown): value is ProtocolVersion {
+  return typeof value === 'string' && SUPPORTED.has(value);
+}
+
+/** A supported requested revision is echoed; anything else, or none, gets the newest. */
+export function negotiateProtocolVersion(requested: unknown): ProtocolVersion {
+  return isSupportedProtocolVersion(requested) ? requested : LATEST_PROTOCOL_VERSION;
+}
+
+/** From 2025-11-25 on, arguments that fail their schema are a tool result the model can read. */
+export function reportsSchemaErrorsAsToolResults(version: ProtocolVersion): boolean {
+  return version === '2025-11-25';
+}

@@ -1,0 +1,136 @@
+/**
+ * `hyphae mcp --remote URL`: bridges a local stdio MCP client to a running server's `POST /mcp`,
+ * so several agents on one machine share one `hyphae serve`. Each stdin line becomes one POST;
+ * each reply becomes one stdout line.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { ERROR_SPECS } from '../core/errors.js';
+import type { ErrorCode } from '../core/errors.js';
+import type { JsonRpcId } from './json-rpc.js';
+import { isPlainObject, serializeError } from './json-rpc.js';
+import { LineSplitter } from './line-splitter.js';
+import type { McpLog } from './mcp-dispatcher.js';
+import { isSupportedProtocolVersion } from './protocol-version.js';
+import { API_KEY_HEADER } from './http-routes.js';
+import { MAX_STDIO_MESSAGE_CHARS } from './stdio-server.js';
+
+export interface RemoteBridgeOptions {
+  /** The server's MCP endpoint, e.g. `http://127.0.0.1:8787/mcp`. */
+  readonly url: string;
+  readonly apiKey: string;
+  readonly input: Readable;
+  readonly output: Writable;
+  readonly log?: McpLog;
+  readonly signal?: AbortSignal;
+  /** Injected in tests; defaults to the global fetch. */
+  readonly fetch?: typeof fetch;
+}
+
+const STATUS_CODES: Readonly<Record<number, ErrorCode>> = {
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  413: 'TOO_LARGE',
+  429: 'RATE_LIMITED',
+};
+
+function errorCodeForStatus(status: number): ErrorCode {
+  return STATUS_CODES[status] ?? (status >= 500 ? 'UNAVAILABLE' : 'INVALID_ARGUMENT');
+}
+
+/** The id of a request line, or undefined for a notification, a response or unreadable input. */
+function requestIdOf(message: unknown): JsonRpcId | undefined {
+  if (!isPlainObject(message) || typeof message.method !== 'string') return undefined;
+  const id = message.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+export async function runRemoteBridge(options: RemoteBridgeOptions): Promise<void> {
+  const { input, output, signal } = options;
+  const log = options.log ?? ((): void => undefined);
+  const post = options.fetch ?? fetch;
+  let protocolVersion: string | undefined;
+  const inFlight = new Set<Promise<void>>();
+
+  const write = (message: unknown): void => {
+    if (!output.writableEnded && !output.destroyed) output.write(`${JSON.stringify(message)}\n`);
+  };
+  const writeError = (id: JsonRpcId | null, code: ErrorCode, message: string): void => {
+    output.write(`${serializeError(id, { code: ERROR_SPECS[code].rpcCode, message, data: { code } })}\n`);
+  };
+
+  const forward = async (line: string): Promise<void> => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      parsed = undefined;
+    }
+    const requestId = requestIdOf(parsed);
+    const isInitialize = isPlainObject(parsed) && parsed.method === 'initialize';
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      [API_KEY_HEADER]: options.apiKey,
+    };
+    if (protocolVersion !== undefined && !isInitialize) headers['mcp-protocol-version'] = protocolVersion;
+    let response: Response;
+    try {
+      response = await post(options.url, { method: 'POST', headers, body: line, signal });
+    } catch (error) {
+      log(`remote ${options.url} unreachable: ${error instanceof Error ? error.message : 'unknown error'}`);
+      if (requestId !== undefined) writeError(requestId, 'UNAVAILABLE', `the Hyphae server at ${options.url} is unreachable`);
+      return;
+    }
+    if (response.status === 202) return;
+    const text = await response.text();
+    let reply: unknown;
+    try {
+      reply = JSON.parse(text);
+    } catch {
+      reply = undefined;
+    }
+    if (isPlainObject(reply) && reply.jsonrpc === '2.0') {
+      if (isInitialize && isPlainObject(reply.result) && isSupportedProtocolVersion(reply.result.protocolVersion)) {
+        protocolVersion = reply.result.protocolVersion;
+      }
+      // Transport-level errors (401, 413…) carry id null; give them back the id the client waits on.
+      write(reply.id === null && requestId !== undefined ? { ...reply, id: requestId } : reply);
+      return;
+    }
+    log(`remote ${options.url} answered ${response.status} without a JSON-RPC body`);
+    if (requestId !== undefined) writeError(requestId, errorCodeForStatus(response.status), `the Hyphae server answered HTTP ${response.status}`);
+  };
+
+  const splitter = new LineSplitter(
+    {
+      line(text) {
+        const task = forward(text)
+          .catch((error: unknown) => log(`bridge failed: ${error instanceof Error ? error.message : 'unknown error'}`))
+          .finally(() => inFlight.delete(task));
+        inFlight.add(task);
+      },
+      oversized() {
+        writeError(null, 'TOO_LARGE', `a message is limited to ${MAX_STDIO_MESSAGE_CHARS} characters`);
+      },
+    },
+    MAX_STDIO_MESSAGE_CHARS,
+  );
+
+  await new Promise<void>((resolve) => {
+    const finish = (): void => {
+      input.off('data', onData);
+      signal?.removeEventListener('abort', finish);
+      splitter.end();
+      resolve();
+    };
+    const onData = (chunk: string | Buffer): void => splitter.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+    if (signal?.aborted) return finish();
+    input.setEncoding('utf8');
+    input.on('data', onData);
+    input.once('end', finish);
+    input.once('close', finish);
+    signal?.addEventListener('abort', finish, { once: true });
+  });
+  while (inFlight.size > 0) await Promise.all([...inFlight]);
+}

@@ -1,0 +1,105 @@
+/**
+ * MCP over stdio: newline-delimited JSON-RPC on input/output for one agent whose identity was
+ * resolved once at start. Nothing but protocol messages is ever written to output.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { UnauthenticatedError, isHyphaeError } from '../core/errors.js';
+import type { Principal } from '../core/principal.js';
+import type { MemoryFacade } from '../service/memory-facade.js';
+import { RPC_INVALID_REQUEST, serializeError } from './json-rpc.js';
+import { LineSplitter } from './line-splitter.js';
+import type { McpLog, McpSession } from './mcp-dispatcher.js';
+import { McpDispatcher } from './mcp-dispatcher.js';
+import { ASSUMED_PROTOCOL_VERSION } from './protocol-version.js';
+
+/** Generous for a 32 KiB cell with metadata; bounds memory against a stream that never sends a newline. */
+export const MAX_STDIO_MESSAGE_CHARS = 1024 * 1024;
+
+export interface StdioServerOptions {
+  readonly facade: MemoryFacade;
+  readonly principal: Principal;
+  readonly input: Readable;
+  readonly output: Writable;
+  /** Diagnostics; goes to stderr, never to output. */
+  readonly log?: McpLog;
+  /** Aborting it (e.g. on SIGTERM) stops reading; replies already in flight are still written. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The agent's identity for the whole stdio session, from HYPHAE_API_KEY. Throws an
+ * UnauthenticatedError whose message can be printed as it is.
+ */
+export async function resolveStdioPrincipal(facade: MemoryFacade, env: NodeJS.ProcessEnv): Promise<Principal> {
+  const key = env.HYPHAE_API_KEY?.trim();
+  if (key === undefined || key === '') {
+    throw new UnauthenticatedError('HYPHAE_API_KEY is not set: create a key with `hyphae keys create` and pass it in the environment');
+  }
+  try {
+    return await facade.authenticate(key);
+  } catch (error) {
+    if (isHyphaeError(error) && error.code === 'UNAUTHENTICATED') {
+      throw new UnauthenticatedError('HYPHAE_API_KEY was not accepted: the key is unknown or revoked');
+    }
+    throw error;
+  }
+}
+
+/** Serves until input ends or the signal aborts, then resolves once every reply is written. */
+export async function runStdioServer(options: StdioServerOptions): Promise<void> {
+  const { input, output, signal } = options;
+  const log = options.log ?? ((): void => undefined);
+  const dispatcher = new McpDispatcher({ facade: options.facade, log });
+  const session: McpSession = { principal: options.principal, protocolVersion: ASSUMED_PROTOCOL_VERSION };
+  const inFlight = new Set<Promise<void>>();
+
+  const write = (body: string): void => {
+    if (!output.writableEnded && !output.destroyed) output.write(`${body}\n`);
+  };
+  const splitter = new LineSplitter(
+    {
+      line(text) {
+        const task = dispatcher
+          .handleText(text, session)
+          .then((outcome) => {
+            if (outcome.kind !== 'accepted') write(outcome.body);
+          })
+          .catch((error: unknown) => log(`stdio dispatch failed: ${error instanceof Error ? error.name : 'unknown'}`))
+          .finally(() => inFlight.delete(task));
+        inFlight.add(task);
+      },
+      oversized() {
+        write(serializeError(null, { code: RPC_INVALID_REQUEST, message: `Invalid Request: a message is limited to ${MAX_STDIO_MESSAGE_CHARS} characters` }));
+      },
+    },
+    MAX_STDIO_MESSAGE_CHARS,
+  );
+
+  await new Promise<void>((resolve) => {
+    let finished = false;
+    const finish = (): void => {
+      if (finished) return;
+      finished = true;
+      input.off('data', onData);
+      input.off('end', finish);
+      input.off('close', finish);
+      input.off('error', onError);
+      signal?.removeEventListener('abort', finish);
+      splitter.end();
+      resolve();
+    };
+    const onData = (chunk: string | Buffer): void => splitter.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+    const onError = (error: Error): void => {
+      log(`stdin error: ${error.message}`);
+      finish();
+    };
+    if (signal?.aborted) return finish();
+    input.setEncoding('utf8');
+    input.on('data', onData);
+    input.once('end', finish);
+    input.once('close', finish);
+    input.once('error', onError);
+    signal?.addEventListener('abort', finish, { once: true });
+  });
+  while (inFlight.size > 0) await Promise.all([...inFlight]);
+}

@@ -1,0 +1,75 @@
+import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { describe, expect, it } from 'vitest';
+import { TOOLS_LIST_RESULT_JSON, TOOL_DESCRIPTORS } from './tool-registry.js';
+
+/** SPEC §2, row by row: arguments (required ones marked *) and the four annotations. */
+const SPEC_TABLE: Record<string, { args: string[]; readOnly: boolean; destructive: boolean; idempotent: boolean }> = {
+  store: { args: ['content*', 'cell_type*', 'salience', 'scene_id', 'source_ref', 'metadata', 'idempotency_key'], readOnly: false, destructive: false, idempotent: false },
+  recall: { args: ['query*', 'k', 'cell_types', 'scene_id'], readOnly: true, destructive: false, idempotent: true },
+  query: { args: ['query*', 'layer*', 'k', 'cell_types', 'scene_id'], readOnly: true, destructive: false, idempotent: true },
+  open_session: { args: ['project*', 'title'], readOnly: false, destructive: false, idempotent: false },
+  close_session: { args: ['session_id*'], readOnly: false, destructive: false, idempotent: true },
+  place_beacon: { args: ['text*', 'threshold', 'cell_types', 'scene_id', 'project', 'ttl_seconds', 'include_own'], readOnly: false, destructive: false, idempotent: false },
+  list_beacons: { args: ['limit', 'cursor'], readOnly: true, destructive: false, idempotent: true },
+  pull_diffs: { args: ['since*', 'limit'], readOnly: true, destructive: false, idempotent: true },
+  get_scene: { args: ['scene_id*'], readOnly: true, destructive: false, idempotent: true },
+  list_scenes: { args: ['project', 'limit', 'cursor'], readOnly: true, destructive: false, idempotent: true },
+  drain_inbox: { args: ['page_size'], readOnly: false, destructive: false, idempotent: false },
+};
+
+describe('tool registry', () => {
+  it('holds exactly the eleven tools of the spec', () => {
+    expect(TOOL_DESCRIPTORS.map((tool) => tool.name).sort()).toEqual(Object.keys(SPEC_TABLE).sort());
+  });
+
+  it.each(Object.entries(SPEC_TABLE))('%s states its arguments and all four annotations as the spec table says', (name, row) => {
+    const tool = TOOL_DESCRIPTORS.find((candidate) => candidate.name === name);
+    expect(tool).toBeDefined();
+    if (tool === undefined) return;
+    expect(tool.annotations).toEqual({
+      title: tool.title,
+      readOnlyHint: row.readOnly,
+      destructiveHint: row.destructive,
+      idempotentHint: row.idempotent,
+      openWorldHint: false,
+    });
+    const schema = tool.inputSchema as { type: string; properties: Record<string, unknown>; required?: string[]; additionalProperties: unknown };
+    expect(schema.type).toBe('object');
+    expect(schema.additionalProperties).toBe(false);
+    expect('$schema' in schema).toBe(false);
+    expect(Object.keys(schema.properties).sort()).toEqual(row.args.map((arg) => arg.replace('*', '')).sort());
+    expect([...(schema.required ?? [])].sort()).toEqual(row.args.filter((arg) => arg.endsWith('*')).map((arg) => arg.slice(0, -1)).sort());
+    expect(tool.outputSchema.type).toBe('object');
+    expect(tool.description.length).toBeGreaterThan(80);
+    expect(tool.title.length).toBeGreaterThan(0);
+  });
+
+  it('never lets a request name its own agent or tenant', () => {
+    for (const tool of TOOL_DESCRIPTORS) {
+      const text = JSON.stringify(tool.inputSchema);
+      expect(text).not.toContain('source_agent');
+      expect(text).not.toContain('tenant_id');
+      expect(JSON.stringify(tool.outputSchema)).not.toContain('tenant');
+    }
+  });
+
+  it('parses as an MCP tools/list result and every schema compiles in the official client validator', () => {
+    const parsed = ListToolsResultSchema.parse(JSON.parse(TOOLS_LIST_RESULT_JSON));
+    expect(parsed.tools).toHaveLength(11);
+    const validator = new AjvJsonSchemaValidator();
+    for (const tool of TOOL_DESCRIPTORS) {
+      expect(() => validator.getValidator(tool.inputSchema)).not.toThrow();
+      expect(() => validator.getValidator(tool.outputSchema)).not.toThrow();
+    }
+  });
+
+  it('admits the tool-error shape in every outputSchema so an isError result still validates', () => {
+    const validator = new AjvJsonSchemaValidator();
+    const toolError = { error: { code: 'INVALID_ARGUMENT', message: 'm', issues: [{ path: 'k', message: 'too big' }] } };
+    for (const tool of TOOL_DESCRIPTORS) {
+      expect(validator.getValidator(tool.outputSchema)(toolError).valid).toBe(true);
+      expect(validator.getValidator(tool.outputSchema)({ unexpected: true }).valid).toBe(false);
+    }
+  });
+});
