@@ -1,0 +1,159 @@
+/**
+ * `GET /mcp` with `Accept: text/event-stream`: the caller's new diffs, live, as JSON-RPC
+ * notifications on a Server-Sent Events stream. Each event's id is the diff's inbox seq, so a
+ * client reconnecting with `Last-Event-ID` resumes exactly after the last diff it saw; comment
+ * lines keep idle proxies from closing the stream. A client too slow to read is disconnected
+ * (it resumes by Last-Event-ID) rather than buffered without bound.
+ */
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { Diff } from '../core/entities.js';
+import { ERROR_SPECS, isHyphaeError } from '../core/errors.js';
+import type { MemoryFacade } from '../service/memory-facade.js';
+import { mcpPrincipalOf } from './http-routes.js';
+import { RPC_INVALID_REQUEST, serializeError } from './json-rpc.js';
+import type { JsonRpcErrorObject } from './json-rpc.js';
+import { toRpcError } from './rpc-errors.js';
+
+export const DIFF_NOTIFICATION_METHOD = 'notifications/hyphae/diff';
+
+/** Structurally a subset of HyphaeMetrics. */
+export interface LiveStreamMetrics {
+  addLiveStreams(delta: number): void;
+  countDiffsDelivered(transport: 'sse', count: number): void;
+}
+
+export interface LiveStreamOptions {
+  readonly facade: Pick<MemoryFacade, 'subscribeDiffs'>;
+  readonly metrics?: LiveStreamMetrics;
+  /** Interval of the keep-alive comment; default 15 s. */
+  readonly heartbeatMs?: number;
+  /** A stream whose unsent bytes exceed this is closed; default 1 MiB. */
+  readonly maxBufferedBytes?: number;
+  /** Reconnection delay suggested to clients (SSE `retry:`); default 2 s. */
+  readonly retryMs?: number;
+}
+
+export interface LiveStreamEndpoint {
+  /** The `GET /mcp` handler (runs after the /mcp authentication hook). */
+  readonly handler: RouteHandlerMethod;
+  /** Ends every open stream (server shutdown: open streams would otherwise hold it up). */
+  closeAll(): void;
+  readonly openStreams: number;
+}
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** The SSE frame of one diff: a JSON-RPC notification whose event id is the inbox seq. */
+export function diffEvent(diff: Diff): string {
+  const notification = { jsonrpc: '2.0', method: DIFF_NOTIFICATION_METHOD, params: { diff } };
+  return `id: ${diff.seq}\nevent: message\ndata: ${JSON.stringify(notification)}\n\n`;
+}
+
+function acceptsEventStream(accept: string | string[] | undefined): boolean {
+  const value = Array.isArray(accept) ? accept.join(',') : (accept ?? '');
+  return value.split(',').some((range) => {
+    const type = (range.split(';')[0] ?? '').trim().toLowerCase();
+    return type === 'text/event-stream';
+  });
+}
+
+/** `Last-Event-ID`: absent → undefined; a non-negative integer → it; anything else → null (invalid). */
+function lastEventIdOf(request: FastifyRequest): number | undefined | null {
+  const raw = request.headers['last-event-id'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined || value.trim() === '') return undefined;
+  return /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : null;
+}
+
+function sendError(reply: FastifyReply, status: number, error: JsonRpcErrorObject): FastifyReply {
+  return reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(serializeError(null, error));
+}
+
+export function createLiveStream(options: LiveStreamOptions): LiveStreamEndpoint {
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
+  const retryMs = options.retryMs ?? 2_000;
+  const closers = new Set<() => void>();
+
+  const handler = async function liveStream(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (!acceptsEventStream(request.headers.accept)) {
+      await sendError(reply.header('allow', 'POST'), 405, {
+        code: RPC_INVALID_REQUEST,
+        message: 'Method Not Allowed: GET /mcp needs Accept: text/event-stream',
+      });
+      return;
+    }
+    const principal = mcpPrincipalOf(request);
+    if (principal === undefined) {
+      await sendError(reply, 401, { code: ERROR_SPECS.UNAUTHENTICATED.rpcCode, message: 'missing or invalid API key', data: { code: 'UNAUTHENTICATED' } });
+      return;
+    }
+    const afterSeq = lastEventIdOf(request);
+    if (afterSeq === null) {
+      await sendError(reply, 400, { code: RPC_INVALID_REQUEST, message: 'Last-Event-ID must be a diff seq (a non-negative integer)' });
+      return;
+    }
+
+    const res = reply.raw;
+    // Diffs caught up during subscribe arrive before the headers are out: hold them until then.
+    const held: Diff[] = [];
+    const state = { live: false, open: true };
+    const emit = (diff: Diff): void => {
+      if (!state.open) return;
+      res.write(diffEvent(diff));
+      options.metrics?.countDiffsDelivered('sse', 1);
+      if (res.writableLength > maxBufferedBytes) res.destroy();
+    };
+    let subscription: Awaited<ReturnType<MemoryFacade['subscribeDiffs']>>;
+    try {
+      subscription = await options.facade.subscribeDiffs(principal, (diff) => (state.live ? emit(diff) : held.push(diff)), afterSeq);
+    } catch (error) {
+      const status = isHyphaeError(error) ? ERROR_SPECS[error.code].httpStatus : 500;
+      await sendError(reply, status, toRpcError(error));
+      return;
+    }
+
+    reply.hijack();
+    const heartbeat = setInterval(() => {
+      if (state.open) res.write(': heartbeat\n\n');
+    }, heartbeatMs);
+    const close = (): void => {
+      if (!state.open) return;
+      state.open = false;
+      clearInterval(heartbeat);
+      closers.delete(close);
+      options.metrics?.addLiveStreams(-1);
+      void subscription.close().catch(() => undefined);
+      if (!res.writableEnded) res.end();
+    };
+    closers.add(close);
+    options.metrics?.addLiveStreams(1);
+    res.on('close', close);
+    res.on('error', close);
+
+    const appHeaders = Object.fromEntries(Object.entries(reply.getHeaders()).filter(([, value]) => value !== undefined)) as Record<
+      string,
+      string | number | string[]
+    >;
+    res.writeHead(200, {
+      ...appHeaders,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.write(`retry: ${retryMs}\n: stream open\n\n`);
+    for (const diff of held.splice(0)) emit(diff);
+    state.live = true;
+  };
+
+  return {
+    handler,
+    closeAll: (): void => {
+      for (const close of [...closers]) close();
+    },
+    get openStreams(): number {
+      return closers.size;
+    },
+  };
+}
