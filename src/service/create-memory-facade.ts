@@ -81,6 +81,8 @@ export interface MemoryFacadeDeps {
   readonly outbox?: OutboxSignal;
   /** Live push; without it subscribeDiffs is UNAVAILABLE. */
   readonly diffFeed?: DiffFeed;
+  /** Told when an agent's beacons change, so a replica streaming to it can resubscribe at once. */
+  readonly onBeaconsChanged?: (tenantId: string, agent: string) => void;
   readonly summarizer?: SceneSummarizer;
   readonly authCacheTtlMs?: number;
   /** Failures of background work (hit flushes, promotion). */
@@ -422,6 +424,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
         expiresAt: input.ttl_seconds === undefined ? null : new Date(now.getTime() + input.ttl_seconds * 1000),
         now,
       });
+      deps.onBeaconsChanged?.(principal.tenantId, principal.agent);
       return toBeacon(row);
     },
 
@@ -437,6 +440,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
       requireRole(principal, 'reader');
       const id = parseUuid('beacon_id', beaconId);
       if (!(await deleteOwnBeacon(db, principal.tenantId, principal.agent, id))) throw new NotFoundError('beacon', id);
+      deps.onBeaconsChanged?.(principal.tenantId, principal.agent);
     },
 
     async pullDiffs(principal, raw): Promise<DiffsSince> {
