@@ -160,8 +160,8 @@ export interface ObjectOptions<R> {
   required?: readonly R[];
   validations?: CelRule[];
   /**
-   * Default the whole object to `{}` so the API server also applies the defaults of its fields
-   * when a user omits the parent: defaults only cascade into objects that exist.
+   * Default the whole object (to its fields' defaults) so they apply when a user omits the
+   * parent: the API server only defaults inside objects that exist.
    */
   defaultEmpty?: boolean;
 }
@@ -174,7 +174,9 @@ export function object<P extends Shape, R extends keyof P & string = never, O ex
   json.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, v.json]));
   if (opts?.required && opts.required.length > 0) json.required = [...opts.required];
   if (opts?.validations && opts.validations.length > 0) json['x-kubernetes-validations'] = opts.validations;
-  if (opts?.defaultEmpty === true) json.default = {};
+  // The default is the object with its fields' defaults filled in, not `{}`: the API server
+  // checks a default against the object's CEL rules without defaulting inside it first.
+  if (opts?.defaultEmpty === true) json.default = fill(json, {});
   return build(json, (opts?.defaultEmpty === true) as O extends { defaultEmpty: true } ? true : false);
 }
 

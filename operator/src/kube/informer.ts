@@ -71,6 +71,20 @@ export class Informer<T extends KubeObject> {
     return [...this.cache.values()];
   }
 
+  /**
+   * Record an object we just wrote (the API server's answer) so the next reconcile sees it even
+   * before its watch event arrives; never replaces a newer cached version.
+   */
+  observe(obj: T): void {
+    const key = keyOf(obj);
+    const cached = this.cache.get(key);
+    if (!cached || newer(obj.metadata.resourceVersion, cached.metadata.resourceVersion)) this.cache.set(key, obj);
+  }
+
+  forget(obj: KubeObject): void {
+    this.cache.delete(keyOf(obj));
+  }
+
   private async run(): Promise<void> {
     let failures = 0;
     while (this.running) {
@@ -170,6 +184,14 @@ export class Informer<T extends KubeObject> {
     this.cache.set(key, obj);
     this.options.onEvent(old ? 'MODIFIED' : 'ADDED', obj, old);
   }
+}
+
+/** resourceVersions are opaque, but etcd's are integers; compare them when both are. */
+function newer(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined) return false;
+  if (b === undefined) return true;
+  if (/^\d+$/.test(a) && /^\d+$/.test(b)) return BigInt(a) > BigInt(b);
+  return a !== b;
 }
 
 function sleep(ms: number, cancelled: () => boolean): Promise<void> {

@@ -102,6 +102,13 @@ export class KubeClient {
     return (body === '' ? undefined : JSON.parse(body)) as T;
   }
 
+  /** GET a non-JSON endpoint (e.g. the API server's /metrics). */
+  async getText(path: string): Promise<string> {
+    const { status, body } = await this.send({ method: 'GET', path });
+    if (status < 200 || status >= 300) throw apiError('GET', path, status, body);
+    return body;
+  }
+
   get<T>(path: string, query?: Record<string, string | undefined>): Promise<T> {
     return this.request<T>({ method: 'GET', path, query });
   }

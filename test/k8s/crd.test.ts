@@ -1,0 +1,91 @@
+// The HyphaeMesh CRD against a real API server: it installs, defaults apply, and the schema and
+// CEL rules reject invalid objects.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KubeApiError } from '../../operator/src/errors.js';
+import type { KubeClient } from '../../operator/src/kube/kube-client.js';
+import type { KubeObject } from '../../operator/src/kube/kube-object.js';
+import { HYPHAE_MESH, collectionPath, objectPath } from '../../operator/src/kube/resource-types.js';
+import { k8sSkipReason } from './assets.js';
+import { startControlPlane } from './control-plane.js';
+import type { ControlPlane } from './control-plane.js';
+import { clientFor, createNamespace, installCrd } from './kube-helpers.js';
+
+const skip = k8sSkipReason();
+
+describe.skipIf(skip !== undefined)('HyphaeMesh CRD on a real kube-apiserver', () => {
+  let cp: ControlPlane;
+  let client: KubeClient;
+  let ns: string;
+
+  beforeAll(async () => {
+    cp = await startControlPlane();
+    client = await clientFor(cp);
+    await installCrd(client);
+    ns = await createNamespace(client, 'crd');
+  });
+  afterAll(async () => {
+    client?.close();
+    await cp?.stop();
+  });
+
+  const create = (name: string, spec: unknown): Promise<KubeObject> =>
+    client.request<KubeObject>({
+      method: 'POST',
+      path: collectionPath(HYPHAE_MESH, ns),
+      body: { apiVersion: 'hyphae.dev/v1alpha1', kind: 'HyphaeMesh', metadata: { name }, spec },
+    });
+
+  const rejection = async (name: string, spec: unknown): Promise<string> => {
+    try {
+      await create(name, spec);
+    } catch (err) {
+      expect(err).toBeInstanceOf(KubeApiError);
+      expect((err as KubeApiError).status).toBe(422);
+      return (err as Error).message;
+    }
+    throw new Error(`${name} was accepted`);
+  };
+
+  it('installs, and the server fills in defaults for an empty spec', async () => {
+    const mesh = await create('defaults', {});
+    expect(mesh.spec).toMatchObject({
+      image: { repository: 'ghcr.io/hyphae-dev/hyphae', pullPolicy: 'IfNotPresent' },
+      api: { replicas: 2, port: 8787 },
+      autoscaling: { enabled: false, minReplicas: 2, maxReplicas: 10 },
+      workers: { replicas: 1, embedder: 'hash' },
+      postgres: { mode: 'managed', image: 'pgvector/pgvector:pg17', storage: { size: '10Gi' } },
+      nats: { mode: 'managed', replicas: 3 },
+      ingress: { enabled: false },
+      monitoring: { serviceMonitor: { enabled: false, interval: '30s' } },
+    });
+  });
+
+  it('rejects schema violations', async () => {
+    expect(await rejection('bad-embedder', { workers: { embedder: 'magic' } })).toMatch(/spec.workers.embedder: Unsupported value: "magic"/);
+    expect(await rejection('bad-replicas', { api: { replicas: -1 } })).toMatch(/spec.api.replicas/);
+    expect(await rejection('bad-mode', { postgres: { mode: 'sqlite' } })).toMatch(/spec.postgres.mode/);
+    expect(await rejection('bad-quantity', { postgres: { storage: { size: 'lots' } } })).toMatch(/spec.postgres.storage.size/);
+  });
+
+  it('rejects cross-field violations through CEL', async () => {
+    expect(await rejection('ext-no-secret', { postgres: { mode: 'external' } })).toMatch(/postgres.mode external requires secretRef/);
+    expect(await rejection('cnpg-no-instances', { postgres: { mode: 'cnpg' } })).toMatch(/postgres.mode cnpg requires instances/);
+    expect(await rejection('min-over-max', { autoscaling: { enabled: true, minReplicas: 5, maxReplicas: 2 } })).toMatch(
+      /minReplicas must not exceed maxReplicas/,
+    );
+    expect(await rejection('nats-no-url', { nats: { mode: 'external' } })).toMatch(/nats.mode external requires url/);
+    expect(await rejection('ingress-no-host', { ingress: { enabled: true } })).toMatch(/ingress.enabled requires host/);
+    expect(await rejection('openai-no-url', { workers: { embedder: 'openai' } })).toMatch(/openai requires url/);
+    await expect(create('ext-ok', { postgres: { mode: 'external', secretRef: { name: 'db' } } })).resolves.toBeDefined();
+  });
+
+  it('serves the scale subresource on spec.api.replicas', async () => {
+    await create('scalable', { api: { replicas: 3 } });
+    const path = `${objectPath(HYPHAE_MESH, ns, 'scalable')}/scale`;
+    const scale = await client.get<{ spec: { replicas: number } }>(path);
+    expect(scale.spec.replicas).toBe(3);
+    await client.mergePatch(path, { spec: { replicas: 5 } });
+    const mesh = await client.get<{ spec: { api: { replicas: number } } }>(objectPath(HYPHAE_MESH, ns, 'scalable'));
+    expect(mesh.spec.api.replicas).toBe(5);
+  });
+});
