@@ -85,7 +85,6 @@ async function openTestDatabase(driver: TestDriver, embedder: Embedder): Promise
   };
 }
 
-export type { TestDriver };
 export const TEST_DRIVERS: readonly TestDriver[] = ['pglite', 'pg'];
 
 /** Real time plus an offset that tests move forward (TTLs, energy decay). */
