@@ -114,6 +114,10 @@ export function createLiveStream(options: LiveStreamOptions): LiveStreamEndpoint
     }
 
     reply.hijack();
+    if (res.destroyed || request.raw.destroyed) {
+      await subscription.close();
+      return;
+    }
     const heartbeat = setInterval(() => {
       if (state.open) res.write(': heartbeat\n\n');
     }, heartbeatMs);

@@ -83,6 +83,11 @@ export class OutboxRelay {
     if (this.started) this.wake();
   }
 
+  /** The facade's OutboxSignal: diffs were committed on this replica. */
+  diffsCommitted(_diffs: readonly unknown[]): void {
+    this.nudge();
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     this.unlisten?.();

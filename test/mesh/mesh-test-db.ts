@@ -19,11 +19,11 @@ function queryableOf(target: PGlite | Transaction): Queryable {
   };
 }
 
-export async function createMeshTestDb(): Promise<Db & { readonly pglite: PGlite }> {
+export async function createMeshTestDb(dimension = TEST_DIMENSION): Promise<Db & { readonly pglite: PGlite }> {
   const pglite = await PGlite.create({ extensions: { vector } });
   for (const file of ['0001_core.sql', '0002_mesh.sql']) {
     const sql = await readFile(new URL(`../../src/store/migrations/${file}`, import.meta.url), 'utf8');
-    await pglite.exec(sql.replaceAll('{{EMBEDDING_DIMENSION}}', String(TEST_DIMENSION)));
+    await pglite.exec(sql.replaceAll('{{EMBEDDING_DIMENSION}}', String(dimension)));
   }
   const direct = queryableOf(pglite);
   return {

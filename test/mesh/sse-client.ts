@@ -1,0 +1,57 @@
+/** A minimal Server-Sent Events reader over fetch, for tests: events, comments, and the response status. */
+export interface SseEvent {
+  readonly id: string | undefined;
+  readonly event: string | undefined;
+  readonly data: string;
+}
+
+export interface SseConnection {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly events: SseEvent[];
+  readonly comments: string[];
+  /** Resolves when the server ends the stream (or the client aborts). */
+  readonly ended: Promise<void>;
+  close(): void;
+}
+
+export async function openSse(url: string, headers: Record<string, string>): Promise<SseConnection> {
+  const abort = new AbortController();
+  const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: abort.signal });
+  const events: SseEvent[] = [];
+  const comments: string[] = [];
+  const ended = (async (): Promise<void> => {
+    if (!response.body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+      await response.text().catch(() => undefined);
+      return;
+    }
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        let boundary = buffer.indexOf('\n\n');
+        while (boundary !== -1) {
+          const block = buffer.slice(0, boundary);
+          buffer = buffer.slice(boundary + 2);
+          boundary = buffer.indexOf('\n\n');
+          let id: string | undefined;
+          let event: string | undefined;
+          const data: string[] = [];
+          for (const line of block.split('\n')) {
+            if (line.startsWith(':')) comments.push(line.slice(1).trim());
+            else if (line.startsWith('id:')) id = line.slice(3).trim();
+            else if (line.startsWith('event:')) event = line.slice(6).trim();
+            else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+          }
+          if (data.length > 0) events.push({ id, event, data: data.join('\n') });
+        }
+      }
+    } catch {
+      // aborted by close()
+    }
+  })();
+  return { status: response.status, headers: response.headers, events, comments, ended, close: () => abort.abort() };
+}
