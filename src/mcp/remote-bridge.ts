@@ -50,7 +50,8 @@ export async function runRemoteBridge(options: RemoteBridgeOptions): Promise<voi
   const log = options.log ?? ((): void => undefined);
   const post = options.fetch ?? fetch;
   let protocolVersion: string | undefined;
-  const inFlight = new Set<Promise<void>>();
+  // Forwarded in arrival order, as the local stdio server handles them.
+  let queue: Promise<void> = Promise.resolve();
 
   const write = (message: unknown): void => {
     if (!output.writableEnded && !output.destroyed) output.write(`${JSON.stringify(message)}\n`);
@@ -105,13 +106,12 @@ export async function runRemoteBridge(options: RemoteBridgeOptions): Promise<voi
   const splitter = new LineSplitter(
     {
       line(text) {
-        const task = forward(text)
-          .catch((error: unknown) => log(`bridge failed: ${error instanceof Error ? error.message : 'unknown error'}`))
-          .finally(() => inFlight.delete(task));
-        inFlight.add(task);
+        queue = queue
+          .then(() => forward(text))
+          .catch((error: unknown) => log(`bridge failed: ${error instanceof Error ? error.message : 'unknown error'}`));
       },
       oversized() {
-        writeError(null, 'TOO_LARGE', `a message is limited to ${MAX_STDIO_MESSAGE_CHARS} characters`);
+        queue = queue.then(() => writeError(null, 'TOO_LARGE', `a message is limited to ${MAX_STDIO_MESSAGE_CHARS} characters`));
       },
     },
     MAX_STDIO_MESSAGE_CHARS,
@@ -132,5 +132,5 @@ export async function runRemoteBridge(options: RemoteBridgeOptions): Promise<voi
     input.once('close', finish);
     signal?.addEventListener('abort', finish, { once: true });
   });
-  while (inFlight.size > 0) await Promise.all([...inFlight]);
+  await queue;
 }

@@ -51,7 +51,8 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
   const log = options.log ?? ((): void => undefined);
   const dispatcher = new McpDispatcher({ facade: options.facade, log });
   const session: McpSession = { principal: options.principal, protocolVersion: ASSUMED_PROTOCOL_VERSION };
-  const inFlight = new Set<Promise<void>>();
+  // One agent's messages are handled in arrival order, so a store sent right after open_session lands in that session.
+  let queue: Promise<void> = Promise.resolve();
 
   const write = (body: string): void => {
     if (!output.writableEnded && !output.destroyed) output.write(`${body}\n`);
@@ -59,17 +60,15 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
   const splitter = new LineSplitter(
     {
       line(text) {
-        const task = dispatcher
-          .handleText(text, session)
+        queue = queue
+          .then(() => dispatcher.handleText(text, session))
           .then((outcome) => {
             if (outcome.kind !== 'accepted') write(outcome.body);
           })
-          .catch((error: unknown) => log(`stdio dispatch failed: ${error instanceof Error ? error.name : 'unknown'}`))
-          .finally(() => inFlight.delete(task));
-        inFlight.add(task);
+          .catch((error: unknown) => log(`stdio dispatch failed: ${error instanceof Error ? error.name : 'unknown'}`));
       },
       oversized() {
-        write(serializeError(null, { code: RPC_INVALID_REQUEST, message: `Invalid Request: a message is limited to ${MAX_STDIO_MESSAGE_CHARS} characters` }));
+        queue = queue.then(() => write(serializeError(null, { code: RPC_INVALID_REQUEST, message: `Invalid Request: a message is limited to ${MAX_STDIO_MESSAGE_CHARS} characters` })));
       },
     },
     MAX_STDIO_MESSAGE_CHARS,
@@ -101,5 +100,5 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
     input.once('error', onError);
     signal?.addEventListener('abort', finish, { once: true });
   });
-  while (inFlight.size > 0) await Promise.all([...inFlight]);
+  await queue;
 }

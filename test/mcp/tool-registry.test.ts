@@ -1,22 +1,8 @@
 import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describe, expect, it } from 'vitest';
-import { TOOLS_LIST_RESULT_JSON, TOOL_DESCRIPTORS } from './tool-registry.js';
-
-/** SPEC §2, row by row: arguments (required ones marked *) and the four annotations. */
-const SPEC_TABLE: Record<string, { args: string[]; readOnly: boolean; destructive: boolean; idempotent: boolean }> = {
-  store: { args: ['content*', 'cell_type*', 'salience', 'scene_id', 'source_ref', 'metadata', 'idempotency_key'], readOnly: false, destructive: false, idempotent: false },
-  recall: { args: ['query*', 'k', 'cell_types', 'scene_id'], readOnly: true, destructive: false, idempotent: true },
-  query: { args: ['query*', 'layer*', 'k', 'cell_types', 'scene_id'], readOnly: true, destructive: false, idempotent: true },
-  open_session: { args: ['project*', 'title'], readOnly: false, destructive: false, idempotent: false },
-  close_session: { args: ['session_id*'], readOnly: false, destructive: false, idempotent: true },
-  place_beacon: { args: ['text*', 'threshold', 'cell_types', 'scene_id', 'project', 'ttl_seconds', 'include_own'], readOnly: false, destructive: false, idempotent: false },
-  list_beacons: { args: ['limit', 'cursor'], readOnly: true, destructive: false, idempotent: true },
-  pull_diffs: { args: ['since*', 'limit'], readOnly: true, destructive: false, idempotent: true },
-  get_scene: { args: ['scene_id*'], readOnly: true, destructive: false, idempotent: true },
-  list_scenes: { args: ['project', 'limit', 'cursor'], readOnly: true, destructive: false, idempotent: true },
-  drain_inbox: { args: ['page_size'], readOnly: false, destructive: false, idempotent: false },
-};
+import { TOOLS_LIST_RESULT_JSON, TOOL_DESCRIPTORS } from '../../src/mcp/tools/tool-registry.js';
+import { SPEC_TABLE } from './support/spec-table.js';
 
 describe('tool registry', () => {
   it('holds exactly the eleven tools of the spec', () => {
