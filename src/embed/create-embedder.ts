@@ -1,6 +1,9 @@
 import { InvalidArgumentError } from '../core/errors.js';
 import type { Embedder, EmbedderKind } from './embedder.js';
 import { HashEmbedder } from './hash-embedder.js';
+import { knownDimension } from './known-dimensions.js';
+import { NatsEmbedder } from './nats-embedder.js';
+import { OpenAiEmbedder } from './openai-embedder.js';
 import { UseLiteEmbedder } from './use-lite-embedder.js';
 
 export interface EmbedderConfig {
@@ -19,27 +22,63 @@ export interface EmbedderConfig {
   readonly timeoutMs?: number;
   /** `nats`: embed locally with this kind when no worker answers (must yield the same model id). */
   readonly fallback?: 'use-lite' | 'hash';
+  /** Remote embedders: attempts per request, the first included. */
+  readonly attempts?: number;
 }
 
-/** Builds the embedder a deployment is configured with. */
+export const NATS_EMBED_DEFAULT_MODEL = 'use-lite-512';
+
+/** Builds the embedder a deployment is configured with; remote kinds fail fast on incomplete settings. */
 export async function createEmbedder(config: EmbedderConfig): Promise<Embedder> {
   switch (config.kind) {
     case 'hash':
       return new HashEmbedder(config.dimension === undefined ? {} : { dimension: config.dimension });
     case 'use-lite':
       return new UseLiteEmbedder();
-    case 'openai':
-    case 'nats':
-      return Promise.reject(
-        new InvalidArgumentError(`embedder '${config.kind}' is not yet available`, [
-          { path: 'kind', message: 'use hash or use-lite' },
-        ]),
-      );
+    case 'openai': {
+      if (!config.url) throw invalid('url', 'the openai embedder needs the endpoint URL (HYPHAE_EMBED_URL), e.g. https://api.openai.com/v1');
+      if (!config.model) throw invalid('model', 'the openai embedder needs the model name (HYPHAE_EMBED_MODEL), e.g. text-embedding-3-small');
+      const apiKey = config.apiKey ?? process.env.HYPHAE_EMBED_API_KEY ?? process.env.OPENAI_API_KEY;
+      return new OpenAiEmbedder({
+        url: config.url,
+        model: config.model,
+        dimension: dimensionOf(config.model, config.dimension),
+        ...(apiKey ? { apiKey } : {}),
+        ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+        ...(config.attempts === undefined ? {} : { attempts: config.attempts }),
+      });
+    }
+    case 'nats': {
+      const servers = config.natsUrl ?? config.url;
+      if (!servers) throw invalid('natsUrl', 'the nats embedder needs the NATS URL of the workers (HYPHAE_NATS_URL)');
+      const modelId = config.model ?? NATS_EMBED_DEFAULT_MODEL;
+      const dimension = dimensionOf(modelId, config.dimension);
+      const fallback = config.fallback ? await createEmbedder({ kind: config.fallback, dimension }) : undefined;
+      return NatsEmbedder.connect({
+        servers,
+        modelId,
+        dimension,
+        ...(fallback ? { fallback } : {}),
+        ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+        ...(config.attempts === undefined ? {} : { attempts: config.attempts }),
+      });
+    }
     default:
-      return Promise.reject(
-        new InvalidArgumentError(`unknown embedder '${String(config.kind)}'`, [
-          { path: 'kind', message: 'expected one of use-lite, hash, openai, nats' },
-        ]),
-      );
+      throw invalid('kind', `unknown embedder '${String(config.kind)}'; expected one of use-lite, hash, openai, nats`);
   }
+}
+
+function dimensionOf(modelId: string, configured: number | undefined): number {
+  const known = knownDimension(modelId);
+  if (configured !== undefined) {
+    if (!Number.isInteger(configured) || configured < 1) throw invalid('dimension', `must be a positive integer, got ${String(configured)}`);
+    if (known !== undefined && known !== configured) throw invalid('dimension', `'${modelId}' has ${known} dimensions, not ${configured}`);
+    return configured;
+  }
+  if (known === undefined) throw invalid('dimension', `the dimension of '${modelId}' is not known here; configure it`);
+  return known;
+}
+
+function invalid(path: string, message: string): InvalidArgumentError {
+  return new InvalidArgumentError(message, [{ path, message }]);
 }

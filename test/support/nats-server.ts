@@ -1,0 +1,85 @@
+/**
+ * A real `nats-server` for tests: a child process on a free loopback port, restartable on the same
+ * port (stop() then start()) so tests can take NATS away and give it back.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createConnection, createServer } from 'node:net';
+
+export interface NatsServer {
+  readonly url: string;
+  readonly port: number;
+  /** Kills the server (SIGKILL: as abrupt as a crashed pod); resolves once it has exited. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port; resolves once it accepts connections. */
+  start(): Promise<void>;
+}
+
+export const NATS_SERVER_BINARY = process.env.NATS_SERVER_BIN ?? 'nats-server';
+
+export function natsServerInstalled(): boolean {
+  return spawnSync(NATS_SERVER_BINARY, ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** For `describe.skipIf`: true (with a message naming the binary) when absent, but absent under HYPHAE_TEST_REQUIRE=all fails. */
+export function skipWithoutNatsServer(): boolean {
+  if (natsServerInstalled()) return false;
+  if (process.env.HYPHAE_TEST_REQUIRE === 'all') {
+    throw new Error(`${NATS_SERVER_BINARY} is required (HYPHAE_TEST_REQUIRE=all) but was not found; apt-get install -y nats-server`);
+  }
+  console.warn(`skipping: ${NATS_SERVER_BINARY} not found (apt-get install -y nats-server)`);
+  return true;
+}
+
+async function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export async function startNatsServer(): Promise<NatsServer> {
+  const port = await freeLoopbackPort();
+  let child: ChildProcess | undefined;
+  let exited: Promise<void> = Promise.resolve();
+
+  const start = async (): Promise<void> => {
+    if (child) return;
+    const spawned = spawn(NATS_SERVER_BINARY, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+    child = spawned;
+    exited = new Promise((resolve) => spawned.once('exit', () => resolve()));
+    void exited.then(() => {
+      if (child === spawned) child = undefined;
+    });
+    const deadline = Date.now() + 15_000;
+    while (!(await accepts(port))) {
+      if (child !== spawned) throw new Error(`${NATS_SERVER_BINARY} exited before listening on ${port}`);
+      if (Date.now() > deadline) throw new Error(`${NATS_SERVER_BINARY} did not listen on ${port}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+
+  const stop = async (): Promise<void> => {
+    const running = child;
+    if (!running) return;
+    running.kill('SIGKILL');
+    await exited;
+  };
+
+  await start();
+  return { url: `nats://127.0.0.1:${port}`, port, start, stop };
+}

@@ -1,0 +1,152 @@
+import { connect } from '@nats-io/transport-node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { InvalidArgumentError, UnavailableError } from '../../src/core/errors.js';
+import type { Embedder } from '../../src/embed/embedder.js';
+import { embedSubject, encodeVector } from '../../src/embed/embed-wire.js';
+import { HashEmbedder } from '../../src/embed/hash-embedder.js';
+import { NatsEmbedder } from '../../src/embed/nats-embedder.js';
+import { runWorker } from '../../src/worker/run-worker.js';
+import type { RunningWorker } from '../../src/worker/run-worker.js';
+import { skipWithoutNatsServer, startNatsServer } from '../support/nats-server.js';
+import type { NatsServer } from '../support/nats-server.js';
+import { DelayedHashEmbedder } from './delayed-hash-embedder.js';
+import { metricValue } from './worker-metrics-reader.js';
+import { spawnWorkerProcess } from './worker-process-handle.js';
+
+const MODEL = 'hash-512-v1';
+const local = new HashEmbedder();
+const texts = (n: number, tag: string): string[] => Array.from({ length: n }, (_, i) => `${tag} request ${i}: the ledger service stores payments in PostgreSQL`);
+
+async function expectLocalVectors(actual: Float32Array[], inputs: readonly string[]): Promise<void> {
+  const expected = await local.embed(inputs);
+  expect(actual.map((v) => Array.from(v))).toEqual(expected.map((v) => Array.from(v)));
+}
+
+describe.skipIf(skipWithoutNatsServer())('hyphae worker over a real nats-server', () => {
+  let nats: NatsServer;
+  const cleanups: (() => Promise<unknown>)[] = [];
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+  });
+  afterAll(async () => {
+    await nats.stop();
+  });
+
+  const worker = async (embedder: Embedder = new HashEmbedder()): Promise<RunningWorker> => {
+    const running = await runWorker({ embedder, natsUrl: nats.url });
+    cleanups.push(() => running.stop());
+    return running;
+  };
+  const client = async (options: Partial<Parameters<typeof NatsEmbedder.connect>[0]> = {}): Promise<NatsEmbedder> => {
+    const embedder = await NatsEmbedder.connect({ servers: nats.url, modelId: MODEL, dimension: 512, ...options });
+    cleanups.push(() => embedder.close());
+    return embedder;
+  };
+
+  it('two workers in the queue group share the requests, each answered once with the model the worker names', async () => {
+    const [a, b] = [await worker(), await worker()];
+    const embedder = await client({ maxTextsPerRequest: 1 });
+    const inputs = texts(200, 'share');
+    const vectors = await embedder.embed(inputs);
+    await expectLocalVectors(vectors, inputs);
+    const answeredByA = await metricValue(a, 'hyphae_worker_requests_total', { transport: 'nats', outcome: 'ok' });
+    const answeredByB = await metricValue(b, 'hyphae_worker_requests_total', { transport: 'nats', outcome: 'ok' });
+    expect(answeredByA).toBeGreaterThan(0);
+    expect(answeredByB).toBeGreaterThan(0);
+    expect(answeredByA + answeredByB).toBe(200);
+    expect(a.subject).toBe(embedSubject(MODEL));
+  });
+
+  it('micro-batches concurrent requests into fewer embedder calls', async () => {
+    const slow = new DelayedHashEmbedder(50);
+    const running = await worker(slow);
+    const embedder = await client({ maxTextsPerRequest: 1 });
+    const inputs = texts(64, 'batch');
+    await expectLocalVectors(await embedder.embed(inputs), inputs);
+    // One warm-up call at start, then far fewer calls than the 64 requests.
+    expect(slow.calls - 1).toBeLessThan(64);
+    expect(await metricValue(running, 'hyphae_worker_batch_size_count')).toBe(slow.calls - 1);
+  });
+
+  it('a worker killed mid-burst loses no request: what it held is retried on the other worker', async () => {
+    await worker();
+    const doomed = await spawnWorkerProcess(nats.url, 400);
+    cleanups.push(async () => doomed.child.kill('SIGKILL'));
+    const embedder = await client({ maxTextsPerRequest: 1, timeoutMs: 1_500, attempts: 4 });
+    const inputs = texts(120, 'kill');
+    const burst = embedder.embed(inputs);
+    await doomed.waitFor('batch');
+    doomed.child.kill('SIGKILL');
+    expect(await doomed.exitCode).toBeNull();
+    await expectLocalVectors(await burst, inputs);
+  });
+
+  it('SIGTERM: the worker stops taking work, answers everything it holds, and exits 0', async () => {
+    const leaving = await spawnWorkerProcess(nats.url, 300);
+    cleanups.push(async () => leaving.child.kill('SIGKILL'));
+    // One attempt only: a request the leaving worker dropped would fail this test.
+    const embedder = await client({ maxTextsPerRequest: 4, attempts: 1, timeoutMs: 30_000 });
+    const inputs = texts(24, 'term');
+    const burst = embedder.embed(inputs);
+    await leaving.waitFor('batch');
+    leaving.child.kill('SIGTERM');
+    await expectLocalVectors(await burst, inputs);
+    expect(await leaving.exitCode).toBe(0);
+    await expect(embedder.embed(['after the last worker left'])).rejects.toBeInstanceOf(UnavailableError);
+  });
+
+  it('with no worker the call fails UNAVAILABLE, or embeds locally when a fallback is configured', async () => {
+    const embedder = await client({ attempts: 2 });
+    const failure = await embedder.embed(['nobody listens']).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(UnavailableError);
+    expect((failure as UnavailableError).message).toContain(embedSubject(MODEL));
+    const withFallback = await client({ attempts: 2, fallback: new HashEmbedder() });
+    await expectLocalVectors(await withFallback.embed(['embedded locally']), ['embedded locally']);
+  });
+
+  it('refuses a fallback of another model at construction', async () => {
+    await expect(client({ fallback: new HashEmbedder({ dimension: 256 }) })).rejects.toBeInstanceOf(InvalidArgumentError);
+  });
+
+  it('refuses a reply naming another model or carrying vectors of another length, without storing anything from it', async () => {
+    const impostor = await connect({ servers: nats.url });
+    cleanups.push(() => impostor.close());
+    let mode: 'model' | 'length' = 'model';
+    impostor.subscribe(embedSubject(MODEL), {
+      callback: (_error, message) => {
+        const { texts: inputs } = JSON.parse(message.string()) as { texts: string[] };
+        const vector = encodeVector(new Float32Array(mode === 'model' ? 512 : 256).fill(0.01));
+        message.respond(JSON.stringify({ model: mode === 'model' ? 'use-lite-512' : MODEL, dimension: 512, vectors: inputs.map(() => vector) }));
+      },
+    });
+    await impostor.flush();
+    const embedder = await client({ attempts: 3 });
+    await expect(embedder.embed(['x'])).rejects.toThrow(/serves 'use-lite-512'/);
+    mode = 'length';
+    await expect(embedder.embed(['x'])).rejects.toThrow(/wrong count or length/);
+  });
+
+  it('answers a malformed request with INVALID_ARGUMENT, and the client does not retry it', async () => {
+    const running = await worker();
+    const raw = await connect({ servers: nats.url });
+    cleanups.push(() => raw.close());
+    const reply = await raw.request(embedSubject(MODEL), JSON.stringify({ texts: [] }), { timeout: 5_000 });
+    expect((JSON.parse(reply.string()) as { error: { code: string } }).error.code).toBe('INVALID_ARGUMENT');
+    const notJson = await raw.request(embedSubject(MODEL), 'not json', { timeout: 5_000 });
+    expect((JSON.parse(notJson.string()) as { error: { code: string } }).error.code).toBe('INVALID_ARGUMENT');
+    expect(await metricValue(running, 'hyphae_worker_requests_total', { outcome: 'invalid' })).toBe(2);
+  });
+
+  it('keeps serving after NATS restarts on the same port', async () => {
+    await worker();
+    const embedder = await client({ attempts: 10, timeoutMs: 2_000 });
+    await embedder.embed(['before']);
+    await nats.stop();
+    await nats.start();
+    await expectLocalVectors(await embedder.embed(['after']), ['after']);
+  });
+});
