@@ -6,6 +6,8 @@ import rateLimit from '@fastify/rate-limit';
 import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { RateLimitedError } from '../core/errors.js';
+import { registerMcpRoutes } from '../mcp/http-routes.js';
+import { createLiveStream } from '../mcp/live-stream.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
 import { apiKeyOf } from './api-key-auth.js';
 import { toErrorReply } from './error-reply.js';
@@ -86,6 +88,10 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   registerMetricsRoute(app, metrics, config.metricsBearerToken);
   registerHealthRoutes(app, { version: deps.version, probes: deps.readiness, timeoutMs: config.readinessTimeoutMs });
   registerRestRoutes(app, deps.facade, REST_ROUTES);
+  const liveStream = createLiveStream({ facade: deps.facade, metrics });
+  // Open SSE streams would hold a graceful close up forever.
+  app.addHook('preClose', async () => liveStream.closeAll());
+  registerMcpRoutes(app, { facade: deps.facade, liveStream: liveStream.handler });
 
   const document = buildOpenApiDocument({
     version: deps.version,
