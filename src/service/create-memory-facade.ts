@@ -61,7 +61,7 @@ import { readableProjects, requireProject, requireRole } from './authorization.j
 import type { DiffFeed } from './diff-feed.js';
 import { cellEnergy, toBeacon, toMemoryNode, toScene } from './entity-mapping.js';
 import { ExtractiveSceneSummarizer } from './extractive-scene-summarizer.js';
-import { facadeConfig, type FacadeConfig } from './facade-config.js';
+import { defaultBeaconThresholdFor, facadeConfig, type FacadeConfig } from './facade-config.js';
 import { GossipOutbox, type GossipChange, type OutboxSignal } from './gossip-outbox.js';
 import { HitRecorder } from './hit-recorder.js';
 import { checkStoreLimits, parseInput, parseUuid } from './input-validation.js';
@@ -101,7 +101,7 @@ export interface ManagedMemoryFacade extends MemoryFacade {
 
 export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade {
   const { db, embedder } = deps;
-  const config = facadeConfig(deps.config);
+  const config = facadeConfig({ defaultBeaconThreshold: defaultBeaconThresholdFor(embedder.modelId), ...deps.config });
   const clock = deps.clock ?? ((): Date => new Date());
   const table = config.energyTable;
   const keyAdmin = createKeyAdministration(db);
