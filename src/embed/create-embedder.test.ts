@@ -13,6 +13,15 @@ describe('createEmbedder', () => {
     expect(hash.modelId).toBe('hash-256-v1');
   });
 
+  it('refuses incomplete remote settings, naming the missing one', async () => {
+    await expect(createEmbedder({ kind: 'nats' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', issues: [{ path: 'natsUrl' }] });
+    await expect(createEmbedder({ kind: 'openai', model: 'text-embedding-3-small' })).rejects.toMatchObject({ issues: [{ path: 'url' }] });
+    await expect(createEmbedder({ kind: 'openai', url: 'http://127.0.0.1:9/v1' })).rejects.toMatchObject({ issues: [{ path: 'model' }] });
+    await expect(createEmbedder({ kind: 'nats', natsUrl: 'nats://127.0.0.1:9', model: 'custom-model' })).rejects.toMatchObject({ issues: [{ path: 'dimension' }] });
+    await expect(createEmbedder({ kind: 'nats', natsUrl: 'nats://127.0.0.1:9', dimension: 384 })).rejects.toMatchObject({ issues: [{ path: 'dimension' }] });
+    await expect(createEmbedder({ kind: 'openai', url: 'ftp://example/v1', model: 'text-embedding-3-small' })).rejects.toMatchObject({ issues: [{ path: 'url' }] });
+  });
+
   it('refuses an unknown kind with a typed error', async () => {
     await expect(createEmbedder({ kind: 'onnx' as never })).rejects.toBeInstanceOf(InvalidArgumentError);
   });

@@ -21,6 +21,11 @@ const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 /** The worker's HTTP face: OpenAI-compatible embeddings, liveness, readiness and Prometheus metrics. */
 export function buildWorkerHttpApp(options: WorkerHttpAppOptions): FastifyInstance {
   const app = fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT_BYTES });
+  // Node's server.close() only closes connections idle at that moment; one finishing a request later must not linger.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (options.isDraining()) reply.header('connection', 'close');
+    return payload;
+  });
   registerOpenAiEmbeddingsRoute(app, options);
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {

@@ -2,6 +2,7 @@ import { connect } from '@nats-io/transport-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, UnavailableError } from '../../src/core/errors.js';
 import type { Embedder } from '../../src/embed/embedder.js';
+import { createEmbedder } from '../../src/embed/create-embedder.js';
 import { embedSubject, encodeVector } from '../../src/embed/embed-wire.js';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { NatsEmbedder } from '../../src/embed/nats-embedder.js';
@@ -106,6 +107,15 @@ describe.skipIf(skipWithoutNatsServer())('hyphae worker over a real nats-server'
     expect((failure as UnavailableError).message).toContain(embedSubject(MODEL));
     const withFallback = await client({ attempts: 2, fallback: new HashEmbedder() });
     await expectLocalVectors(await withFallback.embed(['embedded locally']), ['embedded locally']);
+  });
+
+  it('createEmbedder builds the nats embedder from configuration, fallback included', async () => {
+    const configured = await createEmbedder({ kind: 'nats', natsUrl: nats.url, model: MODEL, fallback: 'hash', attempts: 1 });
+    cleanups.push(() => configured.close());
+    expect(configured).toBeInstanceOf(NatsEmbedder);
+    expect(configured.dimension).toBe(512);
+    await expectLocalVectors(await configured.embed(['no worker, local fallback']), ['no worker, local fallback']);
+    await expect(createEmbedder({ kind: 'nats', natsUrl: nats.url, fallback: 'hash' })).rejects.toBeInstanceOf(InvalidArgumentError);
   });
 
   it('refuses a fallback of another model at construction', async () => {
