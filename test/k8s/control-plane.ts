@@ -25,6 +25,8 @@ export interface ControlPlane {
 export interface ControlPlaneOptions {
   /** Additional users (name → token) without group membership. */
   users?: string[];
+  /** Extra kube-apiserver flags, e.g. a short --etcd-compaction-interval. */
+  apiserverArgs?: string[];
 }
 
 export async function freePort(): Promise<number> {
@@ -124,6 +126,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
           // No controller-manager runs to mint ServiceAccount tokens; pods are never scheduled anyway.
           '--disable-admission-plugins=ServiceAccount',
           '--v=0',
+          ...(options.apiserverArgs ?? []),
         ],
         { stdio: ['ignore', 'pipe', 'pipe'] },
       ),

@@ -20,6 +20,11 @@ export interface InformerOptions<T extends KubeObject> {
   onEvent: (type: InformerEventType, obj: T, old?: T) => void;
   onRestart?: (reason: 'expired' | 'watchdog' | 'error' | 'closed') => void;
   onError?: (err: unknown) => void;
+  /**
+   * Resume from a known resourceVersion instead of listing first. If it is too old the server
+   * answers 410 Gone and the informer relists. waitForSync() still waits for a list.
+   */
+  startResourceVersion?: string;
 }
 
 export class Informer<T extends KubeObject> {
@@ -40,6 +45,7 @@ export class Informer<T extends KubeObject> {
   ) {
     this.watchTimeoutSeconds = options.watchTimeoutSeconds ?? 300;
     this.watchdogMs = options.watchdogMs ?? (this.watchTimeoutSeconds + 30) * 1000;
+    this.resourceVersion = options.startResourceVersion;
   }
 
   start(): void {
@@ -90,6 +96,8 @@ export class Informer<T extends KubeObject> {
     while (this.running) {
       try {
         if (this.resourceVersion === undefined) await this.relist();
+        // stop() may have run while we listed; a watch started now would outlive it.
+        if (!this.running) break;
         const reason = await this.watchOnce();
         failures = 0;
         if (this.running) this.options.onRestart?.(reason);

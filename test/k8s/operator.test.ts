@@ -1,0 +1,238 @@
+// The operator reconciling HyphaeMesh objects on a real kube-apiserver + etcd. No kubelet runs,
+// so the test reports workload status itself, the way the kubelet and controllers would.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HyphaeMeshStatus } from '../../operator/src/crd/hyphae-mesh-schema.js';
+import { isWrite } from '../../operator/src/kube/kube-client.js';
+import type { KubeClient } from '../../operator/src/kube/kube-client.js';
+import type { KubeObject } from '../../operator/src/kube/kube-object.js';
+import {
+  CONFIG_MAP,
+  DEPLOYMENT,
+  HPA,
+  HYPHAE_MESH,
+  INGRESS,
+  SECRET,
+  SERVICE,
+  STATEFUL_SET,
+  collectionPath,
+  objectPath,
+} from '../../operator/src/kube/resource-types.js';
+import type { OperatorHandle } from '../../operator/src/run-operator.js';
+import { k8sSkipReason } from './assets.js';
+import { startControlPlane } from './control-plane.js';
+import type { ControlPlane } from './control-plane.js';
+import { clientFor, createNamespace, installCrd, list, reportWorkloadsReady, serverWriteCount, tryGet, waitFor } from './kube-helpers.js';
+import { startTestOperator } from './operator-harness.js';
+
+const skip = k8sSkipReason();
+
+type Mesh = KubeObject & { spec: Record<string, unknown>; status?: HyphaeMeshStatus };
+
+describe.skipIf(skip !== undefined)('operator on a real kube-apiserver', () => {
+  let cp: ControlPlane;
+  let client: KubeClient;
+  let op: OperatorHandle;
+
+  beforeAll(async () => {
+    cp = await startControlPlane();
+    client = await clientFor(cp);
+    await installCrd(client);
+    op = await startTestOperator(cp, { leaderElection: { enabled: false } });
+    await waitFor('controller synced', async () => op.controller()?.hasSynced());
+  });
+  afterAll(async () => {
+    await op?.stop();
+    client?.close();
+    await cp?.stop();
+  });
+
+  const createMesh = (ns: string, name: string, spec: Record<string, unknown> = {}): Promise<Mesh> =>
+    client.request<Mesh>({
+      method: 'POST',
+      path: collectionPath(HYPHAE_MESH, ns),
+      body: { apiVersion: 'hyphae.dev/v1alpha1', kind: 'HyphaeMesh', metadata: { name }, spec },
+    });
+  const getMesh = (ns: string, name: string): Promise<Mesh> => client.get<Mesh>(objectPath(HYPHAE_MESH, ns, name));
+  const patchSpec = (ns: string, name: string, spec: Record<string, unknown>): Promise<Mesh> =>
+    client.mergePatch<Mesh>(objectPath(HYPHAE_MESH, ns, name), { spec });
+  const condition = (m: Mesh, type: string): { status: string; reason: string; observedGeneration?: number } | undefined =>
+    m.status?.conditions?.find((c) => c.type === type);
+  const settle = async (): Promise<void> => {
+    // Let watch events of our own writes arrive and their reconciles finish.
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setTimeout(r, 300));
+      await op.controller()?.idle();
+    }
+  };
+
+  const expected = [
+    [CONFIG_MAP, 'demo-config'],
+    [SECRET, 'demo-postgres'],
+    [SERVICE, 'demo-postgres'],
+    [STATEFUL_SET, 'demo-postgres'],
+    [SERVICE, 'demo-nats'],
+    [SERVICE, 'demo-nats-cluster'],
+    [STATEFUL_SET, 'demo-nats'],
+    [SERVICE, 'demo-api'],
+    [DEPLOYMENT, 'demo-api'],
+    [DEPLOYMENT, 'demo-worker'],
+  ] as const;
+
+  it('creates every expected object, each controlled by the HyphaeMesh', async () => {
+    const ns = await createNamespace(client);
+    const mesh = await createMesh(ns, 'demo');
+    for (const [rt, name] of expected) {
+      const obj = await waitFor(`${rt.kind}/${name}`, () => tryGet(client, rt, ns, name));
+      expect(obj.metadata.ownerReferences, `${rt.kind}/${name}`).toEqual([
+        { apiVersion: 'hyphae.dev/v1alpha1', kind: 'HyphaeMesh', name: 'demo', uid: mesh.metadata.uid, controller: true, blockOwnerDeletion: true },
+      ]);
+      const managers = (obj.metadata as { managedFields?: Array<{ manager: string; operation: string }> }).managedFields ?? [];
+      expect(managers.some((m) => m.manager === 'hyphae-operator' && m.operation === 'Apply'), `${rt.kind}/${name} applied`).toBe(true);
+    }
+    const st = await waitFor('status written', async () => (await getMesh(ns, 'demo')).status?.conditions?.length);
+    expect(st).toBe(8);
+  });
+
+  it('drives conditions to Ready as workloads report ready, with observedGeneration', async () => {
+    const ns = await createNamespace(client);
+    await createMesh(ns, 'demo');
+    await waitFor('objects', async () => (await list(client, DEPLOYMENT, ns)).length === 2 && (await list(client, STATEFUL_SET, ns)).length === 2);
+    let mesh = await waitFor('Progressing', async () => {
+      const m = await getMesh(ns, 'demo');
+      return condition(m, 'Progressing')?.status === 'True' ? m : undefined;
+    });
+    expect(condition(mesh, 'Ready')?.status).toBe('False');
+    expect(condition(mesh, 'ApiReady')?.reason).toBe('RollingOut');
+
+    await reportWorkloadsReady(client, ns, { 'demo-nats': 1 });
+    mesh = await waitFor('nats not ready', async () => {
+      const m = await getMesh(ns, 'demo');
+      return condition(m, 'ApiReady')?.status === 'True' && condition(m, 'DatabaseReady')?.status === 'True' ? m : undefined;
+    });
+    expect(condition(mesh, 'NatsReady')).toMatchObject({ status: 'False', reason: 'ReplicasNotReady' });
+    expect(condition(mesh, 'DatabaseReady')?.status).toBe('True');
+    expect(condition(mesh, 'Ready')?.status).toBe('False');
+
+    await reportWorkloadsReady(client, ns);
+    mesh = await waitFor('Ready', async () => {
+      const m = await getMesh(ns, 'demo');
+      return condition(m, 'Ready')?.status === 'True' ? m : undefined;
+    });
+    for (const c of mesh.status?.conditions ?? []) expect(c.observedGeneration, c.type).toBe(mesh.metadata.generation);
+    expect(condition(mesh, 'Progressing')?.status).toBe('False');
+    expect(condition(mesh, 'Degraded')?.status).toBe('False');
+    expect(mesh.status?.observedGeneration).toBe(mesh.metadata.generation);
+    expect(mesh.status?.api).toMatchObject({ replicas: 2, readyReplicas: 2 });
+  });
+
+  it('rolls a spec change through (replicas, image) and follows observedGeneration', async () => {
+    const ns = await createNamespace(client);
+    await createMesh(ns, 'demo');
+    await waitFor('deployments', async () => (await list(client, DEPLOYMENT, ns)).length === 2);
+    await reportWorkloadsReady(client, ns);
+    await waitFor('Ready', async () => condition(await getMesh(ns, 'demo'), 'Ready')?.status === 'True');
+
+    const changed = await patchSpec(ns, 'demo', { api: { replicas: 5 }, image: { tag: '9.9.9' }, workers: { replicas: 3 } });
+    expect(changed.metadata.generation).toBe(2);
+    const api = await waitFor('api rolled', async () => {
+      const d = await tryGet(client, DEPLOYMENT, ns, 'demo-api');
+      return (d?.spec as { replicas?: number } | undefined)?.replicas === 5 ? d : undefined;
+    });
+    const pod = (api.spec as { template: { spec: { containers: Array<{ image: string }> } } }).template.spec;
+    expect(pod.containers[0]?.image).toBe('ghcr.io/hyphae-dev/hyphae:9.9.9');
+    const worker = await tryGet(client, DEPLOYMENT, ns, 'demo-worker');
+    expect((worker?.spec as { replicas: number }).replicas).toBe(3);
+
+    const rolling = await waitFor('status at generation 2', async () => {
+      const m = await getMesh(ns, 'demo');
+      return m.status?.observedGeneration === 2 ? m : undefined;
+    });
+    expect(condition(rolling, 'Ready')?.status).toBe('False');
+    expect(condition(rolling, 'Ready')?.observedGeneration).toBe(2);
+    await reportWorkloadsReady(client, ns);
+    await waitFor('Ready again', async () => condition(await getMesh(ns, 'demo'), 'Ready')?.status === 'True');
+  });
+
+  it('recreates a deleted owned Deployment', async () => {
+    const ns = await createNamespace(client);
+    await createMesh(ns, 'demo');
+    const before = await waitFor('api deployment', () => tryGet(client, DEPLOYMENT, ns, 'demo-api'));
+    await client.request({ method: 'DELETE', path: objectPath(DEPLOYMENT, ns, 'demo-api') });
+    const after = await waitFor('recreated', async () => {
+      const d = await tryGet(client, DEPLOYMENT, ns, 'demo-api');
+      return d && d.metadata.uid !== before.metadata.uid ? d : undefined;
+    });
+    expect(after.metadata.ownerReferences?.[0]?.name).toBe('demo');
+  });
+
+  it('reverts drift in a field it owns', async () => {
+    const ns = await createNamespace(client);
+    await createMesh(ns, 'demo', { workers: { replicas: 2 } });
+    await waitFor('worker', () => tryGet(client, DEPLOYMENT, ns, 'demo-worker'));
+    await client.mergePatch(objectPath(DEPLOYMENT, ns, 'demo-worker'), { spec: { replicas: 7 } });
+    await waitFor('reverted', async () => ((await tryGet(client, DEPLOYMENT, ns, 'demo-worker'))?.spec as { replicas: number }).replicas === 2);
+  });
+
+  it('reconciles an unchanged spec with zero writes', async () => {
+    const ns = await createNamespace(client);
+    await createMesh(ns, 'demo', { ingress: { enabled: true, host: 'mem.example.com' }, autoscaling: { enabled: true } });
+    await waitFor('objects', async () => (await list(client, DEPLOYMENT, ns)).length === 2);
+    await reportWorkloadsReady(client, ns);
+    await waitFor('Ready', async () => condition(await getMesh(ns, 'demo'), 'Ready')?.status === 'True');
+    await settle();
+
+    const resources = ['hyphaemeshes', 'deployments', 'statefulsets', 'services', 'secrets', 'configmaps', 'ingresses', 'horizontalpodautoscalers'];
+    const serverBefore = await serverWriteCount(client, resources);
+    expect(serverBefore).toBeGreaterThan(0); // the metric is really being read
+    const mark = op.client.log.mark();
+    const reconcilesBefore = await reconcileCount(op);
+    op.controller()?.resync();
+    await settle();
+    const requests = op.client.log.since(mark);
+    expect(await reconcileCount(op)).toBeGreaterThan(reconcilesBefore);
+    expect(requests.filter(isWrite)).toEqual([]);
+    expect(requests).toEqual([]);
+    expect(await serverWriteCount(client, resources)).toBe(serverBefore);
+  });
+
+  it('prunes objects of a feature that is switched off', async () => {
+    const ns = await createNamespace(client);
+    await createMesh(ns, 'demo', { ingress: { enabled: true, host: 'mem.example.com' }, autoscaling: { enabled: true } });
+    await waitFor('ingress and hpa', async () => (await tryGet(client, INGRESS, ns, 'demo-api')) && (await tryGet(client, HPA, ns, 'demo-api')));
+    const dep = await tryGet(client, DEPLOYMENT, ns, 'demo-api');
+    expect((dep?.spec as { replicas?: number }).replicas).toBe(1); // server default: the HPA owns the count
+    await patchSpec(ns, 'demo', { ingress: { enabled: false }, autoscaling: { enabled: false } });
+    await waitFor('pruned', async () => !(await tryGet(client, INGRESS, ns, 'demo-api')) && !(await tryGet(client, HPA, ns, 'demo-api')));
+    await waitFor('replicas back', async () => ((await tryGet(client, DEPLOYMENT, ns, 'demo-api'))?.spec as { replicas: number }).replicas === 2);
+  });
+
+  it('reports kinds the cluster lacks (CNPG, ServiceMonitor) in conditions instead of failing', async () => {
+    const ns = await createNamespace(client);
+    await createMesh(ns, 'demo', { postgres: { mode: 'cnpg', instances: 3 }, monitoring: { serviceMonitor: { enabled: true } } });
+    const mesh = await waitFor('conditions', async () => {
+      const m = await getMesh(ns, 'demo');
+      return condition(m, 'OptionalKindsAvailable') ? m : undefined;
+    });
+    expect(condition(mesh, 'OptionalKindsAvailable')).toMatchObject({ status: 'False', reason: 'KindsMissing' });
+    expect(condition(mesh, 'DatabaseReady')).toMatchObject({ status: 'False', reason: 'KindMissing' });
+    expect(condition(mesh, 'Degraded')).toMatchObject({ status: 'True', reason: 'DependencyMissing' });
+    expect(mesh.status?.missingKinds).toEqual(['Cluster.postgresql.cnpg.io', 'ServiceMonitor.monitoring.coreos.com']);
+    expect(await tryGet(client, DEPLOYMENT, ns, 'demo-api')).toBeDefined();
+    expect(await tryGet(client, STATEFUL_SET, ns, 'demo-postgres')).toBeUndefined();
+  });
+
+  it('serves its own /metrics, /healthz and /readyz', async () => {
+    const base = op.probeUrl as string;
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    const text = await (await fetch(`${base}/metrics`)).text();
+    for (const m of ['hyphae_operator_reconciles_total', 'hyphae_operator_reconcile_errors_total', 'hyphae_operator_reconcile_duration_seconds_bucket', 'hyphae_operator_queue_depth']) {
+      expect(text).toContain(m);
+    }
+  });
+});
+
+async function reconcileCount(op: OperatorHandle): Promise<number> {
+  const metric = await op.metrics.reconciles.get();
+  return metric.values.reduce((sum, v) => sum + v.value, 0);
+}
