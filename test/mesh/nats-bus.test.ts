@@ -4,8 +4,8 @@ import { UnavailableError } from '../../src/core/errors.js';
 import { beaconSubject } from '../../src/mesh/bus.js';
 import type { DiffEnvelope } from '../../src/mesh/bus.js';
 import { NatsBus } from '../../src/mesh/nats-bus.js';
-import { skipWithoutNatsServer, startNatsServer } from './nats-server-process.js';
-import type { NatsServerProcess } from './nats-server-process.js';
+import { skipWithoutNatsServer, startNatsServer } from '../support/nats-server.js';
+import type { NatsServer } from '../support/nats-server.js';
 import { waitFor } from './wait-for.js';
 
 function envelope(seq: number): DiffEnvelope {
@@ -28,7 +28,7 @@ function envelope(seq: number): DiffEnvelope {
 }
 
 describe.skipIf(skipWithoutNatsServer())('NatsBus against a real nats-server', () => {
-  let server: NatsServerProcess;
+  let server: NatsServer;
   const buses: NatsBus[] = [];
 
   beforeAll(async () => {

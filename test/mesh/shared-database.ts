@@ -23,7 +23,7 @@ export async function startSharedDatabase(dimension: number): Promise<SharedData
     const sql = await readFile(new URL(`../../src/store/migrations/${file}`, import.meta.url), 'utf8');
     await pglite.exec(sql.replaceAll('{{EMBEDDING_DIMENSION}}', String(dimension)));
   }
-  const server = new PGLiteSocketServer({ db: pglite, port: 0, host: '127.0.0.1', maxConnections: 64 });
+  const server = new PGLiteSocketServer({ db: withBatchAffinity(pglite), port: 0, host: '127.0.0.1', maxConnections: 64 });
   await server.start();
   const port = Number(server.getServerConn().split(':').pop());
   const pools: pg.Pool[] = [];
@@ -40,6 +40,36 @@ export async function startSharedDatabase(dimension: number): Promise<SharedData
       await pglite.close();
     },
   };
+}
+
+/**
+ * pglite-socket keeps one connection's messages together only inside a transaction; between
+ * transactions it interleaves connections message by message, so one client's Bind can land
+ * between another's Parse and Execute ("portal does not exist"). Reporting "in transaction"
+ * until the extended-protocol batch reaches its Sync keeps each batch whole.
+ */
+function withBatchAffinity(pglite: PGlite): PGlite {
+  let midBatch = false;
+  return new Proxy(pglite, {
+    get(target, property, receiver): unknown {
+      if (property === 'isInTransaction') return (): boolean => midBatch || target.isInTransaction();
+      if (property === 'execProtocolRawStream') {
+        return (message: Uint8Array, ...rest: unknown[]): unknown => {
+          const type = String.fromCharCode(message[0] ?? 0);
+          midBatch = !(type === 'S' || type === 'Q' || type === 'X');
+          return (target.execProtocolRawStream as (...args: unknown[]) => unknown).call(target, message, ...rest);
+        };
+      }
+      if (property === 'exec') {
+        return (...args: unknown[]): unknown => {
+          midBatch = false;
+          return (target.exec as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
