@@ -1,0 +1,223 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InvalidArgumentError } from '../core/errors.js';
+import { EmbeddingModelMismatchError, MigrationError } from './errors.js';
+import type { Db, Queryable } from './db.js';
+
+/** One numbered SQL file of src/store/migrations, e.g. 0001_core.sql. */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  /** sha256 of the file as written (line endings normalised), before the dimension is substituted. */
+  readonly checksum: string;
+  readonly sql: string;
+}
+
+export interface EmbeddingIdentity {
+  readonly modelId: string;
+  readonly dimension: number;
+}
+
+export interface ApplyMigrationsOptions {
+  /** The embedding dimension substituted for {{EMBEDDING_DIMENSION}}. */
+  readonly dimension: number;
+  /** Where the .sql files are; default: the migrations folder of this package. */
+  readonly migrationsDir?: string;
+}
+
+export interface MigrateOptions extends ApplyMigrationsOptions {
+  /** The embedder's model id, recorded on the first start and checked on every later one. */
+  readonly modelId: string;
+}
+
+export interface MigrateResult {
+  /** Migrations applied by this call, in order (empty when the schema was current). */
+  readonly applied: readonly { readonly version: number; readonly name: string }[];
+  readonly identity: EmbeddingIdentity;
+}
+
+/** Every migrating process takes this transaction-scoped advisory lock first, so one migrates at a time. */
+export const MIGRATION_LOCK_KEY = 7_021_960_851_968_001;
+// pgvector's HNSW index accepts at most 2000 dimensions.
+const MAX_INDEXED_DIMENSION = 2000;
+const MIGRATION_FILE = /^(\d{4})_([a-z0-9_]+)\.sql$/;
+const DIMENSION_PLACEHOLDER = /\{\{EMBEDDING_DIMENSION\}\}/g;
+const META_MODEL = 'embedding_model';
+const META_DIMENSION = 'embedding_dimension';
+
+/** Applies pending migrations, then records or checks the embedder identity (model id and dimension). */
+export async function migrate(db: Db, options: MigrateOptions): Promise<MigrateResult> {
+  const applied = await applyMigrations(db, options);
+  const identity = await ensureEmbeddingIdentity(db, { modelId: options.modelId, dimension: options.dimension });
+  return { applied, identity };
+}
+
+/**
+ * Applies pending migrations, each in its own transaction under the migration advisory lock;
+ * a second caller waits, then finds them applied. Refuses when an applied file has changed
+ * or the database holds a migration this code does not know.
+ */
+export async function applyMigrations(
+  db: Db,
+  options: ApplyMigrationsOptions,
+): Promise<{ readonly version: number; readonly name: string }[]> {
+  assertDimension(options.dimension);
+  const migrations = await loadMigrations(options.migrationsDir);
+  await db.transaction(async (tx) => {
+    await lockMigrations(tx);
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         version    integer PRIMARY KEY,
+         name       text NOT NULL,
+         checksum   text NOT NULL,
+         applied_at timestamptz NOT NULL DEFAULT now()
+       )`,
+    );
+    const { rows } = await tx.query<{ version: number; name: string; checksum: string }>(
+      'SELECT version, name, checksum FROM schema_migrations ORDER BY version',
+    );
+    for (const row of rows) verifyApplied(migrations, row);
+  });
+  const applied: { version: number; name: string }[] = [];
+  for (const migration of migrations) {
+    const didApply = await db.transaction(async (tx) => {
+      await lockMigrations(tx);
+      const { rows } = await tx.query<{ version: number; name: string; checksum: string }>(
+        'SELECT version, name, checksum FROM schema_migrations WHERE version = $1',
+        [migration.version],
+      );
+      const existing = rows[0];
+      if (existing !== undefined) {
+        verifyApplied(migrations, existing);
+        return false;
+      }
+      await tx.query(substituteDimension(migration.sql, options.dimension));
+      await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
+        migration.version,
+        migration.name,
+        migration.checksum,
+      ]);
+      return true;
+    });
+    if (didApply) applied.push({ version: migration.version, name: migration.name });
+  }
+  return applied;
+}
+
+/** The embedder identity recorded in the database, or undefined when none is recorded yet. */
+export async function readEmbeddingIdentity(db: Queryable): Promise<EmbeddingIdentity | undefined> {
+  const { rows } = await db.query<{ exists: boolean }>("SELECT to_regclass('hyphae_meta') IS NOT NULL AS exists");
+  if (rows[0]?.exists !== true) return undefined;
+  return readRecordedIdentity(db);
+}
+
+/** Reads the numbered .sql files in version order. */
+export async function loadMigrations(migrationsDir?: string): Promise<Migration[]> {
+  const dir = migrationsDir ?? (await defaultMigrationsDir());
+  const files = (await readdir(dir)).filter((file) => file.endsWith('.sql')).sort();
+  const migrations: Migration[] = [];
+  for (const file of files) {
+    const match = MIGRATION_FILE.exec(file);
+    if (match === null || match[1] === undefined || match[2] === undefined) {
+      throw new MigrationError(`migration file ${file} in ${dir} is not named NNNN_name.sql`);
+    }
+    const sql = (await readFile(join(dir, file), 'utf8')).replace(/\r\n/g, '\n');
+    const version = Number(match[1]);
+    if (migrations.some((m) => m.version === version)) {
+      throw new MigrationError(`two migration files in ${dir} share version ${match[1]}`);
+    }
+    migrations.push({ version, name: match[2], checksum: createHash('sha256').update(sql).digest('hex'), sql });
+  }
+  return migrations;
+}
+
+async function ensureEmbeddingIdentity(db: Db, configured: EmbeddingIdentity): Promise<EmbeddingIdentity> {
+  return db.transaction(async (tx) => {
+    await lockMigrations(tx);
+    const recorded = await readRecordedIdentity(tx);
+    if (recorded !== undefined) {
+      if (recorded.modelId !== configured.modelId || recorded.dimension !== configured.dimension) {
+        throw new EmbeddingModelMismatchError(recorded, configured);
+      }
+      return recorded;
+    }
+    // Nothing recorded yet (a fresh database, or a test template): the schema's vector width decides.
+    const schemaDimension = await readSchemaDimension(tx);
+    if (schemaDimension !== undefined && schemaDimension !== configured.dimension) {
+      throw new EmbeddingModelMismatchError({ modelId: undefined, dimension: schemaDimension }, configured);
+    }
+    await tx.query(
+      'INSERT INTO hyphae_meta (key, value) VALUES ($1, $2), ($3, $4) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+      [META_MODEL, configured.modelId, META_DIMENSION, String(configured.dimension)],
+    );
+    return configured;
+  });
+}
+
+async function readRecordedIdentity(db: Queryable): Promise<EmbeddingIdentity | undefined> {
+  const { rows } = await db.query<{ key: string; value: string }>('SELECT key, value FROM hyphae_meta WHERE key = ANY($1)', [
+    [META_MODEL, META_DIMENSION],
+  ]);
+  const model = rows.find((row) => row.key === META_MODEL)?.value;
+  const dimension = rows.find((row) => row.key === META_DIMENSION)?.value;
+  if (model === undefined || dimension === undefined) return undefined;
+  return { modelId: model, dimension: Number(dimension) };
+}
+
+async function readSchemaDimension(db: Queryable): Promise<number | undefined> {
+  const { rows } = await db.query<{ type: string }>(
+    `SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute
+      WHERE attrelid = to_regclass('cells') AND attname = 'embedding' AND NOT attisdropped`,
+  );
+  const match = /^vector\((\d+)\)$/.exec(rows[0]?.type ?? '');
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
+async function lockMigrations(tx: Queryable): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
+}
+
+function verifyApplied(migrations: readonly Migration[], row: { version: number; name: string; checksum: string }): void {
+  const known = migrations.find((m) => m.version === row.version);
+  const label = `${String(row.version).padStart(4, '0')}_${row.name}`;
+  if (known === undefined) {
+    throw new MigrationError(`the database has migration ${label}, which this version of hyphae does not know; upgrade hyphae`);
+  }
+  if (known.checksum !== row.checksum) {
+    throw new MigrationError(
+      `migration ${label} was changed after it was applied (checksum ${row.checksum.slice(0, 12)}… in the database, ` +
+        `${known.checksum.slice(0, 12)}… on disk); restore the original file and add a new migration instead`,
+    );
+  }
+}
+
+function substituteDimension(sql: string, dimension: number): string {
+  const substituted = sql.replace(DIMENSION_PLACEHOLDER, String(dimension));
+  const leftover = /\{\{[A-Z_]+\}\}/.exec(substituted);
+  if (leftover !== null) throw new MigrationError(`migration uses unknown placeholder ${leftover[0]}`);
+  return substituted;
+}
+
+function assertDimension(dimension: number): void {
+  if (!Number.isInteger(dimension) || dimension < 1 || dimension > MAX_INDEXED_DIMENSION) {
+    throw new InvalidArgumentError(`embedding dimension must be an integer from 1 to ${MAX_INDEXED_DIMENSION}`, [
+      { path: 'dimension', message: `got ${dimension}` },
+    ]);
+  }
+}
+
+/**
+ * The .sql files sit beside this module in src/; a build into dist/ does not copy them, so from
+ * dist/src/store/ the source folder three levels up is used instead.
+ */
+async function defaultMigrationsDir(): Promise<string> {
+  const candidates = [new URL('./migrations/', import.meta.url), new URL('../../../src/store/migrations/', import.meta.url)];
+  for (const candidate of candidates) {
+    const path = fileURLToPath(candidate);
+    const info = await stat(path).catch(() => undefined);
+    if (info?.isDirectory() === true) return path;
+  }
+  throw new MigrationError(`no migrations folder found beside ${fileURLToPath(import.meta.url)}`);
+}

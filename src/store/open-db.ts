@@ -1,0 +1,22 @@
+import { openPgDb } from './pg-driver.js';
+import { openPgliteDb } from './pglite-driver.js';
+import type { Db } from './db.js';
+
+export interface OpenDbConfig {
+  /** HYPHAE_DATABASE_URL; when set PostgreSQL is used and the data folder is ignored. */
+  readonly databaseUrl?: string;
+  /** HYPHAE_DATA_DIR, the embedded PGlite folder. */
+  readonly dataDir: string;
+  /** pg pool size (PostgreSQL only). */
+  readonly poolMax?: number;
+  /** Names this process in the data-folder lock, e.g. "hyphae serve" (PGlite only). */
+  readonly command?: string;
+}
+
+/** Opens the database the configuration names: PostgreSQL when a URL is set, else PGlite in the data folder. */
+export async function openDb(config: OpenDbConfig): Promise<Db> {
+  if (config.databaseUrl !== undefined && config.databaseUrl !== '') {
+    return openPgDb({ url: config.databaseUrl, ...(config.poolMax === undefined ? {} : { max: config.poolMax }) });
+  }
+  return openPgliteDb({ dataDir: config.dataDir, ...(config.command === undefined ? {} : { lockCommand: config.command }) });
+}

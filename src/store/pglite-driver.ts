@@ -1,0 +1,97 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { Results, Transaction } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { resolve } from 'node:path';
+import { acquireDataDirLock } from './data-dir-lock.js';
+import type { DataDirLock } from './data-dir-lock.js';
+import type { Db, PoolStats, QueryResult, Queryable } from './db.js';
+
+export interface PgliteDbOptions {
+  /** The data folder; undefined keeps the database in memory. */
+  readonly dataDir?: string;
+  /** A data folder dumped with `dumpDataDir()` to start from (test templates). */
+  readonly loadFrom?: Blob | File;
+  /** Shown to another process refused by the data-folder lock, e.g. "hyphae serve". */
+  readonly lockCommand?: string;
+}
+
+/** The PGlite driver; `pglite` is exposed for tooling that needs the engine (dumps, wire server). */
+export interface PgliteDb extends Db {
+  readonly driver: 'pglite';
+  readonly pglite: PGlite;
+}
+
+type PgliteRunner = Pick<Transaction, 'query' | 'exec'>;
+
+const PGLITE_POOL_STATS: PoolStats = { total: 1, idle: 1, waiting: 0 };
+
+/**
+ * Opens PGlite with pgvector. PGlite is one connection: its own mutexes run one statement at a
+ * time and hold plain queries back while a transaction is open, so calls interleave safely.
+ * Never call `db.query` or `db.transaction` inside a transaction callback (it would wait on itself);
+ * use the `tx` it receives.
+ */
+export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<PgliteDb> {
+  const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
+  const lock: DataDirLock | undefined =
+    dataDir === undefined
+      ? undefined
+      : await acquireDataDirLock(dataDir, options.lockCommand === undefined ? {} : { command: options.lockCommand });
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create({
+      ...(dataDir === undefined ? {} : { dataDir }),
+      ...(options.loadFrom === undefined ? {} : { loadDataDir: options.loadFrom }),
+      extensions: { vector },
+    });
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    driver: 'pglite',
+    pglite,
+    query<Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
+      return runQuery<Row>(pglite, sql, params);
+    },
+    transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      return pglite.transaction((tx) =>
+        fn({
+          query: <Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> => runQuery<Row>(tx, sql, params),
+        }),
+      );
+    },
+    poolStats(): PoolStats {
+      return PGLITE_POOL_STATS;
+    },
+    close(): Promise<void> {
+      closing ??= (async (): Promise<void> => {
+        try {
+          if (!pglite.closed) await pglite.close();
+        } finally {
+          await lock?.release();
+        }
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * Without parameters a statement goes through the simple protocol (`exec`), as `pg` does, so
+ * multi-statement SQL (migrations) works on both drivers; the last statement's result is returned.
+ */
+async function runQuery<Row>(runner: PgliteRunner, sql: string, params: readonly unknown[] | undefined): Promise<QueryResult<Row>> {
+  if (params === undefined || params.length === 0) {
+    const results = await runner.exec(sql);
+    const last = results[results.length - 1];
+    return last === undefined ? { rows: [], rowCount: 0 } : toQueryResult<Row>(last);
+  }
+  return toQueryResult<Row>(await runner.query<Row>(sql, [...params]));
+}
+
+function toQueryResult<Row>(result: Results<unknown>): QueryResult<Row> {
+  const rows = result.rows as Row[];
+  return { rows, rowCount: result.rowCount ?? result.affectedRows ?? rows.length };
+}
