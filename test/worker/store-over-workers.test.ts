@@ -56,7 +56,7 @@ describe.skipIf(skipWithoutNatsServer())('storing through embedding workers (rea
 
   it('with no worker, store fails UNAVAILABLE and writes nothing', async () => {
     const caller = await principal();
-    await expect(facade.store(caller, { content: 'nobody embeds this', cell_type: 'Fact' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    await expect(facade.store(caller, { content: 'nobody embeds this', cell_type: 'Fact', salience: 0.5 })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     expect(await storedCells(db, caller.tenantId)).toEqual([]);
   });
 
@@ -65,7 +65,7 @@ describe.skipIf(skipWithoutNatsServer())('storing through embedding workers (rea
     workers.push(await runWorker({ embedder: new HashEmbedder(), natsUrl: nats.url }));
     const doomed = await spawnWorkerProcess(nats.url, 400);
     const contents = Array.from({ length: 40 }, (_, i) => `burst cell ${String(i).padStart(2, '0')}: the payments gateway retries with backoff`);
-    const stores = Promise.allSettled(contents.map((content) => facade.store(caller, { content, cell_type: 'Decision' })));
+    const stores = Promise.allSettled(contents.map((content) => facade.store(caller, { content, cell_type: 'Decision', salience: 0.5 })));
     try {
       await doomed.waitFor('batch');
     } finally {
