@@ -68,6 +68,7 @@ export async function runRemoteBridge(options: RemoteBridgeOptions): Promise<voi
       parsed = undefined;
     }
     const requestId = requestIdOf(parsed);
+    const isNotification = isPlainObject(parsed) && typeof parsed.method === 'string' && !Object.hasOwn(parsed, 'id');
     const isInitialize = isPlainObject(parsed) && parsed.method === 'initialize';
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -90,6 +91,11 @@ export async function runRemoteBridge(options: RemoteBridgeOptions): Promise<voi
       reply = JSON.parse(text);
     } catch {
       reply = undefined;
+    }
+    if (isNotification) {
+      // A notification never gets a reply, not even a transport error: log it instead.
+      if (response.status >= 400) log(`remote ${options.url} refused a notification with HTTP ${response.status}`);
+      return;
     }
     if (isPlainObject(reply) && reply.jsonrpc === '2.0') {
       if (isInitialize && isPlainObject(reply.result) && isSupportedProtocolVersion(reply.result.protocolVersion)) {
