@@ -247,7 +247,7 @@ describe.skipIf(skip !== undefined)('helm chart on a real kube-apiserver', () =>
     ] as const) {
       await waitFor(`${rt.kind}/${name} removed`, async () => (await tryGet(admin, rt, NS, name)) === undefined);
     }
-    expect(await tryGet(admin, CRD, undefined, CRD_NAME)).toBeDefined();
+    expect(await tryGet(admin, CRD, '', CRD_NAME)).toBeDefined();
     expect(await tryGet(admin, SECRET, NS, `${MESH}-admin-key`)).toBeDefined();
     expect((await helm(['list', '--namespace', NS, '--short'])).trim()).toBe('');
   });
