@@ -7,3 +7,5 @@ export { hyphaeMeshCrd, hyphaeMeshCrdYaml, CRD_NAME } from './crd/hyphae-mesh-cr
 export type { HyphaeMeshSpec, HyphaeMeshStatus, Condition } from './crd/hyphae-mesh-schema.js';
 export { OperatorError, KubeApiError } from './errors.js';
 export { silentLogger, jsonLogger } from './runtime/logger.js';
+export { operatorClusterRules, operatorLeaseRules } from './rbac.js';
+export type { PolicyRule } from './rbac.js';

@@ -1,0 +1,78 @@
+// The operator running as an identity that holds only operatorClusterRules() and
+// operatorLeaseRules(): proves the least-privilege RBAC (what the chart installs) is sufficient.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KubeApiError } from '../../operator/src/errors.js';
+import type { KubeClient } from '../../operator/src/kube/kube-client.js';
+import { DEPLOYMENT, HYPHAE_MESH, STATEFUL_SET, collectionPath, objectPath } from '../../operator/src/kube/resource-types.js';
+import { operatorClusterRules, operatorLeaseRules } from '../../operator/src/rbac.js';
+import type { OperatorHandle } from '../../operator/src/run-operator.js';
+import { k8sSkipReason } from './assets.js';
+import { startControlPlane } from './control-plane.js';
+import type { ControlPlane } from './control-plane.js';
+import { clientFor, createNamespace, installCrd, reportWorkloadsReady, tryGet, waitFor } from './kube-helpers.js';
+import { startTestOperator } from './operator-harness.js';
+
+const skip = k8sSkipReason();
+const USER = 'hyphae-operator';
+
+describe.skipIf(skip !== undefined)('operator under least-privilege RBAC', () => {
+  let cp: ControlPlane;
+  let admin: KubeClient;
+  let restricted: KubeClient;
+  let op: OperatorHandle | undefined;
+
+  beforeAll(async () => {
+    cp = await startControlPlane({ users: [USER] });
+    admin = await clientFor(cp);
+    restricted = await clientFor(cp, cp.userTokens[USER]);
+    await installCrd(admin);
+    const post = (path: string, body: unknown): Promise<unknown> => admin.request({ method: 'POST', path, body });
+    const subjects = [{ kind: 'User', name: USER, apiGroup: 'rbac.authorization.k8s.io' }];
+    await post('/apis/rbac.authorization.k8s.io/v1/clusterroles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: USER }, rules: operatorClusterRules() });
+    await post('/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: USER },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: USER },
+      subjects,
+    });
+    await post('/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: `${USER}-lease` }, rules: operatorLeaseRules() });
+    await post('/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: `${USER}-lease` },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: `${USER}-lease` },
+      subjects,
+    });
+  });
+  afterAll(async () => {
+    await op?.stop();
+    admin?.close();
+    restricted?.close();
+    await cp?.stop();
+  });
+
+  it('is really restricted (cannot list pods)', async () => {
+    await expect(restricted.get('/api/v1/pods')).rejects.toSatisfy((e: unknown) => e instanceof KubeApiError && e.status === 403);
+  });
+
+  it('reconciles to Ready with leader election, using only its rules', async () => {
+    const kubeconfig = cp.kubeconfig.replace(cp.token, cp.userTokens[USER] as string);
+    op = await startTestOperator({ ...cp, kubeconfig }, { leaderElection: { namespace: 'default', identity: 'rbac-op', retryPeriodMs: 200 } });
+    await waitFor('leader and synced', async () => op?.isLeader() && op.controller()?.hasSynced());
+    const ns = await createNamespace(admin, 'rbac');
+    await admin.request({
+      method: 'POST',
+      path: collectionPath(HYPHAE_MESH, ns),
+      body: { apiVersion: 'hyphae.dev/v1alpha1', kind: 'HyphaeMesh', metadata: { name: 'm' }, spec: {} },
+    });
+    await waitFor('workloads', async () => (await tryGet(admin, DEPLOYMENT, ns, 'm-worker')) && (await tryGet(admin, STATEFUL_SET, ns, 'm-nats')));
+    await reportWorkloadsReady(admin, ns);
+    await waitFor('Ready', async () => {
+      const m = await admin.get<{ status?: { conditions?: Array<{ type: string; status: string }> } }>(objectPath(HYPHAE_MESH, ns, 'm'));
+      return m.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+    });
+    const forbidden = op.client.log.all().filter((r) => r.status === 403);
+    expect(forbidden).toEqual([]);
+  });
+});
