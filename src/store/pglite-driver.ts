@@ -1,7 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
 import type { Results, Transaction } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import type { DataDirLock } from './data-dir-lock.js';
 import type { Db, PoolStats, QueryResult, Queryable } from './db.js';
@@ -40,6 +42,7 @@ export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<Pglit
   let pglite: PGlite;
   try {
     pglite = await PGlite.create({
+      ...(await compiledEngine()),
       ...(dataDir === undefined ? {} : { dataDir }),
       ...(options.loadFrom === undefined ? {} : { loadDataDir: options.loadFrom }),
       extensions: { vector },
@@ -76,6 +79,36 @@ export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<Pglit
       return closing;
     },
   };
+}
+
+interface CompiledEngine {
+  readonly pgliteWasmModule?: WebAssembly.Module;
+  readonly fsBundle?: Blob;
+}
+
+let engine: Promise<CompiledEngine> | undefined;
+
+/**
+ * PGlite compiles its WebAssembly and reads its file bundle on every start; doing it once per
+ * process makes each further open (test databases, clones) about a quarter faster.
+ */
+function compiledEngine(): Promise<CompiledEngine> {
+  engine ??= (async (): Promise<CompiledEngine> => {
+    try {
+      const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+      const [wasm, bundle] = await Promise.all([readFile(join(dist, 'pglite.wasm')), readFile(join(dist, 'pglite.data'))]);
+      return { pgliteWasmModule: await wasmRuntime().compile(wasm), fsBundle: new Blob([bundle]) };
+    } catch {
+      // A layout PGlite does not ship with: let PGlite load its own files.
+      return {};
+    }
+  })();
+  return engine;
+}
+
+// The ES2023 lib types WebAssembly as a namespace only; the runtime global is always there in Node.
+function wasmRuntime(): { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } {
+  return (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }).WebAssembly;
 }
 
 /**

@@ -13,6 +13,8 @@ export interface TestDbOptions {
   readonly modelId?: string;
   /** Embedding dimension of the schema; default 512 (the template's). */
   readonly dimension?: number;
+  /** false: a bare clone (initdb only, no migration applied), for migrator tests; default true. */
+  readonly migrated?: boolean;
 }
 
 export type TestDb = PgliteDb;
@@ -22,7 +24,7 @@ let localTemplates: Promise<TestTemplatePaths> | undefined;
 
 /** A fresh in-memory PGlite cloned from the run's template (never initdb per test), migrated. */
 export async function createTestDb(options: TestDbOptions = {}): Promise<TestDb> {
-  const db = await openPgliteDb({ loadFrom: await loadTemplate(options.dimension) });
+  const db = await openPgliteDb({ loadFrom: await loadTemplate(options) });
   try {
     await prepareTestSchema(db, options);
     return db;
@@ -32,10 +34,11 @@ export async function createTestDb(options: TestDbOptions = {}): Promise<TestDb>
   }
 }
 
-/** The dump to clone for a dimension: the migrated template at 512, else the bare one. */
-export async function loadTemplate(dimension: number = TEMPLATE_DIMENSION): Promise<Blob> {
+/** The dump to clone: the migrated template at 512, else the bare one (migrated afterwards if asked). */
+export async function loadTemplate(options: TestDbOptions = {}): Promise<Blob> {
   const paths = await templatePaths();
-  const path = dimension === TEMPLATE_DIMENSION ? paths.migrated : paths.bare;
+  const useMigrated = options.migrated !== false && (options.dimension ?? TEMPLATE_DIMENSION) === TEMPLATE_DIMENSION;
+  const path = useMigrated ? paths.migrated : paths.bare;
   let blob = templateBlobs.get(path);
   if (blob === undefined) {
     blob = readFile(path).then((bytes) => new Blob([bytes], { type: 'application/x-tar' }));
@@ -47,6 +50,7 @@ export async function loadTemplate(dimension: number = TEMPLATE_DIMENSION): Prom
 /** Brings a template clone to the requested dimension and records the model id when given. */
 export async function prepareTestSchema(db: PgliteDb, options: TestDbOptions): Promise<void> {
   const dimension = options.dimension ?? TEMPLATE_DIMENSION;
+  if (options.migrated === false) return;
   if (options.modelId !== undefined) {
     await migrate(db, { modelId: options.modelId, dimension });
   } else if (dimension !== TEMPLATE_DIMENSION) {

@@ -28,7 +28,7 @@ export interface WireProtocolPostgresOptions extends TestDbOptions {
  * statements and transactions from interleaving on PGlite's single session.
  */
 export async function startWireProtocolPostgres(options: WireProtocolPostgresOptions = {}): Promise<WireProtocolPostgres> {
-  const db = await openPgliteDb({ loadFrom: await loadTemplate(options.dimension) });
+  const db = await openPgliteDb({ loadFrom: await loadTemplate(options) });
   try {
     await prepareTestSchema(db, options);
   } catch (error) {
