@@ -4,7 +4,7 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import { createHash } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { RateLimitedError } from '../core/errors.js';
 import { registerMcpRoutes } from '../mcp/http-routes.js';
 import { createLiveStream } from '../mcp/live-stream.js';
@@ -41,6 +41,8 @@ const OPENAPI_OPERATION: PlainOperation = {
   responses: { 200: { description: 'The document' } },
 };
 
+const QUIET_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
 function rateLimitKey(request: Parameters<typeof apiKeyOf>[0]): string {
   const key = apiKeyOf(request);
   // Hashed so the limiter's memory never holds a clear key.
@@ -59,8 +61,11 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trustProxyOption(config.trustProxy),
     genReqId: requestIdOf,
-    requestIdLogLabel: 'request_id',
-    disableRequestLogging: false,
+    logController: new LogController({
+      requestIdLogLabel: 'request_id',
+      // Probes and scrapes every few seconds would drown the request log.
+      disableRequestLogging: (request) => QUIET_ROUTES.has(request.routeOptions.url ?? ''),
+    }),
     return503OnClosing: true,
   });
 

@@ -233,12 +233,16 @@ describe('headers and request ids', () => {
 
   it('keeps a sane x-request-id, replaces an insane one, and logs it', async () => {
     const t = await appWith();
-    const kept = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'trace-abc.123' } });
+    const kept = await t.app.inject({ method: 'GET', url: '/v1/cells', headers: { 'x-request-id': 'trace-abc.123' } });
     expect(kept.headers['x-request-id']).toBe('trace-abc.123');
     const replaced = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'bad id\twith "quotes"' } });
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const logged = t.logLines.map((line) => JSON.parse(line) as { request_id?: string });
     expect(logged.some((entry) => entry.request_id === 'trace-abc.123')).toBe(true);
+    // Probes stay out of the request log.
+    const before = t.logLines.length;
+    await t.app.inject({ method: 'GET', url: '/healthz' });
+    expect(t.logLines.length).toBe(before);
   });
 });
 
