@@ -151,12 +151,21 @@ describe.skipIf(skipWithoutNatsServer())('hyphae worker over a real nats-server'
     expect(await metricValue(running, 'hyphae_worker_requests_total', { outcome: 'invalid' })).toBe(2);
   });
 
-  it('keeps serving after NATS restarts on the same port', async () => {
-    await worker();
+  it('reports not ready while NATS is away, and serves again once it is back on the same port', async () => {
+    const running = await runWorker({ embedder: new HashEmbedder(), natsUrl: nats.url, port: 0 });
+    cleanups.push(() => running.stop());
+    const readiness = async (): Promise<number> => (await fetch(`${running.httpUrl}/readyz`)).status;
+    const until = async (status: number): Promise<void> => {
+      while ((await readiness()) !== status) await new Promise((resolve) => setTimeout(resolve, 50));
+    };
     const embedder = await client({ attempts: 10, timeoutMs: 2_000 });
     await embedder.embed(['before']);
+    expect(await readiness()).toBe(200);
     await nats.stop();
+    await until(503);
+    expect(await (await fetch(`${running.httpUrl}/readyz`)).json()).toMatchObject({ reasons: ['NATS disconnected'] });
     await nats.start();
+    await until(200);
     await expectLocalVectors(await embedder.embed(['after']), ['after']);
   });
 });
