@@ -1,0 +1,223 @@
+/**
+ * MCP throughput and latency of `tools/call list_beacons` (a cheap read: authenticate the key,
+ * one indexed query) over HTTP with concurrent keep-alive clients, side by side in one run with
+ * the official SDK's own Streamable HTTP server doing the same facade calls; and over stdio
+ * against the facade called directly. Target: ≥ 5× the SDK server's throughput at equal or lower p99.
+ */
+import { PassThrough } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { createEmbedder } from '../src/embed/create-embedder.js';
+import { buildHttpApp } from '../src/http/build-http-app.js';
+import { resolveHttpConfig } from '../src/http/http-config.js';
+import { createHyphaeMetrics } from '../src/http/metrics.js';
+import { registerMcpRoutes } from '../src/mcp/http-routes.js';
+import { runStdioServer } from '../src/mcp/stdio-server.js';
+import { projectBeacon } from '../src/mcp/tools/output-shapes.js';
+import { createMemoryFacade } from '../src/service/create-memory-facade.js';
+import type { MemoryFacade } from '../src/service/memory-facade.js';
+import type { Principal } from '../src/core/principal.js';
+import { migrate } from '../src/store/migrator.js';
+import { openPgliteDb } from '../src/store/pglite-driver.js';
+import { percentile } from './bench-section.js';
+import type { BenchRow, BenchSection } from './bench-section.js';
+import { runLoad } from './mcp-load-worker.js';
+import type { LoadResult } from './mcp-load-worker.js';
+import { startSdkBaselineServer } from './mcp-sdk-baseline.js';
+
+const CONCURRENCY = 16;
+const ROUNDS = 2;
+const ROUND_MS = 4_000;
+const WARMUP_MS = 1_500;
+const SERIAL_MS = 3_000;
+const STDIO_MS = 3_000;
+const STDIO_WINDOW = 16;
+const BEACONS = 5;
+
+const CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_beacons', arguments: { limit: 10 } } });
+
+interface Measured {
+  readonly completed: number;
+  readonly errors: number;
+  readonly elapsedMs: number;
+  readonly latencies: number[];
+  readonly firstError?: string;
+}
+
+function merge(results: readonly LoadResult[]): Measured {
+  const latencies: number[] = [];
+  for (const result of results) for (const value of result.latencies) latencies.push(value);
+  const firstError = results.find((result) => result.firstError !== undefined)?.firstError;
+  return {
+    completed: results.reduce((sum, result) => sum + result.completed, 0),
+    errors: results.reduce((sum, result) => sum + result.errors, 0),
+    elapsedMs: results.reduce((sum, result) => sum + result.elapsedMs, 0),
+    latencies,
+    ...(firstError === undefined ? {} : { firstError }),
+  };
+}
+
+function rate(measured: Measured): number {
+  return measured.completed / (measured.elapsedMs / 1000);
+}
+
+function round3(value: number): number {
+  return Number(value.toFixed(3));
+}
+
+function checkClean(name: string, measured: Measured): void {
+  if (measured.errors > 0) throw new Error(`${name}: ${measured.errors} failed requests, first: ${measured.firstError ?? '?'}`);
+}
+
+async function listen(app: FastifyInstance): Promise<number> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return (app.server.address() as AddressInfo).port;
+}
+
+/** Sequential and pipelined tools/call over in-memory stdio streams. */
+async function measureStdio(facade: MemoryFacade, principal: Principal, window: number): Promise<Measured> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const served = runStdioServer({ facade, principal, input, output });
+  const sentAt = new Map<number, number>();
+  const latencies: number[] = [];
+  let nextId = 1;
+  let buffered = '';
+  let errors = 0;
+  const deadline = performance.now() + STDIO_MS;
+  const started = performance.now();
+  await new Promise<void>((resolve) => {
+    const send = (): void => {
+      const id = nextId++;
+      sentAt.set(id, performance.now());
+      input.write(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"list_beacons","arguments":{"limit":10}}}\n`);
+    };
+    output.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      let newline = buffered.indexOf('\n');
+      while (newline !== -1) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        const id = Number(/^\{"jsonrpc":"2.0","id":(\d+)/.exec(line)?.[1]);
+        if (!line.includes('"isError":false')) errors += 1;
+        latencies.push(performance.now() - (sentAt.get(id) ?? 0));
+        sentAt.delete(id);
+        if (performance.now() < deadline) send();
+        else if (sentAt.size === 0) resolve();
+        newline = buffered.indexOf('\n');
+      }
+    });
+    for (let i = 0; i < window; i += 1) send();
+  });
+  const elapsedMs = performance.now() - started;
+  input.end();
+  await served;
+  return { completed: latencies.length, errors, elapsedMs, latencies };
+}
+
+async function measureDirect(facade: MemoryFacade, principal: Principal): Promise<Measured> {
+  const latencies: number[] = [];
+  const started = performance.now();
+  const deadline = started + STDIO_MS;
+  while (performance.now() < deadline) {
+    const t0 = performance.now();
+    const page = await facade.listBeacons(principal, { limit: 10 });
+    JSON.stringify({ beacons: page.items.map(projectBeacon), next_cursor: page.next_cursor });
+    latencies.push(performance.now() - t0);
+  }
+  return { completed: latencies.length, errors: 0, elapsedMs: performance.now() - started, latencies };
+}
+
+export async function runMcpBench(): Promise<BenchSection> {
+  const embedder = await createEmbedder({ kind: 'hash' });
+  const db = await openPgliteDb();
+  await migrate(db, { dimension: embedder.dimension, modelId: embedder.modelId });
+  const facade = createMemoryFacade({ db, embedder });
+  const key = (await facade.keyAdmin.createKey({ tenant: 'bench', agent: 'bench-agent' })).key;
+  const principal = await facade.authenticate(key);
+  for (let i = 0; i < BEACONS; i += 1) await facade.placeBeacon(principal, { text: `standing interest number ${i}`, include_own: false });
+
+  const ours = Fastify({ logger: false, bodyLimit: 256 * 1024 });
+  registerMcpRoutes(ours, { facade });
+  const oursPort = await listen(ours);
+  const fullApp = await buildHttpApp({
+    facade,
+    config: resolveHttpConfig({ rateLimitMax: 1_000_000_000 }),
+    readiness: [],
+    metrics: createHyphaeMetrics(),
+    logger: false,
+    version: 'bench',
+  });
+  const fullHasMcp = fullApp.hasRoute({ method: 'POST', url: '/mcp' });
+  const fullPort = fullHasMcp ? await listen(fullApp) : undefined;
+  const sdk = await startSdkBaselineServer(facade);
+
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'x-hyphae-key': key,
+    'mcp-protocol-version': '2025-11-25',
+  };
+  const load = (port: number, concurrency: number, durationMs: number): Promise<LoadResult> =>
+    runLoad({ port, path: '/mcp', headers, body: CALL, expect: '"structuredContent"', concurrency, durationMs });
+
+  try {
+    const targets: [string, number][] = [['hyphae', oursPort], ['sdk', sdk.port]];
+    if (fullPort !== undefined) targets.push(['hyphae-full-app', fullPort]);
+    for (const [, port] of targets) await load(port, CONCURRENCY, WARMUP_MS);
+
+    const rounds = new Map<string, LoadResult[]>(targets.map(([name]) => [name, []]));
+    for (let round = 0; round < ROUNDS; round += 1) {
+      // Alternating order so warm-up and table state weigh on each server alike.
+      const ordered = round % 2 === 0 ? targets : [...targets].reverse();
+      for (const [name, port] of ordered) rounds.get(name)?.push(await load(port, CONCURRENCY, ROUND_MS));
+    }
+    const concurrent = new Map([...rounds].map(([name, results]) => [name, merge(results)]));
+    const serialOurs = merge([await load(oursPort, 1, SERIAL_MS)]);
+    const serialSdk = merge([await load(sdk.port, 1, SERIAL_MS)]);
+    for (const [name, measured] of [...concurrent, ['serial hyphae', serialOurs], ['serial sdk', serialSdk]] as const) checkClean(name, measured);
+
+    const stdioSerial = await measureStdio(facade, principal, 1);
+    const stdioPipelined = await measureStdio(facade, principal, STDIO_WINDOW);
+    const direct = await measureDirect(facade, principal);
+    checkClean('stdio', stdioSerial);
+    checkClean('stdio pipelined', stdioPipelined);
+
+    const oursC = concurrent.get('hyphae');
+    const sdkC = concurrent.get('sdk');
+    if (oursC === undefined || sdkC === undefined) throw new Error('missing measurements');
+    const note = `tools/call list_beacons, ${CONCURRENCY} keep-alive clients, ${ROUNDS}×${ROUND_MS / 1000}s alternating`;
+    const rows: BenchRow[] = [
+      { metric: 'HTTP throughput vs SDK server', value: Math.round(rate(oursC)), unit: 'calls/s', baseline: Math.round(rate(sdkC)), ratio: round3(rate(oursC) / rate(sdkC)), target: '≥ 5', note },
+      { metric: `HTTP p50 (c=${CONCURRENCY}) vs SDK server`, value: round3(percentile(oursC.latencies, 50)), unit: 'ms', baseline: round3(percentile(sdkC.latencies, 50)), ratio: round3(percentile(oursC.latencies, 50) / percentile(sdkC.latencies, 50)) },
+      { metric: `HTTP p99 (c=${CONCURRENCY}) vs SDK server`, value: round3(percentile(oursC.latencies, 99)), unit: 'ms', baseline: round3(percentile(sdkC.latencies, 99)), ratio: round3(percentile(oursC.latencies, 99) / percentile(sdkC.latencies, 99)), target: '≤ 1' },
+      { metric: 'HTTP p50 (c=1) vs SDK server', value: round3(percentile(serialOurs.latencies, 50)), unit: 'ms', baseline: round3(percentile(serialSdk.latencies, 50)), ratio: round3(percentile(serialOurs.latencies, 50) / percentile(serialSdk.latencies, 50)) },
+      { metric: 'HTTP p99 (c=1) vs SDK server', value: round3(percentile(serialOurs.latencies, 99)), unit: 'ms', baseline: round3(percentile(serialSdk.latencies, 99)), ratio: round3(percentile(serialOurs.latencies, 99) / percentile(serialSdk.latencies, 99)), target: '≤ 1' },
+    ];
+    const full = concurrent.get('hyphae-full-app');
+    if (full !== undefined) {
+      rows.push({
+        metric: 'HTTP throughput, full app (security hooks, rate limit, metrics) vs SDK server',
+        value: Math.round(rate(full)),
+        unit: 'calls/s',
+        baseline: Math.round(rate(sdkC)),
+        ratio: round3(rate(full) / rate(sdkC)),
+        note: `p99 ${round3(percentile(full.latencies, 99))} ms`,
+      });
+    }
+    rows.push(
+      { metric: 'stdio throughput (sequential) vs facade direct', value: Math.round(rate(stdioSerial)), unit: 'calls/s', baseline: Math.round(rate(direct)), ratio: round3(rate(stdioSerial) / rate(direct)), note: 'in-memory streams; baseline: listBeacons + projection, sequential' },
+      { metric: 'stdio p50 / p99 (sequential)', value: round3(percentile(stdioSerial.latencies, 50)), unit: 'ms', note: `p99 ${round3(percentile(stdioSerial.latencies, 99))} ms` },
+      { metric: `stdio throughput (${STDIO_WINDOW} in flight) vs facade direct`, value: Math.round(rate(stdioPipelined)), unit: 'calls/s', baseline: Math.round(rate(direct)), ratio: round3(rate(stdioPipelined) / rate(direct)) },
+    );
+    return { name: 'mcp', rows };
+  } finally {
+    await sdk.close();
+    await ours.close();
+    await fullApp.close();
+    await facade.close();
+    await embedder.close();
+    await db.close();
+  }
+}
