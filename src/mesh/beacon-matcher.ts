@@ -2,14 +2,15 @@
  * Finds the beacons a cell change reaches (SPEC §1): similarity ≥ threshold − reach with
  * reach = R · salience · w(type), filters applied, the author's own beacons skipped unless they
  * ask for them. Candidates come from the HNSW index over beacon embeddings in growing batches,
- * nearest first, and the scan stops once similarity falls below the lowest threshold any
- * beacon may have minus this cell's reach — so the cost follows the number of beacons near the
- * cell, not the number of beacons.
+ * nearest first, and the scan stops once similarity falls below the lowest threshold of the
+ * tenant's beacons minus this cell's reach — so the cost follows the number of beacons near the
+ * cell, not the number of beacons. The bound is the tenant's lowest beacon threshold, read
+ * from an index; a tenant without beacons skips the scan altogether.
  */
 import type { CellType } from '../core/cell-types.js';
 import { computeReach, type EnergyTable } from '../core/energy.js';
 import { ALL_PROJECTS } from '../core/principal.js';
-import { nearestBeacons, type BeaconCandidate } from '../store/beacon-repository.js';
+import { lowestBeaconThreshold, nearestBeacons, type BeaconCandidate } from '../store/beacon-repository.js';
 import type { Queryable } from '../store/db.js';
 
 export interface MatchableCell {
@@ -32,8 +33,6 @@ export interface BeaconMatch {
 export interface BeaconMatcherOptions {
   readonly reachFactor: number;
   readonly energyTable: EnergyTable;
-  /** The lowest threshold a beacon may be placed with; bounds the index scan. */
-  readonly minThreshold: number;
   /** First batch of nearest beacons fetched; grows ×4 while the batch is still within reach. */
   readonly initialBatch?: number;
 }
@@ -50,8 +49,10 @@ export class BeaconMatcher {
 
   /** Must run inside a transaction: it sets transaction-local HNSW scan parameters. */
   async match(tx: Queryable, cell: MatchableCell, now: Date): Promise<BeaconMatch[]> {
+    const lowest = await lowestBeaconThreshold(tx, cell.tenantId);
+    if (lowest === null) return [];
     const reach = computeReach(cell.cellType, cell.salience, this.options.reachFactor, this.options.energyTable);
-    const floor = this.options.minThreshold - reach;
+    const floor = lowest - reach;
     await tx.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
     let limit = this.options.initialBatch ?? 64;
     let candidates: BeaconCandidate[];

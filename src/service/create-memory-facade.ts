@@ -56,7 +56,7 @@ import type { Db } from '../store/db.js';
 import { advanceInboxCursor, diffsAfterSeq, diffsSince, lockInbox } from '../store/diff-repository.js';
 import { clearSceneConsolidation, findScene, insertScene, listScenes, lockScene, markSceneConsolidated } from '../store/scene-repository.js';
 import { closeSession, insertSession } from '../store/session-repository.js';
-import { vectorLiteral } from '../store/sql-time.js';
+import { toVectorText } from '../store/vector-text.js';
 import { readableProjects, requireProject, requireRole } from './authorization.js';
 import type { DiffFeed } from './diff-feed.js';
 import { cellEnergy, toBeacon, toMemoryNode, toScene } from './entity-mapping.js';
@@ -106,7 +106,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
   const table = config.energyTable;
   const keyAdmin = createKeyAdministration(db);
   const authenticator = new KeyAuthenticator(db, deps.authCacheTtlMs === undefined ? {} : { cacheTtlMs: deps.authCacheTtlMs });
-  const gossip = new GossipOutbox({ reachFactor: config.reachFactor, energyTable: table, minThreshold: config.minBeaconThreshold });
+  const gossip = new GossipOutbox({ reachFactor: config.reachFactor, energyTable: table });
   const summarizer = deps.summarizer ?? new ExtractiveSceneSummarizer(embedder, config.summaryBudgetChars);
   const reportError = deps.onBackgroundError ?? ((): void => undefined);
 
@@ -117,7 +117,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
   const embedOne = async (text: string): Promise<string> => {
     const [vector] = await embedder.embed([text]);
     if (vector === undefined) throw new UnavailableError('the embedder returned no vector');
-    return vectorLiteral(vector);
+    return toVectorText(vector);
   };
   const change = (row: CellRow, embedding: string): GossipChange => ({
     tenantId: row.tenant_id,

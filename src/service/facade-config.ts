@@ -6,7 +6,7 @@ export interface FacadeConfig {
   readonly promotion: PromotionPolicy;
   /** Cosine similarity a beacon asks for when the caller gives none. */
   readonly defaultBeaconThreshold: number;
-  /** The lowest threshold a beacon may ask for; it bounds the beacon index scan of every store. */
+  /** The lowest threshold a beacon may ask for (lower would match nearly everything). */
   readonly minBeaconThreshold: number;
   /** R in reach = R · salience · w(type). */
   readonly reachFactor: number;
@@ -20,7 +20,7 @@ export interface FacadeConfig {
 export const DEFAULT_FACADE_CONFIG: FacadeConfig = {
   energyTable: DEFAULT_ENERGY_TABLE,
   promotion: DEFAULT_PROMOTION_POLICY,
-  defaultBeaconThreshold: 0.55,
+  defaultBeaconThreshold: 0.6,
   minBeaconThreshold: 0.2,
   reachFactor: 0.15,
   diffRetentionDays: 30,
@@ -29,11 +29,11 @@ export const DEFAULT_FACADE_CONFIG: FacadeConfig = {
 };
 
 /**
- * The default beacon threshold suits the embedder: use-lite puts paraphrases around 0.6–0.8
- * cosine, the feature-hashing embedder only scores word overlap and runs lower.
+ * The default beacon threshold suits the embedder: use-lite scores even unrelated engineering
+ * sentences around 0.45 and related ones 0.55–0.65; feature hashing scores only shared words, ~0.
  */
 export function defaultBeaconThresholdFor(modelId: string): number {
-  return modelId.startsWith('hash') ? 0.4 : 0.55;
+  return modelId.startsWith('hash') ? 0.4 : 0.6;
 }
 
 export function facadeConfig(overrides: Partial<FacadeConfig> = {}): FacadeConfig {

@@ -120,6 +120,12 @@ export async function nearestBeacons(q: Queryable, tenantId: string, vector: str
   return result.rows;
 }
 
+/** The lowest threshold among the tenant's beacons (expired ones included: a safe bound), or null with none. */
+export async function lowestBeaconThreshold(q: Queryable, tenantId: string): Promise<number | null> {
+  const result = await q.query<{ threshold: number | null }>(`SELECT min(threshold) AS threshold FROM beacons WHERE tenant_id = $1`, [tenantId]);
+  return result.rows[0]?.threshold ?? null;
+}
+
 /** Retention: removes beacons that expired before `now`, across tenants (a system job). */
 export async function purgeExpiredBeacons(q: Queryable, now: Date): Promise<number> {
   const result = await q.query(`DELETE FROM beacons WHERE expires_at IS NOT NULL AND expires_at <= $1`, [now.toISOString()]);

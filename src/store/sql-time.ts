@@ -6,7 +6,3 @@ export function isoText(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 }
 
-/** pgvector's text form of a vector: '[0.1,0.2,…]'. */
-export function vectorLiteral(vector: ArrayLike<number>): string {
-  return `[${Array.from(vector).join(',')}]`;
-}

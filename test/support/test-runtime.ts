@@ -12,77 +12,36 @@ import type { Embedder } from '../../src/embed/embedder.js';
 import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from '../../src/service/create-memory-facade.js';
 import type { FacadeConfig } from '../../src/service/facade-config.js';
 import type { Db } from '../../src/store/db.js';
-import { readFile } from 'node:fs/promises';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import pg from 'pg';
-import type { Queryable, QueryResult } from '../../src/store/db.js';
+import { openPgDb } from '../../src/store/pg-driver.js';
+import { createTestDb } from './test-db.js';
+import { startWireProtocolPostgres } from './wire-postgres.js';
 
 export type TestDriver = 'pglite' | 'pg';
 
-// Stand-in until the storage layer's test database helper lands.
+/** A template-cloned database migrated for this embedder, reached in-process or over the wire protocol. */
 async function openTestDatabase(driver: TestDriver, embedder: Embedder): Promise<{ db: Db; close(): Promise<void> }> {
-  const pglite = await PGlite.create({ extensions: { vector } });
-  for (const file of ['0001_core.sql', '0002_mesh.sql']) {
-    const sql = await readFile(new URL(`../../src/store/migrations/${file}`, import.meta.url), 'utf8');
-    await pglite.exec(sql.replaceAll('{{EMBEDDING_DIMENSION}}', String(embedder.dimension)));
-  }
-  const wrap = (target: PGlite | Transaction): Queryable => ({
-    async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const result = await target.query<Row>(sql, [...params]);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-    },
-  });
+  const identity = { modelId: embedder.modelId, dimension: embedder.dimension };
   if (driver === 'pglite') {
-    const direct = wrap(pglite);
-    const db: Db = {
-      driver: 'pglite',
-      query: direct.query,
-      transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx))),
-      poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
-      close: () => pglite.close(),
-    };
+    const db = await createTestDb(identity);
     return { db, close: () => db.close() };
   }
-  const server = new PGLiteSocketServer({ db: pglite, port: 0, host: '127.0.0.1', maxConnections: 20 });
-  await server.start();
-  const port = Number(server.getServerConn().split(':').pop());
-  const pool = new pg.Pool({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max: 8 });
-  const pgWrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const result = await c.query(sql, [...params]);
-      return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
-    },
-  });
-  const db: Db = {
-    driver: 'pg',
-    query: pgWrap(pool).query,
-    async transaction(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const value = await fn(pgWrap(client));
-        await client.query('COMMIT');
-        return value;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    close: () => pool.end(),
-  };
-  return {
-    db,
-    async close() {
-      await pool.end();
-      await server.stop();
-      await pglite.close();
-    },
-  };
+  const server = await startWireProtocolPostgres(identity);
+  try {
+    const db = await openPgDb({ url: server.url, max: 8 });
+    return {
+      db,
+      async close(): Promise<void> {
+        try {
+          await db.close();
+        } finally {
+          await server.close();
+        }
+      },
+    };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
 }
 
 export const TEST_DRIVERS: readonly TestDriver[] = ['pglite', 'pg'];

@@ -1,0 +1,124 @@
+/**
+ * The running core of one Hyphae process: database (PGlite folder or PostgreSQL), migrations
+ * checked against the embedder's identity, the memory facade, key administration and the
+ * background timers (hit flushes, retention). Surfaces (serve, mcp, worker) build on it.
+ */
+import type { KeyAdministration } from '../auth/key-administration.js';
+import type { EmbedderKind } from '../core/config.js';
+import { createEmbedder } from '../embed/create-embedder.js';
+import type { Embedder } from '../embed/embedder.js';
+import { startRetention, type RetentionTimer } from '../mesh/retention.js';
+import type { Db } from '../store/db.js';
+import { migrate } from '../store/migrator.js';
+import { openDb } from '../store/open-db.js';
+import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from './create-memory-facade.js';
+import type { FacadeConfig } from './facade-config.js';
+
+/** The part of the process configuration (src/core/config.ts) the core needs; HyphaeConfig satisfies it. */
+export interface RuntimeConfig {
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly embedder: EmbedderKind;
+  readonly embedUrl?: string | undefined;
+  readonly embedModel?: string | undefined;
+  readonly embedApiKey?: string | undefined;
+  readonly natsUrl?: string | undefined;
+  readonly diffRetentionDays: number;
+}
+
+/** What the gossip mesh (bus, outbox relay, live feed) plugs into the facade; built once the db is open. */
+export interface MeshHooks {
+  readonly outbox?: MemoryFacadeDeps['outbox'];
+  readonly diffFeed?: MemoryFacadeDeps['diffFeed'];
+  readonly onBeaconsChanged?: MemoryFacadeDeps['onBeaconsChanged'];
+  close?(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** Names this process in the PGlite data-folder lock, e.g. "hyphae serve". */
+  readonly command?: string;
+  /** A ready embedder instead of one built from the configuration. */
+  readonly embedder?: Embedder;
+  readonly facade?: Partial<FacadeConfig>;
+  readonly mesh?: (db: Db) => Promise<MeshHooks>;
+  readonly retentionIntervalMs?: number;
+  readonly clock?: () => Date;
+  readonly onBackgroundError?: (error: unknown) => void;
+}
+
+export interface HyphaeRuntime {
+  readonly db: Db;
+  readonly embedder: Embedder;
+  readonly facade: ManagedMemoryFacade;
+  readonly keyAdmin: KeyAdministration;
+  readonly retention: RetentionTimer;
+  /** Flushes recall hits, stops the timers, then closes the mesh, the embedder and the database. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_RETENTION_INTERVAL_MS = 3_600_000;
+
+export async function createRuntime(config: RuntimeConfig, options: RuntimeOptions = {}): Promise<HyphaeRuntime> {
+  const embedder =
+    options.embedder ??
+    (await createEmbedder({
+      kind: config.embedder,
+      ...(config.embedUrl === undefined ? {} : { url: config.embedUrl }),
+      ...(config.embedModel === undefined ? {} : { model: config.embedModel }),
+      ...(config.embedApiKey === undefined ? {} : { apiKey: config.embedApiKey }),
+      ...(config.natsUrl === undefined ? {} : { natsUrl: config.natsUrl }),
+    }));
+  let db: Db | undefined;
+  try {
+    db = await openDb({
+      dataDir: config.dataDir,
+      ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
+      ...(options.command === undefined ? {} : { command: options.command }),
+    });
+    await migrate(db, { modelId: embedder.modelId, dimension: embedder.dimension });
+    const mesh = options.mesh === undefined ? {} : await options.mesh(db);
+    const clock = options.clock ?? ((): Date => new Date());
+    const facade = createMemoryFacade({
+      db,
+      embedder,
+      clock,
+      config: { diffRetentionDays: config.diffRetentionDays, ...options.facade },
+      ...(mesh.outbox === undefined ? {} : { outbox: mesh.outbox }),
+      ...(mesh.diffFeed === undefined ? {} : { diffFeed: mesh.diffFeed }),
+      ...(mesh.onBeaconsChanged === undefined ? {} : { onBeaconsChanged: mesh.onBeaconsChanged }),
+      ...(options.onBackgroundError === undefined ? {} : { onBackgroundError: options.onBackgroundError }),
+    });
+    const retention = startRetention(db, {
+      diffRetentionDays: facade.config.diffRetentionDays,
+      intervalMs: options.retentionIntervalMs ?? DEFAULT_RETENTION_INTERVAL_MS,
+      clock,
+      ...(options.onBackgroundError === undefined ? {} : { onError: options.onBackgroundError }),
+    });
+    const opened = db;
+    let closing: Promise<void> | undefined;
+    return {
+      db: opened,
+      embedder,
+      facade,
+      keyAdmin: facade.keyAdmin,
+      retention,
+      close(): Promise<void> {
+        closing ??= (async (): Promise<void> => {
+          try {
+            await facade.close();
+            await retention.stop();
+            await mesh.close?.();
+          } finally {
+            await embedder.close();
+            await opened.close();
+          }
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await db?.close().catch(() => undefined);
+    await embedder.close().catch(() => undefined);
+    throw error;
+  }
+}
