@@ -28,6 +28,8 @@ import { clientFor, reportWorkloadsReady, tryGet, waitFor } from '../k8s/kube-he
 import { startTestOperator } from '../k8s/operator-harness.js';
 import { CHART_DIR, KUBE_VERSION, ciValueFiles, ciValues, helmOk, helmSkipReason, parseManifests, runHelm, valueArgs } from './helm.js';
 import { ResourcePaths, impersonatingClient, serviceAccountUser } from './impersonation.js';
+import { operatorObjectsFor } from './operator-desired.js';
+import { podSpecOf } from './pod-security.js';
 
 const skip = helmSkipReason() ?? k8sSkipReason();
 
@@ -45,6 +47,7 @@ const ROLE_BINDING = t('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebi
 const NETWORK_POLICY = t('networking.k8s.io', 'v1', 'NetworkPolicy', 'networkpolicies');
 const PDB = t('policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets');
 const NAMESPACE = t('', 'v1', 'Namespace', 'namespaces', false);
+const POD = t('', 'v1', 'Pod', 'pods');
 
 type Mesh = KubeObject & { spec: Record<string, unknown>; status?: { conditions?: Array<{ type: string; status: string }> } };
 type Workload = KubeObject & { spec: { replicas?: number; template: { spec: { containers: Array<{ args?: string[]; env?: Array<{ name: string; valueFrom?: unknown }> }> } } } };
@@ -156,7 +159,7 @@ describe.skipIf(skip !== undefined)('helm chart on a real kube-apiserver', () =>
       ['delete a node', () => sa.request({ method: 'DELETE', path: '/api/v1/nodes/any-node' })],
       ['create a ClusterRole', () => sa.request({ method: 'POST', path: collectionPath(CLUSTER_ROLE), body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'escalate' }, rules: [] } })],
       ['create a RoleBinding', () => sa.request({ method: 'POST', path: collectionPath(ROLE_BINDING, NS), body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'x' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' }, subjects: [] } })],
-      ['list pods', () => sa.get(collectionPath(t('', 'v1', 'Pod', 'pods'), NS))],
+      ['list pods', () => sa.get(collectionPath(POD, NS))],
       ['exec-style pod access', () => sa.request({ method: 'POST', path: `/api/v1/namespaces/${NS}/pods/any/exec` })],
       ['change a HyphaeMesh spec', () => sa.mergePatch(objectPath(HYPHAE_MESH, NS, MESH), { spec: { api: { replicas: 9 } } })],
       ['delete a HyphaeMesh', () => sa.request({ method: 'DELETE', path: objectPath(HYPHAE_MESH, NS, MESH) })],
@@ -226,6 +229,43 @@ describe.skipIf(skip !== undefined)('helm chart on a real kube-apiserver', () =>
     const dry = await runHelm(['install', 'validate', CHART_DIR, '--namespace', validationNs, '--dry-run=server', '-f', ciValues('mesh-managed-values.yaml')], cp.kubeconfigPath);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('STATUS: pending-install');
+  });
+
+  it("passes the API server's own PodSecurity admission at enforce=restricted: the chart's pods and the operator's", async () => {
+    const pssNs = 'pss-restricted';
+    await admin.request({
+      method: 'POST',
+      path: collectionPath(NAMESPACE),
+      body: {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: pssNs, labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'latest' } },
+      },
+    });
+    // The control: a pod without the restricted settings is refused in this namespace.
+    const plain = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'plain' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } };
+    expect(await statusOf(admin.request({ method: 'POST', path: collectionPath(POD, pssNs), query: { dryRun: 'All' }, body: plain }))).toBe(403);
+
+    let checked = 0;
+    for (const files of [[], ...ciValueFiles.map((f) => [ciValues(f)])]) {
+      const rendered = parseManifests(await helm(['template', 'pss', CHART_DIR, '--namespace', pssNs, '--kube-version', KUBE_VERSION, ...valueArgs(files, { 'mesh.enabled': true })]));
+      for (const obj of [...rendered, ...operatorObjectsFor(rendered, pssNs)]) {
+        const pod = podSpecOf(obj);
+        if (!pod) continue;
+        // As the StatefulSet controller does: claim templates become PersistentVolumeClaim volumes.
+        const claims = ((obj.spec as { volumeClaimTemplates?: Array<{ metadata: { name: string } }> }).volumeClaimTemplates ?? []).map((c) => ({
+          name: c.metadata.name,
+          persistentVolumeClaim: { claimName: `${c.metadata.name}-${obj.metadata.name}-0` },
+        }));
+        const spec = { ...pod, volumes: [...(pod.volumes ?? []), ...claims] };
+        const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `${obj.metadata.name}-${checked}` }, spec };
+        const status = await statusOf(admin.request({ method: 'POST', path: collectionPath(POD, pssNs), query: { dryRun: 'All' }, body }));
+        expect(status, `${files.join()} ${obj.kind}/${obj.metadata.name}`).toBe(200);
+        checked++;
+      }
+    }
+    // Per value set: the operator Deployment, plus API, workers and (when managed) PostgreSQL and NATS.
+    expect(checked).toBeGreaterThanOrEqual(5 * 3);
   });
 
   it('uninstalls everything it installed except the CRD and the kept admin key Secret', async () => {

@@ -2,12 +2,10 @@
 // values through the schema, and check what the rendered pods (and the pods the operator would
 // create from the rendered HyphaeMesh) are allowed to do.
 import { describe, expect, it } from 'vitest';
-import { desiredSet } from '../../operator/src/desired/desired-set.js';
-import { effectiveSpec } from '../../operator/src/desired/hyphae-mesh.js';
-import type { HyphaeMesh } from '../../operator/src/desired/hyphae-mesh.js';
-import { HYPHAE_MESH, OPTIONAL_TYPES, OWNED_TYPES, typeKey } from '../../operator/src/kube/resource-types.js';
+import { HYPHAE_MESH, OWNED_TYPES } from '../../operator/src/kube/resource-types.js';
 import { CHART_DIR, KUBE_VERSION, ciValueFiles, ciValues, findObject, helmSkipReason, renderChart, runHelm, valueArgs } from './helm.js';
 import type { RenderedObject } from './helm.js';
+import { operatorObjectsFor } from './operator-desired.js';
 import { containersWithoutRequests, podSpecOf, restrictedViolations } from './pod-security.js';
 
 const skip = helmSkipReason();
@@ -19,15 +17,6 @@ interface Rule {
   resources: string[];
   verbs: string[];
   resourceNames?: string[];
-}
-
-/** What the operator's own HyphaeMesh pods would look like, from the rendered HyphaeMesh. */
-function operatorObjectsFor(rendered: RenderedObject[]): RenderedObject[] {
-  const mesh = findObject(rendered, 'HyphaeMesh');
-  if (!mesh) return [];
-  const live = { ...mesh, metadata: { ...mesh.metadata, namespace: 'hyphae', uid: '00000000-0000-4000-8000-000000000001' } } as unknown as HyphaeMesh;
-  const available = new Set(OPTIONAL_TYPES.map(typeKey));
-  return desiredSet(live, effectiveSpec(live), { postgresPassword: 'test-password', availableKinds: available }).objects as unknown as RenderedObject[];
 }
 
 describe.skipIf(skip !== undefined)('helm chart rendering', () => {
