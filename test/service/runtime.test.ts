@@ -1,0 +1,41 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime, type RuntimeConfig } from '../../src/service/runtime.js';
+
+describe('createRuntime on an embedded data folder', () => {
+  let dataDir: string;
+  let config: RuntimeConfig;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'hyphae-runtime-'));
+    config = { dataDir, databaseUrl: undefined, embedder: 'hash', diffRetentionDays: 30 };
+  });
+  afterAll(async () => rm(dataDir, { recursive: true, force: true }));
+
+  it('bootstraps, stores and recalls; close flushes hits; a restart finds everything again', async () => {
+    const first = await createRuntime(config, { command: 'runtime test' });
+    const admin = await first.keyAdmin.bootstrapAdminKey();
+    expect(admin?.tenant).toBe('default');
+    const principal = await first.facade.authenticate(admin?.key ?? '');
+    const node = await first.facade.store(principal, { content: 'restart keeps memories', cell_type: 'Fact', salience: 0.5 });
+    await first.facade.recall(principal, { query: 'restart keeps memories', k: 1 });
+    await first.close();
+
+    const second = await createRuntime(config, { command: 'runtime test' });
+    try {
+      expect(await second.keyAdmin.bootstrapAdminKey()).toBeNull();
+      const again = await second.facade.authenticate(admin?.key ?? '');
+      const stored = await second.facade.getCell(again, node.node_id);
+      expect(stored).toMatchObject({ content: 'restart keeps memories', hits: 1 });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses to start with another embedder than the one the database was created with', async () => {
+    const other = createRuntime({ ...config, embedder: 'use-lite' }, { command: 'runtime test' });
+    await expect(other).rejects.toThrow(/hash-512/);
+  });
+});
