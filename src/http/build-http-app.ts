@@ -83,12 +83,16 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
 
   installSecurityHooks(app, config);
   await app.register(rateLimit, {
-    global: true,
+    // Installed below as a root hook rather than per route, so it runs before any route's own
+    // authentication (/mcp has one): a flood of bad keys is limited before it reaches the database.
+    global: false,
     max: config.rateLimitMax,
     timeWindow: config.rateLimitWindowMs,
     keyGenerator: rateLimitKey,
+    allowList: (request) => QUIET_ROUTES.has(request.routeOptions.url ?? ''),
     errorResponseBuilder: (_request, context) => new RateLimitedError(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
+  app.addHook('onRequest', app.rateLimit());
 
   registerMetricsRoute(app, metrics, config.metricsBearerToken);
   registerHealthRoutes(app, { version: deps.version, probes: deps.readiness, timeoutMs: config.readinessTimeoutMs });

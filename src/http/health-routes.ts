@@ -62,9 +62,9 @@ export function registerHealthRoutes(
   app: FastifyInstance,
   options: { readonly version: string; readonly probes: readonly ReadinessProbe[]; readonly timeoutMs: number },
 ): void {
-  app.get('/healthz', { config: { rateLimit: false } }, async () => ({ status: 'ok', version: options.version }));
+  app.get('/healthz', async () => ({ status: 'ok', version: options.version }));
 
-  app.get('/readyz', { config: { rateLimit: false } }, async (request, reply) => {
+  app.get('/readyz', async (request, reply) => {
     const states = await Promise.all(options.probes.map((probe) => runProbe(probe, options.timeoutMs)));
     const checks: Record<string, CheckState> = {};
     options.probes.forEach((probe, index) => {

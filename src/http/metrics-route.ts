@@ -32,7 +32,7 @@ export function registerMetricsRoute(app: FastifyInstance, metrics: HyphaeMetric
     metrics.observeHttpRequest(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
   });
 
-  app.get('/metrics', { config: { rateLimit: false } }, async (request, reply) => {
+  app.get('/metrics', async (request, reply) => {
     if (bearerToken !== undefined && !bearerMatches(request.headers.authorization, bearerToken)) {
       throw new UnauthenticatedError('metrics need the configured bearer token');
     }

@@ -200,6 +200,22 @@ describe('rate limit', () => {
     expect(statuses).toEqual([401, 401, 429]);
     expect((await app.inject({ method: 'GET', url: '/v1/cells', remoteAddress: '198.51.100.8' })).statusCode).toBe(401);
   });
+
+  it('limits a flood of bad keys on /mcp before authentication', async () => {
+    const { app } = await appWith({ config: { rateLimitMax: 2 } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/mcp',
+        remoteAddress: '198.51.100.9',
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-hyphae-key': 'hy_guess' },
+        payload: MCP_PING,
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 429]);
+  });
 });
 
 describe('headers and request ids', () => {
