@@ -100,11 +100,12 @@ export class OutboxRelay {
     const result = await this.db.transaction(async (tx): Promise<RelayBatchResult> => {
       const { rows } = await tx.query<DiffRow>(
         `SELECT ${DIFF_ROW_COLUMNS} FROM diffs WHERE published_at IS NULL
-         ORDER BY created_at, seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+         ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [this.batchSize],
       );
       if (rows.length === 0) return { claimed: 0, published: 0 };
-      // Publishes start in order on one connection, so each inbox's diffs leave in seq order.
+      // created_at rises with seq in each inbox (the diff writer's rule) and publishes start in
+      // order on one connection, so each inbox's diffs leave in seq order.
       const outcomes = await Promise.allSettled(
         rows.map((row) => this.bus.publish(beaconSubject(row.tenant_id, row.beacon_id), envelopeFromRow(row))),
       );
@@ -172,13 +173,15 @@ export class OutboxRelay {
         await this.relayAll();
       } while (this.rerun && !this.stopped);
       this.failures = 0;
+      // relayAll returned on a short batch: the outbox was empty a moment ago.
+      this.metrics?.setOutboxLag(0);
     } catch (error) {
       this.failures += 1;
       this.inBackoff = true;
       delay = Math.min(this.maxBackoffMs, this.minBackoffMs * 2 ** (this.failures - 1));
       this.onError(error);
+      await this.reportLag();
     }
-    await this.reportLag();
     if (this.stopped) return;
     if (this.rerun && !this.inBackoff) delay = 0;
     this.timer = setTimeout(() => {

@@ -3,6 +3,8 @@ export interface SseEvent {
   readonly id: string | undefined;
   readonly event: string | undefined;
   readonly data: string;
+  /** performance.now() when the event was parsed. */
+  readonly receivedAt: number;
 }
 
 export interface SseConnection {
@@ -46,7 +48,7 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
             else if (line.startsWith('event:')) event = line.slice(6).trim();
             else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
           }
-          if (data.length > 0) events.push({ id, event, data: data.join('\n') });
+          if (data.length > 0) events.push({ id, event, data: data.join('\n'), receivedAt: performance.now() });
         }
       }
     } catch {
