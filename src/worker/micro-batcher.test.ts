@@ -52,6 +52,14 @@ describe('MicroBatcher', () => {
     expect(good?.status).toBe('fulfilled');
   });
 
+  it('refuses work UNAVAILABLE beyond its queue bound, and accepts it again once the queue drains', async () => {
+    const batcher = new MicroBatcher(new RecordingEmbedder(), { maxBatchTexts: 64, maxWaitMs: 10, maxQueuedTexts: 3 });
+    const accepted = [batcher.submit(['a', 'b']), batcher.submit(['c'])];
+    await expect(batcher.submit(['d'])).rejects.toBeInstanceOf(UnavailableError);
+    expect((await Promise.all(accepted)).map((v) => v.length)).toEqual([2, 1]);
+    expect(await batcher.submit(['e', 'f', 'g', 'h'])).toHaveLength(4);
+  });
+
   it('drain answers everything accepted, then refuses new work', async () => {
     const embedder = new RecordingEmbedder();
     const batcher = new MicroBatcher(embedder, { maxBatchTexts: 3, maxWaitMs: 10_000 });

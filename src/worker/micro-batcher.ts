@@ -6,9 +6,13 @@ export interface MicroBatcherOptions {
   readonly maxBatchTexts: number;
   /** Longest a text waits for others to join its batch. */
   readonly maxWaitMs: number;
+  /** Texts allowed to wait; beyond this a request is refused UNAVAILABLE so the client retries elsewhere instead of queueing without bound. */
+  readonly maxQueuedTexts?: number;
   /** Called once per embedder call with the number of texts it carried. */
   readonly onBatch?: (texts: number, durationMs: number) => void;
 }
+
+export const DEFAULT_MAX_QUEUED_TEXTS = 8_192;
 
 interface PendingRequest {
   readonly texts: readonly string[];
@@ -41,6 +45,9 @@ export class MicroBatcher {
   submit(texts: readonly string[]): Promise<Float32Array[]> {
     if (this.closed) return Promise.reject(new UnavailableError('the embedding worker is shutting down'));
     if (texts.length === 0) return Promise.resolve([]);
+    if (this.queuedTexts > 0 && this.queuedTexts + texts.length > (this.options.maxQueuedTexts ?? DEFAULT_MAX_QUEUED_TEXTS)) {
+      return Promise.reject(new UnavailableError('the embedding worker is overloaded; retry on another worker'));
+    }
     return new Promise((resolve, reject) => {
       this.queue.push({ texts, resolve, reject });
       this.queuedTexts += texts.length;
