@@ -22,8 +22,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
-COPY crds ./crds
-RUN mkdir -p /data && chown 65532:65532 /data
+# Pods run `hyphae serve|worker|migrate|operator`: the executable must be on PATH.
+RUN ln -s /app/bin/hyphae.js /usr/local/bin/hyphae \
+ && mkdir -p /data && chown 65532:65532 /data
 USER 65532:65532
 EXPOSE 8787 8788
 HEALTHCHECK NONE

@@ -1,0 +1,52 @@
+// The operator's command line, shared by `hyphae operator` and `tsx operator/src/main.ts`:
+// [--kubeconfig PATH] [--namespace NS] [--probe-port N] [--lease-namespace NS] [--no-leader-elect]
+// [--log-level L]. SIGTERM/SIGINT stop watches, drain in-flight reconciles and release the Lease.
+import { parseArgs } from 'node:util';
+import { runOperator } from './run-operator.js';
+import { jsonLogger } from './runtime/logger.js';
+import type { LogLevel } from './runtime/logger.js';
+
+const LOG_LEVELS: readonly string[] = ['debug', 'info', 'warn', 'error'];
+
+export async function runOperatorCli(argv: readonly string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      kubeconfig: { type: 'string' },
+      namespace: { type: 'string' },
+      'probe-port': { type: 'string', default: process.env.HYPHAE_OPERATOR_PROBE_PORT ?? '8080' },
+      'lease-namespace': { type: 'string' },
+      'no-leader-elect': { type: 'boolean', default: false },
+      'log-level': { type: 'string', default: process.env.HYPHAE_LOG_LEVEL ?? 'info' },
+    },
+  });
+  const level = values['log-level'];
+  if (!LOG_LEVELS.includes(level)) throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
+  const probePort = Number(values['probe-port']);
+  if (!Number.isInteger(probePort) || probePort < 0 || probePort > 65535) {
+    throw new Error(`--probe-port must be a port number, got "${values['probe-port']}"`);
+  }
+  const log = jsonLogger(level as LogLevel);
+  const handle = await runOperator({
+    kubeconfig: values.kubeconfig,
+    namespace: values.namespace,
+    probePort,
+    leaderElection: { enabled: !values['no-leader-elect'], namespace: values['lease-namespace'] },
+    log,
+  });
+  log('info', 'operator started', { identity: handle.identity, probes: handle.probeUrl });
+  await new Promise<void>((resolve) => {
+    const shutdown = (signal: string): void => {
+      log('info', 'shutting down', { signal });
+      handle
+        .stop()
+        .catch((error: unknown) => {
+          log('error', 'shutdown failed', { error: error instanceof Error ? error.message : String(error) });
+          process.exitCode = 1;
+        })
+        .finally(resolve);
+    };
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.once('SIGINT', () => shutdown('SIGINT'));
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * The `hyphae` command (SPEC §6): serve, mcp, keys, worker, migrate, operator.
+ * Exit codes: 0 success, 1 runtime failure, 2 bad usage, configuration or identity.
+ */
+import { isHyphaeError } from '../core/errors.js';
+import { SERVER_VERSION } from '../mcp/server-version.js';
+
+export const USAGE = `hyphae — shared memory for AI agents that speak MCP
+
+Usage:
+  hyphae serve    [--host H] [--port P] [--data-dir D] [--database-url URL] [--nats-url URL] [--embedder E]
+  hyphae mcp      [--remote URL] [--data-dir D] [--database-url URL] [--embedder E]
+  hyphae keys create --tenant T --agent A [--role writer] [--projects p1,p2] [--trust 0.5]
+  hyphae keys list
+  hyphae keys revoke ID
+  hyphae worker   [--nats-url URL] [--port P] [--embedder E]
+  hyphae migrate  [--data-dir D] [--database-url URL] [--embedder E]
+  hyphae operator [--metrics-port P] [--namespace NS]
+  hyphae version
+
+Environment: HYPHAE_HOST, HYPHAE_PORT, HYPHAE_DATA_DIR, HYPHAE_DATABASE_URL, HYPHAE_NATS_URL,
+HYPHAE_EMBEDDER (use-lite | hash | openai | nats), HYPHAE_EMBED_URL, HYPHAE_EMBED_MODEL,
+HYPHAE_API_KEY, HYPHAE_ALLOWED_HOSTS, HYPHAE_ALLOWED_ORIGINS, HYPHAE_LOG_LEVEL. Flags override them.
+`;
+
+type CommandRunner = (argv: readonly string[]) => Promise<void>;
+
+const COMMANDS: Readonly<Record<string, () => Promise<CommandRunner>>> = {
+  serve: async () => (await import('./serve-command.js')).runServeCommand,
+  mcp: async () => (await import('./mcp-command.js')).runMcpCommand,
+  keys: async () => (await import('./keys-command.js')).runKeysCommand,
+  worker: async () => (await import('./worker-command.js')).runWorkerCommand,
+  migrate: async () => (await import('./migrate-command.js')).runMigrateCommand,
+  operator: async () => (await import('./operator-command.js')).runOperatorCommand,
+};
+
+export async function main(argv: readonly string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (name === 'version' || name === '--version') {
+    process.stdout.write(`${SERVER_VERSION}\n`);
+    return;
+  }
+  const load = COMMANDS[name];
+  if (load === undefined) {
+    process.stderr.write(`hyphae: unknown command "${name}"\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  try {
+    await (await load())(rest);
+  } catch (error) {
+    reportFatal(name, error);
+  }
+  // Long-running commands have closed what they own; a stray handle must not keep the process up.
+  await exitWhenFlushed();
+}
+
+/** Exits once stdout and stderr have written everything (pipes are asynchronous in Node). */
+async function exitWhenFlushed(): Promise<never> {
+  const flush = (stream: NodeJS.WriteStream): Promise<void> =>
+    new Promise((resolve) => {
+      if (stream.destroyed || stream.writableEnded) resolve();
+      else stream.write('', () => resolve());
+    });
+  await Promise.all([flush(process.stdout), flush(process.stderr)]);
+  process.exit(process.exitCode ?? 0);
+}
+
+/** Prints a failure without a stack for expected errors; exit code 2 for usage/config/identity. */
+export function reportFatal(command: string, error: unknown): void {
+  if (isHyphaeError(error)) {
+    process.stderr.write(`hyphae ${command}: ${error.message}\n`);
+    process.exitCode = error.code === 'INVALID_ARGUMENT' || error.code === 'UNAUTHENTICATED' || error.code === 'CONFLICT' ? 2 : 1;
+    return;
+  }
+  process.stderr.write(`hyphae ${command}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,77 @@
+/**
+ * `hyphae mcp`: MCP over stdio for one agent. stdout carries protocol messages only; every
+ * diagnostic goes to stderr. Identity is HYPHAE_API_KEY, resolved once at start; a missing or
+ * bad key prints why on stderr and exits with code 2.
+ *   embedded (default)        its own PGlite data folder
+ *   direct                    HYPHAE_DATABASE_URL (+ HYPHAE_NATS_URL for cross-replica gossip)
+ *   --remote URL              bridges stdio to a running server's /mcp (agents share one memory)
+ */
+import { loadConfig } from '../core/config.js';
+import { isHyphaeError } from '../core/errors.js';
+import { runRemoteBridge } from '../mcp/remote-bridge.js';
+import { resolveStdioPrincipal, runStdioServer } from '../mcp/stdio-server.js';
+import { configFlags, parseCommand } from './args.js';
+import { startProcessRuntime } from './process-runtime.js';
+
+const MCP_USAGE = 'Usage: HYPHAE_API_KEY=hy_… hyphae mcp [--remote URL] [--data-dir D] [--database-url URL] [--nats-url URL] [--embedder E]\n';
+
+function stderrLog(message: string): void {
+  process.stderr.write(`hyphae mcp: ${message}\n`);
+}
+
+export async function runMcpCommand(argv: readonly string[]): Promise<void> {
+  const parsed = parseCommand(argv, { remote: { type: 'string' } });
+  if (parsed.values.help === true) {
+    process.stderr.write(MCP_USAGE);
+    return;
+  }
+  const abort = new AbortController();
+  const stop = (): void => abort.abort();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+
+  const remote = parsed.values.remote;
+  if (typeof remote === 'string') {
+    const apiKey = process.env.HYPHAE_API_KEY?.trim();
+    if (apiKey === undefined || apiKey === '') {
+      stderrLog('HYPHAE_API_KEY is not set: create a key with `hyphae keys create` and pass it in the environment');
+      process.exitCode = 2;
+      return;
+    }
+    await runRemoteBridge({ url: mcpEndpoint(remote), apiKey, input: process.stdin, output: process.stdout, log: stderrLog, signal: abort.signal });
+    return;
+  }
+
+  const config = loadConfig(process.env, configFlags(parsed.values));
+  const processRuntime = await startProcessRuntime(config, {
+    command: 'hyphae mcp',
+    onBackgroundError: (error) => stderrLog(`background task failed: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  try {
+    let principal;
+    try {
+      principal = await resolveStdioPrincipal(processRuntime.runtime.facade, process.env);
+    } catch (error) {
+      stderrLog(isHyphaeError(error) ? error.message : 'could not resolve HYPHAE_API_KEY');
+      process.exitCode = 2;
+      return;
+    }
+    stderrLog(`serving agent "${principal.agent}" of tenant "${principal.tenantId}" on stdio`);
+    await runStdioServer({
+      facade: processRuntime.runtime.facade,
+      principal,
+      input: process.stdin,
+      output: process.stdout,
+      log: stderrLog,
+      signal: abort.signal,
+    });
+  } finally {
+    await processRuntime.close();
+  }
+}
+
+/** Accepts the server's base URL or its /mcp endpoint. */
+export function mcpEndpoint(url: string): string {
+  const trimmed = url.replace(/\/+$/, '');
+  return trimmed.endsWith('/mcp') ? trimmed : `${trimmed}/mcp`;
+}

@@ -1,0 +1,121 @@
+/**
+ * The composition root of a server process (`hyphae serve`, embedded `hyphae mcp`): configuration
+ * → database + migrations → embedder → bus (in-process, or NATS when HYPHAE_NATS_URL is set) →
+ * outbox relay and live diff feed → memory facade, plus the metrics and readiness probes the
+ * HTTP surface reports. close() stops everything in dependency order.
+ */
+import type { HyphaeConfig } from '../core/config.js';
+import { createHyphaeMetrics, type HyphaeMetrics } from '../http/metrics.js';
+import type { ReadinessProbe } from '../http/health-routes.js';
+import type { Bus } from '../mesh/bus.js';
+import { LiveDiffFeed } from '../mesh/live-diff-feed.js';
+import { MemoryBus } from '../mesh/memory-bus.js';
+import { NatsBus } from '../mesh/nats-bus.js';
+import { OutboxRelay } from '../mesh/outbox-relay.js';
+import { createRuntime, type HyphaeRuntime } from '../service/runtime.js';
+import { UnavailableError } from '../core/errors.js';
+import { createEmbedder } from '../embed/create-embedder.js';
+import { embedderConfigFrom } from './embedder-config.js';
+
+export interface ProcessRuntime {
+  readonly config: HyphaeConfig;
+  readonly runtime: HyphaeRuntime;
+  readonly bus: Bus;
+  readonly metrics: HyphaeMetrics;
+  readonly readiness: readonly ReadinessProbe[];
+  close(): Promise<void>;
+}
+
+export interface ProcessRuntimeOptions {
+  /** Names the process in the PGlite data-folder lock, e.g. "hyphae serve". */
+  readonly command: string;
+  /** Where background failures are reported (never stdout: stdio MCP owns it). */
+  readonly onBackgroundError: (error: unknown) => void;
+}
+
+async function connectBus(config: HyphaeConfig): Promise<Bus> {
+  if (config.natsUrl === undefined) return new MemoryBus();
+  try {
+    return await NatsBus.connect({ servers: config.natsUrl, name: 'hyphae-serve' });
+  } catch (error) {
+    throw new UnavailableError(`cannot connect to NATS at HYPHAE_NATS_URL (${redactUrl(config.natsUrl)})`, { cause: error });
+  }
+}
+
+/** Credentials in a URL never reach a message. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '<unparseable url>';
+  }
+}
+
+export async function startProcessRuntime(config: HyphaeConfig, options: ProcessRuntimeOptions): Promise<ProcessRuntime> {
+  const metrics = createHyphaeMetrics();
+  const bus = await connectBus(config);
+  let relay: OutboxRelay | undefined;
+  let feed: LiveDiffFeed | undefined;
+  let runtime: HyphaeRuntime;
+  try {
+    runtime = await createRuntime(config, {
+      command: options.command,
+      embedder: await createEmbedder(embedderConfigFrom(config)),
+      onBackgroundError: options.onBackgroundError,
+      mesh: async (db) => {
+        relay = new OutboxRelay({ db, bus, metrics, onError: options.onBackgroundError });
+        feed = new LiveDiffFeed({ db, bus, onError: options.onBackgroundError });
+        const liveFeed = feed;
+        return {
+          outbox: relay,
+          diffFeed: liveFeed,
+          onBeaconsChanged: (tenantId, agent) => void liveFeed.beaconsChanged(tenantId, agent),
+          close: async () => {
+            await relay?.stop();
+            await liveFeed.close();
+          },
+        };
+      },
+    });
+  } catch (error) {
+    await bus.close().catch(() => undefined);
+    throw error;
+  }
+  relay?.start();
+  const db = runtime.db;
+  metrics.trackDbPool(() => {
+    const stats = db.poolStats();
+    return { total: stats.total, idle: stats.idle, waiting: stats.waiting };
+  });
+  const readiness: ReadinessProbe[] = [
+    {
+      name: 'database',
+      check: async () => {
+        await db.query('SELECT 1');
+      },
+    },
+  ];
+  if (config.natsUrl !== undefined) {
+    readiness.push({
+      name: 'nats',
+      check: async () => {
+        if (!bus.isConnected()) throw new UnavailableError('NATS is not connected');
+      },
+    });
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    config,
+    runtime,
+    bus,
+    metrics,
+    readiness,
+    close(): Promise<void> {
+      // The runtime closes the mesh hooks (relay flush, feed) before the database; the bus goes last.
+      closing ??= runtime.close().finally(() => bus.close());
+      return closing;
+    },
+  };
+}
