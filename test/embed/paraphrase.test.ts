@@ -9,12 +9,12 @@ import { dotProduct } from '../../src/embed/vector-math.js';
 const QUERY = 'How do I reset my password?';
 const PARAPHRASE = 'Steps to recover a forgotten login credential';
 const UNRELATED = 'The database migration runs every night at 2am';
-const DISTRACTORS = syntheticCorpus(200, 7);
+const DISTRACTORS = syntheticCorpus(100, 7);
 
 interface ParaphraseOutcome {
   readonly paraphrase: number;
   readonly unrelated: number;
-  /** Position of the paraphrase when the query ranks it among 200 engineering-memory distractors (0 = first). */
+  /** Position of the paraphrase when the query ranks it among 100 engineering-memory distractors (0 = first). */
   readonly rank: number;
 }
 
