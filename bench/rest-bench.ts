@@ -6,6 +6,7 @@
  */
 import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { cpus, loadavg } from 'node:os';
 import type { Principal } from '../src/core/principal.js';
 import { createEmbedder } from '../src/embed/create-embedder.js';
 import { buildHttpApp } from '../src/http/build-http-app.js';
@@ -61,6 +62,8 @@ async function timed(op: () => Promise<void>): Promise<number> {
 interface Comparison {
   readonly direct: number[];
   readonly rest: number[];
+  /** Process CPU milliseconds spent on each side (client and server share the process). */
+  readonly cpu: { direct: number; rest: number };
 }
 
 /** Alternating rounds of `direct(i)` and `rest(i)`; latencies in milliseconds. */
@@ -69,16 +72,19 @@ async function compare(direct: (i: number) => Promise<void>, rest: (i: number) =
     await direct(i);
     await rest(i);
   }
-  const result: Comparison = { direct: [], rest: [] };
+  const result: Comparison = { direct: [], rest: [], cpu: { direct: 0, rest: 0 } };
   let n = WARMUP_OPS;
   for (let round = 0; round < ROUNDS; round += 1) {
     const restFirst = round % 2 === 1;
     for (const side of restFirst ? (['rest', 'direct'] as const) : (['direct', 'rest'] as const)) {
       const op = side === 'direct' ? direct : rest;
+      const cpuStart = process.cpuUsage();
       for (let i = 0; i < OPS_PER_ROUND; i += 1) {
         n += 1;
         result[side].push(await timed(() => op(n)));
       }
+      const cpu = process.cpuUsage(cpuStart);
+      result.cpu[side] += (cpu.user + cpu.system) / 1000;
     }
   }
   return result;
@@ -104,6 +110,14 @@ function rowsFor(operation: string, comparison: Comparison): BenchRow[] {
     { metric: `${operation} p50 REST vs facade`, value: round3(restP50), unit: 'ms', baseline: round3(directP50), ratio: round3(restP50 / directP50), target: '≤ 1.15', note: n },
     { metric: `${operation} p99 REST vs facade`, value: round3(restP99), unit: 'ms', baseline: round3(directP99), ratio: round3(restP99 / directP99) },
     { metric: `${operation} throughput REST vs facade`, value: Math.round(restRate), unit: 'ops/s', baseline: Math.round(directRate), ratio: round3(restRate / directRate) },
+    {
+      metric: `${operation} CPU per op REST vs facade`,
+      value: round3(comparison.cpu.rest / comparison.rest.length),
+      unit: 'ms',
+      baseline: round3(comparison.cpu.direct / comparison.direct.length),
+      ratio: round3(comparison.cpu.rest / comparison.rest.length / (comparison.cpu.direct / comparison.direct.length)),
+      note: 'HTTP client included; less sensitive to a busy machine than wall time',
+    },
     { metric: `${operation} HTTP added at p50`, value: round3(restP50 - directP50), unit: 'ms' },
   ];
 }
@@ -151,9 +165,11 @@ export async function runRestBench(): Promise<BenchSection> {
         if (response.status !== 200) throw new Error(`REST recall answered ${response.status}: ${response.body}`);
       },
     );
+    const [load1] = loadavg();
     return {
       name: 'rest',
       rows: [
+        { metric: 'load average (1 min) at the end', value: round3(load1 ?? 0), unit: '', note: `${cpus().length} CPUs; wall-time ratios are only meaningful when this is below the CPU count` },
         ...rowsFor('store', store),
         ...rowsFor(`recall k=${RECALL_K} (hydrated nodes)`, recall),
       ],
