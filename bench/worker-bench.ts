@@ -10,6 +10,7 @@ import type { Embedder } from '../src/embed/embedder.js';
 import { HashEmbedder } from '../src/embed/hash-embedder.js';
 import { NatsEmbedder } from '../src/embed/nats-embedder.js';
 import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
+import { runWorker } from '../src/worker/run-worker.js';
 import { natsServerInstalled, startNatsServer } from '../test/support/nats-server.js';
 import { percentile } from './bench-section.js';
 import type { BenchRow, BenchSection } from './bench-section.js';
@@ -135,6 +136,22 @@ export async function runWorkerBench(): Promise<BenchSection> {
     rows.push({ metric: 'one text, hash via NATS worker p99', value: r3(remoteP99), unit: 'ms', baseline: r3(localP99) });
     rows.push({ metric: 'NATS hop added latency p50', value: r3(remoteP50 - localP50), unit: 'ms', note: 'includes the worker’s micro-batch wait (5 ms max)' });
     rows.push({ metric: 'NATS hop added latency p99', value: r3(remoteP99 - localP99), unit: 'ms' });
+
+    // The bare round trip: an in-process worker that does not wait to batch.
+    const bare = await runWorker({ embedder: new HashEmbedder(), natsUrl: nats.url, maxWaitMs: 0, queue: 'bench-bare' });
+    try {
+      const bareClient = await NatsEmbedder.connect({ servers: nats.url, modelId: 'hash-512-v1', dimension: 512, timeoutMs: 30_000, attempts: 1 });
+      clients.push(bareClient);
+      // Stop the worker process so only the no-wait worker answers.
+      for (const child of children.splice(0)) await child.stop();
+      await latencies(bareClient, hopTexts.slice(0, 50));
+      const bareLatency = await latencies(bareClient, hopTexts);
+      rows.push({ metric: 'NATS round trip, no batch wait p50', value: r3(percentile(bareLatency, 50)), unit: 'ms', note: 'in-process worker, maxWaitMs 0: protocol, JSON and base64 only' });
+      rows.push({ metric: 'NATS round trip, no batch wait p99', value: r3(percentile(bareLatency, 99)), unit: 'ms' });
+      children.push(await startWorkerProcess(nats.url, 'hash'));
+    } finally {
+      await bare.stop();
+    }
 
     const hashInProcess = await rate(hashLocal, corpus, 64);
     const perRequest1 = await rate(await client('hash-512-v1', 1), corpus.slice(0, 1_024), 1_024);
