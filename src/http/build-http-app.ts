@@ -4,7 +4,7 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import { createHash } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { RateLimitedError } from '../core/errors.js';
 import { registerMcpRoutes } from '../mcp/http-routes.js';
 import { createLiveStream } from '../mcp/live-stream.js';
@@ -17,6 +17,7 @@ import { pinoOptions, type HttpLoggerOptions } from './logger-options.js';
 import type { HyphaeMetrics } from './metrics.js';
 import { METRICS_OPERATION, registerMetricsRoute } from './metrics-route.js';
 import { buildOpenApiDocument, type PlainOperation } from './openapi-document.js';
+import { isProbeRoute } from './probe-routes.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { registerRestRoutes } from './rest/register-rest-routes.js';
 import { REST_ROUTES } from './rest/rest-routes.js';
@@ -41,9 +42,7 @@ const OPENAPI_OPERATION: PlainOperation = {
   responses: { 200: { description: 'The document' } },
 };
 
-const QUIET_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
-
-function rateLimitKey(request: Parameters<typeof apiKeyOf>[0]): string {
+function rateLimitKey(request: FastifyRequest): string {
   const key = apiKeyOf(request);
   // Hashed so the limiter's memory never holds a clear key.
   return key === undefined ? `ip:${request.ip}` : `key:${createHash('sha256').update(key).digest('base64url').slice(0, 32)}`;
@@ -63,10 +62,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     genReqId: requestIdOf,
     logController: new LogController({
       requestIdLogLabel: 'request_id',
-      // Probes and scrapes every few seconds would drown the request log.
-      disableRequestLogging: (request) => QUIET_ROUTES.has(request.routeOptions.url ?? ''),
+      disableRequestLogging: (request) => isProbeRoute(request.routeOptions.url),
     }),
-    return503OnClosing: true,
   });
 
   app.setErrorHandler(async (error, request, reply) => {
@@ -89,7 +86,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     max: config.rateLimitMax,
     timeWindow: config.rateLimitWindowMs,
     keyGenerator: rateLimitKey,
-    allowList: (request) => QUIET_ROUTES.has(request.routeOptions.url ?? ''),
+    allowList: (request) => isProbeRoute(request.routeOptions.url),
     errorResponseBuilder: (_request, context) => new RateLimitedError(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
   app.addHook('onRequest', app.rateLimit());

@@ -15,9 +15,7 @@ import {
   CORS_MAX_AGE_SECONDS,
   createOriginAllowlist,
 } from './origin-policy.js';
-
-/** Probe and scrape endpoints answer any Host: kubelets and Prometheus address pods by IP. */
-export const HOST_CHECK_EXEMPT_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+import { isProbeRoute } from './probe-routes.js';
 
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
@@ -36,8 +34,7 @@ export function installSecurityHooks(app: FastifyInstance, config: HttpConfig): 
   const originAllowed = createOriginAllowlist(config.allowedOrigins);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const route = request.routeOptions.url;
-    if (!(route !== undefined && HOST_CHECK_EXEMPT_ROUTES.has(route)) && !hostAllowed(request.host)) {
+    if (!isProbeRoute(request.routeOptions.url) && !hostAllowed(request.host)) {
       // 421 Misdirected Request: this server does not answer for that name.
       return refuse(reply, 421, new HyphaeError('FORBIDDEN', 'host not allowed'));
     }
