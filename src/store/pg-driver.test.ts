@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { startWireProtocolPostgres } from '../../test/support/wire-postgres.js';
+import { DatabaseUnavailableError, isUniqueViolation, sqlStateOf } from './errors.js';
+import { openPgDb } from './pg-driver.js';
+
+describe('pg driver', () => {
+  it('survives the server dropping idle pooled connections and reports the database unavailable', async () => {
+    const server = await startWireProtocolPostgres();
+    const idleErrors: Error[] = [];
+    const db = await openPgDb({ url: server.url, max: 2, onIdleError: (error) => idleErrors.push(error) });
+    try {
+      await db.query('SELECT 1');
+      expect(db.poolStats()).toEqual({ total: 1, idle: 1, waiting: 0 });
+      await server.close();
+      await expect.poll(() => idleErrors.length).toBeGreaterThan(0);
+      const failed = db.query('SELECT 1');
+      await expect(failed).rejects.toBeInstanceOf(DatabaseUnavailableError);
+      await expect(failed).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      await expect(db.transaction(async (tx) => tx.query('SELECT 1'))).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    } finally {
+      await db.close();
+      await server.close();
+    }
+  });
+
+  it('passes errors of the transaction function through unchanged and keeps SQL errors with their SQLSTATE', async () => {
+    const server = await startWireProtocolPostgres();
+    const db = await openPgDb({ url: server.url, max: 2 });
+    try {
+      const own = new RangeError('mine');
+      await expect(db.transaction(async () => Promise.reject(own))).rejects.toBe(own);
+      await db.query("INSERT INTO tenants (tenant_id) VALUES ('x')");
+      const duplicate = await db.query("INSERT INTO tenants (tenant_id) VALUES ('x')").catch((error: unknown) => error);
+      expect(sqlStateOf(duplicate)).toBe('23505');
+      expect(isUniqueViolation(duplicate, 'tenants_pkey')).toBe(true);
+      expect(isUniqueViolation(duplicate, 'other')).toBe(false);
+      expect(db.poolStats().waiting).toBe(0);
+    } finally {
+      await db.close();
+      await server.close();
+    }
+  });
+});
