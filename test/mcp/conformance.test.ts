@@ -1,6 +1,6 @@
 /**
- * Conformance with the official MCP SDK client, over stdio (a spawned server) and Streamable HTTP
- * (a listening server), for each protocol revision: negotiation, the tool roster with its
+ * Conformance with the official MCP SDK client, over stdio (a spawned `hyphae mcp`) and Streamable
+ * HTTP (the real app listening on loopback), for each protocol revision: negotiation, the tool roster with its
  * annotations and schemas, every tool called with valid and with invalid arguments.
  */
 import { randomUUID } from 'node:crypto';
@@ -14,8 +14,8 @@ import { createTestRuntime } from '../support/test-runtime.js';
 import type { TestRuntime } from '../support/test-runtime.js';
 import { startMcpHttpServer } from './support/mcp-http-server.js';
 import type { ListeningMcpServer } from './support/mcp-http-server.js';
-import { connectHttp, connectStdio } from './support/sdk-clients.js';
-import type { ConnectedClient } from './support/sdk-clients.js';
+import { cloneDataDir, connectHttp, connectStdio, createEmbeddedDataDir } from './support/sdk-clients.js';
+import type { ConnectedClient, EmbeddedDataDir } from './support/sdk-clients.js';
 import { SPEC_TABLE } from './support/spec-table.js';
 
 type Structured = Record<string, unknown>;
@@ -68,17 +68,23 @@ async function httpFixture(): Promise<Fixture> {
   };
 }
 
-function stdioFixture(): Fixture {
+async function stdioFixture(): Promise<Fixture> {
+  const agent = 'stdio-agent';
+  const template = await createEmbeddedDataDir('conformance', agent);
+  const clones: EmbeddedDataDir[] = [];
   return {
     async connect(version) {
-      const agent = `stdio-agent-${version}`;
-      return { connected: await connectStdio(version, { HYPHAE_TEST_MINT: `conformance:${agent}` }), agent };
+      const dataDir = await cloneDataDir(template);
+      clones.push(dataDir);
+      return { connected: await connectStdio(version, dataDir), agent };
     },
-    close: async () => undefined,
+    async close() {
+      await Promise.all([template, ...clones].map((dir) => dir.remove()));
+    },
   };
 }
 
-const FIXTURES: Record<'stdio' | 'http', () => Promise<Fixture>> = { stdio: async () => stdioFixture(), http: httpFixture };
+const FIXTURES: Record<'stdio' | 'http', () => Promise<Fixture>> = { stdio: stdioFixture, http: httpFixture };
 
 describe.each(['stdio', 'http'] as const)('MCP conformance over %s', (transportName) => {
   let fixture: Fixture;

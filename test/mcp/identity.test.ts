@@ -5,6 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnauthenticatedError } from '../../src/core/errors.js';
 import { resolveStdioPrincipal } from '../../src/mcp/stdio-server.js';
@@ -14,7 +17,7 @@ import { startInProcessStdio } from './support/in-process-stdio.js';
 import type { InProcessStdio, RpcReply } from './support/in-process-stdio.js';
 import { startMcpHttpServer } from './support/mcp-http-server.js';
 import type { ListeningMcpServer } from './support/mcp-http-server.js';
-import { REPO_ROOT, STDIO_FIXTURE } from './support/sdk-clients.js';
+import { HYPHAE_BIN, REPO_ROOT, hyphaeEnv } from './support/sdk-clients.js';
 
 let runtime: TestRuntime;
 let server: ListeningMcpServer;
@@ -84,16 +87,18 @@ describe('stdio identity', () => {
   });
 
   it.each([
-    ['a missing key', {}],
-    ['an unknown key', { HYPHAE_API_KEY: 'hyk_unknown' }],
-  ])('exits with code 2 and a message on stderr for %s, writing nothing on stdout', async (_label, keyEnv) => {
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...keyEnv };
-    const child = spawn(process.execPath, ['--import', 'tsx', STDIO_FIXTURE], { cwd: REPO_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    ['a missing key', undefined],
+    ['an unknown key', 'hy_unknown_unknown_unknown_unknown'],
+  ])('`hyphae mcp` exits with code 2 and a message on stderr for %s, writing nothing on stdout', async (_label, key) => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'hyphae-mcp-test-'));
+    const env = hyphaeEnv({ HYPHAE_DATA_DIR: dataDir, ...(key === undefined ? {} : { HYPHAE_API_KEY: key }) });
+    const child = spawn(process.execPath, [HYPHAE_BIN, 'mcp'], { cwd: REPO_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await rm(dataDir, { recursive: true, force: true });
     expect(code).toBe(2);
     expect(stderr).toMatch(/HYPHAE_API_KEY/);
     expect(stdout).toBe('');

@@ -1,7 +1,10 @@
-/** A real listening server with the /mcp routes, for the SDK's Streamable HTTP client and benches. */
+/** The real HTTP app (`buildHttpApp`, which mounts /mcp) listening on loopback, for SDK clients. */
 import type { FastifyInstance } from 'fastify';
+import { buildHttpApp } from '../../../src/http/build-http-app.js';
+import type { HttpConfig } from '../../../src/http/http-config.js';
+import { resolveHttpConfig } from '../../../src/http/http-config.js';
+import { createHyphaeMetrics } from '../../../src/http/metrics.js';
 import type { MemoryFacade } from '../../../src/service/memory-facade.js';
-import { buildBareMcpApp } from './mcp-http-app.js';
 
 export interface ListeningMcpServer {
   readonly url: URL;
@@ -9,8 +12,19 @@ export interface ListeningMcpServer {
   close(): Promise<void>;
 }
 
-export async function startMcpHttpServer(facade: MemoryFacade): Promise<ListeningMcpServer> {
-  const app = await buildBareMcpApp(facade);
+export async function buildTestHttpApp(facade: MemoryFacade, config: Partial<HttpConfig> = {}): Promise<FastifyInstance> {
+  return buildHttpApp({
+    facade,
+    config: resolveHttpConfig({ rateLimitMax: 1_000_000, ...config }),
+    readiness: [],
+    metrics: createHyphaeMetrics(),
+    logger: false,
+    version: 'test',
+  });
+}
+
+export async function startMcpHttpServer(facade: MemoryFacade, config: Partial<HttpConfig> = {}): Promise<ListeningMcpServer> {
+  const app = await buildTestHttpApp(facade, config);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return { url: new URL('/mcp', address), app, close: () => app.close() };
 }
