@@ -64,6 +64,14 @@ describe('Host allowlist', () => {
     expect(await ok('example.com')).toBe(421);
   });
 
+  it('checks the forwarded host only behind a trusted proxy', async () => {
+    const headers = { host: '10.0.0.5:8787', 'x-forwarded-host': 'hyphae.example.com', 'x-hyphae-key': key.key };
+    const trusting = await appWith({ config: { allowedHosts: ['hyphae.example.com'], trustProxy: true } });
+    expect((await trusting.app.inject({ method: 'GET', url: '/v1/cells', headers })).statusCode).toBe(200);
+    const direct = await appWith({ config: { allowedHosts: ['hyphae.example.com'] } });
+    expect((await direct.app.inject({ method: 'GET', url: '/v1/cells', headers })).statusCode).toBe(421);
+  });
+
   it('lets probes and scrapes through whatever the Host (pods are addressed by IP)', async () => {
     const { app } = await appWith();
     for (const url of ['/healthz', '/readyz', '/metrics']) {
