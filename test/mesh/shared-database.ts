@@ -17,11 +17,12 @@ export interface SharedDatabase {
   close(): Promise<void>;
 }
 
-export async function startSharedDatabase(dimension: number): Promise<SharedDatabase> {
+/** With a dimension the schema is created here; without, the database is bare and `hyphae serve` migrates it. */
+export async function startSharedDatabase(dimension?: number): Promise<SharedDatabase> {
   const pglite = await PGlite.create({ extensions: { vector } });
-  for (const file of ['0001_core.sql', '0002_mesh.sql']) {
+  for (const file of dimension === undefined ? [] : ['0001_core.sql', '0002_mesh.sql']) {
     const sql = await readFile(new URL(`../../src/store/migrations/${file}`, import.meta.url), 'utf8');
-    await pglite.exec(sql.replaceAll('{{EMBEDDING_DIMENSION}}', String(dimension)));
+    await pglite.exec(sql.replaceAll('{{EMBEDDING_DIMENSION}}', String(dimension ?? 0)));
   }
   const server = new PGLiteSocketServer({ db: withBatchAffinity(pglite), port: 0, host: '127.0.0.1', maxConnections: 64 });
   await server.start();
