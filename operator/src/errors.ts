@@ -4,9 +4,7 @@ export type OperatorErrorCode =
   | 'KUBE_REQUEST_FAILED'
   | 'KUBE_CONFIG_INVALID'
   | 'WATCH_EXPIRED'
-  | 'SPEC_INVALID'
-  | 'LEASE_LOST'
-  | 'OPERATOR_STOPPED';
+  | 'SPEC_INVALID';
 
 export class OperatorError extends Error {
   readonly code: OperatorErrorCode;

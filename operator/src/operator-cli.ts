@@ -1,6 +1,6 @@
 // The operator's command line, shared by `hyphae operator` and `tsx operator/src/main.ts`:
-// [--kubeconfig PATH] [--namespace NS] [--probe-port N] [--lease-namespace NS] [--no-leader-elect]
-// [--log-level L]. SIGTERM/SIGINT stop watches, drain in-flight reconciles and release the Lease.
+// [--kubeconfig PATH] [--namespace NS] [--probe-port N] [--lease-namespace NS]
+// [--lease-duration-ms N] [--no-leader-elect] [--log-level L]. SIGTERM/SIGINT stop watches, drain in-flight reconciles and release the Lease.
 import { parseArgs } from 'node:util';
 import { runOperator } from './run-operator.js';
 import { jsonLogger } from './runtime/logger.js';
@@ -16,6 +16,7 @@ export async function runOperatorCli(argv: readonly string[]): Promise<void> {
       namespace: { type: 'string' },
       'probe-port': { type: 'string', default: process.env.HYPHAE_OPERATOR_PROBE_PORT ?? '8080' },
       'lease-namespace': { type: 'string' },
+      'lease-duration-ms': { type: 'string' },
       'no-leader-elect': { type: 'boolean', default: false },
       'log-level': { type: 'string', default: process.env.HYPHAE_LOG_LEVEL ?? 'info' },
     },
@@ -26,12 +27,16 @@ export async function runOperatorCli(argv: readonly string[]): Promise<void> {
   if (!Number.isInteger(probePort) || probePort < 0 || probePort > 65535) {
     throw new Error(`--probe-port must be a port number, got "${values['probe-port']}"`);
   }
+  const leaseDuration = values['lease-duration-ms'] === undefined ? undefined : Number(values['lease-duration-ms']);
+  if (leaseDuration !== undefined && !(Number.isInteger(leaseDuration) && leaseDuration >= 1000)) {
+    throw new Error(`--lease-duration-ms must be an integer ≥ 1000, got "${values['lease-duration-ms']}"`);
+  }
   const log = jsonLogger(level as LogLevel);
   const handle = await runOperator({
     kubeconfig: values.kubeconfig,
     namespace: values.namespace,
     probePort,
-    leaderElection: { enabled: !values['no-leader-elect'], namespace: values['lease-namespace'] },
+    leaderElection: { enabled: !values['no-leader-elect'], namespace: values['lease-namespace'], ...leaseTimings(leaseDuration) },
     log,
   });
   log('info', 'operator started', { identity: handle.identity, probes: handle.probeUrl });
@@ -49,4 +54,10 @@ export async function runOperatorCli(argv: readonly string[]): Promise<void> {
     process.once('SIGTERM', () => shutdown('SIGTERM'));
     process.once('SIGINT', () => shutdown('SIGINT'));
   });
+}
+
+/** Renew deadline and retry period follow the lease duration in client-go's 15 : 10 : 2 ratio. */
+function leaseTimings(durationMs: number | undefined): { leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number } {
+  if (durationMs === undefined) return {};
+  return { leaseDurationMs: durationMs, renewDeadlineMs: Math.round((durationMs * 2) / 3), retryPeriodMs: Math.max(100, Math.round(durationMs / 7.5)) };
 }

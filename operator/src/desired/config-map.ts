@@ -12,10 +12,12 @@ export function configMap(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject {
     HYPHAE_EMBEDDER: 'nats',
     HYPHAE_NATS_URL: natsUrl(mesh, spec),
   };
-  if (spec.ingress.enabled && spec.ingress.host) {
-    const svc = names.api(mesh);
-    const ns = mesh.metadata.namespace;
-    data.HYPHAE_ALLOWED_HOSTS = [spec.ingress.host, svc, `${svc}.${ns}`, `${svc}.${ns}.svc`].join(',');
-  }
+  // The server answers only the Host names it is told (DNS-rebinding defence): the in-cluster
+  // Service names, plus the ingress host. Probes are exempt server-side. api.env can override.
+  const svc = names.api(mesh);
+  const ns = mesh.metadata.namespace;
+  const hosts = [svc, `${svc}.${ns}`, `${svc}.${ns}.svc`, `${svc}.${ns}.svc.cluster.local`];
+  if (spec.ingress.enabled && spec.ingress.host) hosts.push(spec.ingress.host);
+  data.HYPHAE_ALLOWED_HOSTS = hosts.join(',');
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: metadata(mesh, names.config(mesh), 'config'), data };
 }

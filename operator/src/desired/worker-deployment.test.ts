@@ -12,6 +12,7 @@ describe('workerDeployment', () => {
     expect((d.spec as { replicas: number }).replicas).toBe(4);
     expect(c.command).toEqual(['hyphae', 'worker', '--nats-url', 'nats://demo-nats.team-a.svc:4222', '--port', '8788']);
     expect(c.env).toEqual([
+      { name: 'HYPHAE_HOST', value: '0.0.0.0' },
       { name: 'HYPHAE_EMBEDDER', value: 'openai' },
       { name: 'HYPHAE_EMBED_MODEL', value: 'text-embedding-3-small' },
       { name: 'HYPHAE_EMBED_URL', value: 'http://tei:80' },

@@ -20,7 +20,11 @@ import type { HyphaeMesh } from './hyphae-mesh.js';
 
 export function workerDeployment(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject {
   const w = spec.workers;
-  const env: Array<Record<string, unknown>> = [{ name: 'HYPHAE_EMBEDDER', value: w.embedder }];
+  const env: Array<Record<string, unknown>> = [
+    // Bind all interfaces: the kubelet probes the pod IP (the server defaults to loopback).
+    { name: 'HYPHAE_HOST', value: '0.0.0.0' },
+    { name: 'HYPHAE_EMBEDDER', value: w.embedder },
+  ];
   if (w.model) env.push({ name: 'HYPHAE_EMBED_MODEL', value: w.model });
   if (w.url) env.push({ name: 'HYPHAE_EMBED_URL', value: w.url });
   if (w.apiKeySecret) env.push({ name: 'HYPHAE_EMBED_API_KEY', valueFrom: { secretKeyRef: { name: w.apiKeySecret.name, key: w.apiKeySecret.key } } });
