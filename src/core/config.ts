@@ -34,6 +34,7 @@ const envSchema = z.object({
   HYPHAE_EMBED_URL: urlString(['http:', 'https:']).optional(),
   HYPHAE_EMBED_MODEL: z.string().min(1).optional(),
   HYPHAE_EMBED_API_KEY: z.string().min(1).optional(),
+  HYPHAE_EMBED_DIMENSION: z.coerce.number().int().min(1).max(2000).optional(),
   HYPHAE_EMBED_LOCAL_FALLBACK: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   HYPHAE_API_KEY: z.string().min(1).optional(),
   HYPHAE_ALLOWED_HOSTS: csv.default([]),
@@ -55,6 +56,8 @@ export interface HyphaeConfig {
   readonly embedUrl: string | undefined;
   readonly embedModel: string | undefined;
   readonly embedApiKey: string | undefined;
+  /** Vector length of a remote model the embedders do not know by name. */
+  readonly embedDimension: number | undefined;
   readonly embedLocalFallback: boolean;
   readonly apiKey: string | undefined;
   readonly allowedHosts: readonly string[];
@@ -128,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
     embedUrl: c.HYPHAE_EMBED_URL,
     embedModel: c.HYPHAE_EMBED_MODEL,
     embedApiKey: c.HYPHAE_EMBED_API_KEY,
+    embedDimension: c.HYPHAE_EMBED_DIMENSION,
     embedLocalFallback: c.HYPHAE_EMBED_LOCAL_FALLBACK,
     apiKey: c.HYPHAE_API_KEY,
     allowedHosts: c.HYPHAE_ALLOWED_HOSTS,
