@@ -3,7 +3,10 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStdioServer } from '../../src/mcp/stdio-server.js';
-import { leaksInternals, malformedLine } from './support/malformed-messages.js';
+import { createTestRuntime } from '../support/test-runtime.js';
+import type { TestRuntime } from '../support/test-runtime.js';
+import { leaksInternals, malformedLine, plausibleToolCall } from './support/malformed-messages.js';
+import { buildTestHttpApp } from './support/mcp-http-server.js';
 import { buildBareMcpApp } from './support/mcp-http-app.js';
 import { DOUBLE_KEY, DOUBLE_PRINCIPAL, createProtocolFacadeDouble } from './support/protocol-facade-double.js';
 
@@ -69,5 +72,38 @@ describe('fuzz: stdio', () => {
     expect(replies.length).toBeGreaterThan(RUNS / 2);
     expect(replies.length).toBeLessThanOrEqual(RUNS + 1);
     expect(replies.some((reply) => JSON.parse(reply).id === 'last')).toBe(true);
+  });
+});
+
+describe('fuzz: tool calls on the real facade, through the full app', () => {
+  let runtime: TestRuntime;
+  let app: FastifyInstance;
+  let key: string;
+  beforeAll(async () => {
+    runtime = await createTestRuntime();
+    app = await buildTestHttpApp(runtime.facade);
+    key = (await runtime.mintKey({ tenant: 'fuzz', agent: 'fuzzer' })).key;
+  });
+  afterAll(async () => {
+    await app.close();
+    await runtime.close();
+  });
+
+  it('answers 500 plausible tool calls with a result or a coded error, never an internal one', async () => {
+    await fc.assert(
+      fc.asyncProperty(plausibleToolCall, fc.constantFrom('2025-11-25', '2025-06-18'), async (line, version) => {
+        const response = await app.inject({
+          method: 'POST',
+          url: '/mcp',
+          payload: line,
+          headers: { 'content-type': 'application/json', 'x-hyphae-key': key, 'mcp-protocol-version': version },
+        });
+        expect(response.statusCode).toBe(200);
+        expectWellFormedReply(response.body);
+        const reply = JSON.parse(response.body) as { error?: { code: number } };
+        expect(reply.error?.code, response.body).not.toBe(-32008);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

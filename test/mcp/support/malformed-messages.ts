@@ -44,3 +44,24 @@ export const malformedLine: fc.Arbitrary<string> = fc
 export function leaksInternals(text: string): boolean {
   return /\n\s+at |at [\w.<>]+ \(|node_modules|\.ts:\d+|SELECT |INSERT |relation "/.test(text);
 }
+
+const plausibleValue = fc.oneof(
+  fc.constantFrom('Decision', 'Fact', 'Risk', 'L0', 'L1', 'L2', 'payments', 'x', '', '2000-01-01T00:00:00Z', 'not-a-date', '*', '../etc'),
+  fc.uuid(),
+  fc.double({ min: -2, max: 3, noNaN: true }),
+  fc.integer({ min: -5, max: 1000 }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.constantFrom('Decision', 'Fact', 'Nope'), { maxLength: 3 }),
+  fc.record({ kind: fc.string({ maxLength: 5 }), locator: fc.string({ maxLength: 5 }) }),
+  fc.string({ maxLength: 64 }),
+);
+
+/** tools/call requests whose arguments are often valid, so calls reach the facade. */
+export const plausibleToolCall: fc.Arbitrary<string> = fc
+  .record({
+    id: fc.integer({ min: 1, max: 1_000_000 }),
+    name: fc.constantFrom(...TOOL_NAMES),
+    arguments: fc.dictionary(fc.constantFrom(...ARG_NAMES.filter((name) => name !== '__proto__')), plausibleValue, { maxKeys: 4 }),
+  })
+  .map(({ id, name, arguments: args }) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }));
