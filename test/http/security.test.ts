@@ -304,6 +304,7 @@ describe('secrets and internals', () => {
     expect(response.json()).toEqual({ error: { code: 'INTERNAL', message: 'internal error' } });
     expect(response.body).not.toMatch(/\bat |SELECT|pglite|\.ts:/i);
     expect(t.logLines.some((line) => line.includes('"level":50'))).toBe(true);
+    expect(t.logLines.join('\n')).not.toContain(brokenKey.key);
     const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(503);
     expect(ready.json()).toMatchObject({ status: 'unready', failing: ['database'], checks: { database: 'failing' } });
