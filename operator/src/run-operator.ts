@@ -86,7 +86,8 @@ export async function runOperator(options: OperatorOptions = {}): Promise<Operat
     (transition = transition.then(async () => {
       metrics.leader.set(1);
       controller = new MeshController(controllerOptions);
-      await controller.start().catch((err: unknown) => log('error', 'controller start failed', { error: errorMessage(err) }));
+      // Not awaited: syncing may wait on a missing CRD, and a stop queued behind it must not hang.
+      void controller.start().catch((err: unknown) => log('error', 'controller start failed', { error: errorMessage(err) }));
     }));
   const stopLeading = (): Promise<void> =>
     (transition = transition.then(async () => {

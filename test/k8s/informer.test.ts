@@ -10,6 +10,7 @@ import { k8sSkipReason } from './assets.js';
 import { startControlPlane } from './control-plane.js';
 import type { ControlPlane } from './control-plane.js';
 import { clientFor, createNamespace, waitFor } from './kube-helpers.js';
+import { startTestOperator } from './operator-harness.js';
 
 const skip = k8sSkipReason();
 
@@ -81,5 +82,14 @@ describe.skipIf(skip !== undefined)('informer on a real kube-apiserver', () => {
     await waitFor('event after restart', async () => seen.includes('ADDED late'));
     expect(informer.get(ns, 'late')).toBeDefined();
     await informer.stop();
+  });
+
+  it('an operator started before the HyphaeMesh CRD exists stays unready and still stops cleanly', async () => {
+    const op = await startTestOperator(cp, { leaderElection: { enabled: false } });
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await fetch(`${op.probeUrl}/readyz`)).status).toBe(503);
+    expect((await fetch(`${op.probeUrl}/healthz`)).status).toBe(200);
+    expect(op.controller()?.hasSynced()).toBe(false);
+    await op.stop();
   });
 });

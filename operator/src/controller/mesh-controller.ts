@@ -40,6 +40,8 @@ export class MeshController {
   private timers: NodeJS.Timeout[] = [];
   private synced = false;
   private stopped = false;
+  private signalStop: () => void = () => undefined;
+  private readonly stopSignal = new Promise<void>((resolve) => (this.signalStop = resolve));
 
   constructor(private readonly options: MeshControllerOptions) {
     const { client, metrics, log } = options;
@@ -64,10 +66,13 @@ export class MeshController {
 
   /** Start caches, wait for them to sync, then queue every mesh. */
   async start(): Promise<void> {
-    this.available = await discoverOptionalKinds(this.options.client);
+    this.available = await this.discoverUntilStopped();
+    if (this.stopped) return;
     for (const rt of OWNED_TYPES) if (this.isServed(rt)) this.startOwnedInformer(rt);
     this.meshes.start();
-    await Promise.all([this.meshes.waitForSync(), ...[...this.owned.values()].map((i) => i.waitForSync())]);
+    // Sync can take forever (e.g. the HyphaeMesh CRD is not installed yet): stop() must win.
+    await Promise.race([Promise.all([this.meshes.waitForSync(), ...[...this.owned.values()].map((i) => i.waitForSync())]), this.stopSignal]);
+    if (this.stopped) return;
     this.synced = true;
     this.enqueueAll();
     this.timers.push(setInterval(() => this.enqueueAll(), this.options.resyncMs ?? 10 * 60_000));
@@ -78,6 +83,7 @@ export class MeshController {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    this.signalStop();
     for (const t of this.timers) clearInterval(t);
     await this.queue.shutdown();
     await Promise.all([this.meshes.stop(), ...[...this.owned.values()].map((i) => i.stop())]);
@@ -132,6 +138,18 @@ export class MeshController {
 
   private enqueueAll(): void {
     for (const m of this.meshes.list()) this.queue.add(objectKey(m.metadata.namespace, m.metadata.name));
+  }
+
+  private async discoverUntilStopped(): Promise<Set<string>> {
+    for (let attempt = 1; !this.stopped; attempt++) {
+      try {
+        return await discoverOptionalKinds(this.options.client);
+      } catch (err) {
+        this.options.log('warn', 'discovery failed; retrying', { error: errorMessage(err) });
+        await Promise.race([new Promise((r) => setTimeout(r, Math.min(200 * 2 ** attempt, 10_000))), this.stopSignal]);
+      }
+    }
+    return new Set();
   }
 
   private async rediscover(): Promise<void> {

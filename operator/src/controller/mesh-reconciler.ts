@@ -138,6 +138,9 @@ export class MeshReconciler {
         if (obj.metadata.namespace !== mesh.metadata.namespace || obj.metadata.deletionTimestamp) continue;
         const controller = obj.metadata.ownerReferences?.find((r) => r.controller);
         if (controller?.uid !== mesh.metadata.uid || wanted.has(`${key}/${obj.metadata.name}`)) continue;
+        // Keep the managed database's credentials even when it is switched off: its PVC outlives
+        // the StatefulSet, and a regenerated password would lock the data out on switching back.
+        if (informer.type === SECRET && obj.metadata.name === names.postgres(mesh)) continue;
         try {
           await this.deps.client.request({ method: 'DELETE', path: objectPath(informer.type, obj.metadata.namespace, obj.metadata.name) });
         } catch (err) {
