@@ -50,7 +50,7 @@ export async function runMcpCommand(argv: readonly string[]): Promise<void> {
   try {
     let principal;
     try {
-      principal = await resolveStdioPrincipal(processRuntime.runtime.facade, process.env);
+      principal = await resolveStdioPrincipal(processRuntime.facade, process.env);
     } catch (error) {
       stderrLog(isHyphaeError(error) ? error.message : 'could not resolve HYPHAE_API_KEY');
       process.exitCode = 2;
@@ -58,7 +58,7 @@ export async function runMcpCommand(argv: readonly string[]): Promise<void> {
     }
     stderrLog(`serving agent "${principal.agent}" of tenant "${principal.tenantId}" on stdio`);
     await runStdioServer({
-      facade: processRuntime.runtime.facade,
+      facade: processRuntime.facade,
       principal,
       input: process.stdin,
       output: process.stdout,

@@ -12,14 +12,19 @@ import { LiveDiffFeed } from '../mesh/live-diff-feed.js';
 import { MemoryBus } from '../mesh/memory-bus.js';
 import { NatsBus } from '../mesh/nats-bus.js';
 import { OutboxRelay } from '../mesh/outbox-relay.js';
+import type { ManagedMemoryFacade } from '../service/create-memory-facade.js';
 import { createRuntime, type HyphaeRuntime } from '../service/runtime.js';
 import { UnavailableError } from '../core/errors.js';
 import { createEmbedder } from '../embed/create-embedder.js';
+import { meteredEmbedder } from '../embed/metered-embedder.js';
+import { meteredFacade } from '../service/metered-facade.js';
 import { embedderConfigFrom } from './embedder-config.js';
 
 export interface ProcessRuntime {
   readonly config: HyphaeConfig;
   readonly runtime: HyphaeRuntime;
+  /** The runtime's facade with latencies and deliveries reported to `metrics`: what surfaces call. */
+  readonly facade: ManagedMemoryFacade;
   readonly bus: Bus;
   readonly metrics: HyphaeMetrics;
   readonly readiness: readonly ReadinessProbe[];
@@ -62,14 +67,20 @@ export async function startProcessRuntime(config: HyphaeConfig, options: Process
   try {
     runtime = await createRuntime(config, {
       command: options.command,
-      embedder: await createEmbedder(embedderConfigFrom(config)),
+      embedder: meteredEmbedder(await createEmbedder(embedderConfigFrom(config)), metrics),
       onBackgroundError: options.onBackgroundError,
       mesh: async (db) => {
         relay = new OutboxRelay({ db, bus, metrics, onError: options.onBackgroundError });
         feed = new LiveDiffFeed({ db, bus, onError: options.onBackgroundError });
         const liveFeed = feed;
+        const signal = relay;
         return {
-          outbox: relay,
+          outbox: {
+            diffsCommitted: (diffs) => {
+              metrics.countDiffsProduced(diffs.length);
+              signal.diffsCommitted(diffs);
+            },
+          },
           diffFeed: liveFeed,
           onBeaconsChanged: (tenantId, agent) => void liveFeed.beaconsChanged(tenantId, agent),
           close: async () => {
@@ -109,6 +120,7 @@ export async function startProcessRuntime(config: HyphaeConfig, options: Process
   return {
     config,
     runtime,
+    facade: meteredFacade(runtime.facade, metrics),
     bus,
     metrics,
     readiness,

@@ -28,7 +28,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<void> {
   try {
     const bootstrap = await runtime.keyAdmin.bootstrapAdminKey(config.bootstrapAdminKey);
     app = await buildHttpApp({
-      facade: runtime.facade,
+      facade: processRuntime.facade,
       config: resolveHttpConfig({
         allowedHosts: config.allowedHosts,
         allowedOrigins: config.allowedOrigins,
