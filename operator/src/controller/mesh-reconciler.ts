@@ -2,13 +2,12 @@
 // live copy differs, delete owned objects no longer desired, and write status only on change.
 // Reads come from informer caches, so an unchanged mesh costs zero API requests.
 import type { HyphaeMeshStatus } from '../crd/hyphae-mesh-schema.js';
-import { isNotFound } from '../errors.js';
-import { OperatorError } from '../errors.js';
+import { OperatorError, isNotFound } from '../errors.js';
 import type { KubeClient } from '../kube/kube-client.js';
 import type { Informer } from '../kube/informer.js';
 import type { KubeObject } from '../kube/kube-object.js';
 import type { ResourceType } from '../kube/resource-types.js';
-import { DEPLOYMENT, HYPHAE_MESH, OWNED_TYPES, SECRET, STATEFUL_SET, CNPG_CLUSTER, objectPath, typeKey } from '../kube/resource-types.js';
+import { CNPG_CLUSTER, DEPLOYMENT, HYPHAE_MESH, OWNED_TYPES, SECRET, STATEFUL_SET, objectPath, typeKey } from '../kube/resource-types.js';
 import { FIELD_MANAGER, names } from '../desired/common.js';
 import { desiredSet } from '../desired/desired-set.js';
 import { effectiveSpec } from '../desired/hyphae-mesh.js';

@@ -58,4 +58,11 @@ describe('apiDeployment', () => {
     expect(a).toMatch(/^[0-9a-f]{16}$/);
     expect(a).not.toBe(b);
   });
+
+  it('lets api.env override a generated variable without duplicating it', () => {
+    const d = build({ api: { env: [{ name: 'HYPHAE_DATABASE_URL', value: 'postgres://x' }, { name: 'EXTRA', value: '1' }] } });
+    const env = (podSpecOf(d).containers[0] as unknown as { env: Array<{ name: string; value?: string }> }).env;
+    expect(env.filter((e) => e.name === 'HYPHAE_DATABASE_URL')).toEqual([{ name: 'HYPHAE_DATABASE_URL', value: 'postgres://x' }]);
+    expect(env).toContainEqual({ name: 'EXTRA', value: '1' });
+  });
 });

@@ -30,7 +30,9 @@ export function serverEnv(mesh: HyphaeMesh, spec: HyphaeMeshSpec): Array<Record<
 }
 
 export function apiDeployment(mesh: HyphaeMesh, spec: HyphaeMeshSpec, configData: Record<string, string>): KubeObject {
-  const env = [...serverEnv(mesh, spec), ...(spec.api.env ?? [])];
+  // User entries win; a duplicate name would make the server-side apply fail (env is a map by name).
+  const userEnv = spec.api.env ?? [];
+  const env = [...serverEnv(mesh, spec).filter((e) => !userEnv.some((u) => u.name === e.name)), ...userEnv];
   const envFrom = [{ configMapRef: { name: names.config(mesh) } }];
   const probe = (path: string, period: number, failures: number): Record<string, unknown> => ({
     httpGet: { path, port: 'http' },
