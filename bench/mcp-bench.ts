@@ -3,6 +3,8 @@
  * one indexed query) over HTTP with concurrent keep-alive clients, side by side in one run with
  * the official SDK's own Streamable HTTP server doing the same facade calls; and over stdio
  * against the facade called directly. Target: ≥ 5× the SDK server's throughput at equal or lower p99.
+ * Server CPU per call is reported beside throughput: it does not depend on how busy the machine is.
+ * A second pair of servers over an in-memory facade isolates the protocol cost from the database.
  */
 import { PassThrough } from 'node:stream';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +27,7 @@ import type { BenchRow, BenchSection } from './bench-section.js';
 import { runLoad } from './mcp-load-worker.js';
 import type { LoadResult } from './mcp-load-worker.js';
 import { startSdkBaselineServer } from './mcp-sdk-baseline.js';
+import { DOUBLE_KEY, createProtocolFacadeDouble } from '../test/mcp/support/protocol-facade-double.js';
 
 const CONCURRENCY = 16;
 const ROUNDS = 2;
@@ -32,6 +35,7 @@ const ROUND_MS = 4_000;
 const WARMUP_MS = 1_500;
 const SERIAL_MS = 3_000;
 const STDIO_MS = 3_000;
+const PROTOCOL_MS = 3_000;
 const STDIO_WINDOW = 16;
 const BEACONS = 5;
 
@@ -39,6 +43,7 @@ const CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', param
 
 interface Measured {
   readonly completed: number;
+  readonly serverCpuMs: number;
   readonly errors: number;
   readonly elapsedMs: number;
   readonly latencies: number[];
@@ -51,11 +56,17 @@ function merge(results: readonly LoadResult[]): Measured {
   const firstError = results.find((result) => result.firstError !== undefined)?.firstError;
   return {
     completed: results.reduce((sum, result) => sum + result.completed, 0),
+    serverCpuMs: results.reduce((sum, result) => sum + result.serverCpuMs, 0),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
     elapsedMs: results.reduce((sum, result) => sum + result.elapsedMs, 0),
     latencies,
     ...(firstError === undefined ? {} : { firstError }),
   };
+}
+
+/** Server-side CPU microseconds per call: what bounds throughput on an uncontended core. */
+function cpuPerCall(measured: Measured): number {
+  return (measured.serverCpuMs * 1000) / measured.completed;
 }
 
 function rate(measured: Measured): number {
@@ -113,7 +124,7 @@ async function measureStdio(facade: MemoryFacade, principal: Principal, window: 
   const elapsedMs = performance.now() - started;
   input.end();
   await served;
-  return { completed: latencies.length, errors, elapsedMs, latencies };
+  return { completed: latencies.length, serverCpuMs: 0, errors, elapsedMs, latencies };
 }
 
 async function measureDirect(facade: MemoryFacade, principal: Principal): Promise<Measured> {
@@ -126,7 +137,7 @@ async function measureDirect(facade: MemoryFacade, principal: Principal): Promis
     JSON.stringify({ beacons: page.items.map(projectBeacon), next_cursor: page.next_cursor });
     latencies.push(performance.now() - t0);
   }
-  return { completed: latencies.length, errors: 0, elapsedMs: performance.now() - started, latencies };
+  return { completed: latencies.length, serverCpuMs: 0, errors: 0, elapsedMs: performance.now() - started, latencies };
 }
 
 export async function runMcpBench(): Promise<BenchSection> {
@@ -152,6 +163,12 @@ export async function runMcpBench(): Promise<BenchSection> {
   const fullHasMcp = fullApp.hasRoute({ method: 'POST', url: '/mcp' });
   const fullPort = fullHasMcp ? await listen(fullApp) : undefined;
   const sdk = await startSdkBaselineServer(facade);
+  // Protocol cost alone: both servers again, over a facade that answers from memory.
+  const memoryFacade = createProtocolFacadeDouble();
+  const oursMemory = Fastify({ logger: false, bodyLimit: 256 * 1024 });
+  registerMcpRoutes(oursMemory, { facade: memoryFacade });
+  const oursMemoryPort = await listen(oursMemory);
+  const sdkMemory = await startSdkBaselineServer(memoryFacade);
 
   const headers = {
     'content-type': 'application/json',
@@ -174,6 +191,15 @@ export async function runMcpBench(): Promise<BenchSection> {
       for (const [name, port] of ordered) rounds.get(name)?.push(await load(port, CONCURRENCY, ROUND_MS));
     }
     const concurrent = new Map([...rounds].map(([name, results]) => [name, merge(results)]));
+    const memoryHeaders = { ...headers, 'x-hyphae-key': DOUBLE_KEY };
+    const memoryLoad = (port: number): Promise<LoadResult> =>
+      runLoad({ port, path: '/mcp', headers: memoryHeaders, body: CALL, expect: '"structuredContent"', concurrency: CONCURRENCY, durationMs: PROTOCOL_MS });
+    await memoryLoad(oursMemoryPort);
+    await memoryLoad(sdkMemory.port);
+    const protocolOurs = merge([await memoryLoad(oursMemoryPort), await memoryLoad(oursMemoryPort)]);
+    const protocolSdk = merge([await memoryLoad(sdkMemory.port), await memoryLoad(sdkMemory.port)]);
+    checkClean('protocol-only hyphae', protocolOurs);
+    checkClean('protocol-only sdk', protocolSdk);
     const serialOurs = merge([await load(oursPort, 1, SERIAL_MS)]);
     const serialSdk = merge([await load(sdk.port, 1, SERIAL_MS)]);
     for (const [name, measured] of [...concurrent, ['serial hyphae', serialOurs], ['serial sdk', serialSdk]] as const) checkClean(name, measured);
@@ -190,8 +216,12 @@ export async function runMcpBench(): Promise<BenchSection> {
     const note = `tools/call list_beacons, ${CONCURRENCY} keep-alive clients, ${ROUNDS}×${ROUND_MS / 1000}s alternating`;
     const rows: BenchRow[] = [
       { metric: 'HTTP throughput vs SDK server', value: Math.round(rate(oursC)), unit: 'calls/s', baseline: Math.round(rate(sdkC)), ratio: round3(rate(oursC) / rate(sdkC)), target: '≥ 5', note },
+      { metric: 'HTTP server CPU per call vs SDK server', value: Math.round(cpuPerCall(oursC)), unit: 'µs', baseline: Math.round(cpuPerCall(sdkC)), ratio: round3(cpuPerCall(sdkC) / cpuPerCall(oursC)), note: 'ratio = SDK / hyphae; includes the facade and PGlite, shared by both' },
       { metric: `HTTP p50 (c=${CONCURRENCY}) vs SDK server`, value: round3(percentile(oursC.latencies, 50)), unit: 'ms', baseline: round3(percentile(sdkC.latencies, 50)), ratio: round3(percentile(oursC.latencies, 50) / percentile(sdkC.latencies, 50)) },
       { metric: `HTTP p99 (c=${CONCURRENCY}) vs SDK server`, value: round3(percentile(oursC.latencies, 99)), unit: 'ms', baseline: round3(percentile(sdkC.latencies, 99)), ratio: round3(percentile(oursC.latencies, 99) / percentile(sdkC.latencies, 99)), target: '≤ 1' },
+      { metric: 'protocol only: HTTP throughput vs SDK server', value: Math.round(rate(protocolOurs)), unit: 'calls/s', baseline: Math.round(rate(protocolSdk)), ratio: round3(rate(protocolOurs) / rate(protocolSdk)), target: '≥ 5', note: 'in-memory facade answering list_beacons: protocol cost without the database' },
+      { metric: 'protocol only: server CPU per call vs SDK server', value: Math.round(cpuPerCall(protocolOurs)), unit: 'µs', baseline: Math.round(cpuPerCall(protocolSdk)), ratio: round3(cpuPerCall(protocolSdk) / cpuPerCall(protocolOurs)), note: 'ratio = SDK / hyphae' },
+      { metric: 'protocol only: HTTP p99 vs SDK server', value: round3(percentile(protocolOurs.latencies, 99)), unit: 'ms', baseline: round3(percentile(protocolSdk.latencies, 99)), ratio: round3(percentile(protocolOurs.latencies, 99) / percentile(protocolSdk.latencies, 99)), target: '≤ 1' },
       { metric: 'HTTP p50 (c=1) vs SDK server', value: round3(percentile(serialOurs.latencies, 50)), unit: 'ms', baseline: round3(percentile(serialSdk.latencies, 50)), ratio: round3(percentile(serialOurs.latencies, 50) / percentile(serialSdk.latencies, 50)) },
       { metric: 'HTTP p99 (c=1) vs SDK server', value: round3(percentile(serialOurs.latencies, 99)), unit: 'ms', baseline: round3(percentile(serialSdk.latencies, 99)), ratio: round3(percentile(serialOurs.latencies, 99) / percentile(serialSdk.latencies, 99)), target: '≤ 1' },
     ];
@@ -214,7 +244,9 @@ export async function runMcpBench(): Promise<BenchSection> {
     return { name: 'mcp', rows };
   } finally {
     await sdk.close();
+    await sdkMemory.close();
     await ours.close();
+    await oursMemory.close();
     await fullApp.close();
     await facade.close();
     await embedder.close();

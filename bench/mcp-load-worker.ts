@@ -1,9 +1,9 @@
 /**
- * The load generator of the MCP bench, run in a worker thread so it does not share the event
- * loop of the servers it measures: N keep-alive connections, each sending the same POST back to
- * back for a fixed time, recording every latency.
+ * The load generator of the MCP bench, run in a child process so it shares neither the event loop
+ * nor the CPU accounting of the servers it measures: N keep-alive connections, each sending the
+ * same POST back to back for a fixed time, recording every latency.
  */
-import { Worker } from 'node:worker_threads';
+import { spawn } from 'node:child_process';
 
 export interface LoadSpec {
   readonly port: number;
@@ -21,15 +21,19 @@ export interface LoadResult {
   readonly errors: number;
   readonly elapsedMs: number;
   /** Milliseconds, one per completed request. */
-  readonly latencies: Float64Array;
+  readonly latencies: readonly number[];
+  /** CPU time this process (the servers) spent while the load ran, in milliseconds. */
+  readonly serverCpuMs: number;
   readonly firstError?: string;
 }
 
-// Plain JavaScript so the worker needs no TypeScript loader.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
+// Plain JavaScript so the child needs no TypeScript loader; the spec arrives on stdin, the result leaves on stdout.
+const LOADER_SOURCE = `
 const http = require('node:http');
-const { port, path, headers, body, expect, concurrency, durationMs } = workerData;
+let input = '';
+process.stdin.on('data', (c) => (input += c));
+process.stdin.on('end', () => run(JSON.parse(input)));
+function run({ port, path, headers, body, expect, concurrency, durationMs }) {
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 const payload = Buffer.from(body);
 const allHeaders = { ...headers, 'content-length': String(payload.length) };
@@ -58,17 +62,32 @@ function once() {
 async function loop() { while (performance.now() < deadline) await once(); }
 Promise.all(Array.from({ length: concurrency }, loop)).then(() => {
   agent.destroy();
-  parentPort.postMessage({ completed: latencies.length, errors, elapsedMs: performance.now() - started, latencies: Float64Array.from(latencies), firstError });
+  process.stdout.write(JSON.stringify({ completed: latencies.length, errors, elapsedMs: performance.now() - started, latencies, firstError }));
 });
+}
 `;
 
 export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: spec });
-    worker.once('message', (result: LoadResult) => {
-      void worker.terminate();
-      resolve(result);
+    const child = spawn(process.execPath, ['-e', LOADER_SOURCE], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let output = '';
+    let cpuBefore: NodeJS.CpuUsage | undefined;
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
     });
-    worker.once('error', reject);
+    child.once('spawn', () => {
+      cpuBefore = process.cpuUsage();
+    });
+    child.once('error', reject);
+    child.once('close', (code) => {
+      const cpu = process.cpuUsage(cpuBefore);
+      if (code !== 0) {
+        reject(new Error(`load generator exited with ${code}`));
+        return;
+      }
+      const parsed = JSON.parse(output) as Omit<LoadResult, 'serverCpuMs'>;
+      resolve({ ...parsed, serverCpuMs: (cpu.user + cpu.system) / 1000 });
+    });
+    child.stdin.end(JSON.stringify(spec));
   });
 }
