@@ -11,6 +11,7 @@ import { LineSplitter } from './line-splitter.js';
 import type { McpLog, McpSession } from './mcp-dispatcher.js';
 import { McpDispatcher } from './mcp-dispatcher.js';
 import { ASSUMED_PROTOCOL_VERSION } from './protocol-version.js';
+import { forwardLiveDiffs } from './stdio-live-diffs.js';
 
 /** Generous for a 32 KiB cell with metadata; bounds memory against a stream that never sends a newline. */
 export const MAX_STDIO_MESSAGE_CHARS = 1024 * 1024;
@@ -24,6 +25,8 @@ export interface StdioServerOptions {
   readonly log?: McpLog;
   /** Aborting it (e.g. on SIGTERM) stops reading; replies already in flight are still written. */
   readonly signal?: AbortSignal;
+  /** Writes the agent's live diffs as notifications (default true; needs a facade with a live feed). */
+  readonly forwardDiffs?: boolean;
 }
 
 /**
@@ -57,13 +60,16 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
   const write = (body: string): void => {
     if (!output.writableEnded && !output.destroyed) output.write(`${body}\n`);
   };
+  const liveDiffs = options.forwardDiffs === false ? undefined : forwardLiveDiffs(options.facade, options.principal, write);
   const splitter = new LineSplitter(
     {
       line(text) {
         queue = queue
           .then(() => dispatcher.handleText(text, session))
           .then((outcome) => {
-            if (outcome.kind !== 'accepted') write(outcome.body);
+            if (outcome.kind === 'accepted') return;
+            write(outcome.body);
+            liveDiffs?.ready();
           })
           .catch((error: unknown) => log(`stdio dispatch failed: ${error instanceof Error ? error.name : 'unknown'}`));
       },
@@ -101,4 +107,5 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
     signal?.addEventListener('abort', finish, { once: true });
   });
   await queue;
+  await liveDiffs?.close();
 }
