@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import { DataDirLockedError, DatabaseUnavailableError } from './errors.js';
@@ -14,6 +14,8 @@ const MAX_ATTEMPTS = 50;
 export interface DataDirLock {
   readonly dataDir: string;
   readonly holder: DataDirLockHolder;
+  /** Rewrites the lock file as ours (after a dump that carried another lock file was unpacked over it). */
+  reassert(): Promise<void>;
   /** Removes the lock file if it is still ours; idempotent. */
   release(): Promise<void>;
 }
@@ -162,6 +164,14 @@ function ownedLock(dataDir: string, lockPath: string, holder: DataDirLockHolder,
   return {
     dataDir,
     holder,
+    async reassert(): Promise<void> {
+      if (released) return;
+      const current = await readFile(lockPath, 'utf8').catch(() => undefined);
+      if (current === content) return;
+      const privatePath = join(dataDir, `${DATA_DIR_LOCK_FILE}.${process.pid}.${randomUUID()}`);
+      await writeDurably(privatePath, content);
+      await rename(privatePath, lockPath);
+    },
     async release(): Promise<void> {
       if (released) return;
       released = true;

@@ -39,18 +39,22 @@ export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<Pglit
     dataDir === undefined
       ? undefined
       : await acquireDataDirLock(dataDir, options.lockCommand === undefined ? {} : { command: options.lockCommand });
-  let pglite: PGlite;
+  let created: PGlite | undefined;
   try {
-    pglite = await PGlite.create({
+    created = await PGlite.create({
       ...(await compiledEngine()),
       ...(dataDir === undefined ? {} : { dataDir }),
       ...(options.loadFrom === undefined ? {} : { loadDataDir: options.loadFrom }),
       extensions: { vector },
     });
+    // A dump of a folder-backed database carries that folder's lock file; unpacking it replaced ours.
+    if (options.loadFrom !== undefined) await lock?.reassert();
   } catch (error) {
+    await created?.close().catch(() => undefined);
     await lock?.release();
     throw error;
   }
+  const pglite = created;
   let closing: Promise<void> | undefined;
   return {
     driver: 'pglite',

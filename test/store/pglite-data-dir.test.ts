@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { DATA_DIR_LOCK_FILE } from '../../src/store/data-dir-lock.js';
+import { DATA_DIR_LOCK_FILE, readDataDirLockHolder } from '../../src/store/data-dir-lock.js';
 import { DataDirLockedError } from '../../src/store/errors.js';
 import { migrate } from '../../src/store/migrator.js';
 import { openDb } from '../../src/store/open-db.js';
@@ -53,6 +53,21 @@ describe('PGlite on a data folder', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('holds its own lock when seeded from a dump of another folder-backed database', async () => {
+    const source = await openPgliteDb({ dataDir: join(root, 'source'), loadFrom: await loadTemplate(), lockCommand: 'source' });
+    const dump = await source.pglite.dumpDataDir('none');
+    const target = await openPgliteDb({ dataDir: join(root, 'target'), loadFrom: dump, lockCommand: 'target' });
+    try {
+      expect((await readDataDirLockHolder(join(root, 'target')))?.command).toBe('target');
+    } finally {
+      await target.close();
+      await source.close();
+    }
+    expect(await readdir(join(root, 'target'))).not.toContain(DATA_DIR_LOCK_FILE);
+    const reopened = await openPgliteDb({ dataDir: join(root, 'target') });
+    await reopened.close();
   });
 
   it('refuses a folder another process has open, then recovers it after that process is killed', async () => {
