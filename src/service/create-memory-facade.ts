@@ -39,6 +39,7 @@ import { KeyAuthenticator } from '../auth/key-authenticator.js';
 import { createKeyAdministration, type KeyAdministration } from '../auth/key-administration.js';
 import type { Embedder } from '../embed/embedder.js';
 import { toDiff, type WrittenDiff } from '../mesh/diff-writer.js';
+import { drainInbox } from '../mesh/inbox-drain.js';
 import { deleteOwnBeacon, insertBeacon, listOwnBeacons } from '../store/beacon-repository.js';
 import {
   deleteCell,
@@ -53,7 +54,7 @@ import {
   type CellRow,
 } from '../store/cell-repository.js';
 import type { Db } from '../store/db.js';
-import { advanceInboxCursor, diffsAfterSeq, diffsSince, lockInbox } from '../store/diff-repository.js';
+import { diffsSince } from '../store/diff-repository.js';
 import { clearSceneConsolidation, findScene, insertScene, listScenes, lockScene, markSceneConsolidated } from '../store/scene-repository.js';
 import { closeSession, insertSession } from '../store/session-repository.js';
 import { toVectorText } from '../store/vector-text.js';
@@ -454,15 +455,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     async drainInbox(principal, raw): Promise<DrainedInbox> {
       requireRole(principal, 'reader');
       const input = parseInput(drainInboxInputSchema, raw);
-      return db.transaction(async (tx) => {
-        const inbox = await lockInbox(tx, principal.tenantId, principal.agent);
-        if (inbox === null) return { diffs: [], has_more: false };
-        const rows = await diffsAfterSeq(tx, principal.tenantId, principal.agent, inbox.cursorSeq, input.page_size + 1);
-        const page = rows.slice(0, input.page_size).map(toDiff);
-        const last = page[page.length - 1];
-        if (last !== undefined) await advanceInboxCursor(tx, principal.tenantId, principal.agent, last.seq);
-        return { diffs: page, has_more: rows.length > input.page_size };
-      });
+      return drainInbox(db, principal.tenantId, principal.agent, input.page_size);
     },
 
     async subscribeDiffs(principal: Principal, listener: LiveDiffListener, afterSeq?: number): Promise<LiveSubscription> {

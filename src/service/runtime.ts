@@ -11,6 +11,7 @@ import { startRetention, type RetentionTimer } from '../mesh/retention.js';
 import type { Db } from '../store/db.js';
 import { migrate } from '../store/migrator.js';
 import { openDb } from '../store/open-db.js';
+import { analyzeMemoryTables } from '../store/statistics-repository.js';
 import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from './create-memory-facade.js';
 import type { FacadeConfig } from './facade-config.js';
 
@@ -42,6 +43,8 @@ export interface RuntimeOptions {
   readonly facade?: Partial<FacadeConfig>;
   readonly mesh?: (db: Db) => Promise<MeshHooks>;
   readonly retentionIntervalMs?: number;
+  /** Embedded (PGlite) only: how often planner statistics are refreshed, as autovacuum would. */
+  readonly analyzeIntervalMs?: number;
   readonly clock?: () => Date;
   readonly onBackgroundError?: (error: unknown) => void;
 }
@@ -57,6 +60,7 @@ export interface HyphaeRuntime {
 }
 
 const DEFAULT_RETENTION_INTERVAL_MS = 3_600_000;
+const DEFAULT_ANALYZE_INTERVAL_MS = 300_000;
 
 export async function createRuntime(config: RuntimeConfig, options: RuntimeOptions = {}): Promise<HyphaeRuntime> {
   const embedder =
@@ -95,6 +99,15 @@ export async function createRuntime(config: RuntimeConfig, options: RuntimeOptio
       ...(options.onBackgroundError === undefined ? {} : { onError: options.onBackgroundError }),
     });
     const opened = db;
+    const analyzer =
+      opened.driver === 'pglite'
+        ? setInterval(() => {
+            analyzeMemoryTables(opened).catch((error: unknown) => options.onBackgroundError?.(error));
+          }, options.analyzeIntervalMs ?? DEFAULT_ANALYZE_INTERVAL_MS)
+        : undefined;
+    analyzer?.unref();
+    // Statistics now, so a restarted embedded server plans kNN on the HNSW indexes from the start.
+    if (opened.driver === 'pglite') await analyzeMemoryTables(opened);
     let closing: Promise<void> | undefined;
     return {
       db: opened,
@@ -105,6 +118,7 @@ export async function createRuntime(config: RuntimeConfig, options: RuntimeOptio
       close(): Promise<void> {
         closing ??= (async (): Promise<void> => {
           try {
+            if (analyzer !== undefined) clearInterval(analyzer);
             await facade.close();
             await retention.stop();
             await mesh.close?.();

@@ -1,0 +1,101 @@
+import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeDiffs } from '../../src/mesh/diff-writer.js';
+import { drainInbox } from '../../src/mesh/inbox-drain.js';
+import type { Db } from '../../src/store/db.js';
+import { openPgDb } from '../../src/store/pg-driver.js';
+import { findPostgresBinaries, startNativePostgres, type NativePostgres } from './native-postgres.js';
+
+const binDir = findPostgresBinaries();
+const required = process.env.HYPHAE_TEST_REQUIRE === 'all';
+if (binDir === undefined && !required) console.warn('skipping native PostgreSQL inbox concurrency tests: initdb/postgres not found (apt-get install -y postgresql)');
+
+/** The inbox and diff tables exactly as migration 0002 creates them (they hold no vectors). */
+async function inboxSchema(): Promise<string> {
+  const sql = await readFile(new URL('../../src/store/migrations/0002_mesh.sql', import.meta.url), 'utf8');
+  return sql
+    .replace(/--.*$/gm, '')
+    .split(';')
+    .filter((statement) => /\b(inboxes|diffs)\b/.test(statement) && !statement.includes('beacons ('))
+    .join(';\n');
+}
+
+describe.skipIf(binDir === undefined && !required)('inbox seqs and drains under real concurrency (native PostgreSQL)', () => {
+  let server: NativePostgres;
+  let db: Db;
+
+  beforeAll(async () => {
+    if (binDir === undefined) throw new Error('initdb/postgres not found (apt-get install -y postgresql)');
+    server = await startNativePostgres(binDir);
+    db = await openPgDb({ url: server.url, max: 16 });
+    await db.query(await inboxSchema());
+  });
+  afterAll(async () => {
+    await db?.close();
+    await server?.stop();
+  });
+
+  const change = (tenantId: string, i: number): Parameters<typeof writeDiffs>[2] => ({
+    tenantId,
+    nodeId: randomUUID(),
+    project: 'p',
+    cellType: 'Fact',
+    salience: 0.5,
+    sceneId: null,
+    sourceAgent: 'author',
+    content: `cell ${i}`,
+  });
+
+  it('concurrent writers get gap-free, unique seqs whose timestamps follow seq order', async () => {
+    const tenant = `t-${randomUUID()}`;
+    // Each store reaches two beacons of "reader" and one of "other": two inboxes locked per transaction.
+    await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        db.transaction((tx) =>
+          writeDiffs(tx, 'created', change(tenant, i), [
+            { beaconId: randomUUID(), ownerAgent: 'reader', similarity: 0.9 },
+            { beaconId: randomUUID(), ownerAgent: 'other', similarity: 0.8 },
+            { beaconId: randomUUID(), ownerAgent: 'reader', similarity: 0.7 },
+          ]),
+        ),
+      ),
+    );
+    const { rows } = await db.query<{ seq: string; created_at: Date }>(
+      `SELECT d.seq::text AS seq, d.created_at FROM diffs d WHERE d.tenant_id = $1 AND d.recipient_agent = 'reader' ORDER BY d.seq`,
+      [tenant],
+    );
+    expect(rows.map((r) => Number(r.seq))).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
+    const { rows: order } = await db.query<{ out_of_order: number }>(
+      `SELECT count(*)::int AS out_of_order FROM (
+         SELECT created_at <= lag(created_at) OVER (ORDER BY seq) AS bad FROM diffs WHERE tenant_id = $1 AND recipient_agent = 'reader'
+       ) s WHERE bad`,
+      [tenant],
+    );
+    expect(order[0]?.out_of_order).toBe(0);
+  });
+
+  it('concurrent drains while writers write: every diff exactly once', async () => {
+    const tenant = `t-${randomUUID()}`;
+    const total = 80;
+    const drained: number[] = [];
+    let writersDone = false;
+    const writers = (async (): Promise<void> => {
+      await Promise.all(
+        Array.from({ length: total }, (_, i) =>
+          db.transaction((tx) => writeDiffs(tx, 'created', change(tenant, i), [{ beaconId: randomUUID(), ownerAgent: 'reader', similarity: 0.9 }])),
+        ),
+      );
+      writersDone = true;
+    })();
+    const drainer = async (): Promise<void> => {
+      for (;;) {
+        const page = await drainInbox(db, tenant, 'reader', 3);
+        drained.push(...page.diffs.map((d) => d.seq));
+        if (page.diffs.length === 0 && writersDone) return;
+      }
+    };
+    await Promise.all([writers, ...Array.from({ length: 8 }, drainer)]);
+    expect([...drained].sort((a, b) => a - b)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+  });
+});
