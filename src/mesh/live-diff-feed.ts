@@ -10,7 +10,7 @@ import type { DiffRow } from './diff-row.js';
 export interface LiveDiffFeedOptions {
   readonly db: Queryable;
   readonly bus: Bus;
-  /** Re-reads each stream's beacons and catches up from PostgreSQL at this interval (the safety net). */
+  /** Checks every stream's inbox head at this interval; one that fell behind re-reads its beacons and catches up. */
   readonly refreshIntervalMs?: number;
   /** Rows per catch-up query. */
   readonly catchUpPageSize?: number;
@@ -37,6 +37,7 @@ export class LiveDiffFeed {
   private readonly onError: (error: unknown) => void;
   private readonly streams = new Set<InboxStream>();
   private timer: NodeJS.Timeout | undefined;
+  private ticking = false;
   private readonly unlisten: (() => void) | undefined;
 
   constructor(options: LiveDiffFeedOptions) {
@@ -112,10 +113,34 @@ export class LiveDiffFeed {
 
   private ensureTimer(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => {
-      for (const stream of this.streams) stream.refreshSoon();
-    }, this.refreshIntervalMs);
+    this.timer = setInterval(() => void this.tick(), this.refreshIntervalMs);
     this.timer.unref();
+  }
+
+  /**
+   * The safety net, one query whatever the number of streams: a stream whose inbox head moved
+   * past what it delivered re-reads its beacons and catches up (a lost last message, a beacon
+   * placed on another replica whose announcement was missed).
+   */
+  private async tick(): Promise<void> {
+    if (this.ticking || this.streams.size === 0) return;
+    this.ticking = true;
+    try {
+      const streams = [...this.streams];
+      const { rows } = await this.db.query<{ tenant_id: string; agent: string; last_seq: number }>(
+        `SELECT i.tenant_id, i.agent, i.last_seq::float8 AS last_seq
+         FROM inboxes i JOIN unnest($1::text[], $2::text[]) AS s(tenant_id, agent) USING (tenant_id, agent)`,
+        [streams.map((stream) => stream.tenantId), streams.map((stream) => stream.agent)],
+      );
+      const heads = new Map(rows.map((row) => [`${row.tenant_id}\u0000${row.agent}`, Number(row.last_seq)]));
+      for (const stream of streams) {
+        if ((heads.get(`${stream.tenantId}\u0000${stream.agent}`) ?? 0) > stream.deliveredSeq) stream.refreshSoon();
+      }
+    } catch (error) {
+      this.onError(error);
+    } finally {
+      this.ticking = false;
+    }
   }
 
   private stopTimer(): void {
@@ -140,11 +165,15 @@ class InboxStream {
 
   constructor(
     private readonly deps: InboxStreamDeps,
-    private readonly tenantId: string,
-    private readonly agent: string,
+    readonly tenantId: string,
+    readonly agent: string,
     private lastSeq: number,
     private readonly listener: (diff: Diff) => void,
   ) {}
+
+  get deliveredSeq(): number {
+    return this.lastSeq;
+  }
 
   isFor(tenantId: string, agent: string): boolean {
     return this.tenantId === tenantId && this.agent === agent;

@@ -147,3 +147,29 @@ describe('LiveDiffFeed on PGlite with the in-process bus', () => {
     expect(feed.openStreams).toBe(1);
   });
 });
+
+describe('LiveDiffFeed safety net', () => {
+  it('delivers a diff no bus message ever announced, at the next inbox-head check', async () => {
+    const db = await createMeshTestDb();
+    const bus = new MemoryBus();
+    const feed = new LiveDiffFeed({ db, bus, refreshIntervalMs: 50 });
+    try {
+      const diffs: Diff[] = [];
+      await feed.subscribe(TENANT, 'reader', (diff) => diffs.push(diff));
+      // A beacon placed elsewhere without an announcement, and its diff never published.
+      const beacon = randomUUID();
+      await insertBeacon(db, TENANT, 'reader', beacon);
+      await insertDiff(db, TENANT, 'reader', beacon, 'silent');
+      await waitFor(() => diffs.length === 1);
+      expect(diffs[0]?.preview).toBe('silent');
+      // Later diffs keep their order, whichever path brings them.
+      await insertDiff(db, TENANT, 'reader', beacon, 'on the bus');
+      await new OutboxRelay({ db, bus }).relayAll();
+      await waitFor(() => diffs.length === 2);
+      expect(diffs.map((d) => d.seq)).toEqual([1, 2]);
+    } finally {
+      await feed.close();
+      await db.close();
+    }
+  });
+});
