@@ -12,6 +12,7 @@ import { LineSplitter } from './line-splitter.js';
 import type { McpLog } from './mcp-dispatcher.js';
 import { isSupportedProtocolVersion } from './protocol-version.js';
 import { API_KEY_HEADER } from './http-routes.js';
+import { readLiveStream } from './live-stream-reader.js';
 import { MAX_STDIO_MESSAGE_CHARS } from './stdio-server.js';
 
 export interface RemoteBridgeOptions {
@@ -24,6 +25,11 @@ export interface RemoteBridgeOptions {
   readonly signal?: AbortSignal;
   /** Injected in tests; defaults to the global fetch. */
   readonly fetch?: typeof fetch;
+  /**
+   * After initialization, also open the server's live stream (`GET /mcp`) and write the diffs it
+   * pushes as `notifications/hyphae/diff` lines, as an HTTP client would receive them.
+   */
+  readonly liveDiffs?: boolean;
 }
 
 const STATUS_CODES: Readonly<Record<number, ErrorCode>> = {
@@ -52,6 +58,21 @@ export async function runRemoteBridge(options: RemoteBridgeOptions): Promise<voi
   let protocolVersion: string | undefined;
   // Forwarded in arrival order, as the local stdio server handles them.
   let queue: Promise<void> = Promise.resolve();
+  const live = new AbortController();
+  let liveStream: Promise<void> | undefined;
+  const openLiveStream = (): void => {
+    if (options.liveDiffs !== true || liveStream !== undefined) return;
+    liveStream = readLiveStream({
+      url: options.url,
+      headers: () => ({ [API_KEY_HEADER]: options.apiKey, ...(protocolVersion === undefined ? {} : { 'mcp-protocol-version': protocolVersion }) }),
+      deliver: (message) => {
+        if (!output.writableEnded && !output.destroyed) output.write(`${message.replace(/\n/g, ' ')}\n`);
+      },
+      log,
+      signal: live.signal,
+      fetch: post,
+    });
+  };
 
   const write = (message: unknown): void => {
     if (!output.writableEnded && !output.destroyed) output.write(`${JSON.stringify(message)}\n`);
@@ -84,7 +105,10 @@ export async function runRemoteBridge(options: RemoteBridgeOptions): Promise<voi
       if (requestId !== undefined) writeError(requestId, 'UNAVAILABLE', `the Hyphae server at ${options.url} is unreachable`);
       return;
     }
-    if (response.status === 202) return;
+    if (response.status === 202) {
+      if (isPlainObject(parsed) && parsed.method === 'notifications/initialized') openLiveStream();
+      return;
+    }
     const text = await response.text();
     let reply: unknown;
     try {
@@ -139,4 +163,6 @@ export async function runRemoteBridge(options: RemoteBridgeOptions): Promise<voi
     signal?.addEventListener('abort', finish, { once: true });
   });
   await queue;
+  live.abort();
+  await liveStream;
 }
