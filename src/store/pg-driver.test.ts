@@ -23,6 +23,25 @@ describe('pg driver', () => {
     }
   });
 
+  it('survives the connection of an open transaction dropping between statements', async () => {
+    const server = await startWireProtocolPostgres();
+    const dropped: Error[] = [];
+    const db = await openPgDb({ url: server.url, max: 2, onIdleError: (error) => dropped.push(error) });
+    try {
+      const transaction = db.transaction(async (tx) => {
+        await tx.query("INSERT INTO tenants (tenant_id) VALUES ('lost')");
+        await server.close();
+        await expect.poll(() => dropped.length).toBeGreaterThan(0);
+        await tx.query('SELECT 1');
+      });
+      await expect(transaction).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      expect(db.poolStats().total).toBe(0);
+    } finally {
+      await db.close();
+      await server.close();
+    }
+  });
+
   it('passes errors of the transaction function through unchanged and keeps SQL errors with their SQLSTATE', async () => {
     const server = await startWireProtocolPostgres();
     const db = await openPgDb({ url: server.url, max: 2 });

@@ -9,7 +9,7 @@ export interface PgDbOptions {
   readonly url: string;
   /** Pool size; default 10. */
   readonly max?: number;
-  /** Errors of idle pooled connections (server restart, network drop); they never crash the process. */
+  /** Errors of connections dropped outside a query (server restart, network drop); they never crash the process. */
   readonly onIdleError?: (error: Error) => void;
 }
 
@@ -47,6 +47,12 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
         throw asUnavailable(error);
       }
       let broken: Error | undefined;
+      // A checked-out connection that drops between statements emits 'error'; unheard, it would crash the process.
+      const onClientError = (error: Error): void => {
+        broken = error;
+        options.onIdleError?.(error);
+      };
+      client.on('error', onClientError);
       try {
         await client.query('BEGIN');
         const tx: Queryable = {
@@ -65,6 +71,7 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
         }
         throw asUnavailable(error);
       } finally {
+        client.off('error', onClientError);
         client.release(broken);
       }
     },

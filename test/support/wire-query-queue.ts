@@ -50,7 +50,8 @@ export class WireQueryQueue {
 
   async clearTransactionIfNeeded(handlerId: number): Promise<void> {
     if (this.owner !== handlerId) return;
-    if (this.db.isInTransaction()) await this.db.runExclusive(() => this.db.exec('ROLLBACK'));
+    // exec takes PGlite's query lock itself; wrapping it in runExclusive would wait on that same lock.
+    if (this.db.isInTransaction()) await this.db.exec('ROLLBACK');
     this.owner = undefined;
     void this.drain();
   }
