@@ -38,7 +38,15 @@ export async function runMcpCommand(argv: readonly string[]): Promise<void> {
       process.exitCode = 2;
       return;
     }
-    await runRemoteBridge({ url: mcpEndpoint(remote), apiKey, input: process.stdin, output: process.stdout, log: stderrLog, signal: abort.signal });
+    await runRemoteBridge({
+      url: mcpEndpoint(remote),
+      apiKey,
+      input: process.stdin,
+      output: process.stdout,
+      log: stderrLog,
+      signal: abort.signal,
+      liveDiffs: true,
+    });
     return;
   }
 
