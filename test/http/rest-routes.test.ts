@@ -160,6 +160,14 @@ describe('cells', () => {
     expect(errorCode(malformed)).toBe('INVALID_ARGUMENT');
     const array = await call('POST', '/v1/cells', '/v1/cells', { body: [1, 2] });
     expect(array.statusCode).toBe(400);
+    const text = await t.app.inject({
+      method: 'POST',
+      url: '/v1/cells',
+      headers: { 'x-hyphae-key': alice.key, 'content-type': 'text/plain' },
+      payload: 'remember this',
+    });
+    expect(text.statusCode).toBe(400);
+    expect(errorCode(text)).toBe('INVALID_ARGUMENT');
   });
 
   it('POST /v1/cells refuses content over 32 KiB as TOO_LARGE', async () => {
