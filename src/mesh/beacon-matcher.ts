@@ -33,7 +33,7 @@ export interface BeaconMatch {
 export interface BeaconMatcherOptions {
   readonly reachFactor: number;
   readonly energyTable: EnergyTable;
-  /** First batch of nearest beacons fetched; grows ×4 while the batch is still within reach. */
+  /** First batch of nearest beacons fetched (default 16); grows ×4 while the batch is still within reach. */
   readonly initialBatch?: number;
 }
 
@@ -53,11 +53,12 @@ export class BeaconMatcher {
     if (lowest === null) return [];
     const reach = computeReach(cell.cellType, cell.salience, this.options.reachFactor, this.options.energyTable);
     const floor = lowest - reach;
-    await tx.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
-    let limit = this.options.initialBatch ?? 64;
+    let limit = this.options.initialBatch ?? 16;
     let candidates: BeaconCandidate[];
     for (;;) {
-      await tx.query(`SELECT set_config('hnsw.ef_search', $1, true)`, [String(Math.min(MAX_EF_SEARCH, Math.max(MIN_EF_SEARCH, limit)))]);
+      await tx.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)`, [
+        String(Math.min(MAX_EF_SEARCH, Math.max(MIN_EF_SEARCH, limit))),
+      ]);
       candidates = await nearestBeacons(tx, cell.tenantId, cell.embedding, now, limit);
       const farthest = candidates.reduce((min, c) => Math.min(min, c.similarity), Number.POSITIVE_INFINITY);
       if (candidates.length < limit || farthest < floor) break;

@@ -164,16 +164,19 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     layer: MemoryNode['layer'],
     options: HydrateOption | undefined,
   ): Promise<RecallResult> => {
-    const scope = await resolveSessionScope(db, principal);
     const vector = await embedOne(input.query);
-    const found = await searchCells(db, vector, {
-      tenantId: principal.tenantId,
-      project: scope.project,
-      layer,
-      k: input.k,
-      ...(input.cell_types === undefined ? {} : { cellTypes: input.cell_types }),
-      ...(input.scene_id === undefined ? {} : { sceneId: input.scene_id }),
-    });
+    const found = await searchCells(
+      db,
+      vector,
+      {
+        tenantId: principal.tenantId,
+        project: { kind: 'current', agent: principal.agent, defaultProject: principal.defaultProject, projects: readableProjects(principal) },
+        layer,
+        ...(input.cell_types === undefined ? {} : { cellTypes: input.cell_types }),
+        ...(input.scene_id === undefined ? {} : { sceneId: input.scene_id }),
+      },
+      input.k,
+    );
     hits.record(
       principal.tenantId,
       found.map((h) => h.node_id),

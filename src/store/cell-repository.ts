@@ -172,9 +172,20 @@ export async function deleteCell(q: Queryable, tenantId: string, nodeId: string)
   return result.rows[0] ?? null;
 }
 
+/** Where a kNN searches: a named project, or the caller's current project resolved in the same statement. */
+export type KnnProject =
+  | { readonly kind: 'named'; readonly project: string }
+  | {
+      readonly kind: 'current';
+      readonly agent: string;
+      readonly defaultProject: string;
+      /** The caller's project scope; null = all projects. */
+      readonly projects: readonly string[] | null;
+    };
+
 export interface KnnFilter {
   readonly tenantId: string;
-  readonly project: string;
+  readonly project: KnnProject;
   readonly layer: Layer;
   readonly cellTypes?: readonly CellType[];
   readonly sceneId?: string;
@@ -186,20 +197,28 @@ export interface KnnHit {
 }
 
 /**
- * k nearest cells by cosine distance on the HNSW index. Call inside a transaction that set
- * hnsw.iterative_scan, so the tenant/project/layer filters cannot starve the result.
+ * k nearest cells by cosine distance on the HNSW index, in one statement (the current project is
+ * an init-plan subquery over the open sessions). The caller enables hnsw.iterative_scan, so the
+ * tenant/project/layer filters cannot starve the result.
  */
 export async function nearestCells(q: Queryable, vector: string, filter: KnnFilter, k: number): Promise<KnnHit[]> {
-  const params: unknown[] = [vector, filter.tenantId, filter.project, filter.layer];
-  const where = ['tenant_id = $2', 'project = $3', 'layer = $4'];
-  if (filter.cellTypes !== undefined) {
-    params.push(filter.cellTypes);
-    where.push(`cell_type = ANY($${params.length}::text[])`);
+  const params: unknown[] = [vector, filter.tenantId, filter.layer];
+  const where = ['tenant_id = $2', 'layer = $3'];
+  const add = (clause: (n: number) => string, value: unknown): void => {
+    params.push(value);
+    where.push(clause(params.length));
+  };
+  if (filter.project.kind === 'named') {
+    add((n) => `project = $${n}`, filter.project.project);
+  } else {
+    const { agent, defaultProject, projects } = filter.project;
+    params.push(agent, projects, defaultProject);
+    const [a, p, d] = [params.length - 2, params.length - 1, params.length];
+    where.push(`project = COALESCE((SELECT s.project FROM sessions s WHERE s.tenant_id = $2 AND s.agent = $${a} AND s.closed_at IS NULL
+      AND ($${p}::text[] IS NULL OR s.project = ANY($${p}::text[])) ORDER BY s.opened_at DESC, s.session_id DESC LIMIT 1), $${d})`);
   }
-  if (filter.sceneId !== undefined) {
-    params.push(filter.sceneId);
-    where.push(`scene_id = $${params.length}`);
-  }
+  if (filter.cellTypes !== undefined) add((n) => `cell_type = ANY($${n}::text[])`, filter.cellTypes);
+  if (filter.sceneId !== undefined) add((n) => `scene_id = $${n}`, filter.sceneId);
   params.push(k);
   const result = await q.query<KnnHit>(
     `SELECT node_id::text AS node_id, (embedding <=> $1::vector)::float8 AS distance FROM cells

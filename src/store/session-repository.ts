@@ -32,11 +32,16 @@ export async function insertSession(q: Queryable, session: NewSession): Promise<
   return row;
 }
 
-/** The agent's most recently opened session that is still open: it defines the current project. */
-export async function findCurrentSession(q: Queryable, tenantId: string, agent: string): Promise<SessionRow | null> {
+/**
+ * The agent's most recently opened session that is still open, within the project scope (null =
+ * all projects): it defines the current project. Same rule as the kNN's current-project subquery.
+ */
+export async function findCurrentSession(q: Queryable, tenantId: string, agent: string, projects: readonly string[] | null): Promise<SessionRow | null> {
   const result = await q.query<SessionRow>(
-    `SELECT ${SESSION_COLUMNS} FROM sessions WHERE tenant_id = $1 AND agent = $2 AND closed_at IS NULL ORDER BY opened_at DESC, session_id DESC LIMIT 1`,
-    [tenantId, agent],
+    `SELECT ${SESSION_COLUMNS} FROM sessions WHERE tenant_id = $1 AND agent = $2 AND closed_at IS NULL
+       AND ($3::text[] IS NULL OR project = ANY($3::text[]))
+     ORDER BY opened_at DESC, session_id DESC LIMIT 1`,
+    [tenantId, agent, projects],
   );
   return result.rows[0] ?? null;
 }
