@@ -99,6 +99,17 @@ describe('migrate on one database', () => {
     expect(await readEmbeddingIdentity(db)).toBeUndefined();
   });
 
+  it('refuses a mismatched embedder before applying a pending migration', async () => {
+    db = await createTestDb({ migrated: false });
+    await migrate(db, { modelId: 'm', dimension: 512, migrationsDir: dir });
+    await writeFile(join(dir, '0900_more_vectors.sql'), 'CREATE TABLE more_vectors (v vector({{EMBEDDING_DIMENSION}}));\n');
+    await expect(migrate(db, { modelId: 'm', dimension: 384, migrationsDir: dir })).rejects.toBeInstanceOf(
+      EmbeddingModelMismatchError,
+    );
+    const { rows } = await db.query<{ exists: boolean }>("SELECT to_regclass('more_vectors') IS NOT NULL AS exists");
+    expect(rows[0]?.exists).toBe(false);
+  });
+
   it('fails when an applied migration file was changed', async () => {
     db = await createTestDb({ migrated: false });
     await migrate(db, { modelId: 'm', dimension: 512, migrationsDir: dir });

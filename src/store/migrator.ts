@@ -49,8 +49,11 @@ const META_DIMENSION = 'embedding_dimension';
 
 /** Applies pending migrations, then records or checks the embedder identity (model id and dimension). */
 export async function migrate(db: Db, options: MigrateOptions): Promise<MigrateResult> {
+  const configured = { modelId: options.modelId, dimension: options.dimension };
+  // Refuse before a pending migration could create vector columns of the wrong width.
+  await assertCompatibleEmbedder(db, configured);
   const applied = await applyMigrations(db, options);
-  const identity = await ensureEmbeddingIdentity(db, { modelId: options.modelId, dimension: options.dimension });
+  const identity = await ensureEmbeddingIdentity(db, configured);
   return { applied, identity };
 }
 
@@ -136,24 +139,32 @@ export async function loadMigrations(migrationsDir?: string): Promise<Migration[
 async function ensureEmbeddingIdentity(db: Db, configured: EmbeddingIdentity): Promise<EmbeddingIdentity> {
   return db.transaction(async (tx) => {
     await lockMigrations(tx);
-    const recorded = await readRecordedIdentity(tx);
-    if (recorded !== undefined) {
-      if (recorded.modelId !== configured.modelId || recorded.dimension !== configured.dimension) {
-        throw new EmbeddingModelMismatchError(recorded, configured);
-      }
-      return recorded;
-    }
-    // Nothing recorded yet (a fresh database, or a test template): the schema's vector width decides.
-    const schemaDimension = await readSchemaDimension(tx);
-    if (schemaDimension !== undefined && schemaDimension !== configured.dimension) {
-      throw new EmbeddingModelMismatchError({ modelId: undefined, dimension: schemaDimension }, configured);
-    }
+    if (await assertCompatibleEmbedder(tx, configured)) return configured;
     await tx.query(
       'INSERT INTO hyphae_meta (key, value) VALUES ($1, $2), ($3, $4) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
       [META_MODEL, configured.modelId, META_DIMENSION, String(configured.dimension)],
     );
     return configured;
   });
+}
+
+/**
+ * Throws unless the database was created for this embedder; true when an identity is recorded.
+ * With nothing recorded yet (a fresh database, or a test template) the schema's vector width decides.
+ */
+async function assertCompatibleEmbedder(db: Queryable, configured: EmbeddingIdentity): Promise<boolean> {
+  const recorded = await readEmbeddingIdentity(db);
+  if (recorded !== undefined) {
+    if (recorded.modelId !== configured.modelId || recorded.dimension !== configured.dimension) {
+      throw new EmbeddingModelMismatchError(recorded, configured);
+    }
+    return true;
+  }
+  const schemaDimension = await readSchemaDimension(db);
+  if (schemaDimension !== undefined && schemaDimension !== configured.dimension) {
+    throw new EmbeddingModelMismatchError({ modelId: undefined, dimension: schemaDimension }, configured);
+  }
+  return false;
 }
 
 async function readRecordedIdentity(db: Queryable): Promise<EmbeddingIdentity | undefined> {
