@@ -15,6 +15,8 @@ export interface PgliteDbOptions {
   readonly loadFrom?: Blob | File;
   /** Shown to another process refused by the data-folder lock, e.g. "hyphae serve". */
   readonly lockCommand?: string;
+  /** Extra initdb arguments, used only when a new database is created (test templates shrink their WAL). */
+  readonly initdbArgs?: readonly string[];
 }
 
 /** The PGlite driver; `pglite` is exposed for tooling that needs the engine (dumps, wire server). */
@@ -45,6 +47,7 @@ export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<Pglit
       ...(await compiledEngine()),
       ...(dataDir === undefined ? {} : { dataDir }),
       ...(options.loadFrom === undefined ? {} : { loadDataDir: options.loadFrom }),
+      ...(options.initdbArgs === undefined ? {} : { initDbStartParams: [...options.initdbArgs] }),
       extensions: { vector },
     });
     // A dump of a folder-backed database carries that folder's lock file; unpacking it replaced ours.
