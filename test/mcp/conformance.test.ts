@@ -1,6 +1,6 @@
 /**
- * Conformance with the official MCP SDK client, over stdio (a spawned `hyphae mcp`) and Streamable
- * HTTP (the real app listening on loopback), for each protocol revision: negotiation, the tool roster with its
+ * Conformance with the official MCP SDK client, over stdio (a spawned `hyphae mcp`), Streamable
+ * HTTP (the real app listening on loopback) and stdio bridged to that app (`hyphae mcp --remote`), for each protocol revision: negotiation, the tool roster with its
  * annotations and schemas, every tool called with valid and with invalid arguments.
  */
 import { randomUUID } from 'node:crypto';
@@ -14,7 +14,7 @@ import { createTestRuntime } from '../support/test-runtime.js';
 import type { TestRuntime } from '../support/test-runtime.js';
 import { startMcpHttpServer } from './support/mcp-http-server.js';
 import type { ListeningMcpServer } from './support/mcp-http-server.js';
-import { cloneDataDir, connectHttp, connectStdio, createEmbeddedDataDir } from './support/sdk-clients.js';
+import { cloneDataDir, connectBridge, connectHttp, connectStdio, createEmbeddedDataDir } from './support/sdk-clients.js';
 import type { ConnectedClient, EmbeddedDataDir } from './support/sdk-clients.js';
 import { SPEC_TABLE } from './support/spec-table.js';
 
@@ -52,14 +52,15 @@ interface Fixture {
   readonly close: () => Promise<void>;
 }
 
-async function httpFixture(): Promise<Fixture> {
+async function httpFixture(viaBridge: boolean): Promise<Fixture> {
   const runtime: TestRuntime = await createTestRuntime();
   const server: ListeningMcpServer = await startMcpHttpServer(runtime.facade);
   return {
     async connect(version) {
       const agent = `http-agent-${version}`;
       const { key } = await runtime.mintKey({ tenant: `conformance-${version}`, agent });
-      return { connected: await connectHttp(server.url, key, version), agent };
+      const connected = viaBridge ? await connectBridge(version, server.url, key) : await connectHttp(server.url, key, version);
+      return { connected, agent };
     },
     async close() {
       await server.close();
@@ -84,9 +85,13 @@ async function stdioFixture(): Promise<Fixture> {
   };
 }
 
-const FIXTURES: Record<'stdio' | 'http', () => Promise<Fixture>> = { stdio: stdioFixture, http: httpFixture };
+const FIXTURES: Record<'stdio' | 'http' | 'stdio bridged to http (--remote)', () => Promise<Fixture>> = {
+  stdio: stdioFixture,
+  http: () => httpFixture(false),
+  'stdio bridged to http (--remote)': () => httpFixture(true),
+};
 
-describe.each(['stdio', 'http'] as const)('MCP conformance over %s', (transportName) => {
+describe.each(['stdio', 'http', 'stdio bridged to http (--remote)'] as const)('MCP conformance over %s', (transportName) => {
   let fixture: Fixture;
   const clients = new Map<ProtocolVersion, { connected: ConnectedClient; agent: string }>();
   beforeAll(async () => {

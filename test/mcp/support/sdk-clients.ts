@@ -71,3 +71,15 @@ export function connectHttp(url: URL, apiKey: string, version: string): Promise<
   const inner = new StreamableHTTPClientTransport(url, { requestInit: { headers: { 'x-hyphae-key': apiKey } } });
   return connect(inner, version);
 }
+
+/** Spawns `hyphae mcp --remote URL`: stdio bridged to a running server's /mcp. */
+export function connectBridge(version: string, url: URL, apiKey: string): Promise<ConnectedClient> {
+  const inner = new StdioClientTransport({
+    command: process.execPath,
+    args: [HYPHAE_BIN, 'mcp', '--remote', url.href],
+    cwd: REPO_ROOT,
+    env: hyphaeEnv({ HYPHAE_API_KEY: apiKey }),
+    stderr: 'pipe',
+  });
+  return connect(inner, version);
+}
