@@ -53,10 +53,12 @@ export class LiveDiffFeed {
 
   /**
    * Opens a stream of the diffs addressed to (tenantId, agent) with seq > afterSeq; without
-   * afterSeq, only diffs newer than the inbox's current head.
+   * afterSeq (or with one past the head), only diffs newer than the inbox's current head.
    */
   async subscribe(tenantId: string, agent: string, listener: (diff: Diff) => void, afterSeq?: number): Promise<DiffStream> {
-    const startSeq = afterSeq ?? (await this.inboxHead(tenantId, agent));
+    // A resume point beyond the inbox head (another deployment, a reset inbox) would stall the stream.
+    const head = await this.inboxHead(tenantId, agent);
+    const startSeq = afterSeq === undefined ? head : Math.min(afterSeq, head);
     const stream = new InboxStream(
       { db: this.db, bus: this.bus, pageSize: this.catchUpPageSize, onError: this.onError },
       tenantId,

@@ -98,6 +98,14 @@ describe('GET /mcp live stream (SSE) on one replica', () => {
     expect(received).toEqual([...seqs.slice(1), last + 1]);
   });
 
+  it('treats a Last-Event-ID beyond the inbox head as the head (the stream does not stall)', async () => {
+    const stream = await open({ 'x-hyphae-key': readerKey, 'last-event-id': '999999' });
+    await waitFor(() => replica.liveStream.openStreams >= 1 && stream.status === 200);
+    const stored = await callTool(replica.url, writerKey, 'store', { content: INTEREST, cell_type: 'Pattern', salience: 0.9 });
+    await waitFor(() => stream.events.length === 1);
+    expect(notificationsOf(stream)[0]?.params.diff.node_id).toBe(stored.node_id);
+  });
+
   it('sends heartbeat comments while idle', async () => {
     const stream = await open({ 'x-hyphae-key': readerKey });
     await waitFor(() => stream.comments.filter((c) => c === 'heartbeat').length >= 2);
