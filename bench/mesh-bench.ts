@@ -3,13 +3,22 @@
  * stream held by replica B (p50/p99, against the store round trip itself), and diffs delivered
  * per second to many live streams against the rate the stores produce them.
  */
+import { PGLiteSocketHandler } from '@electric-sql/pglite-socket';
+import type { PGLiteSocketHandlerOptions } from '@electric-sql/pglite-socket';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createKeyAdministration } from '../src/auth/key-administration.js';
 import { createEmbedder } from '../src/embed/create-embedder.js';
 import { NatsBus } from '../src/mesh/nats-bus.js';
 import { callTool, startMeshReplica } from '../test/mesh/mesh-replica.js';
 import type { MeshReplica } from '../test/mesh/mesh-replica.js';
-import { startSharedDatabase } from '../test/mesh/shared-database.js';
+import type { Embedder } from '../src/embed/embedder.js';
+import type { Db } from '../src/store/db.js';
+import { migrate } from '../src/store/migrator.js';
+import { openPgDb } from '../src/store/pg-driver.js';
+import { openPgliteDb } from '../src/store/pglite-driver.js';
+import { WireQueryQueue } from '../test/support/wire-query-queue.js';
 import { openSse } from '../test/mesh/sse-client.js';
 import type { SseConnection } from '../test/mesh/sse-client.js';
 import { waitFor } from '../test/mesh/wait-for.js';
@@ -24,19 +33,53 @@ const FANOUT_STREAMS = Number(process.env.HYPHAE_BENCH_MESH_STREAMS ?? 16);
 const FANOUT_STORES = Number(process.env.HYPHAE_BENCH_MESH_STORES ?? 150);
 const STORE_CONCURRENCY = 8;
 
+interface BenchDatabase {
+  connect(max: number): Promise<Db>;
+  close(): Promise<void>;
+}
+
+/** One PostgreSQL for both replicas: PGlite served over the wire protocol (the test helper needs vitest). */
+async function startBenchDatabase(embedder: Embedder): Promise<BenchDatabase> {
+  const pglite = await openPgliteDb();
+  await migrate(pglite, { modelId: embedder.modelId, dimension: embedder.dimension });
+  const queue = new WireQueryQueue(pglite.pglite);
+  const handlers = new Set<PGLiteSocketHandler>();
+  const server = createServer((socket) => {
+    const handler = new PGLiteSocketHandler({ queryQueue: queue as unknown as PGLiteSocketHandlerOptions['queryQueue'], closeOnDetach: true });
+    handlers.add(handler);
+    void handler.attach(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const url = `postgresql://postgres:postgres@127.0.0.1:${(server.address() as AddressInfo).port}/postgres?sslmode=disable`;
+  const pools: Db[] = [];
+  return {
+    async connect(max: number): Promise<Db> {
+      const db = await openPgDb({ url, max });
+      pools.push(db);
+      return db;
+    },
+    async close(): Promise<void> {
+      await Promise.all(pools.map((db) => db.close().catch(() => undefined)));
+      await Promise.all([...handlers].map((handler) => handler.detach(true)));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await pglite.close();
+    },
+  };
+}
+
 export async function runMeshBench(): Promise<BenchSection> {
   if (!natsServerInstalled()) {
     return { name: 'mesh', rows: [{ metric: 'skipped', value: 0, unit: '', note: 'nats-server not found (apt-get install -y nats-server)' }] };
   }
   const nats = await startNatsServer();
   const embedder = await createEmbedder({ kind: 'hash' });
-  const database = await startSharedDatabase(embedder.dimension);
+  const database = await startBenchDatabase(embedder);
   const replicas: MeshReplica[] = [];
   const streams: SseConnection[] = [];
   try {
     for (const name of ['bench-a', 'bench-b']) {
       const bus = await NatsBus.connect({ servers: nats.url, name });
-      replicas.push(await startMeshReplica({ name, db: database.connect(8), bus, embedder, refreshIntervalMs: 600_000 }));
+      replicas.push(await startMeshReplica({ name, db: await database.connect(8), bus, embedder, refreshIntervalMs: 600_000 }));
     }
     const [a, b] = replicas as [MeshReplica, MeshReplica];
     const admin = createKeyAdministration(a.db);

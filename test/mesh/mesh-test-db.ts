@@ -1,47 +1,19 @@
-/**
- * A real PGlite database with the product's migrations, behind the store's Db interface, for the
- * mesh tests that need only the diffs/beacons tables (the storage layer's driver may replace it).
- */
-import { readFile } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
-import type { Transaction } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
-import type { Db, PoolStats, QueryResult, Queryable } from '../../src/store/db.js';
+/** Mesh test databases: template-cloned, migrated PGlite (test/support), and rows the facade would write. */
+import type { Db, Queryable } from '../../src/store/db.js';
+import { createTestDb } from '../support/test-db.js';
 
 export const TEST_DIMENSION = 8;
 
-function queryableOf(target: PGlite | Transaction): Queryable {
-  return {
-    async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const result = await target.query<Row>(sql, [...params]);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-    },
-  };
-}
-
-export async function createMeshTestDb(dimension = TEST_DIMENSION): Promise<Db & { readonly pglite: PGlite }> {
-  const pglite = await PGlite.create({ extensions: { vector } });
-  for (const file of ['0001_core.sql', '0002_mesh.sql']) {
-    const sql = await readFile(new URL(`../../src/store/migrations/${file}`, import.meta.url), 'utf8');
-    await pglite.exec(sql.replaceAll('{{EMBEDDING_DIMENSION}}', String(dimension)));
-  }
-  const direct = queryableOf(pglite);
-  return {
-    driver: 'pglite',
-    pglite,
-    query: direct.query,
-    transaction: <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => pglite.transaction((tx) => fn(queryableOf(tx))),
-    poolStats: (): PoolStats => ({ total: 1, idle: 1, waiting: 0 }),
-    close: (): Promise<void> => pglite.close(),
-  };
+export async function createMeshTestDb(dimension = TEST_DIMENSION): Promise<Db> {
+  return createTestDb({ dimension });
 }
 
 /** Places a beacon row for `agent` (matching is the facade's job; these tests need only the row). */
-export async function insertBeacon(db: Queryable, tenantId: string, agent: string, beaconId: string): Promise<void> {
+export async function insertBeacon(db: Queryable, tenantId: string, agent: string, beaconId: string, dimension = TEST_DIMENSION): Promise<void> {
   await db.query(
     `INSERT INTO beacons (beacon_id, tenant_id, owner_agent, owner_projects, text, embedding, threshold)
      VALUES ($1, $2, $3, ARRAY['p'], 'interest', $4, 0.5)`,
-    [beaconId, tenantId, agent, `[${Array.from({ length: TEST_DIMENSION }, () => 0.1).join(',')}]`],
+    [beaconId, tenantId, agent, `[${Array.from({ length: dimension }, () => 0.1).join(',')}]`],
   );
 }
 

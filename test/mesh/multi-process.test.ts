@@ -37,7 +37,7 @@ describe.skipIf(skipWithoutNatsServer())('two `hyphae serve` processes over a re
     // One after the other: the first start migrates the shared database.
     servers.push(await startServer([], env));
     servers.push(await startServer([], env));
-    db = database.connect(2);
+    db = await database.connect(2);
     const admin = createKeyAdministration(db);
     for (const agent of ['writer', 'reader']) keys[agent] = (await admin.createKey({ tenant: TENANT, agent })).key;
   });

@@ -37,7 +37,7 @@ describe.skipIf(skipWithoutNatsServer())('gossip across two replicas over a real
 
   async function replica(name: string, refreshIntervalMs: number): Promise<MeshReplica> {
     const bus = await NatsBus.connect({ servers: nats.url, name, reconnectTimeWaitMs: 100, publishTimeoutMs: 2_000 });
-    return startMeshReplica({ name, db: database.connect(4), bus, embedder, refreshIntervalMs, maxBackoffMs: 300 });
+    return startMeshReplica({ name, db: await database.connect(4), bus, embedder, refreshIntervalMs, maxBackoffMs: 300 });
   }
 
   async function stream(on: MeshReplica, agent: string, lastEventId?: number): Promise<SseConnection> {
