@@ -2,8 +2,9 @@
  * `GET /mcp` with `Accept: text/event-stream`: the caller's new diffs, live, as JSON-RPC
  * notifications on a Server-Sent Events stream. Each event's id is the diff's inbox seq, so a
  * client reconnecting with `Last-Event-ID` resumes exactly after the last diff it saw; comment
- * lines keep idle proxies from closing the stream. A client too slow to read is disconnected
- * (it resumes by Last-Event-ID) rather than buffered without bound.
+ * lines keep idle proxies from closing the stream. A client too slow to read, or a backlog
+ * larger than the buffer bound, ends the stream after what was written (the client resumes by
+ * Last-Event-ID) rather than buffering without bound.
  */
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Diff } from '../core/entities.js';
@@ -27,7 +28,7 @@ export interface LiveStreamOptions {
   readonly metrics?: LiveStreamMetrics;
   /** Interval of the keep-alive comment; default 15 s. */
   readonly heartbeatMs?: number;
-  /** A stream whose unsent bytes exceed this is closed; default 1 MiB. */
+  /** A stream whose unsent bytes exceed this is ended (the client resumes by Last-Event-ID); default 1 MiB. */
   readonly maxBufferedBytes?: number;
   /** Reconnection delay suggested to clients (SSE `retry:`); default 2 s. */
   readonly retryMs?: number;
@@ -42,6 +43,7 @@ export interface LiveStreamEndpoint {
 }
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const STALLED_CLIENT_MS = 30_000;
 
 /** The SSE frame of one diff: a JSON-RPC notification whose event id is the inbox seq. */
 export function diffEvent(diff: Diff): string {
@@ -95,18 +97,28 @@ export function createLiveStream(options: LiveStreamOptions): LiveStreamEndpoint
     }
 
     const res = reply.raw;
-    // Diffs caught up during subscribe arrive before the headers are out: hold them until then.
-    const held: Diff[] = [];
-    const state = { live: false, open: true };
-    const emit = (diff: Diff): void => {
+    // Diffs caught up during subscribe arrive before the headers are out: held (bounded) until then.
+    const held: string[] = [];
+    const state = { live: false, open: true, heldBytes: 0, overflow: false, end: (): void => undefined };
+    const hold = (diff: Diff): void => {
+      if (state.overflow) return;
+      const frame = diffEvent(diff);
+      held.push(frame);
+      state.heldBytes += frame.length;
+      // Beyond the bound the tail is dropped and the stream ends after what it holds: the client
+      // resumes from the last id it received, so nothing is lost.
+      if (state.heldBytes > maxBufferedBytes) state.overflow = true;
+    };
+    const send = (frame: string): void => {
       if (!state.open) return;
-      res.write(diffEvent(diff));
+      res.write(frame);
       options.metrics?.countDiffsDelivered('sse', 1);
-      if (res.writableLength > maxBufferedBytes) res.destroy();
+      // A client that does not keep up is ended (what was written still reaches it), not buffered without bound.
+      if (res.writableLength > maxBufferedBytes) state.end();
     };
     let subscription: Awaited<ReturnType<MemoryFacade['subscribeDiffs']>>;
     try {
-      subscription = await options.facade.subscribeDiffs(principal, (diff) => (state.live ? emit(diff) : held.push(diff)), afterSeq);
+      subscription = await options.facade.subscribeDiffs(principal, (diff) => (state.live ? send(diffEvent(diff)) : hold(diff)), afterSeq);
     } catch (error) {
       const status = isHyphaeError(error) ? ERROR_SPECS[error.code].httpStatus : 500;
       await sendError(reply, status, toRpcError(error));
@@ -128,8 +140,13 @@ export function createLiveStream(options: LiveStreamOptions): LiveStreamEndpoint
       closers.delete(close);
       options.metrics?.addLiveStreams(-1);
       void subscription.close().catch(() => undefined);
-      if (!res.writableEnded) res.end();
+      if (!res.writableEnded) {
+        res.end();
+        // A client that never reads would keep the socket and its buffer forever.
+        setTimeout(() => res.destroy(), STALLED_CLIENT_MS).unref();
+      }
     };
+    state.end = close;
     closers.add(close);
     options.metrics?.addLiveStreams(1);
     res.on('close', close);
@@ -147,7 +164,8 @@ export function createLiveStream(options: LiveStreamOptions): LiveStreamEndpoint
       'x-accel-buffering': 'no',
     });
     res.write(`retry: ${retryMs}\n: stream open\n\n`);
-    for (const diff of held.splice(0)) emit(diff);
+    for (const frame of held.splice(0)) send(frame);
+    if (state.overflow) close();
     state.live = true;
   };
 

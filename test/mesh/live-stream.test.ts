@@ -122,3 +122,38 @@ describe('GET /mcp live stream (SSE) on one replica', () => {
     await waitFor(() => replica.liveStream.openStreams === 0 && replica.feed.openStreams === 0);
   });
 });
+
+describe('GET /mcp with a backlog larger than the stream buffer', () => {
+  it('ends each stream after what it wrote; resuming by Last-Event-ID gets everything, once, in order', async () => {
+    const embedder = await createEmbedder({ kind: 'hash' });
+    const db = await createMeshTestDb(embedder.dimension);
+    const replica = await startMeshReplica({ name: 'small-buffer', db, bus: new MemoryBus(), embedder, maxBufferedBytes: 1_500 });
+    try {
+      const keys = createKeyAdministration(db);
+      const writerKey = (await keys.createKey({ tenant: 'acme', agent: 'writer' })).key;
+      const readerKey = (await keys.createKey({ tenant: 'acme', agent: 'reader' })).key;
+      await callTool(replica.url, readerKey, 'place_beacon', { text: INTEREST, threshold: 0.5 });
+      const total = 12;
+      for (let i = 0; i < total; i += 1) {
+        await callTool(replica.url, writerKey, 'store', { content: `${INTEREST} ${'x'.repeat(200)} ${i}`, cell_type: 'Fact', salience: 0.9 });
+      }
+      const received: number[] = [];
+      let connections = 0;
+      while (received.length < total) {
+        const stream = await openSse(`${replica.url}/mcp`, { 'x-hyphae-key': readerKey, 'last-event-id': String(received.at(-1) ?? 0) });
+        connections += 1;
+        let ended = false;
+        void stream.ended.then(() => (ended = true));
+        await waitFor(() => ended || received.length + stream.events.length >= total);
+        stream.close();
+        received.push(...notificationsOf(stream).map((n) => n.params.diff.seq));
+        if (connections > total) break;
+      }
+      expect(received).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+      expect(connections).toBeGreaterThan(1);
+    } finally {
+      await replica.close();
+      await embedder.close();
+    }
+  });
+});

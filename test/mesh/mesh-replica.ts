@@ -35,6 +35,7 @@ export interface MeshReplicaOptions {
   readonly bus: Bus;
   readonly embedder: Embedder;
   readonly heartbeatMs?: number;
+  readonly maxBufferedBytes?: number;
   readonly refreshIntervalMs?: number;
   readonly relayPollMs?: number;
   readonly maxBackoffMs?: number;
@@ -62,7 +63,11 @@ export async function startMeshReplica(options: MeshReplicaOptions): Promise<Mes
     diffFeed: feed,
     onBeaconsChanged: (tenantId, agent) => void feed.beaconsChanged(tenantId, agent),
   });
-  const liveStream = createLiveStream({ facade, heartbeatMs: options.heartbeatMs ?? 15_000 });
+  const liveStream = createLiveStream({
+    facade,
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+    ...(options.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: options.maxBufferedBytes }),
+  });
   const app = Fastify({ logger: false });
   registerMcpRoutes(app, { facade, liveStream: liveStream.handler });
   app.addHook('preClose', async () => liveStream.closeAll());
