@@ -135,6 +135,12 @@ describe.skipIf(skip !== undefined)('helm chart on a real kube-apiserver', () =>
       [DEPLOYMENT, `${MESH}-api`],
       [DEPLOYMENT, `${MESH}-worker`],
       [HPA, `${MESH}-api`],
+      [PDB, `${MESH}-api`],
+      [PDB, `${MESH}-nats`],
+      [NETWORK_POLICY, `${MESH}-api`],
+      [NETWORK_POLICY, `${MESH}-worker`],
+      [NETWORK_POLICY, `${MESH}-postgres`],
+      [NETWORK_POLICY, `${MESH}-nats`],
     ] as const) {
       const obj = await waitFor(`${rt.kind}/${name}`, () => tryGet(admin, rt, NS, name));
       expect(obj.metadata.ownerReferences?.[0]?.uid, `${rt.kind}/${name}`).toBe(mesh?.metadata.uid);

@@ -154,8 +154,7 @@ describe.skipIf(skip !== undefined)('helm chart rendering', () => {
         if (!pod) continue;
         const where = `${files.join()}: ${o.kind}/${o.metadata.name}`;
         expect(restrictedViolations(pod), where).toEqual([]);
-        // Serving containers; the migrate initContainer is reported separately (see docs/helm.md).
-        expect(containersWithoutRequests(pod, false), where).toEqual([]);
+        expect(containersWithoutRequests(pod), where).toEqual([]);
         for (const c of pod.containers as unknown as Array<{ name: string; livenessProbe?: unknown; readinessProbe?: unknown }>) {
           expect(c.readinessProbe, `${where} ${c.name}`).toBeDefined();
           expect(c.livenessProbe, `${where} ${c.name}`).toBeDefined();
@@ -164,6 +163,20 @@ describe.skipIf(skip !== undefined)('helm chart rendering', () => {
     }
     const defaults = operatorObjectsFor(await renderChart([], { 'mesh.enabled': true }));
     expect(defaults.find((o) => o.kind === 'HorizontalPodAutoscaler')?.spec).toMatchObject({ minReplicas: 2, maxReplicas: 10 });
+    for (const o of defaults.filter((x) => x.kind === 'Deployment')) expect(podSpecOf(o)?.securityContext, o.metadata.name).toMatchObject({ runAsUser: 65532, fsGroup: 65532 });
+    const named = (kind: string): string[] => defaults.filter((o) => o.kind === kind).map((o) => o.metadata.name).sort();
+    expect(named('PodDisruptionBudget')).toEqual(['hyphae-api', 'hyphae-nats']);
+    expect(named('NetworkPolicy')).toEqual(['hyphae-api', 'hyphae-nats', 'hyphae-postgres', 'hyphae-worker']);
+  });
+
+  it('passes mesh.networkPolicy.apiFrom through to the API NetworkPolicy', async () => {
+    const objects = operatorObjectsFor(await renderChart([ciValues('mesh-managed-values.yaml')]));
+    const api = objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'hyphae-api');
+    expect(api?.spec).toMatchObject({
+      ingress: [{ from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }], ports: [{ port: 8787 }] }],
+    });
+    const off = operatorObjectsFor(await renderChart([], { 'mesh.enabled': true, 'mesh.networkPolicy.enabled': false }));
+    expect(off.filter((o) => o.kind === 'NetworkPolicy')).toEqual([]);
   });
 
   it('grants the operator exactly the kinds it manages, with the verbs it uses', async () => {

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SERVER_UID } from '../../operator/src/desired/api-deployment.js';
 import { CHART_DIR } from './helm.js';
 
 const repoRoot = join(CHART_DIR, '..', '..');
@@ -61,8 +62,9 @@ describe('Dockerfile', () => {
     expect(user).toMatch(/^\d+$/);
     expect(Number(user)).toBeGreaterThan(0);
     if (group !== undefined) expect(Number(group)).toBeGreaterThan(0);
-    // The chart's restricted pods run as 65532; the image agrees.
+    // The chart's restricted pods and the operator's API and worker pods run as this user.
     expect(user).toBe('65532');
+    expect(Number(user)).toBe(SERVER_UID);
   });
 
   it('installs production dependencies only in the runtime stage and copies no node_modules from the build', () => {

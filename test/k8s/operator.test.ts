@@ -13,6 +13,8 @@ import {
   HPA,
   HYPHAE_MESH,
   INGRESS,
+  NETWORK_POLICY,
+  PDB,
   SECRET,
   SERVICE,
   SERVICE_MONITOR,
@@ -30,6 +32,11 @@ import { startTestOperator } from './operator-harness.js';
 const skip = k8sSkipReason();
 
 type Mesh = KubeObject & { spec: Record<string, unknown>; status?: HyphaeMeshStatus };
+type PodTemplate = {
+  securityContext: Record<string, unknown>;
+  initContainers: Array<{ name: string; resources?: { requests?: Record<string, string> } }>;
+  containers: Array<{ name: string; resources?: { requests?: Record<string, string> } }>;
+};
 
 describe.skipIf(skip !== undefined)('operator on a real kube-apiserver', () => {
   let cp: ControlPlane;
@@ -79,6 +86,12 @@ describe.skipIf(skip !== undefined)('operator on a real kube-apiserver', () => {
     [SERVICE, 'demo-api'],
     [DEPLOYMENT, 'demo-api'],
     [DEPLOYMENT, 'demo-worker'],
+    [NETWORK_POLICY, 'demo-api'],
+    [NETWORK_POLICY, 'demo-worker'],
+    [NETWORK_POLICY, 'demo-postgres'],
+    [NETWORK_POLICY, 'demo-nats'],
+    [PDB, 'demo-api'],
+    [PDB, 'demo-nats'],
   ] as const;
 
   it('creates every expected object, each controlled by the HyphaeMesh', async () => {
@@ -94,6 +107,13 @@ describe.skipIf(skip !== undefined)('operator on a real kube-apiserver', () => {
     }
     const st = await waitFor('status written', async () => (await getMesh(ns, 'demo')).status?.conditions?.length);
     expect(st).toBe(8);
+    // A mesh created without the chart still gets resource requests (CRD defaults), migrate included.
+    const api = (await tryGet(client, DEPLOYMENT, ns, 'demo-api')) as KubeObject & { spec: { template: { spec: PodTemplate } } };
+    const pod = api.spec.template.spec;
+    expect(pod.securityContext).toMatchObject({ runAsUser: 65532, runAsGroup: 65532, fsGroup: 65532 });
+    for (const c of [...pod.initContainers, ...pod.containers]) expect(c.resources?.requests, c.name).toEqual({ cpu: '100m', memory: '256Mi' });
+    expect((await tryGet(client, PDB, ns, 'demo-nats'))?.spec).toMatchObject({ maxUnavailable: 1 });
+    expect(await tryGet(client, PDB, ns, 'demo-worker')).toBeUndefined();
   });
 
   it('drives conditions to Ready as workloads report ready, with observedGeneration', async () => {
@@ -143,8 +163,10 @@ describe.skipIf(skip !== undefined)('operator on a real kube-apiserver', () => {
     });
     const pod = (api.spec as { template: { spec: { containers: Array<{ image: string }> } } }).template.spec;
     expect(pod.containers[0]?.image).toBe('ghcr.io/hyphae-dev/hyphae:9.9.9');
-    const worker = await tryGet(client, DEPLOYMENT, ns, 'demo-worker');
-    expect((worker?.spec as { replicas: number }).replicas).toBe(3);
+    // The worker is applied after the API in the same reconcile: wait for it rather than race it.
+    await waitFor('worker rolled', async () => ((await tryGet(client, DEPLOYMENT, ns, 'demo-worker'))?.spec as { replicas?: number } | undefined)?.replicas === 3);
+    const workerPdb = await waitFor('worker PodDisruptionBudget', () => tryGet(client, PDB, ns, 'demo-worker'));
+    expect(workerPdb.spec).toMatchObject({ maxUnavailable: 1 });
 
     const rolling = await waitFor('status at generation 2', async () => {
       const m = await getMesh(ns, 'demo');
@@ -184,7 +206,7 @@ describe.skipIf(skip !== undefined)('operator on a real kube-apiserver', () => {
     await waitFor('Ready', async () => condition(await getMesh(ns, 'demo'), 'Ready')?.status === 'True');
     await settle();
 
-    const resources = ['hyphaemeshes', 'deployments', 'statefulsets', 'services', 'secrets', 'configmaps', 'ingresses', 'horizontalpodautoscalers'];
+    const resources = ['hyphaemeshes', 'deployments', 'statefulsets', 'services', 'secrets', 'configmaps', 'ingresses', 'horizontalpodautoscalers', 'poddisruptionbudgets', 'networkpolicies'];
     const serverBefore = await serverWriteCount(client, resources);
     expect(serverBefore).toBeGreaterThan(0); // the metric is really being read
     const mark = op.client.log.mark();
@@ -205,8 +227,10 @@ describe.skipIf(skip !== undefined)('operator on a real kube-apiserver', () => {
     await waitFor('ingress and hpa', async () => (await tryGet(client, INGRESS, ns, 'demo-api')) && (await tryGet(client, HPA, ns, 'demo-api')));
     const dep = await tryGet(client, DEPLOYMENT, ns, 'demo-api');
     expect((dep?.spec as { replicas?: number }).replicas).toBe(1); // server default: the HPA owns the count
-    await patchSpec(ns, 'demo', { ingress: { enabled: false }, autoscaling: { enabled: false } });
+    await waitFor('network policies', () => tryGet(client, NETWORK_POLICY, ns, 'demo-postgres'));
+    await patchSpec(ns, 'demo', { ingress: { enabled: false }, autoscaling: { enabled: false }, networkPolicy: { enabled: false } });
     await waitFor('pruned', async () => !(await tryGet(client, INGRESS, ns, 'demo-api')) && !(await tryGet(client, HPA, ns, 'demo-api')));
+    await waitFor('policies pruned', async () => (await list(client, NETWORK_POLICY, ns)).length === 0);
     await waitFor('replicas back', async () => ((await tryGet(client, DEPLOYMENT, ns, 'demo-api'))?.spec as { replicas: number }).replicas === 2);
   });
 

@@ -28,11 +28,21 @@ describe('HyphaeMesh CRD', () => {
 
   it('defaults an empty spec the way the API server does', () => {
     const spec = applyDefaults<HyphaeMeshSpec>(specSchema.json, {});
-    expect(spec.api).toEqual({ replicas: 2, port: 8787 });
+    expect(spec.api).toEqual({ replicas: 2, port: 8787, resources: { requests: { cpu: '100m', memory: '256Mi' } } });
+    expect(spec.workers.resources.requests).toEqual({ cpu: '100m', memory: '256Mi' });
+    expect(spec.postgres.resources.requests).toEqual({ cpu: '250m', memory: '512Mi' });
+    expect(spec.nats.resources.requests).toEqual({ cpu: '50m', memory: '64Mi' });
+    expect(spec.networkPolicy).toEqual({ enabled: true });
     expect(spec.postgres.mode).toBe('managed');
     expect(spec.postgres.storage.size).toBe('10Gi');
     expect(spec.nats).toMatchObject({ mode: 'managed', replicas: 3 });
     expect(spec.monitoring.serviceMonitor.enabled).toBe(false);
     expect(spec.image.pullPolicy).toBe('IfNotPresent');
+  });
+
+  it('keeps default requests when only limits are given, and an explicit request map as given', () => {
+    const spec = applyDefaults<HyphaeMeshSpec>(specSchema.json, { api: { resources: { limits: { memory: '1Gi' } } }, workers: { resources: { requests: { cpu: '2' } } } });
+    expect(spec.api.resources).toEqual({ requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '1Gi' } });
+    expect(spec.workers.resources).toEqual({ requests: { cpu: '2' } });
   });
 });

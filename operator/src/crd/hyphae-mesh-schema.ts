@@ -24,13 +24,15 @@ export const API_VERSION = `${GROUP}/${VERSION}`;
 
 const dnsName = { minLength: 1, maxLength: 253, pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$' } as const;
 
-const resources = object(
-  {
-    requests: map(quantity(), { description: 'Minimum resources, e.g. {cpu: 100m, memory: 128Mi}.' }),
-    limits: map(quantity(), { description: 'Maximum resources.' }),
-  },
-  { description: 'Compute resources of the container.' },
-);
+/** Container resources; `requests` defaults per component so every pod is schedulable sensibly. */
+const resources = (cpu: string, memory: string) =>
+  object(
+    {
+      requests: map(quantity(), { default: { cpu, memory }, description: 'Minimum resources, e.g. {cpu: 100m, memory: 128Mi}.' }),
+      limits: map(quantity(), { description: 'Maximum resources.' }),
+    },
+    { defaultEmpty: true, description: 'Compute resources of the container.' },
+  );
 
 const envVar = object(
   {
@@ -63,7 +65,7 @@ export const apiSchema = object(
   {
     replicas: integer({ minimum: 0, maximum: 1000, default: 2, description: 'API pods (ignored while autoscaling is enabled).' }),
     port: integer({ minimum: 1, maximum: 65535, default: 8787 }),
-    resources,
+    resources: resources('100m', '256Mi'),
     env: array(envVar, { listType: 'map', listMapKeys: ['name'], maxItems: 64, description: 'Extra environment for the API pods.' }),
   },
   { defaultEmpty: true },
@@ -89,7 +91,7 @@ export const workersSchema = object(
     model: string({ description: 'Embedding model name (HYPHAE_EMBED_MODEL).' }),
     url: string({ pattern: '^https?://.+', description: 'OpenAI-compatible /v1/embeddings base URL (HYPHAE_EMBED_URL), required by embedder openai.' }),
     apiKeySecret: secretKeyRef('api-key', 'the embeddings API key'),
-    resources,
+    resources: resources('100m', '256Mi'),
   },
   {
     defaultEmpty: true,
@@ -110,7 +112,7 @@ export const postgresSchema = object(
     ),
     instances: integer({ minimum: 1, maximum: 9, description: 'CloudNativePG instances (cnpg mode).' }),
     secretRef: secretKeyRef('url', 'the PostgreSQL URL (external mode)'),
-    resources,
+    resources: resources('250m', '512Mi'),
   },
   {
     defaultEmpty: true,
@@ -127,7 +129,7 @@ export const natsSchema = object(
     image: string({ default: 'nats:2.10-alpine' }),
     replicas: integer({ minimum: 1, maximum: 9, default: 3, description: 'Cluster size (managed mode); use an odd number.' }),
     url: string({ pattern: '^(nats|tls)://.+', description: 'NATS URL (external mode).' }),
-    resources,
+    resources: resources('50m', '64Mi'),
   },
   {
     defaultEmpty: true,
@@ -166,6 +168,17 @@ export const monitoringSchema = object(
   { defaultEmpty: true },
 );
 
+export const networkPolicySchema = object(
+  {
+    enabled: boolean({ default: true, description: 'NetworkPolicies that admit only the mesh\'s own pods to workers, PostgreSQL and NATS.' }),
+    apiFrom: array(opaqueObject({ description: 'A networking.k8s.io/v1 NetworkPolicyPeer, passed through unchanged.' }), {
+      maxItems: 32,
+      description: 'Who may reach the API port (e.g. the ingress controller\'s namespace); empty or absent admits any source.',
+    }),
+  },
+  { defaultEmpty: true },
+);
+
 export const specSchema = object(
   {
     image: imageSchema,
@@ -175,6 +188,7 @@ export const specSchema = object(
     postgres: postgresSchema,
     nats: natsSchema,
     ingress: ingressSchema,
+    networkPolicy: networkPolicySchema,
     auth: authSchema,
     monitoring: monitoringSchema,
   },

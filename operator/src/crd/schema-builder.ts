@@ -122,8 +122,11 @@ export function dateTime(opts?: { description?: string }): Schema<string> {
   return build({ type: 'string', format: 'date-time', ...common(opts) }, false);
 }
 
-export function map<T>(values: Schema<T, boolean>, opts?: { description?: string }): Schema<Record<string, T>> {
-  return build({ type: 'object', ...common(opts), additionalProperties: values.json }, false);
+export function map<T, O extends Common<Record<string, T>> = Common<Record<string, T>>>(
+  values: Schema<T, boolean>,
+  opts?: O,
+): Schema<Record<string, T>, Defaulted<O>> {
+  return build({ type: 'object', ...common(opts), additionalProperties: values.json }, (opts?.default !== undefined) as Defaulted<O>);
 }
 
 /** An object whose contents the API server keeps as given (e.g. an EnvVarSource). */

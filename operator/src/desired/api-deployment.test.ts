@@ -32,8 +32,14 @@ describe('apiDeployment', () => {
     expect((d as unknown as Dep).spec.replicas).toBe(2);
   });
 
-  it('meets the restricted Pod Security Standard', () => {
-    expect(restrictedViolations(podSpecOf(build()))).toEqual([]);
+  it('meets the restricted Pod Security Standard as the image user 65532, and gives migrate resources', () => {
+    const pod = podSpecOf(build());
+    expect(restrictedViolations(pod)).toEqual([]);
+    expect(pod.securityContext).toMatchObject({ runAsUser: 65532, runAsGroup: 65532, fsGroup: 65532 });
+    const migrate = pod.initContainers?.[0] as { resources?: unknown } | undefined;
+    expect(migrate?.resources).toEqual({ requests: { cpu: '100m', memory: '256Mi' } });
+    const custom = podSpecOf(build({ api: { resources: { requests: { cpu: '1' }, limits: { memory: '2Gi' } } } }));
+    expect((custom.initContainers?.[0] as { resources?: unknown }).resources).toEqual({ requests: { cpu: '1' }, limits: { memory: '2Gi' } });
   });
 
   it('leaves replicas to the HPA when autoscaling is on', () => {

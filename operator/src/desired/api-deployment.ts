@@ -18,7 +18,8 @@ import {
 } from './common.js';
 import type { HyphaeMesh } from './hyphae-mesh.js';
 
-export const SERVER_UID = 10001;
+/** uid/gid of the Hyphae image (Dockerfile `USER 65532:65532`); also the pods' fsGroup. */
+export const SERVER_UID = 65532;
 
 export function serverEnv(mesh: HyphaeMesh, spec: HyphaeMeshSpec): Array<Record<string, unknown>> {
   const env: Array<Record<string, unknown>> = [
@@ -64,6 +65,8 @@ export function apiDeployment(mesh: HyphaeMesh, spec: HyphaeMeshSpec, configData
               command: ['hyphae', 'migrate'],
               env,
               envFrom,
+              // The API's own: an init container's requests never add to the pod's, only its max.
+              resources: spec.api.resources,
               securityContext: containerSecurityContext(),
               volumeMounts: [tmpMount],
             },

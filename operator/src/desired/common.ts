@@ -29,6 +29,11 @@ export const names = {
   natsCluster: (m: HyphaeMesh): string => `${m.metadata.name}-nats-cluster`,
 };
 
+/** A selector for one component's pods, as NetworkPolicy peers and PodDisruptionBudgets use it. */
+export function podSelector(mesh: HyphaeMesh, component: Component): { matchLabels: Record<string, string> } {
+  return { matchLabels: selectorLabels(mesh, component) };
+}
+
 export function selectorLabels(mesh: HyphaeMesh, component: Component): Record<string, string> {
   return {
     'app.kubernetes.io/name': 'hyphae',

@@ -15,6 +15,12 @@ describe('desiredSet', () => {
         'ConfigMap/demo-config',
         'Deployment/demo-api',
         'Deployment/demo-worker',
+        'NetworkPolicy/demo-api',
+        'NetworkPolicy/demo-nats',
+        'NetworkPolicy/demo-postgres',
+        'NetworkPolicy/demo-worker',
+        'PodDisruptionBudget/demo-api',
+        'PodDisruptionBudget/demo-nats',
         'Secret/demo-postgres',
         'Service/demo-api',
         'Service/demo-nats',
@@ -26,6 +32,9 @@ describe('desiredSet', () => {
     );
     expect(d.missingKinds).toEqual([]);
     for (const o of d.objects) expect(o.metadata.ownerReferences?.[0]?.uid).toBe(mesh.metadata.uid);
+    // Policies are applied before the pods they guard.
+    const index = (kind: string): number => d.objects.findIndex((o) => o.kind === kind);
+    expect(index('NetworkPolicy')).toBeLessThan(index('StatefulSet'));
   });
 
   it('external dependencies create no data stores; optional features add their objects', () => {
@@ -42,6 +51,9 @@ describe('desiredSet', () => {
         'ConfigMap/demo-config',
         'Deployment/demo-api',
         'Deployment/demo-worker',
+        'NetworkPolicy/demo-api',
+        'NetworkPolicy/demo-worker',
+        'PodDisruptionBudget/demo-api',
         'Service/demo-api',
         'HorizontalPodAutoscaler/demo-api',
         'Ingress/demo-api',

@@ -9,7 +9,9 @@ import { cnpgCluster } from './cnpg-cluster.js';
 import { configMap } from './config-map.js';
 import { apiHpa } from './hpa.js';
 import { ingress } from './ingress.js';
+import { networkPolicies } from './network-policies.js';
 import { natsClientService, natsClusterService, natsStatefulSet } from './nats-statefulset.js';
+import { podDisruptionBudgets } from './pod-disruption-budgets.js';
 import { postgresSecret } from './postgres-secret.js';
 import { postgresService, postgresStatefulSet } from './postgres-statefulset.js';
 import { serviceMonitor } from './service-monitor.js';
@@ -38,7 +40,8 @@ export function desiredSet(mesh: HyphaeMesh, spec: HyphaeMeshSpec, inputs: Desir
   };
 
   const cm = configMap(mesh, spec);
-  objects.push(cm);
+  // Policies before the pods they guard.
+  objects.push(cm, ...networkPolicies(mesh, spec));
 
   if (spec.postgres.mode === 'managed') {
     objects.push(postgresSecret(mesh, inputs.postgresPassword), postgresService(mesh), postgresStatefulSet(mesh, spec));
@@ -50,7 +53,7 @@ export function desiredSet(mesh: HyphaeMesh, spec: HyphaeMeshSpec, inputs: Desir
     objects.push(natsClientService(mesh), natsClusterService(mesh), natsStatefulSet(mesh, spec));
   }
 
-  objects.push(apiService(mesh, spec), apiDeployment(mesh, spec, cm.data as Record<string, string>), workerDeployment(mesh, spec));
+  objects.push(apiService(mesh, spec), apiDeployment(mesh, spec, cm.data as Record<string, string>), workerDeployment(mesh, spec), ...podDisruptionBudgets(mesh, spec));
 
   if (spec.autoscaling.enabled) objects.push(apiHpa(mesh, spec));
   if (spec.ingress.enabled) objects.push(ingress(mesh, spec));

@@ -14,6 +14,8 @@ describe('NATS StatefulSet and Services', () => {
       'nats://demo-nats-0.demo-nats-cluster.team-a.svc:6222,nats://demo-nats-1.demo-nats-cluster.team-a.svc:6222',
     );
     expect(restrictedViolations(podSpecOf(s))).toEqual([]);
+    expect(podSpecOf(s).securityContext).toMatchObject({ runAsUser: 1000, runAsNonRoot: true });
+    expect((podSpecOf(s).containers[0] as unknown as { resources: unknown }).resources).toEqual({ requests: { cpu: '50m', memory: '64Mi' } });
   });
 
   it('has a client Service and a headless cluster Service publishing not-ready peers', () => {

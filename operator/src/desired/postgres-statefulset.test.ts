@@ -15,6 +15,8 @@ describe('postgres StatefulSet and Service', () => {
     });
     expect((podSpecOf(s).containers[0] as unknown as { image: string }).image).toBe('pgvector/pgvector:pg17');
     expect(restrictedViolations(podSpecOf(s))).toEqual([]);
+    expect(podSpecOf(s).securityContext).toMatchObject({ runAsUser: 999, fsGroup: 999 });
+    expect((podSpecOf(s).containers[0] as unknown as { resources: unknown }).resources).toEqual({ requests: { cpu: '250m', memory: '512Mi' } });
   });
 
   it('is governed by a headless Service', () => {

@@ -19,5 +19,7 @@ describe('workerDeployment', () => {
       { name: 'HYPHAE_EMBED_API_KEY', valueFrom: { secretKeyRef: { name: 'oa', key: 'api-key' } } },
     ]);
     expect(restrictedViolations(podSpecOf(d))).toEqual([]);
+    expect(podSpecOf(d).securityContext).toMatchObject({ runAsUser: 65532, runAsGroup: 65532, fsGroup: 65532 });
+    expect(c.resources).toEqual({ requests: { cpu: '100m', memory: '256Mi' } });
   });
 });

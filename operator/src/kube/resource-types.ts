@@ -38,6 +38,8 @@ export const SERVICE = t('', 'v1', 'Service', 'services');
 export const SECRET = t('', 'v1', 'Secret', 'secrets');
 export const CONFIG_MAP = t('', 'v1', 'ConfigMap', 'configmaps');
 export const INGRESS = t('networking.k8s.io', 'v1', 'Ingress', 'ingresses');
+export const NETWORK_POLICY = t('networking.k8s.io', 'v1', 'NetworkPolicy', 'networkpolicies');
+export const PDB = t('policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets');
 export const HPA = t('autoscaling', 'v2', 'HorizontalPodAutoscaler', 'horizontalpodautoscalers');
 export const CNPG_CLUSTER = t('postgresql.cnpg.io', 'v1', 'Cluster', 'clusters');
 export const SERVICE_MONITOR = t('monitoring.coreos.com', 'v1', 'ServiceMonitor', 'servicemonitors');
@@ -48,10 +50,12 @@ export const CRD = t('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', '
 export const OWNED_TYPES: readonly ResourceType[] = [
   CONFIG_MAP,
   SECRET,
+  NETWORK_POLICY,
   SERVICE,
   STATEFUL_SET,
   CNPG_CLUSTER,
   DEPLOYMENT,
+  PDB,
   HPA,
   INGRESS,
   SERVICE_MONITOR,
