@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeApiError } from '../../operator/src/errors.js';
 import type { KubeClient } from '../../operator/src/kube/kube-client.js';
-import { DEPLOYMENT, HYPHAE_MESH, STATEFUL_SET, collectionPath, objectPath } from '../../operator/src/kube/resource-types.js';
+import { DEPLOYMENT, HYPHAE_MESH, NETWORK_POLICY, PDB, STATEFUL_SET, collectionPath, objectPath } from '../../operator/src/kube/resource-types.js';
 import { operatorClusterRules, operatorLeaseRules } from '../../operator/src/rbac.js';
 import type { OperatorHandle } from '../../operator/src/run-operator.js';
 import { k8sSkipReason } from './assets.js';
@@ -67,6 +67,10 @@ describe.skipIf(skip !== undefined)('operator under least-privilege RBAC', () =>
       body: { apiVersion: 'hyphae.dev/v1alpha1', kind: 'HyphaeMesh', metadata: { name: 'm' }, spec: {} },
     });
     await waitFor('workloads', async () => (await tryGet(admin, DEPLOYMENT, ns, 'm-worker')) && (await tryGet(admin, STATEFUL_SET, ns, 'm-nats')));
+    for (const [rt, name] of [[PDB, 'm-api'], [PDB, 'm-nats'], [NETWORK_POLICY, 'm-postgres'], [NETWORK_POLICY, 'm-nats']] as const) {
+      const obj = await waitFor(`${rt.kind}/${name}`, () => tryGet(admin, rt, ns, name));
+      expect(obj.metadata.ownerReferences?.[0]?.name, `${rt.kind}/${name}`).toBe('m');
+    }
     await reportWorkloadsReady(admin, ns);
     await waitFor('Ready', async () => {
       const m = await admin.get<{ status?: { conditions?: Array<{ type: string; status: string }> } }>(objectPath(HYPHAE_MESH, ns, 'm'));
