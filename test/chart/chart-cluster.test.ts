@@ -229,6 +229,24 @@ describe.skipIf(skip !== undefined)('helm chart on a real kube-apiserver', () =>
     }
     // Only the Prometheus Operator's kind is absent from a bare control plane.
     expect([...unserved]).toEqual(['ServiceMonitor']);
+
+    // What the operator would apply for each value set passes the same validation (add-on kinds aside).
+    const validated = new Set<string>();
+    for (const files of [[], ...ciValueFiles.map((f) => [ciValues(f)])]) {
+      const rendered = parseManifests(
+        await helm(['template', 'validate', CHART_DIR, '--namespace', validationNs, '--kube-version', KUBE_VERSION, ...valueArgs(files, { 'mesh.enabled': true })]),
+      );
+      for (const obj of operatorObjectsFor(rendered, validationNs)) {
+        const path = await paths.collectionPath(obj, validationNs);
+        if (!path) continue;
+        const status = await statusOf(admin.request({ method: 'POST', path, query: { dryRun: 'All', fieldValidation: 'Strict' }, body: obj }));
+        expect(status, `operator's ${files.join()} ${obj.kind}/${obj.metadata.name}`).toBe(200);
+        validated.add(obj.kind);
+      }
+    }
+    expect([...validated].sort()).toEqual(
+      ['ConfigMap', 'Deployment', 'HorizontalPodAutoscaler', 'Ingress', 'NetworkPolicy', 'PodDisruptionBudget', 'Secret', 'Service', 'StatefulSet'].sort(),
+    );
     // A dry run creates nothing.
     expect(await tryGet(admin, DEPLOYMENT, validationNs, 'validate-hyphae-operator')).toBeUndefined();
 

@@ -6,7 +6,7 @@ import { metadata, names, podSelector } from './common.js';
 import type { Component } from './common.js';
 import type { HyphaeMesh } from './hyphae-mesh.js';
 
-/** The most NATS peers that may be down while a majority (the JetStream quorum) stays up; at least 1 so drains can proceed. */
+/** The most NATS peers that may be down while a majority (a quorum, should JetStream be enabled) stays up; at least 1 so drains proceed. */
 export function natsMaxUnavailable(replicas: number): number {
   return Math.max(1, Math.floor((replicas - 1) / 2));
 }
