@@ -36,7 +36,7 @@ describe.skipIf(skipWithoutNatsServer())('gossip across two replicas over a real
   const keys: Record<string, string> = {};
 
   async function replica(name: string, refreshIntervalMs: number): Promise<MeshReplica> {
-    const bus = await NatsBus.connect({ servers: nats.url, name, reconnectTimeWaitMs: 100, publishTimeoutMs: 2_000 });
+    const bus = await NatsBus.connect({ servers: nats.url, name, reconnectTimeWaitMs: 100, publishTimeoutMs: 10_000 });
     return startMeshReplica({ name, db: await database.connect(4), bus, embedder, refreshIntervalMs, maxBackoffMs: 300 });
   }
 
