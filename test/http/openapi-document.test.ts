@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { HEALTH_OPERATIONS } from '../../src/http/health-routes.js';
 import { METRICS_OPERATION } from '../../src/http/metrics-route.js';
@@ -61,7 +62,7 @@ describe('the OpenAPI document', () => {
 
   it('embeds only schemas a strict JSON Schema 2020-12 validator compiles', () => {
     const ajv = new Ajv2020({ strict: true, allErrors: true });
-    ajv.addFormat('uuid', true).addFormat('date-time', true);
+    ajvFormats.default(ajv);
     const components = (document.components as { schemas: Record<string, object> }).schemas;
     for (const [name, schema] of Object.entries(components)) ajv.addSchema({ ...structuredClone(schema), $id: `component-${name}` });
     const schemas = embeddedSchemas(document.paths, 'paths');

@@ -4,6 +4,7 @@
  */
 import { Writable } from 'node:stream';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildHttpApp } from '../../../src/http/build-http-app.js';
 import type { ReadinessProbe } from '../../../src/http/health-routes.js';
@@ -67,8 +68,7 @@ export class OpenApiResponseChecker {
   private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor(private readonly document: { paths: Record<string, Record<string, OpenApiOperation>>; components: { schemas: Record<string, object> } }) {
-    this.ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
-    this.ajv.addFormat('date-time', (value: string) => !Number.isNaN(Date.parse(value)));
+    ajvFormats.default(this.ajv);
     for (const [name, schema] of Object.entries(document.components.schemas)) this.ajv.addSchema({ ...schema, $id: `component-${name}` });
   }
 
