@@ -72,6 +72,7 @@ export async function runMcpCommand(argv: readonly string[]): Promise<void> {
       output: process.stdout,
       log: stderrLog,
       signal: abort.signal,
+      observer: processRuntime.metrics,
     });
   } finally {
     await processRuntime.close();

@@ -35,6 +35,8 @@ export async function runServeCommand(argv: readonly string[]): Promise<void> {
         bodyLimitBytes: config.bodyLimitBytes,
         rateLimitMax: config.rateLimitPerMinute,
         rateLimitWindowMs: 60_000,
+        trustProxy: config.trustProxy,
+        metricsBearerToken: config.metricsToken,
       }),
       readiness,
       metrics,

@@ -57,6 +57,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HYPHAE_EMBEDDER: 'nats' })).toThrow(/HYPHAE_NATS_URL/);
   });
 
+  it('reads which proxies to trust and the metrics token', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ HYPHAE_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ HYPHAE_TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(() => loadConfig({ HYPHAE_TRUST_PROXY: 'everyone' })).toThrow(/HYPHAE_TRUST_PROXY/);
+    expect(() => loadConfig({ HYPHAE_METRICS_TOKEN: 'short' })).toThrow(/HYPHAE_METRICS_TOKEN/);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ HYPHAE_DATABASE_URL: '' }).embedded).toBe(true);
   });

@@ -44,6 +44,11 @@ const envSchema = z.object({
   HYPHAE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   HYPHAE_DIFF_RETENTION_DAYS: z.coerce.number().min(0.001).max(3650).default(30),
   HYPHAE_BOOTSTRAP_ADMIN_KEY: z.string().min(16).optional(),
+  HYPHAE_TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d+|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$/, 'true, false, a hop count, or a comma-separated list of proxy addresses/CIDRs')
+    .default('false'),
+  HYPHAE_METRICS_TOKEN: z.string().min(16).optional(),
 });
 
 export interface HyphaeConfig {
@@ -68,6 +73,10 @@ export interface HyphaeConfig {
   readonly diffRetentionDays: number;
   /** A key to install as the tenant-`default` admin on first start (clustered installs). */
   readonly bootstrapAdminKey: string | undefined;
+  /** Which proxies' X-Forwarded-* headers to believe: none, all, a hop count, or addresses/CIDRs. */
+  readonly trustProxy: boolean | number | readonly string[];
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
+  readonly metricsToken: string | undefined;
   /** True when the database is the embedded PGlite folder. */
   readonly embedded: boolean;
 }
@@ -141,6 +150,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
     rateLimitPerMinute: c.HYPHAE_RATE_LIMIT_PER_MINUTE,
     diffRetentionDays: c.HYPHAE_DIFF_RETENTION_DAYS,
     bootstrapAdminKey: c.HYPHAE_BOOTSTRAP_ADMIN_KEY,
+    trustProxy: parseTrustProxy(c.HYPHAE_TRUST_PROXY),
+    metricsToken: c.HYPHAE_METRICS_TOKEN,
     embedded: c.HYPHAE_DATABASE_URL === undefined,
   };
+}
+
+function parseTrustProxy(value: string): boolean | number | readonly string[] {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',');
 }

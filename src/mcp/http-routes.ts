@@ -11,7 +11,7 @@ import type { Principal } from '../core/principal.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
 import type { JsonRpcErrorObject } from './json-rpc.js';
 import { RPC_INVALID_REQUEST, RPC_PARSE_ERROR, serializeError } from './json-rpc.js';
-import type { McpLog, McpSession } from './mcp-dispatcher.js';
+import type { McpCallObserver, McpLog, McpSession } from './mcp-dispatcher.js';
 import { McpDispatcher } from './mcp-dispatcher.js';
 import { ASSUMED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, isSupportedProtocolVersion } from './protocol-version.js';
 import { toRpcError } from './rpc-errors.js';
@@ -30,6 +30,8 @@ export interface McpRouteDeps {
    * it runs after the same authentication as POST, so `mcpPrincipalOf(request)` is set.
    */
   readonly liveStream?: RouteHandlerMethod;
+  readonly observer?: McpCallObserver;
+  readonly serverVersion?: string;
 }
 
 const principals = new WeakMap<FastifyRequest, Principal>();
@@ -128,7 +130,12 @@ export async function mcpMethodNotAllowed(_request: FastifyRequest, reply: Fasti
 /** Registers POST/GET/DELETE /mcp on the app (called by buildHttpApp). */
 export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): void {
   const log = deps.log ?? ((message: string): void => app.log.error(message));
-  const dispatcher = new McpDispatcher({ facade: deps.facade, log });
+  const dispatcher = new McpDispatcher({
+    facade: deps.facade,
+    log,
+    ...(deps.observer === undefined ? {} : { observer: deps.observer }),
+    ...(deps.serverVersion === undefined ? {} : { serverVersion: deps.serverVersion }),
+  });
   const authenticate = makeAuthenticate(deps.facade);
   const errorHandler = mcpErrorHandler(log);
 

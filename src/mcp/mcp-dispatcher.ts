@@ -39,10 +39,16 @@ export type McpOutcome =
   | { readonly kind: 'rejected'; readonly body: string }
   | { readonly kind: 'accepted' };
 
+/** Where tool calls are counted and timed (the process metrics); outcome `invalid` = schema failure. */
+export interface McpCallObserver {
+  observeMcpCall(tool: string, outcome: 'ok' | 'error' | 'invalid', seconds: number): void;
+}
+
 export interface McpDispatcherOptions {
   readonly facade: MemoryFacade;
   readonly log?: McpLog;
   readonly serverVersion?: string;
+  readonly observer?: McpCallObserver;
 }
 
 const INSTRUCTIONS =
@@ -64,11 +70,13 @@ function invalidParams(message: string): JsonRpcErrorObject {
 export class McpDispatcher {
   private readonly facade: MemoryFacade;
   private readonly log: McpLog;
+  private readonly observer: McpCallObserver | undefined;
   private readonly initializeResultFor: (version: ProtocolVersion) => string;
 
   constructor(options: McpDispatcherOptions) {
     this.facade = options.facade;
     this.log = options.log ?? ((): void => undefined);
+    this.observer = options.observer;
     const serverInfo = { name: 'hyphae', version: options.serverVersion ?? SERVER_VERSION };
     this.initializeResultFor = (protocolVersion): string =>
       JSON.stringify({ protocolVersion, capabilities: { tools: { listChanged: false } }, serverInfo, instructions: INSTRUCTIONS });
@@ -127,8 +135,12 @@ export class McpDispatcher {
     const args = params.arguments === undefined ? {} : params.arguments;
     if (!isPlainObject(args)) return serializeError(id, invalidParams('Invalid params: arguments must be an object'));
 
+    const started = performance.now();
+    const observe = (outcome: 'ok' | 'error' | 'invalid'): void =>
+      this.observer?.observeMcpCall(tool.name, outcome, (performance.now() - started) / 1000);
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) {
+      observe('invalid');
       const issues = toFieldIssues(parsed.error.issues);
       return reportsSchemaErrorsAsToolResults(session.protocolVersion)
         ? serializeResult(id, invalidArgumentsResultJson(tool.name, issues))
@@ -139,10 +151,12 @@ export class McpDispatcher {
     try {
       payload = await tool.run(this.facade, session.principal, parsed.data);
     } catch (error) {
+      observe('error');
       const rpcError = toRpcError(error);
       if (rpcError.message === 'internal error') this.log(`tool ${tool.name} failed: ${describeFailure(error)}`);
       return serializeError(id, rpcError);
     }
+    observe('ok');
     const text = JSON.stringify(payload);
     return serializeResult(id, `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},"isError":false}`);
   }

@@ -8,7 +8,7 @@ import type { Principal } from '../core/principal.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
 import { RPC_INVALID_REQUEST, serializeError } from './json-rpc.js';
 import { LineSplitter } from './line-splitter.js';
-import type { McpLog, McpSession } from './mcp-dispatcher.js';
+import type { McpCallObserver, McpLog, McpSession } from './mcp-dispatcher.js';
 import { McpDispatcher } from './mcp-dispatcher.js';
 import { ASSUMED_PROTOCOL_VERSION } from './protocol-version.js';
 import { forwardLiveDiffs } from './stdio-live-diffs.js';
@@ -27,6 +27,8 @@ export interface StdioServerOptions {
   readonly signal?: AbortSignal;
   /** Writes the agent's live diffs as notifications (default true; needs a facade with a live feed). */
   readonly forwardDiffs?: boolean;
+  /** Counts and times tool calls (the process metrics). */
+  readonly observer?: McpCallObserver;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function resolveStdioPrincipal(facade: MemoryFacade, env: NodeJS.Pr
 export async function runStdioServer(options: StdioServerOptions): Promise<void> {
   const { input, output, signal } = options;
   const log = options.log ?? ((): void => undefined);
-  const dispatcher = new McpDispatcher({ facade: options.facade, log });
+  const dispatcher = new McpDispatcher({ facade: options.facade, log, ...(options.observer === undefined ? {} : { observer: options.observer }) });
   const session: McpSession = { principal: options.principal, protocolVersion: ASSUMED_PROTOCOL_VERSION };
   // One agent's messages are handled in arrival order, so a store sent right after open_session lands in that session.
   let queue: Promise<void> = Promise.resolve();
