@@ -220,10 +220,17 @@ async function useLiteSection(scale: Scale, rows: BenchRow[]): Promise<void> {
     rows.push({ metric: `${label}: batched embedding (bulk part)`, value: round(bulk / (batchMs / 1000)), unit: 'texts/s', note: `${bulk} texts in batches of 64, precomputed once for the bulk load` });
     const indexMs = await bulkLoad(engine.db, 'cells', corpus.slice(0, bulk), vectors);
     rows.push({ metric: `${label}: HNSW index build after bulk load`, value: round(indexMs / 1000), unit: 's', note: `${bulk} vectors` });
-    // Same texts, same call shape (one text per call, as a store embeds): the difference is storage.
+    // Same texts, same call shape (one text per call, as a store embeds), interleaved so both see
+    // the same machine load: the difference is storage.
     const stored = corpus.slice(bulk);
-    const embedRate = await singleEmbedRate(embedder, stored);
-    const rate = await storeRate(engine, stored);
+    let embedMs = 0;
+    let storeMs = 0;
+    for (const content of stored) {
+      embedMs += (await timed(() => embedder.embed([content]))).ms;
+      storeMs += (await timed(() => engine.facade.store(engine.principal, { content, cell_type: 'Fact', salience: 0.5 }))).ms;
+    }
+    const embedRate = stored.length / (embedMs / 1000);
+    const rate = stored.length / (storeMs / 1000);
     rows.push({
       metric: `${label}: store throughput (facade)`,
       value: round(rate),
@@ -231,7 +238,7 @@ async function useLiteSection(scale: Scale, rows: BenchRow[]): Promise<void> {
       baseline: round(embedRate),
       ratio: ratio(embedRate, rate),
       target: '≤ 1.25× (storage adds ≤ 25%)',
-      note: `baseline: use-lite embedding alone, one text per call, same ${stored.length} texts; ratio = store time ÷ embed time`,
+      note: `baseline: use-lite embedding alone, one text per call, same ${stored.length} texts, interleaved with the stores; ratio = store time ÷ embed time`,
     });
     const r = await measureRecall(engine, embedder, syntheticCorpus(Math.min(scale.queries, 150), QUERY_SEED), Math.min(scale.exactQueries, 30));
     rows.push({ metric: `${label}: recall p50 (facade, embeds the query)`, value: round(r.p50), unit: 'ms', baseline: round(r.bareP50), ratio: ratio(r.p50, r.bareP50), note: 'baseline: bare SQL kNN; the gap is the query embedding' });
