@@ -1,25 +1,13 @@
 /** A diffs-table row as the relay and the live feed read it, and its wire shapes. */
-import type { CellType, DiffOp } from '../core/cell-types.js';
 import type { Diff } from '../core/entities.js';
+import type { DiffRow } from '../store/diff-repository.js';
 import { isoText } from '../store/sql-time.js';
 import type { DiffEnvelope } from './bus.js';
 
-export interface DiffRow {
-  readonly diff_id: string;
+/** A diffs row with its addressing, as the relay and the live feed read it. */
+export interface DeliveryRow extends DiffRow {
   readonly tenant_id: string;
   readonly recipient_agent: string;
-  readonly seq: number;
-  readonly op: DiffOp;
-  readonly node_id: string;
-  readonly beacon_id: string;
-  readonly similarity: number;
-  readonly cell_type: CellType;
-  readonly salience: number;
-  readonly source_agent: string;
-  readonly project: string;
-  readonly scene_id: string | null;
-  readonly preview: string;
-  readonly created_at: string;
 }
 
 /** Casts make both drivers return the same JS types (bigint and real would differ). */
@@ -28,7 +16,8 @@ export const DIFF_ROW_COLUMNS = `diff_id::text AS diff_id, tenant_id, recipient_
   salience::float8 AS salience, source_agent, project, scene_id::text AS scene_id, preview,
   ${isoText('created_at')} AS created_at`;
 
-export function diffFromRow(row: DiffRow): Diff {
+/** The wire shape of a diffs row; numeric columns are coerced because drivers differ on bigint/real. */
+export function toDiff(row: DiffRow): Diff {
   return {
     diff_id: row.diff_id,
     seq: Number(row.seq),
@@ -46,6 +35,6 @@ export function diffFromRow(row: DiffRow): Diff {
   };
 }
 
-export function envelopeFromRow(row: DiffRow): DiffEnvelope {
-  return { tenantId: row.tenant_id, recipientAgent: row.recipient_agent, diff: diffFromRow(row) };
+export function envelopeFromRow(row: DeliveryRow): DiffEnvelope {
+  return { tenantId: row.tenant_id, recipientAgent: row.recipient_agent, diff: toDiff(row) };
 }

@@ -9,8 +9,9 @@ import type { CellType, DiffOp } from '../core/cell-types.js';
 import type { Diff } from '../core/entities.js';
 import { PREVIEW_CHARS } from '../core/limits.js';
 import type { Queryable } from '../store/db.js';
-import { allocateInboxSeqs, insertInboxDiffs, type DiffRow } from '../store/diff-repository.js';
+import { allocateInboxSeqs, insertInboxDiffs } from '../store/diff-repository.js';
 import type { BeaconMatch } from './beacon-matcher.js';
+import { toDiff } from './diff-row.js';
 
 export interface ChangedCell {
   readonly tenantId: string;
@@ -70,22 +71,4 @@ export async function writeDiffs(tx: Queryable, op: DiffOp, cell: ChangedCell, m
 export function previewOf(content: string): string {
   const chars = Array.from(content);
   return chars.length <= PREVIEW_CHARS ? content : chars.slice(0, PREVIEW_CHARS).join('');
-}
-
-export function toDiff(row: DiffRow): Diff {
-  return {
-    diff_id: row.diff_id,
-    seq: Number(row.seq),
-    op: row.op,
-    node_id: row.node_id,
-    beacon_id: row.beacon_id,
-    similarity: row.similarity,
-    cell_type: row.cell_type,
-    salience: row.salience,
-    source_agent: row.source_agent,
-    project: row.project,
-    scene_id: row.scene_id,
-    preview: row.preview,
-    created_at: row.created_at,
-  };
 }

@@ -6,7 +6,7 @@
 import type { DrainedInbox } from '../core/entities.js';
 import type { Db } from '../store/db.js';
 import { advanceInboxCursor, diffsAfterSeq, lockInbox } from '../store/diff-repository.js';
-import { toDiff } from './diff-writer.js';
+import { toDiff } from './diff-row.js';
 
 export async function drainInbox(db: Db, tenantId: string, agent: string, pageSize: number): Promise<DrainedInbox> {
   return db.transaction(async (tx) => {

@@ -4,8 +4,8 @@ import { beaconSubject } from './bus.js';
 import type { Bus, BusSubscription, DiffEnvelope } from './bus.js';
 import { connectionEventsOf } from './bus-connection.js';
 import { beaconChangeChannelOf } from './beacon-change-channel.js';
-import { DIFF_ROW_COLUMNS, diffFromRow } from './diff-row.js';
-import type { DiffRow } from './diff-row.js';
+import { DIFF_ROW_COLUMNS, toDiff } from './diff-row.js';
+import type { DeliveryRow } from './diff-row.js';
 
 export interface LiveDiffFeedOptions {
   readonly db: Queryable;
@@ -238,12 +238,12 @@ class InboxStream {
 
   private async catchUp(): Promise<void> {
     for (;;) {
-      const { rows } = await this.deps.db.query<DiffRow>(
+      const { rows } = await this.deps.db.query<DeliveryRow>(
         `SELECT ${DIFF_ROW_COLUMNS} FROM diffs
          WHERE tenant_id = $1 AND recipient_agent = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
         [this.tenantId, this.agent, this.lastSeq, this.deps.pageSize],
       );
-      for (const row of rows) this.deliver(diffFromRow(row));
+      for (const row of rows) this.deliver(toDiff(row));
       if (rows.length < this.deps.pageSize || this.closed) return;
     }
   }

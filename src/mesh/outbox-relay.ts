@@ -3,7 +3,7 @@ import { beaconSubject } from './bus.js';
 import type { Bus } from './bus.js';
 import { connectionEventsOf } from './bus-connection.js';
 import { DIFF_ROW_COLUMNS, envelopeFromRow } from './diff-row.js';
-import type { DiffRow } from './diff-row.js';
+import type { DeliveryRow } from './diff-row.js';
 
 /** Structurally a subset of HyphaeMetrics, so mesh does not import the HTTP layer. */
 export interface OutboxRelayMetrics {
@@ -98,7 +98,7 @@ export class OutboxRelay {
   /** One claim → publish → mark transaction. */
   async relayBatch(): Promise<RelayBatchResult> {
     const result = await this.db.transaction(async (tx): Promise<RelayBatchResult> => {
-      const { rows } = await tx.query<DiffRow>(
+      const { rows } = await tx.query<DeliveryRow>(
         `SELECT ${DIFF_ROW_COLUMNS} FROM diffs WHERE published_at IS NULL
          ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [this.batchSize],

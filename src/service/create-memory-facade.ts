@@ -38,7 +38,8 @@ import {
 import { KeyAuthenticator } from '../auth/key-authenticator.js';
 import { createKeyAdministration, type KeyAdministration } from '../auth/key-administration.js';
 import type { Embedder } from '../embed/embedder.js';
-import { toDiff, type WrittenDiff } from '../mesh/diff-writer.js';
+import { toDiff } from '../mesh/diff-row.js';
+import type { WrittenDiff } from '../mesh/diff-writer.js';
 import { drainInbox } from '../mesh/inbox-drain.js';
 import { deleteOwnBeacon, insertBeacon, listOwnBeacons } from '../store/beacon-repository.js';
 import {

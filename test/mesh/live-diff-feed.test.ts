@@ -6,7 +6,7 @@ import { LiveDiffFeed } from '../../src/mesh/live-diff-feed.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
 import { OutboxRelay } from '../../src/mesh/outbox-relay.js';
 import { DIFF_ROW_COLUMNS, envelopeFromRow } from '../../src/mesh/diff-row.js';
-import type { DiffRow } from '../../src/mesh/diff-row.js';
+import type { DeliveryRow } from '../../src/mesh/diff-row.js';
 import type { Db } from '../../src/store/db.js';
 import { createMeshTestDb, insertBeacon, insertDiff } from './mesh-test-db.js';
 import { waitFor } from './wait-for.js';
@@ -91,8 +91,8 @@ describe('LiveDiffFeed on PGlite with the in-process bus', () => {
     await feed.subscribe(TENANT, 'reader', listener);
     await insertDiff(db, TENANT, 'reader', beacon, 'never published');
     await insertDiff(db, TENANT, 'reader', beacon, 'published');
-    const { rows } = await db.query<DiffRow>(`SELECT ${DIFF_ROW_COLUMNS} FROM diffs WHERE seq = 2`);
-    await bus.publish(beaconSubject(TENANT, beacon), envelopeFromRow(rows[0] as DiffRow));
+    const { rows } = await db.query<DeliveryRow>(`SELECT ${DIFF_ROW_COLUMNS} FROM diffs WHERE seq = 2`);
+    await bus.publish(beaconSubject(TENANT, beacon), envelopeFromRow(rows[0] as DeliveryRow));
     await waitFor(() => diffs.length === 2);
     expect(diffs.map((d) => [d.seq, d.preview])).toEqual([
       [1, 'never published'],

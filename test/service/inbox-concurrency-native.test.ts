@@ -5,9 +5,9 @@ import { writeDiffs } from '../../src/mesh/diff-writer.js';
 import { drainInbox } from '../../src/mesh/inbox-drain.js';
 import type { Db } from '../../src/store/db.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
-import { findPostgresBinaries, startNativePostgres, type NativePostgres } from './native-postgres.js';
+import { findPostgresBinDir, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
 
-const binDir = findPostgresBinaries();
+const binDir = findPostgresBinDir();
 const required = process.env.HYPHAE_TEST_REQUIRE === 'all';
 if (binDir === undefined && !required) console.warn('skipping native PostgreSQL inbox concurrency tests: initdb/postgres not found (apt-get install -y postgresql)');
 
@@ -22,18 +22,18 @@ async function inboxSchema(): Promise<string> {
 }
 
 describe.skipIf(binDir === undefined && !required)('inbox seqs and drains under real concurrency (native PostgreSQL)', () => {
-  let server: NativePostgres;
+  let server: RealPostgres;
   let db: Db;
 
   beforeAll(async () => {
     if (binDir === undefined) throw new Error('initdb/postgres not found (apt-get install -y postgresql)');
-    server = await startNativePostgres(binDir);
+    server = await startRealPostgres(binDir);
     db = await openPgDb({ url: server.url, max: 16 });
     await db.query(await inboxSchema());
   });
   afterAll(async () => {
     await db?.close();
-    await server?.stop();
+    await server?.close();
   });
 
   const change = (tenantId: string, i: number): Parameters<typeof writeDiffs>[2] => ({
