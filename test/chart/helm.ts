@@ -2,12 +2,12 @@
 // (KUBEBUILDER_ASSETS, HYPHAE_ASSETS_DIR or ~/.cache/hyphae/k8s-assets). Helm's own state lives
 // in a throwaway folder so tests never touch the user's repositories or plugins.
 import { execFile } from 'node:child_process';
-import { accessSync, constants, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
-import { assetDirs } from '../k8s/assets.js';
+import { assetDirs, executable } from '../k8s/assets.js';
 
 export const CHART_DIR = fileURLToPath(new URL('../../charts/hyphae', import.meta.url));
 /** The kube-apiserver version the test assets build; `helm template` assumes it. */
@@ -24,15 +24,6 @@ export interface HelmResult {
   code: number;
   stdout: string;
   stderr: string;
-}
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function findHelm(): string | undefined {

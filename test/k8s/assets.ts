@@ -13,7 +13,7 @@ export interface K8sAssets {
   missing: string[];
 }
 
-function executable(path: string): boolean {
+export function executable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return true;
