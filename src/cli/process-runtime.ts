@@ -103,9 +103,7 @@ export async function startProcessRuntime(config: HyphaeConfig, options: Process
   const readiness: ReadinessProbe[] = [
     {
       name: 'database',
-      check: async () => {
-        await db.query('SELECT 1');
-      },
+      check: () => runtime.ping(),
     },
   ];
   if (config.natsUrl !== undefined) {

@@ -9,6 +9,7 @@ import { createEmbedder } from '../embed/create-embedder.js';
 import type { Embedder } from '../embed/embedder.js';
 import { startRetention, type RetentionTimer } from '../mesh/retention.js';
 import type { Db } from '../store/db.js';
+import { pingDatabase } from '../store/database-probe.js';
 import { migrate } from '../store/migrator.js';
 import { openDb } from '../store/open-db.js';
 import { analyzeMemoryTables } from '../store/statistics-repository.js';
@@ -55,6 +56,8 @@ export interface HyphaeRuntime {
   readonly facade: ManagedMemoryFacade;
   readonly keyAdmin: KeyAdministration;
   readonly retention: RetentionTimer;
+  /** Resolves when the database answers (readiness). */
+  ping(): Promise<void>;
   /** Flushes recall hits, stops the timers, then closes the mesh, the embedder and the database. */
   close(): Promise<void>;
 }
@@ -115,6 +118,7 @@ export async function createRuntime(config: RuntimeConfig, options: RuntimeOptio
       facade,
       keyAdmin: facade.keyAdmin,
       retention,
+      ping: () => pingDatabase(opened),
       close(): Promise<void> {
         closing ??= (async (): Promise<void> => {
           try {

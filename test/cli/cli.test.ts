@@ -91,6 +91,9 @@ describe('the hyphae command', { timeout: 300_000 }, () => {
 
       const health = await fetch(`${server.url}/healthz`);
       expect(health.status).toBe(200);
+      const ready = await fetch(`${server.url}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(((await ready.json()) as { checks: Record<string, string> }).checks).toEqual({ database: 'ok' });
       const stored = await fetch(`${server.url}/v1/cells`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-hyphae-key': key ?? '' },
