@@ -43,8 +43,20 @@ describe.skipIf(skip !== undefined)('leader election on a real kube-apiserver', 
     const [a, b] = ops as [OperatorHandle, OperatorHandle];
     const leader = await waitFor('a leader', async () => a.isLeader() ? a : b.isLeader() ? b : undefined);
     const follower = leader === a ? b : a;
-    // Several renew periods pass; the follower must never have become leader meanwhile.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Wait until the leader has renewed twice and, after each renewal, the follower has decided on
+    // the renewed Lease (its third read after the renewal proves the attempt of the second, which
+    // saw it, is over): each was a chance to take over, and it must not have.
+    const leasePath = objectPath(LEASE, 'default', election.leaseName);
+    const leaseReads = (h: OperatorHandle, mark: number): number => h.client.log.since(mark).filter((r) => r.path === leasePath && r.method === 'GET').length;
+    const leaseWrites = (h: OperatorHandle, mark: number): number => h.client.log.since(mark).filter((r) => r.path.includes('/leases') && isWrite(r)).length;
+    const followerLeaseMark = follower.client.log.mark();
+    for (let renewal = 0; renewal < 2; renewal++) {
+      const leaderMark = leader.client.log.mark();
+      await waitFor('leader renews', async () => leaseWrites(leader, leaderMark) > 0);
+      const followerMark = follower.client.log.mark();
+      await waitFor('follower reads the renewed Lease', async () => leaseReads(follower, followerMark) >= 3);
+    }
+    expect(leaseWrites(follower, followerLeaseMark)).toBe(0);
     expect(leader.isLeader()).toBe(true);
     expect(follower.isLeader()).toBe(false);
     expect(await holder()).toBe(leader.identity);
