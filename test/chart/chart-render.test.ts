@@ -7,9 +7,20 @@ import { CHART_DIR, KUBE_VERSION, ciValueFiles, ciValues, findObject, helmSkipRe
 import type { RenderedObject } from './helm.js';
 import { operatorObjectsFor } from './operator-desired.js';
 import { containersWithoutRequests, podSpecOf, restrictedViolations } from './pod-security.js';
+import type { PodSpec } from './pod-security.js';
 
 const skip = helmSkipReason();
 const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Pod'];
+/** The pod-bearing objects the operator creates from each value set (with mesh.enabled). */
+const OPERATOR_WORKLOADS: Record<string, string[]> = {
+  defaults: ['Deployment/hyphae-api', 'Deployment/hyphae-worker', 'StatefulSet/hyphae-nats', 'StatefulSet/hyphae-postgres'],
+  'mesh-managed-values.yaml': ['Deployment/hyphae-api', 'Deployment/hyphae-worker', 'StatefulSet/hyphae-nats', 'StatefulSet/hyphae-postgres'],
+  // External PostgreSQL and NATS: only our own pods.
+  'mesh-external-values.yaml': ['Deployment/memory-api', 'Deployment/memory-worker'],
+  // The database is a CNPG Cluster (CNPG makes its pods), NATS stays managed.
+  'mesh-cnpg-monitoring-values.yaml': ['Deployment/hyphae-api', 'Deployment/hyphae-worker', 'StatefulSet/hyphae-nats'],
+  'operator-ha-namespaced-values.yaml': ['Deployment/hyphae-api', 'Deployment/hyphae-worker', 'StatefulSet/hyphae-nats', 'StatefulSet/hyphae-postgres'],
+};
 const RECOMMENDED_LABELS = ['app.kubernetes.io/name', 'app.kubernetes.io/instance', 'app.kubernetes.io/version', 'app.kubernetes.io/managed-by', 'helm.sh/chart'];
 
 interface Rule {
@@ -17,6 +28,13 @@ interface Rule {
   resources: string[];
   verbs: string[];
   resourceNames?: string[];
+}
+
+/** A workload's pod template; a workload without one fails the test instead of escaping its checks. */
+function requirePodSpec(o: RenderedObject, where: string): PodSpec {
+  const pod = podSpecOf(o);
+  if (!pod) throw new Error(`${where}: ${o.kind}/${o.metadata.name} has no pod template`);
+  return pod;
 }
 
 describe.skipIf(skip !== undefined)('helm chart rendering', () => {
@@ -130,9 +148,7 @@ describe.skipIf(skip !== undefined)('helm chart rendering', () => {
       const workloads = objects.filter((o) => WORKLOAD_KINDS.includes(o.kind));
       expect(workloads.map((o) => o.kind)).toEqual(['Deployment']);
       for (const w of workloads) {
-        const pod = podSpecOf(w);
-        expect(pod, w.metadata.name).toBeDefined();
-        if (!pod) continue;
+        const pod = requirePodSpec(w, files.join() || 'defaults');
         expect(restrictedViolations(pod), `${files.join()}: ${w.metadata.name}`).toEqual([]);
         expect(containersWithoutRequests(pod)).toEqual([]);
         expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 65532, seccompProfile: { type: 'RuntimeDefault' } });
@@ -146,13 +162,15 @@ describe.skipIf(skip !== undefined)('helm chart rendering', () => {
   });
 
   it('gives the pods the operator creates from the chart defaults the restricted PSS, requests, probes and an API autoscaler', async () => {
-    for (const files of [[], ...ciValueFiles.map((f) => [ciValues(f)])]) {
+    for (const file of ['defaults', ...ciValueFiles]) {
+      const files = file === 'defaults' ? [] : [ciValues(file)];
       const objects = operatorObjectsFor(await renderChart(files, { 'mesh.enabled': true }));
-      expect(objects.length).toBeGreaterThan(0);
-      for (const o of objects.filter((x) => WORKLOAD_KINDS.includes(x.kind))) {
-        const pod = podSpecOf(o);
-        if (!pod) continue;
-        const where = `${files.join()}: ${o.kind}/${o.metadata.name}`;
+      const workloads = objects.filter((x) => WORKLOAD_KINDS.includes(x.kind));
+      // Every pod the operator would run is checked: none may be missing or lack a template.
+      expect(workloads.map((o) => `${o.kind}/${o.metadata.name}`).sort(), file).toEqual(OPERATOR_WORKLOADS[file]);
+      for (const o of workloads) {
+        const where = `${file}: ${o.kind}/${o.metadata.name}`;
+        const pod = requirePodSpec(o, file);
         expect(restrictedViolations(pod), where).toEqual([]);
         expect(containersWithoutRequests(pod), where).toEqual([]);
         for (const c of pod.containers as unknown as Array<{ name: string; livenessProbe?: unknown; readinessProbe?: unknown }>) {

@@ -5,7 +5,7 @@ import { WatchExpiredError } from '../../operator/src/errors.js';
 import { Informer } from '../../operator/src/kube/informer.js';
 import type { KubeClient } from '../../operator/src/kube/kube-client.js';
 import type { KubeObject } from '../../operator/src/kube/kube-object.js';
-import { CONFIG_MAP, collectionPath } from '../../operator/src/kube/resource-types.js';
+import { CONFIG_MAP, HYPHAE_MESH, collectionPath } from '../../operator/src/kube/resource-types.js';
 import { k8sSkipReason } from './assets.js';
 import { startControlPlane } from './control-plane.js';
 import type { ControlPlane } from './control-plane.js';
@@ -86,7 +86,10 @@ describe.skipIf(skip !== undefined)('informer on a real kube-apiserver', () => {
 
   it('an operator started before the HyphaeMesh CRD exists stays unready and still stops cleanly', async () => {
     const op = await startTestOperator(cp, { leaderElection: { enabled: false } });
-    await new Promise((r) => setTimeout(r, 500));
+    // Two failed lists of HyphaeMeshes: the informer has handled the first 404 (and retried)
+    // instead of syncing on it, which is the moment readiness would have flipped.
+    const meshList = collectionPath(HYPHAE_MESH);
+    await waitFor('two failed HyphaeMesh lists', async () => op.client.log.all().filter((r) => r.method === 'GET' && r.path === meshList && r.status === 404).length >= 2);
     expect((await fetch(`${op.probeUrl}/readyz`)).status).toBe(503);
     expect((await fetch(`${op.probeUrl}/healthz`)).status).toBe(200);
     expect(op.controller()?.hasSynced()).toBe(false);

@@ -1,5 +1,6 @@
 // Test-side helpers against the real API server: install the CRD, make namespaces, poll, and
 // stand in for the kubelet/controllers by writing workload status.
+import { isNotFound } from '../../operator/src/errors.js';
 import { KubeClient } from '../../operator/src/kube/kube-client.js';
 import type { KubeObject, KubeList } from '../../operator/src/kube/kube-object.js';
 import { CRD, DEPLOYMENT, STATEFUL_SET, collectionPath, objectPath } from '../../operator/src/kube/resource-types.js';
@@ -51,11 +52,16 @@ export async function list(client: KubeClient, rt: ResourceType, namespace: stri
   return (await client.get<KubeList<KubeObject>>(collectionPath(rt, namespace))).items;
 }
 
+/**
+ * The object, or undefined when the server answers 404 Not Found. Any other failure (403, 5xx, a
+ * refused connection) throws: an absence check must never pass because the read itself failed.
+ */
 export async function tryGet(client: KubeClient, rt: ResourceType, namespace: string, name: string): Promise<KubeObject | undefined> {
   try {
     return await client.get<KubeObject>(objectPath(rt, namespace, name));
-  } catch {
-    return undefined;
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
   }
 }
 

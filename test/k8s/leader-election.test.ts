@@ -5,6 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../operator/src/kube/kube-client.js';
 import { isWrite } from '../../operator/src/kube/kube-client.js';
+import type { RequestRecord } from '../../operator/src/kube/kube-client.js';
 import type { KubeObject } from '../../operator/src/kube/kube-object.js';
 import { DEPLOYMENT, HYPHAE_MESH, LEASE, collectionPath, objectPath } from '../../operator/src/kube/resource-types.js';
 import type { OperatorHandle } from '../../operator/src/run-operator.js';
@@ -43,8 +44,21 @@ describe.skipIf(skip !== undefined)('leader election on a real kube-apiserver', 
     const [a, b] = ops as [OperatorHandle, OperatorHandle];
     const leader = await waitFor('a leader', async () => a.isLeader() ? a : b.isLeader() ? b : undefined);
     const follower = leader === a ? b : a;
-    // Several renew periods pass; the follower must never have become leader meanwhile.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Wait until the leader has renewed twice and, after each renewal, the follower has decided on
+    // the renewed Lease (its third read after the renewal proves the attempt of the second, which
+    // saw it, is over): each was a chance to take over, and it must not have.
+    const leasePath = objectPath(LEASE, 'default', election.leaseName);
+    const leaseReads = (h: OperatorHandle, mark: number): number => h.client.log.since(mark).filter((r) => r.path === leasePath && r.method === 'GET').length;
+    // Successful writes only: a write that lost a race (409) took nothing.
+    const leaseWrites = (h: OperatorHandle, mark: number): RequestRecord[] => h.client.log.since(mark).filter((r) => r.path.includes('/leases') && isWrite(r) && r.status < 300);
+    const followerLeaseMark = follower.client.log.mark();
+    for (let renewal = 0; renewal < 2; renewal++) {
+      const leaderMark = leader.client.log.mark();
+      await waitFor('leader renews', async () => leaseWrites(leader, leaderMark).length > 0);
+      const followerMark = follower.client.log.mark();
+      await waitFor('follower reads the renewed Lease', async () => leaseReads(follower, followerMark) >= 3);
+    }
+    expect(leaseWrites(follower, followerLeaseMark)).toEqual([]);
     expect(leader.isLeader()).toBe(true);
     expect(follower.isLeader()).toBe(false);
     expect(await holder()).toBe(leader.identity);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeApiError } from '../../operator/src/errors.js';
 import type { KubeClient } from '../../operator/src/kube/kube-client.js';
 import { DEPLOYMENT, HYPHAE_MESH, NETWORK_POLICY, PDB, STATEFUL_SET, collectionPath, objectPath } from '../../operator/src/kube/resource-types.js';
+import type { ResourceType } from '../../operator/src/kube/resource-types.js';
 import { operatorClusterRules, operatorLeaseRules } from '../../operator/src/rbac.js';
 import type { OperatorHandle } from '../../operator/src/run-operator.js';
 import { k8sSkipReason } from './assets.js';
@@ -14,6 +15,7 @@ import { startTestOperator } from './operator-harness.js';
 
 const skip = k8sSkipReason();
 const USER = 'hyphae-operator';
+const POD: ResourceType = { group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true };
 
 describe.skipIf(skip !== undefined)('operator under least-privilege RBAC', () => {
   let cp: ControlPlane;
@@ -54,6 +56,13 @@ describe.skipIf(skip !== undefined)('operator under least-privilege RBAC', () =>
 
   it('is really restricted (cannot list pods)', async () => {
     await expect(restricted.get('/api/v1/pods')).rejects.toSatisfy((e: unknown) => e instanceof KubeApiError && e.status === 403);
+  });
+
+  it("the tests' absence check (tryGet) reads 404 as absent but a 403 as a failure", async () => {
+    const ns = await createNamespace(admin, 'absent');
+    expect(await tryGet(admin, DEPLOYMENT, ns, 'nothing-here')).toBeUndefined();
+    // Pods are outside the operator's rules: a forbidden read must not look like "absent".
+    await expect(tryGet(restricted, POD, ns, 'nothing-here')).rejects.toSatisfy((e: unknown) => e instanceof KubeApiError && e.status === 403);
   });
 
   it('reconciles to Ready with leader election, using only its rules', async () => {

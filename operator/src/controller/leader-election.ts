@@ -1,13 +1,17 @@
 // Leader election on a coordination.k8s.io/v1 Lease, following client-go's algorithm: a lease
-// is expired when its record has not changed for leaseDuration as measured on OUR clock since we
-// last saw it change (so clock skew between replicas does not matter); updates use the
-// resourceVersion, so two candidates can never both win; the leader releases on shutdown by
-// clearing holderIdentity, letting a follower take over at once instead of after expiry.
+// is expired when its record has not changed for the HOLDER's leaseDurationSeconds as measured on
+// OUR clock since we last saw it change (so clock skew between replicas does not matter); updates
+// carry the resourceVersion, so two candidates can never both win (the loser gets 409); a leader
+// that has not renewed within renewDeadline stops acting even while a renewal is still hanging,
+// well before the lease can expire for the others; the leader releases on shutdown by clearing
+// holderIdentity, letting a follower take over at once instead of after expiry.
 import { isConflict, isNotFound } from '../errors.js';
 import type { KubeClient } from '../kube/kube-client.js';
 import { LEASE, collectionPath, objectPath } from '../kube/resource-types.js';
 import type { Logger } from '../runtime/logger.js';
 import { errorMessage } from '../runtime/logger.js';
+import type { Clock } from './clock.js';
+import { systemClock } from './clock.js';
 
 export interface LeaseSpec {
   holderIdentity?: string;
@@ -25,16 +29,21 @@ interface Lease {
 }
 
 export interface LeaderElectionOptions {
-  client: KubeClient;
+  /** Only reads and writes of the Lease itself go through it. */
+  client: Pick<KubeClient, 'get' | 'request'>;
   namespace: string;
   name: string;
   identity: string;
   leaseDurationMs?: number;
   renewDeadlineMs?: number;
   retryPeriodMs?: number;
+  /** May throw: the elector then steps down, releases the Lease and sits out one lease duration. */
   onStartedLeading: () => void | Promise<void>;
+  /** May throw: logged; the elector keeps campaigning (and still releases on stop). */
   onStoppedLeading: () => void | Promise<void>;
   log: Logger;
+  /** Time for expiry, deadlines and retry sleeps; the system clock unless a test drives it. */
+  clock?: Clock;
 }
 
 /** metav1.MicroTime: RFC 3339 with microseconds. */
@@ -42,21 +51,49 @@ export function microTime(d: Date): string {
   return d.toISOString().replace(/Z$/, '000Z');
 }
 
+/**
+ * Whether a Lease is validly held by someone else at `now`: it names another holder, and its
+ * record last changed (as we observed, at `unchangedSince` on our clock) less than the holder's
+ * own leaseDurationSeconds ago. `fallbackDurationMs` applies when the holder wrote no duration.
+ */
+export function heldByOther(spec: LeaseSpec, identity: string, unchangedSince: number, now: number, fallbackDurationMs: number): boolean {
+  const holder = spec.holderIdentity ?? '';
+  if (holder === '' || holder === identity) return false;
+  const durationMs = spec.leaseDurationSeconds !== undefined ? spec.leaseDurationSeconds * 1000 : fallbackDurationMs;
+  return unchangedSince + durationMs > now;
+}
+
+/** The spec `identity` writes to take or renew the Lease: transitions count changes of holder only. */
+export function claimedSpec(current: LeaseSpec | undefined, identity: string, now: Date, leaseDurationMs: number): LeaseSpec {
+  const renewing = current?.holderIdentity === identity;
+  const transitions = current === undefined ? 0 : (current.leaseTransitions ?? 0) + (renewing ? 0 : 1);
+  return {
+    holderIdentity: identity,
+    leaseDurationSeconds: Math.ceil(leaseDurationMs / 1000),
+    acquireTime: renewing && current?.acquireTime ? current.acquireTime : microTime(now),
+    renewTime: microTime(now),
+    leaseTransitions: transitions,
+  };
+}
+
 export class LeaderElector {
   private leading = false;
   private running = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
+  private cancelDeadline: (() => void) | undefined;
   private observed: { record: string; at: number } | undefined;
   private lastRenew = 0;
   private readonly leaseDurationMs: number;
   private readonly renewDeadlineMs: number;
   private readonly retryPeriodMs: number;
+  private readonly clock: Clock;
 
   constructor(private readonly o: LeaderElectionOptions) {
     this.leaseDurationMs = o.leaseDurationMs ?? 15_000;
     this.renewDeadlineMs = o.renewDeadlineMs ?? 10_000;
     this.retryPeriodMs = o.retryPeriodMs ?? 2_000;
+    this.clock = o.clock ?? systemClock;
   }
 
   isLeader(): boolean {
@@ -69,57 +106,93 @@ export class LeaderElector {
     this.loop = this.run();
   }
 
-  /** Stop campaigning; if leading, run onStoppedLeading and release the Lease. */
+  /** Stop campaigning; if leading, run onStoppedLeading; release the Lease if it names us. */
   async stop(): Promise<void> {
     this.running = false;
     this.wake?.();
     await this.loop;
-    if (this.leading) {
-      this.leading = false;
-      await this.o.onStoppedLeading();
-      await this.release();
-    }
+    if (this.leading) await this.stepDown('stopping');
+    // Always: an acquisition may have landed while we were stopping, before we knew we led.
+    await this.release();
   }
 
   private async run(): Promise<void> {
     while (this.running) {
+      const started = this.clock.now();
       let ok = false;
       try {
-        ok = await this.tryAcquireOrRenew();
+        ok = await this.tryAcquireOrRenew(started);
       } catch (err) {
         this.o.log('warn', 'lease update failed', { error: errorMessage(err) });
       }
       if (!this.running) break;
-      const now = Date.now();
-      if (ok) {
-        this.lastRenew = now;
-        if (!this.leading) {
-          this.leading = true;
-          this.o.log('info', 'became leader', { identity: this.o.identity, lease: `${this.o.namespace}/${this.o.name}` });
-          await this.o.onStartedLeading();
-        }
-      } else if (this.leading && now - this.lastRenew > this.renewDeadlineMs) {
-        // Could not renew in time: another replica may take over any moment, so stop acting now.
-        this.leading = false;
-        this.o.log('warn', 'lost leadership', { identity: this.o.identity });
-        await this.o.onStoppedLeading();
+      // A renewal that took longer than renewDeadline is no proof of anything fresh.
+      const fresh = ok && this.clock.now() - started <= this.renewDeadlineMs;
+      let pause = this.retryPeriodMs;
+      if (fresh) {
+        this.renewed(started);
+        if (!this.leading && !(await this.startLeading())) pause = this.leaseDurationMs;
+      } else if (this.leading && this.clock.now() - this.lastRenew > this.renewDeadlineMs) {
+        await this.stepDown('renew deadline passed');
       }
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, this.retryPeriodMs);
-        this.wake = () => {
-          clearTimeout(t);
-          resolve();
-        };
-      });
+      if (this.running) await this.sleep(pause);
     }
+  }
+
+  /** Record a successful renewal and re-arm the split-brain guard: step down once renewDeadline passes without another. */
+  private renewed(at: number): void {
+    this.lastRenew = at;
+    this.cancelDeadline?.();
+    this.cancelDeadline = this.clock.after(Math.max(0, at + this.renewDeadlineMs - this.clock.now()), () => {
+      this.cancelDeadline = undefined;
+      if (this.leading) void this.stepDown('renew deadline passed');
+    });
+  }
+
+  /** False when onStartedLeading threw: we have stepped down and released the Lease. */
+  private async startLeading(): Promise<boolean> {
+    this.leading = true;
+    this.o.log('info', 'became leader', { identity: this.o.identity, lease: `${this.o.namespace}/${this.o.name}` });
+    try {
+      await this.o.onStartedLeading();
+      return true;
+    } catch (err) {
+      this.o.log('error', 'onStartedLeading failed; stepping down', { identity: this.o.identity, error: errorMessage(err) });
+      if (this.leading) await this.stepDown('onStartedLeading failed');
+      await this.release();
+      return false;
+    }
+  }
+
+  private async stepDown(reason: string): Promise<void> {
+    if (!this.leading) return;
+    this.leading = false;
+    this.cancelDeadline?.();
+    this.cancelDeadline = undefined;
+    this.o.log(reason === 'stopping' ? 'info' : 'warn', 'stopped leading', { identity: this.o.identity, reason });
+    try {
+      await this.o.onStoppedLeading();
+    } catch (err) {
+      this.o.log('error', 'onStoppedLeading failed', { identity: this.o.identity, error: errorMessage(err) });
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const cancel = this.clock.after(ms, resolve);
+      this.wake = () => {
+        cancel();
+        resolve();
+      };
+    });
   }
 
   private path(): string {
     return objectPath(LEASE, this.o.namespace, this.o.name);
   }
 
-  private async tryAcquireOrRenew(): Promise<boolean> {
-    const now = new Date();
+  private async tryAcquireOrRenew(startedAt: number): Promise<boolean> {
+    const now = new Date(startedAt);
     let lease: Lease;
     try {
       lease = await this.o.client.get<Lease>(this.path());
@@ -129,45 +202,29 @@ export class LeaderElector {
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
         metadata: { name: this.o.name, namespace: this.o.namespace },
-        spec: this.record(now, now, 0),
+        spec: claimedSpec(undefined, this.o.identity, now, this.leaseDurationMs),
       };
-      try {
-        await this.o.client.request({ method: 'POST', path: collectionPath(LEASE, this.o.namespace), body: created });
-        return true;
-      } catch (e) {
-        if (isConflict(e)) return false;
-        throw e;
-      }
+      return this.unlessConflict(() => this.o.client.request({ method: 'POST', path: collectionPath(LEASE, this.o.namespace), body: created }));
     }
 
     const spec = lease.spec;
-    const recordKey = JSON.stringify([spec.holderIdentity, spec.renewTime, spec.leaseDurationSeconds]);
-    if (this.observed?.record !== recordKey) this.observed = { record: recordKey, at: now.getTime() };
-    const holder = spec.holderIdentity ?? '';
-    const durationMs = (spec.leaseDurationSeconds ?? this.leaseDurationMs / 1000) * 1000;
-    const expired = this.observed.at + durationMs < now.getTime();
-    if (holder !== '' && holder !== this.o.identity && !expired) return false;
+    const seen = this.clock.now();
+    const record = JSON.stringify([spec.holderIdentity, spec.renewTime, spec.leaseDurationSeconds]);
+    if (this.observed?.record !== record) this.observed = { record, at: seen };
+    if (heldByOther(spec, this.o.identity, this.observed.at, seen, this.leaseDurationMs)) return false;
+    const updated: Lease = { ...lease, spec: claimedSpec(spec, this.o.identity, now, this.leaseDurationMs) };
+    return this.unlessConflict(() => this.o.client.request({ method: 'PUT', path: this.path(), body: updated }));
+  }
 
-    const transitions = (spec.leaseTransitions ?? 0) + (holder === this.o.identity ? 0 : 1);
-    const acquire = holder === this.o.identity && spec.acquireTime ? new Date(spec.acquireTime) : now;
-    const updated: Lease = { ...lease, spec: this.record(acquire, now, transitions) };
+  /** A 409 means another candidate wrote first: we lost this round, which is not an error. */
+  private async unlessConflict(write: () => Promise<unknown>): Promise<boolean> {
     try {
-      await this.o.client.request({ method: 'PUT', path: this.path(), body: updated });
+      await write();
       return true;
     } catch (err) {
       if (isConflict(err)) return false;
       throw err;
     }
-  }
-
-  private record(acquire: Date, renew: Date, transitions: number): LeaseSpec {
-    return {
-      holderIdentity: this.o.identity,
-      leaseDurationSeconds: Math.ceil(this.leaseDurationMs / 1000),
-      acquireTime: microTime(acquire),
-      renewTime: microTime(renew),
-      leaseTransitions: transitions,
-    };
   }
 
   private async release(): Promise<void> {
@@ -176,11 +233,12 @@ export class LeaderElector {
       if (lease.spec.holderIdentity !== this.o.identity) return;
       const released: Lease = {
         ...lease,
-        spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(new Date()) },
+        spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(new Date(this.clock.now())) },
       };
       await this.o.client.request({ method: 'PUT', path: this.path(), body: released });
       this.o.log('info', 'released lease', { identity: this.o.identity });
     } catch (err) {
+      if (isNotFound(err)) return;
       this.o.log('warn', 'lease release failed', { error: errorMessage(err) });
     }
   }

@@ -1,12 +1,16 @@
 // A keyed work queue with the guarantees controllers need: a key is never processed by two
 // workers at once, a key added while queued is deduplicated, a key added while being processed
 // runs again afterwards, and failures retry with per-key exponential backoff.
+import type { Clock } from './clock.js';
+import { systemClock } from './clock.js';
 
 export interface WorkQueueOptions {
   concurrency?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
   onDepthChange?: (depth: number) => void;
+  /** Schedules retries and requeues; the system clock unless a test drives time itself. */
+  clock?: Clock;
 }
 
 export type ProcessResult = { requeueAfterMs?: number } | void;
@@ -17,13 +21,14 @@ export class WorkQueue {
   private readonly processing = new Set<string>();
   private readonly dirty = new Set<string>();
   private readonly failures = new Map<string, number>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new Map<string, () => void>();
   private readonly idleWaiters: Array<() => void> = [];
   private active = 0;
   private stopped = false;
   private readonly concurrency: number;
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
+  private readonly clock: Clock;
 
   constructor(
     private readonly process: (key: string) => Promise<ProcessResult>,
@@ -32,6 +37,7 @@ export class WorkQueue {
     this.concurrency = options.concurrency ?? 2;
     this.baseDelayMs = options.baseDelayMs ?? 200;
     this.maxDelayMs = options.maxDelayMs ?? 60_000;
+    this.clock = options.clock ?? systemClock;
   }
 
   get depth(): number {
@@ -53,14 +59,13 @@ export class WorkQueue {
 
   addAfter(key: string, delayMs: number): void {
     if (this.stopped) return;
-    const existing = this.timers.get(key);
-    if (existing) clearTimeout(existing);
+    this.timers.get(key)?.();
     this.timers.set(
       key,
-      setTimeout(() => {
+      this.clock.after(delayMs, () => {
         this.timers.delete(key);
         this.add(key);
-      }, delayMs),
+      }),
     );
   }
 
@@ -82,7 +87,7 @@ export class WorkQueue {
   /** Stop taking work, drop what is queued, and wait for in-flight keys to finish. */
   async shutdown(): Promise<void> {
     this.stopped = true;
-    for (const t of this.timers.values()) clearTimeout(t);
+    for (const cancel of this.timers.values()) cancel();
     this.timers.clear();
     this.queue.length = 0;
     this.queued.clear();
