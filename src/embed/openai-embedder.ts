@@ -23,6 +23,8 @@ export interface OpenAiEmbedderOptions {
   readonly maxRetryAfterMs?: number;
   /** Texts per HTTP request. */
   readonly maxTextsPerRequest?: number;
+  /** Waits between attempts (Retry-After or backoff); tests pass a gate to observe the wait. */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 export const OPENAI_EMBED_DEFAULT_TIMEOUT_MS = 30_000;
@@ -54,6 +56,7 @@ export class OpenAiEmbedder implements Embedder {
   private readonly backoff: BackoffOptions;
   private readonly maxRetryAfterMs: number;
   private readonly textsPerRequest: number;
+  private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(options: OpenAiEmbedderOptions) {
     let base: URL;
@@ -75,6 +78,7 @@ export class OpenAiEmbedder implements Embedder {
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     this.textsPerRequest = Math.max(1, options.maxTextsPerRequest ?? DEFAULT_TEXTS_PER_REQUEST);
+    this.sleep = options.sleep ?? sleep;
   }
 
   /** The full URL requests go to. */
@@ -98,7 +102,7 @@ export class OpenAiEmbedder implements Embedder {
       if (last && 'error' in last) {
         const wait = last.retryAfterMs ?? backoffDelayMs(attempt - 1, this.backoff);
         if (wait > this.maxRetryAfterMs) break;
-        await sleep(wait);
+        await this.sleep(wait);
       }
       last = await this.attempt(texts);
       if ('vectors' in last) return last.vectors;
