@@ -6,6 +6,18 @@
  */
 import { z } from 'zod';
 import { CELL_TYPES, LAYERS } from './cell-types.js';
+import { STORABLE_TEXT_MESSAGE, isStorableText, isStorableTimestamp, jsonValueProblem } from './text-rules.js';
+
+/** A string PostgreSQL stores as written: no NUL, no unpaired surrogate (core/text-rules.ts). */
+export const storableText = (min: number, max?: number): z.ZodString => {
+  const sized = max === undefined ? z.string().min(min) : z.string().min(min).max(max);
+  return sized.refine(isStorableText, STORABLE_TEXT_MESSAGE);
+};
+
+/** RFC 3339 with an offset, naming a real instant in years 1–9999 and an offset within ±15:59. */
+export const timestampInputSchema = z.iso
+  .datetime({ offset: true })
+  .refine(isStorableTimestamp, 'must be a real date and time in years 0001–9999 with an offset within ±15:59');
 
 export const cellTypeSchema = z.enum(CELL_TYPES).describe('Kind of memory cell');
 export const layerSchema = z.enum(LAYERS).describe('L0 raw cells, L1 scene consolidations, L2 promoted durable knowledge');
@@ -18,37 +30,43 @@ export const projectSchema = z
 
 export const sourceRefSchema = z
   .strictObject({
-    kind: z.string().min(1).max(64).describe('e.g. "file", "url", "commit", "issue"'),
-    locator: z.string().min(1).max(2048).describe('e.g. "specs/x.md:42" or a URL'),
+    kind: storableText(1, 64).describe('e.g. "file", "url", "commit", "issue"'),
+    locator: storableText(1, 2048).describe('e.g. "specs/x.md:42" or a URL'),
   })
   .describe('Provenance back-reference');
 
-export const metadataSchema = z.record(z.string(), z.unknown()).describe('Free-form JSON object, at most 16 KiB serialised');
+export const metadataSchema = z
+  .record(z.string(), z.unknown())
+  .superRefine((value, context) => {
+    const problem = jsonValueProblem(value);
+    if (problem !== null) context.addIssue({ code: 'custom', message: `metadata holds ${problem}` });
+  })
+  .describe('Free-form JSON object, at most 16 KiB serialised and 32 levels deep');
 
 const cellTypesFilter = z.array(cellTypeSchema).min(1).max(CELL_TYPES.length);
 const kSchema = z.int().min(1).max(100).default(10).describe('How many nearest cells to return (1–100)');
 const limitSchema = (max: number, dflt: number): z.ZodDefault<z.ZodInt> => z.int().min(1).max(max).default(dflt);
-const cursorSchema = z.string().min(1).max(512).describe('Opaque cursor from a previous page');
+const cursorSchema = storableText(1, 512).describe('Opaque cursor from a previous page');
 
 export const storeInputSchema = z.strictObject({
-  content: z.string().min(1).describe('The memory itself; at most 32 KiB of UTF-8'),
+  content: storableText(1).describe('The memory itself; at most 32 KiB of UTF-8'),
   cell_type: cellTypeSchema,
   salience: z.number().min(0).max(1).default(0.5).describe('Importance in [0,1]; higher reaches further in gossip'),
   scene_id: uuidSchema.optional().describe('Scene to join; defaults to the scene of your open session'),
   source_ref: sourceRefSchema.optional(),
   metadata: metadataSchema.optional(),
-  idempotency_key: z.string().min(1).max(200).optional().describe('Replaying the same key returns the original node_id and stores nothing'),
+  idempotency_key: storableText(1, 200).optional().describe('Replaying the same key returns the original node_id and stores nothing'),
 });
 
 export const recallInputSchema = z.strictObject({
-  query: z.string().min(1).max(32 * 1024).describe('What to look for, in natural language'),
+  query: storableText(1, 32 * 1024).describe('What to look for, in natural language'),
   k: kSchema,
   cell_types: cellTypesFilter.optional(),
   scene_id: uuidSchema.optional(),
 });
 
 export const queryInputSchema = z.strictObject({
-  query: z.string().min(1).max(32 * 1024).describe('What to look for, in natural language'),
+  query: storableText(1, 32 * 1024).describe('What to look for, in natural language'),
   layer: layerSchema,
   k: kSchema,
   cell_types: cellTypesFilter.optional(),
@@ -57,7 +75,7 @@ export const queryInputSchema = z.strictObject({
 
 export const openSessionInputSchema = z.strictObject({
   project: projectSchema.describe('Project to work in; becomes your current project'),
-  title: z.string().min(1).max(200).optional().describe('Title of the scene the session creates'),
+  title: storableText(1, 200).optional().describe('Title of the scene the session creates'),
 });
 
 export const closeSessionInputSchema = z.strictObject({
@@ -65,7 +83,7 @@ export const closeSessionInputSchema = z.strictObject({
 });
 
 export const placeBeaconInputSchema = z.strictObject({
-  text: z.string().min(1).max(4096).describe('The standing interest, in natural language'),
+  text: storableText(1, 4096).describe('The standing interest, in natural language'),
   threshold: z.number().min(0).max(1).optional().describe('Cosine similarity a cell must reach (before salience reach); server default when omitted'),
   cell_types: cellTypesFilter.optional(),
   scene_id: uuidSchema.optional(),
@@ -80,7 +98,7 @@ export const listBeaconsInputSchema = z.strictObject({
 });
 
 export const pullDiffsInputSchema = z.strictObject({
-  since: z.iso.datetime({ offset: true }).describe('RFC 3339 timestamp; diffs created after it'),
+  since: timestampInputSchema.describe('RFC 3339 timestamp; diffs created after it'),
   limit: limitSchema(500, 100),
 });
 

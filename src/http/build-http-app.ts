@@ -4,8 +4,8 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import { createHash } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { RateLimitedError } from '../core/errors.js';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { InvalidArgumentError, RateLimitedError } from '../core/errors.js';
 import { registerMcpRoutes } from '../mcp/http-routes.js';
 import { createLiveStream } from '../mcp/live-stream.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
@@ -60,6 +60,13 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trustProxyOption(config.trustProxy),
     genReqId: requestIdOf,
+    // Router-level refusals (a malformed URL, a path parameter beyond maxParamLength) answer the
+    // documented error body like every other client error.
+    frameworkErrors: (error, _request, reply) => {
+      const refusal = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is too long' : 'malformed request URL';
+      const mapped = toErrorReply(new InvalidArgumentError(refusal, [{ path: '(url)', message: refusal }]));
+      void (reply as FastifyReply).code(mapped.status).headers(mapped.headers).send(mapped.body);
+    },
     logController: new LogController({
       requestIdLogLabel: 'request_id',
       disableRequestLogging: (request) => isProbeRoute(request.routeOptions.url),

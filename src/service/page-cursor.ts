@@ -1,5 +1,6 @@
 /** Opaque keyset cursors: base64url of the last row's (created_at, id). */
 import { InvalidArgumentError } from '../core/errors.js';
+import { isStorableTimestamp } from '../core/text-rules.js';
 
 export interface KeysetPosition {
   readonly createdAt: string;
@@ -19,7 +20,7 @@ export function decodeCursor(cursor: string | undefined): KeysetPosition | null 
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(value) && value.length === 2) {
       const [createdAt, id] = value as unknown[];
-      if (typeof createdAt === 'string' && TIMESTAMP.test(createdAt) && typeof id === 'string' && UUID.test(id)) return { createdAt, id };
+      if (typeof createdAt === 'string' && TIMESTAMP.test(createdAt) && isStorableTimestamp(createdAt) && typeof id === 'string' && UUID.test(id)) return { createdAt, id };
     }
   } catch {
     // falls through to the typed error below
