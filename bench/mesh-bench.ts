@@ -22,7 +22,7 @@ import { WireQueryQueue } from '../test/support/wire-query-queue.js';
 import { openSse } from '../test/mesh/sse-client.js';
 import type { SseConnection } from '../test/mesh/sse-client.js';
 import { waitFor } from '../test/mesh/wait-for.js';
-import { natsServerInstalled, startNatsServer } from '../test/support/nats-server.js';
+import { NATS_SERVER_BINARY, natsServerInstalled, startNatsServer } from '../test/support/nats-server.js';
 import { percentile } from './bench-section.js';
 import type { BenchRow, BenchSection } from './bench-section.js';
 
@@ -68,9 +68,8 @@ async function startBenchDatabase(embedder: Embedder): Promise<BenchDatabase> {
 }
 
 export async function runMeshBench(): Promise<BenchSection> {
-  if (!natsServerInstalled()) {
-    return { name: 'mesh', rows: [{ metric: 'skipped', value: 0, unit: '', note: 'nats-server not found (apt-get install -y nats-server)' }] };
-  }
+  // A missing prerequisite is a failed section (exit code 1), never a row of zeros.
+  if (!natsServerInstalled()) throw new Error(`the mesh bench needs ${NATS_SERVER_BINARY}, which was not found (apt-get install -y nats-server)`);
   const nats = await startNatsServer();
   const embedder = await createEmbedder({ kind: 'hash' });
   const database = await startBenchDatabase(embedder);

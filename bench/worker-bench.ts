@@ -11,7 +11,7 @@ import { HashEmbedder } from '../src/embed/hash-embedder.js';
 import { NatsEmbedder } from '../src/embed/nats-embedder.js';
 import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
 import { runWorker } from '../src/worker/run-worker.js';
-import { natsServerInstalled, startNatsServer } from '../test/support/nats-server.js';
+import { NATS_SERVER_BINARY, natsServerInstalled, startNatsServer } from '../test/support/nats-server.js';
 import { percentile } from './bench-section.js';
 import type { BenchRow, BenchSection } from './bench-section.js';
 import { syntheticCorpus } from './corpus.js';
@@ -69,9 +69,8 @@ const r3 = (value: number): number => Math.round(value * 1000) / 1000;
 const ratio = (value: number, baseline: number): number => Math.round((value / baseline) * 100) / 100;
 
 export async function runWorkerBench(): Promise<BenchSection> {
-  if (!natsServerInstalled()) {
-    return { name: 'embedding workers', rows: [{ metric: 'skipped', value: 0, unit: '', note: 'nats-server not found (apt-get install -y nats-server)' }] };
-  }
+  // A missing prerequisite is a failed section (exit code 1), never a row of zeros.
+  if (!natsServerInstalled()) throw new Error(`the worker bench needs ${NATS_SERVER_BINARY}, which was not found (apt-get install -y nats-server)`);
   const rows: BenchRow[] = [];
   const corpus = syntheticCorpus(HASH_THROUGHPUT_TEXTS, 8);
   const nats = await startNatsServer();
