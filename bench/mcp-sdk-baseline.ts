@@ -3,13 +3,14 @@
  * StreamableHTTPServerTransport, stateless, JSON responses) on node:http, serving `list_beacons`
  * through the same facade calls as ours (authenticate the request key, then listBeacons). The
  * SDK's stateless mode takes a fresh server and transport per request, as its documentation shows.
+ * The tool declares no outputSchema: the SDK would then validate every result against it, which our
+ * dispatcher does not do, and the ratio would compare unequal work (test/bench/mcp-sdk-baseline.test.ts).
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { beaconsPageSchema } from '../src/core/output-schemas.js';
 import { listBeaconsInputSchema } from '../src/core/schemas.js';
 import { projectBeacon } from '../src/mcp/tools/output-shapes.js';
 import type { MemoryFacade } from '../src/service/memory-facade.js';
@@ -36,7 +37,6 @@ function buildSdkServer(facade: MemoryFacade): McpServer {
       title: 'List your beacons',
       description: 'List the beacons you own.',
       inputSchema: listBeaconsInputSchema,
-      outputSchema: beaconsPageSchema,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (args, extra) => {
