@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { InvalidArgumentError } from './errors.js';
 
-export const EMBEDDER_KINDS = ['use-lite', 'hash', 'openai', 'nats'] as const;
+export const EMBEDDER_KINDS = ['minilm', 'use-lite', 'hash', 'openai', 'nats'] as const;
 export type EmbedderKind = (typeof EMBEDDER_KINDS)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

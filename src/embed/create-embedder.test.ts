@@ -2,10 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../core/errors.js';
 import { createEmbedder } from './create-embedder.js';
 import { HashEmbedder } from './hash-embedder.js';
+import { MiniLmEmbedder } from './minilm-embedder.js';
 import { UseLiteEmbedder } from './use-lite-embedder.js';
 
 describe('createEmbedder', () => {
   it('builds the local embedders by kind', async () => {
+    const minilm = await createEmbedder({ kind: 'minilm' });
+    expect(minilm).toBeInstanceOf(MiniLmEmbedder);
+    expect([minilm.modelId, minilm.dimension]).toEqual(['all-minilm-l6-v2-int8', 384]);
     expect(await createEmbedder({ kind: 'use-lite' })).toBeInstanceOf(UseLiteEmbedder);
     const hash = await createEmbedder({ kind: 'hash', dimension: 256 });
     expect(hash).toBeInstanceOf(HashEmbedder);

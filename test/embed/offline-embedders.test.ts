@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MiniLmEmbedder } from '../../src/embed/minilm-embedder.js';
 import { UseLiteEmbedder } from '../../src/embed/use-lite-embedder.js';
 
 // Every outbound path (http, https, undici's fetch, node-fetch) ends in net.Socket#connect; fetch is caught before DNS.
@@ -21,13 +22,16 @@ afterAll(() => {
   globalThis.fetch = originalFetch;
 });
 
-describe('use-lite offline', () => {
-  it('loads the model from the package files and embeds without opening a single connection', async () => {
-    const embedder = new UseLiteEmbedder();
+describe('the local embedders work offline', () => {
+  it.each([
+    ['minilm', (): MiniLmEmbedder | UseLiteEmbedder => new MiniLmEmbedder(), 384],
+    ['use-lite', (): MiniLmEmbedder | UseLiteEmbedder => new UseLiteEmbedder(), 512],
+  ] as const)('%s loads its model from the installed package files and embeds without opening a single connection', async (_kind, make, dimension) => {
+    const embedder = make();
     const loadMs = await embedder.warmUp();
-    const [vector] = await embedder.embed(['Loaded from node_modules, not from tfhub.dev']);
+    const [vector] = await embedder.embed(['Loaded from the installed packages, not from a model hub']);
     expect(loadMs).toBeGreaterThan(0);
-    expect(vector).toHaveLength(512);
+    expect(vector).toHaveLength(dimension);
     expect(attempts).toEqual([]);
   });
 });
