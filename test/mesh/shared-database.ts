@@ -1,14 +1,21 @@
 /**
- * One PostgreSQL (a template-cloned PGlite with pgvector) served over the wire protocol, so
- * several replicas — in this process or in child processes — share it through their own `pg` pools.
+ * One native PostgreSQL with pgvector (test/support/real-postgres.ts) that several replicas — in
+ * this process or in child processes — share through their own `pg` pools: real concurrent
+ * sessions, so SKIP LOCKED, row locks and advisory locks are what the tests exercise.
  */
+import { applyMigrations } from '../../src/store/migrator.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
 import type { Db } from '../../src/store/db.js';
-import { startWireProtocolPostgres } from '../support/wire-postgres.js';
+import { startRealPostgres } from '../support/real-postgres.js';
+import type { RealPostgres } from '../support/real-postgres.js';
+
+export { skipWithoutPostgres } from '../support/real-postgres.js';
 
 export interface SharedDatabase {
-  /** postgresql://… URL of the wire-protocol server. */
+  /** postgresql://… URL of the server. */
   readonly url: string;
+  /** The server itself, to stop, crash or restart it. */
+  readonly server: RealPostgres;
   /** A Db over its own pool, as one replica would hold. */
   connect(maxConnections?: number): Promise<Db>;
   close(): Promise<void>;
@@ -16,17 +23,23 @@ export interface SharedDatabase {
 
 /** With a dimension the schema is migrated here; without, the database is bare and `hyphae serve` migrates it. */
 export async function startSharedDatabase(dimension?: number): Promise<SharedDatabase> {
-  const server = await startWireProtocolPostgres(
-    dimension === undefined ? { migrated: false, maxConnections: 64 } : { dimension, maxConnections: 64 },
-  );
+  const server = await startRealPostgres();
   const pools: Db[] = [];
+  const connect = async (maxConnections = 4): Promise<Db> => {
+    const db = await openPgDb({ url: server.url, max: maxConnections });
+    pools.push(db);
+    return db;
+  };
+  try {
+    if (dimension !== undefined) await applyMigrations(await connect(1), { dimension });
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
   return {
     url: server.url,
-    async connect(maxConnections = 4): Promise<Db> {
-      const db = await openPgDb({ url: server.url, max: maxConnections });
-      pools.push(db);
-      return db;
-    },
+    server,
+    connect,
     async close(): Promise<void> {
       await Promise.all(pools.map((db) => db.close().catch(() => undefined)));
       await server.close();

@@ -1,39 +1,20 @@
-import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDiffs } from '../../src/mesh/diff-writer.js';
 import { drainInbox } from '../../src/mesh/inbox-drain.js';
 import type { Db } from '../../src/store/db.js';
-import { openPgDb } from '../../src/store/pg-driver.js';
-import { findPostgresBinDir, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
+import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../mesh/shared-database.js';
 
-const binDir = findPostgresBinDir();
-const required = process.env.HYPHAE_TEST_REQUIRE === 'all';
-if (binDir === undefined && !required) console.warn('skipping native PostgreSQL inbox concurrency tests: initdb/postgres not found (apt-get install -y postgresql)');
-
-/** The inbox and diff tables exactly as migration 0002 creates them (they hold no vectors). */
-async function inboxSchema(): Promise<string> {
-  const sql = await readFile(new URL('../../src/store/migrations/0002_mesh.sql', import.meta.url), 'utf8');
-  return sql
-    .replace(/--.*$/gm, '')
-    .split(';')
-    .filter((statement) => /\b(inboxes|diffs)\b/.test(statement) && !statement.includes('beacons ('))
-    .join(';\n');
-}
-
-describe.skipIf(binDir === undefined && !required)('inbox seqs and drains under real concurrency (native PostgreSQL)', () => {
-  let server: RealPostgres;
+describe.skipIf(skipWithoutPostgres())('inbox seqs and drains under real concurrency (native PostgreSQL)', () => {
+  let database: SharedDatabase;
   let db: Db;
 
   beforeAll(async () => {
-    if (binDir === undefined) throw new Error('initdb/postgres not found (apt-get install -y postgresql)');
-    server = await startRealPostgres(binDir);
-    db = await openPgDb({ url: server.url, max: 16 });
-    await db.query(await inboxSchema());
+    database = await startSharedDatabase(8);
+    db = await database.connect(16);
   });
   afterAll(async () => {
-    await db?.close();
-    await server?.close();
+    await database?.close();
   });
 
   const change = (tenantId: string, i: number): Parameters<typeof writeDiffs>[2] => ({

@@ -2,23 +2,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations } from '../../src/store/migrator.js';
+import { applyMigrations, loadMigrations, migrate } from '../../src/store/migrator.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
-import { findPostgresBinDir, startRealPostgres } from '../support/real-postgres.js';
+import { skipWithoutPostgres, startRealPostgres } from '../support/real-postgres.js';
 import type { RealPostgres } from '../support/real-postgres.js';
 
 // PGlite is one session, so only a real server shows the advisory lock serialising separate sessions.
-// (Debian's pgvector is not packaged for this PostgreSQL, so these migrations carry no vector column.)
-const binDir = findPostgresBinDir();
-const required = process.env.HYPHAE_TEST_REQUIRE === 'all';
-if (binDir === undefined && !required) console.warn('skipping real PostgreSQL tests: initdb/postgres (package postgresql) not found');
-
-describe.skipIf(binDir === undefined && !required)('migrations on a real PostgreSQL', () => {
+describe.skipIf(skipWithoutPostgres())('migrations on a native PostgreSQL with pgvector', () => {
   let server: RealPostgres;
   let dir: string;
   beforeAll(async () => {
-    if (binDir === undefined) throw new Error('HYPHAE_TEST_REQUIRE=all but PostgreSQL (initdb, postgres) is not installed');
-    server = await startRealPostgres(binDir);
+    server = await startRealPostgres();
     dir = await mkdtemp(join(tmpdir(), 'hyphae-pg-migrations-'));
     await writeFile(join(dir, '0001_first.sql'), 'CREATE TABLE first_table (id int PRIMARY KEY);\nSELECT pg_sleep(0.2);\n');
     await writeFile(join(dir, '0002_second.sql'), 'CREATE TABLE second_table (id int PRIMARY KEY, v text);\n');
@@ -39,6 +33,29 @@ describe.skipIf(binDir === undefined && !required)('migrations on a real Postgre
       const { rows } = await first.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
       expect(rows.map((row) => row.version)).toEqual([1, 2, 3]);
       expect((await applyMigrations(first, { dimension: 8, migrationsDir: dir })).length).toBe(0);
+    } finally {
+      await Promise.all(replicas.map((db) => db.close()));
+    }
+  });
+
+  it("applies the product's migrations (vector columns, HNSW indexes) once when replicas start together", async () => {
+    const url = server.url.replace(/\/postgres$/, '/product');
+    const admin = await openPgDb({ url: server.url, max: 1 });
+    await admin.query('CREATE DATABASE product');
+    await admin.close();
+    const replicas = await Promise.all(Array.from({ length: 4 }, () => openPgDb({ url, max: 2 })));
+    try {
+      const files = await loadMigrations();
+      const results = await Promise.all(replicas.map((db) => migrate(db, { modelId: 'hash-384', dimension: 384 })));
+      const applied = results.flatMap((result) => result.applied.map((m) => m.version)).sort((a, b) => a - b);
+      expect(applied).toEqual(files.map((m) => m.version));
+      const first = replicas[0];
+      if (first === undefined) throw new Error('no replica');
+      const { rows } = await first.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_indexes WHERE indexdef LIKE '%USING hnsw%'",
+      );
+      expect(rows[0]?.n).toBeGreaterThan(0);
+      expect(results.every((result) => result.identity.dimension === 384)).toBe(true);
     } finally {
       await Promise.all(replicas.map((db) => db.close()));
     }
