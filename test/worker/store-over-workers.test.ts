@@ -63,7 +63,7 @@ describe.skipIf(skipWithoutNatsServer())('storing through embedding workers (rea
   it('a worker killed mid-burst: every store the facade reports succeeded has its cell, with the right vector', async () => {
     const caller = await principal();
     workers.push(await runWorker({ embedder: new HashEmbedder(), natsUrl: nats.url }));
-    const doomed = await spawnWorkerProcess(nats.url, 400);
+    const doomed = await spawnWorkerProcess(nats.url);
     const contents = Array.from({ length: 40 }, (_, i) => `burst cell ${String(i).padStart(2, '0')}: the payments gateway retries with backoff`);
     const stores = Promise.allSettled(contents.map((content) => facade.store(caller, { content, cell_type: 'Decision', salience: 0.5 })));
     try {

@@ -75,11 +75,12 @@ describe.skipIf(skipWithoutNatsServer())('hyphae worker over a real nats-server'
 
   it('a worker killed mid-burst loses no request: what it held is retried on the other worker', async () => {
     await worker();
-    const doomed = await spawnWorkerProcess(nats.url, 400);
+    const doomed = await spawnWorkerProcess(nats.url);
     cleanups.push(async () => doomed.child.kill('SIGKILL'));
     const embedder = await client({ maxTextsPerRequest: 1, timeoutMs: 1_500, attempts: 4 });
     const inputs = texts(120, 'kill');
     const burst = embedder.embed(inputs);
+    // Its batches are never released: once one starts, the worker dies holding requests.
     await doomed.waitFor('batch');
     doomed.child.kill('SIGKILL');
     expect(await doomed.exitCode).toBeNull();
@@ -87,14 +88,19 @@ describe.skipIf(skipWithoutNatsServer())('hyphae worker over a real nats-server'
   });
 
   it('SIGTERM: the worker stops taking work, answers everything it holds, and exits 0', async () => {
-    const leaving = await spawnWorkerProcess(nats.url, 300);
+    // Batches of 4 texts: one request runs (held) while the other five wait in the worker's queue.
+    const leaving = await spawnWorkerProcess(nats.url, { maxBatchTexts: 4 });
     cleanups.push(async () => leaving.child.kill('SIGKILL'));
     // One attempt only: a request the leaving worker dropped would fail this test.
-    const embedder = await client({ maxTextsPerRequest: 4, attempts: 1, timeoutMs: 30_000 });
+    const embedder = await client({ maxTextsPerRequest: 4, attempts: 1, timeoutMs: 10_000 });
     const inputs = texts(24, 'term');
     const burst = embedder.embed(inputs);
     await leaving.waitFor('batch');
+    // Every request has reached the worker before it is told to leave: 4 texts held, 20 queued.
+    while ((await leaving.queuedTexts()) < 20) await new Promise((resolve) => setTimeout(resolve, 20));
     leaving.child.kill('SIGTERM');
+    await leaving.waitFor('draining');
+    leaving.release();
     await expectLocalVectors(await burst, inputs);
     expect(await leaving.exitCode).toBe(0);
     await expect(embedder.embed(['after the last worker left'])).rejects.toBeInstanceOf(UnavailableError);

@@ -6,14 +6,28 @@ const FIXTURE = fileURLToPath(new URL('./fixtures/worker-process.ts', import.met
 
 export interface WorkerProcess {
   readonly child: ChildProcess;
-  /** Resolves when the worker has printed a line starting with `prefix` (now or earlier). */
+  /** Resolves when the worker has printed a line starting with `prefix` since it became ready (now or earlier). */
   waitFor(prefix: string): Promise<void>;
+  /** Lets every held batch (and all later ones) run. */
+  release(): void;
+  /** Texts received and waiting behind the held batch (the worker's queue-depth gauge). */
+  queuedTexts(): Promise<number>;
   readonly exitCode: Promise<number | null>;
 }
 
-/** Spawns test/worker/fixtures/worker-process.ts under tsx and waits until it serves. */
-export async function spawnWorkerProcess(natsUrl: string, delayMs: number): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, natsUrl, String(delayMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+export interface WorkerProcessOptions {
+  /** Most texts per embedder call (the worker's batch size); default 64. */
+  readonly maxBatchTexts?: number;
+}
+
+/**
+ * Spawns test/worker/fixtures/worker-process.ts under tsx and waits until it serves. Its batches
+ * are held until `release()`: `waitFor('batch')` means the worker holds a request now.
+ */
+export async function spawnWorkerProcess(natsUrl: string, options: WorkerProcessOptions = {}): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, natsUrl, String(options.maxBatchTexts ?? 64)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines: string[] = [];
   const waiters: { prefix: string; resolve: () => void }[] = [];
   let buffered = '';
@@ -37,5 +51,11 @@ export async function spawnWorkerProcess(natsUrl: string, delayMs: number): Prom
           void exitCode.then(() => reject(new Error(`worker process exited before printing '${prefix}'`)));
         });
   await waitFor('ready');
-  return { child, waitFor, exitCode };
+  const httpUrl = lines.find((line) => line.startsWith('ready '))?.slice('ready '.length) ?? '';
+  const queuedTexts = async (): Promise<number> => {
+    const text = await (await fetch(`${httpUrl}/metrics`)).text();
+    const sample = /^hyphae_worker_queue_depth(?:\{[^}]*\})? (\S+)$/m.exec(text);
+    return Number(sample?.[1] ?? Number.NaN);
+  };
+  return { child, waitFor, release: () => child.stdin?.write('release\n'), queuedTexts, exitCode };
 }
