@@ -109,6 +109,16 @@ export interface DrainedInbox {
   readonly has_more: boolean;
 }
 
+/** The inbox read without moving its cursor: undelivered diffs, oldest first. */
+export interface InboxPeek {
+  readonly diffs: readonly Diff[];
+  readonly has_more: boolean;
+  /** The drain cursor: diffs at or below it were delivered by drain_inbox. */
+  readonly cursor_seq: number;
+  /** The newest seq the inbox holds (0 when it never received a diff). */
+  readonly head_seq: number;
+}
+
 export interface ApiKeyInfo {
   readonly key_id: string;
   readonly tenant: string;

@@ -106,6 +106,12 @@ export const drainInboxInputSchema = z.strictObject({
   page_size: limitSchema(500, 100),
 });
 
+/** Reading the inbox without draining it: the undelivered diffs after the drain cursor (and after after_seq). */
+export const peekInboxInputSchema = z.strictObject({
+  limit: limitSchema(500, 50),
+  after_seq: z.int().min(0).optional().describe('Only diffs after this inbox seq (and always after the drain cursor)'),
+});
+
 export const getSceneInputSchema = z.strictObject({
   scene_id: uuidSchema,
 });
@@ -143,6 +149,7 @@ export type PlaceBeaconInput = z.output<typeof placeBeaconInputSchema>;
 export type ListBeaconsInput = z.output<typeof listBeaconsInputSchema>;
 export type PullDiffsInput = z.output<typeof pullDiffsInputSchema>;
 export type DrainInboxInput = z.output<typeof drainInboxInputSchema>;
+export type PeekInboxInput = z.output<typeof peekInboxInputSchema>;
 export type GetSceneInput = z.output<typeof getSceneInputSchema>;
 export type ListScenesInput = z.output<typeof listScenesInputSchema>;
 export type ListCellsInput = z.output<typeof listCellsInputSchema>;

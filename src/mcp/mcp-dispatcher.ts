@@ -18,6 +18,8 @@ import {
 import type { ProtocolVersion } from './protocol-version.js';
 import { negotiateProtocolVersion, reportsSchemaErrorsAsToolResults } from './protocol-version.js';
 import { invalidArgumentsError, invalidArgumentsResultJson, toFieldIssues, toRpcError } from './rpc-errors.js';
+import { ResourceMethodError, ResourceMethods } from './resources/resource-methods.js';
+import { resourceLinkBlocks } from './resources/resource-wire.js';
 import { SERVER_VERSION } from './server-version.js';
 import { TOOLS_LIST_RESULT_JSON, findTool } from './tools/tool-registry.js';
 
@@ -56,6 +58,11 @@ const INSTRUCTIONS =
   'session per task (open_session, close_session), declare standing interests (place_beacon) and read what was gossiped to ' +
   'you (drain_inbox, pull_diffs). Your identity comes from your API key; never pass it in arguments.';
 
+const SERVER_CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { subscribe: false, listChanged: false },
+};
+
 const ACCEPTED: McpOutcome = { kind: 'accepted' };
 const MAX_ECHOED_NAME = 64;
 
@@ -72,14 +79,16 @@ export class McpDispatcher {
   private readonly log: McpLog;
   private readonly observer: McpCallObserver | undefined;
   private readonly initializeResultFor: (version: ProtocolVersion) => string;
+  private readonly resources: ResourceMethods;
 
   constructor(options: McpDispatcherOptions) {
     this.facade = options.facade;
     this.log = options.log ?? ((): void => undefined);
     this.observer = options.observer;
+    this.resources = new ResourceMethods(options.facade);
     const serverInfo = { name: 'hyphae', version: options.serverVersion ?? SERVER_VERSION };
     this.initializeResultFor = (protocolVersion): string =>
-      JSON.stringify({ protocolVersion, capabilities: { tools: { listChanged: false } }, serverInfo, instructions: INSTRUCTIONS });
+      JSON.stringify({ protocolVersion, capabilities: SERVER_CAPABILITIES, serverInfo, instructions: INSTRUCTIONS });
   }
 
   /** One line or body of text: parse, then dispatch. */
@@ -122,8 +131,26 @@ export class McpDispatcher {
         return serializeResult(request.id, TOOLS_LIST_RESULT_JSON);
       case 'tools/call':
         return this.callTool(request.id, params, session);
+      case 'resources/list':
+        return this.answer(request.id, () => this.resources.list(params, session.principal, session.protocolVersion));
+      case 'resources/templates/list':
+        return this.answer(request.id, async () => this.resources.templates(session.protocolVersion));
+      case 'resources/read':
+        return this.answer(request.id, () => this.resources.read(params, session.principal));
       default:
         return serializeError(request.id, { code: RPC_METHOD_NOT_FOUND, message: `Method not found: ${clip(request.method)}` });
+    }
+  }
+
+  /** Runs a method whose failures are JSON-RPC error objects (ResourceMethodError) or facade errors. */
+  private async answer(id: JsonRpcId, work: () => Promise<unknown>): Promise<string> {
+    try {
+      return serializeResult(id, JSON.stringify(await work()));
+    } catch (error) {
+      if (error instanceof ResourceMethodError) return serializeError(id, error.rpcError);
+      const rpcError = toRpcError(error);
+      if (rpcError.message === 'internal error') this.log(`method failed: ${describeFailure(error)}`);
+      return serializeError(id, rpcError);
     }
   }
 
@@ -147,9 +174,9 @@ export class McpDispatcher {
         : serializeError(id, invalidArgumentsError(tool.name, issues));
     }
 
-    let payload: unknown;
+    let outcome: Awaited<ReturnType<typeof tool.run>>;
     try {
-      payload = await tool.run(this.facade, session.principal, parsed.data);
+      outcome = await tool.run(this.facade, session.principal, parsed.data);
     } catch (error) {
       observe('error');
       const rpcError = toRpcError(error);
@@ -157,8 +184,10 @@ export class McpDispatcher {
       return serializeError(id, rpcError);
     }
     observe('ok');
-    const text = JSON.stringify(payload);
-    return serializeResult(id, `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},"isError":false}`);
+    const text = JSON.stringify(outcome.structured);
+    // The text block stays first; links follow for the revisions that have resource_link.
+    const links = resourceLinkBlocks(outcome.links, session.protocolVersion).map((block) => `,${JSON.stringify(block)}`).join('');
+    return serializeResult(id, `{"content":[{"type":"text","text":${JSON.stringify(text)}}${links}],"structuredContent":${text},"isError":false}`);
   }
 }
 

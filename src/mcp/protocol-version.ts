@@ -27,3 +27,13 @@ export function negotiateProtocolVersion(requested: unknown): ProtocolVersion {
 export function reportsSchemaErrorsAsToolResults(version: ProtocolVersion): boolean {
   return version === '2025-11-25';
 }
+
+/** Revisions are dates, so their order is the order of their text. */
+function atLeast(version: ProtocolVersion, revision: ProtocolVersion): boolean {
+  return version >= revision;
+}
+
+/** `resource_link` content blocks, `title` and `lastModified` arrived with 2025-06-18. */
+export function supportsResourceLinks(version: ProtocolVersion): boolean {
+  return atLeast(version, '2025-06-18');
+}

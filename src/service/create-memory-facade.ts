@@ -11,6 +11,7 @@ import type {
   CreatedApiKey,
   DiffsSince,
   DrainedInbox,
+  InboxPeek,
   MemoryNode,
   Page,
   RecallResult,
@@ -29,6 +30,7 @@ import {
   listCellsInputSchema,
   listScenesInputSchema,
   openSessionInputSchema,
+  peekInboxInputSchema,
   placeBeaconInputSchema,
   pullDiffsInputSchema,
   queryInputSchema,
@@ -41,6 +43,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { toDiff } from '../mesh/diff-row.js';
 import type { WrittenDiff } from '../mesh/diff-writer.js';
 import { drainInbox } from '../mesh/inbox-drain.js';
+import { peekInbox } from '../mesh/inbox-peek.js';
 import { deleteOwnBeacon, insertBeacon, listOwnBeacons } from '../store/beacon-repository.js';
 import {
   deleteCell,
@@ -460,6 +463,12 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
       requireRole(principal, 'reader');
       const input = parseInput(drainInboxInputSchema, raw);
       return drainInbox(db, principal.tenantId, principal.agent, input.page_size);
+    },
+
+    async peekInbox(principal, raw): Promise<InboxPeek> {
+      requireRole(principal, 'reader');
+      const input = parseInput(peekInboxInputSchema, raw);
+      return peekInbox(db, principal.tenantId, principal.agent, input.limit, input.after_seq);
     },
 
     async subscribeDiffs(principal: Principal, listener: LiveDiffListener, afterSeq?: number): Promise<LiveSubscription> {

@@ -11,6 +11,7 @@ import type {
   Diff,
   DiffsSince,
   DrainedInbox,
+  InboxPeek,
   MemoryNode,
   Page,
   RecallResult,
@@ -28,6 +29,7 @@ import type {
   ListCellsInput,
   ListScenesInput,
   OpenSessionInput,
+  PeekInboxInput,
   PlaceBeaconInput,
   PullDiffsInput,
   QueryInput,
@@ -73,6 +75,8 @@ export interface MemoryFacade {
 
   pullDiffs(principal: Principal, input: PullDiffsInput): Promise<DiffsSince>;
   drainInbox(principal: Principal, input: DrainInboxInput): Promise<DrainedInbox>;
+  /** The undelivered part of the inbox, without moving the cursor (reads never mutate). */
+  peekInbox(principal: Principal, input: PeekInboxInput): Promise<InboxPeek>;
   /** Live push: calls listener for each new diff addressed to the principal, from any replica. */
   subscribeDiffs(principal: Principal, listener: LiveDiffListener, afterSeq?: number): Promise<LiveSubscription>;
 

@@ -121,6 +121,16 @@ export async function lockInbox(q: Queryable, tenantId: string, agent: string): 
   return row === undefined ? null : { cursorSeq: Number(row.cursor_seq), lastSeq: Number(row.last_seq) };
 }
 
+/** The agent's inbox cursor and head, read without a lock; null when the agent never received a diff. */
+export async function readInboxCursor(q: Queryable, tenantId: string, agent: string): Promise<InboxCursor | null> {
+  const result = await q.query<{ cursor_seq: number | string; last_seq: number | string }>(
+    `SELECT cursor_seq, last_seq FROM inboxes WHERE tenant_id = $1 AND agent = $2`,
+    [tenantId, agent],
+  );
+  const row = result.rows[0];
+  return row === undefined ? null : { cursorSeq: Number(row.cursor_seq), lastSeq: Number(row.last_seq) };
+}
+
 export async function diffsAfterSeq(q: Queryable, tenantId: string, agent: string, afterSeq: number, limit: number): Promise<DiffRow[]> {
   const result = await q.query<DiffRow>(
     `SELECT ${DIFF_COLUMNS} FROM diffs WHERE tenant_id = $1 AND recipient_agent = $2 AND seq > $3 ORDER BY seq LIMIT $4`,

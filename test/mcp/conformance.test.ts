@@ -24,9 +24,10 @@ async function callOk(client: Client, name: string, args: Record<string, unknown
   const result = await client.callTool({ name, arguments: args });
   expect(result.isError).toBe(false);
   const content = result.content as { type: string; text: string }[];
-  expect(content).toHaveLength(1);
   expect(content[0]?.type).toBe('text');
   expect(JSON.parse(content[0]?.text ?? 'null')).toEqual(result.structuredContent);
+  // What follows the text block are the links to the cells the result names (test/mcp/resources.test.ts).
+  expect(content.slice(1).every((block) => block.type === 'resource_link')).toBe(true);
   return result.structuredContent as Structured;
 }
 

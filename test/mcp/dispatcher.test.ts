@@ -47,7 +47,7 @@ describe('methods', () => {
   });
 
   it('answers an unknown method with -32601', async () => {
-    expect(body(await call('resources/list')).error.code).toBe(-32601);
+    expect(body(await call('sampling/createMessage')).error.code).toBe(-32601);
   });
 
   it('never answers a notification, even an unknown one, nor a client response', async () => {

@@ -1,6 +1,6 @@
 import { closeSessionInputSchema } from '../../core/schemas.js';
 import { sessionClosedSchema } from '../../core/output-schemas.js';
-import { defineTool } from './tool-definition.js';
+import { defineTool, unlinked } from './tool-definition.js';
 import type { McpTool } from './tool-definition.js';
 
 export const closeSessionTool: McpTool = defineTool({
@@ -14,6 +14,6 @@ export const closeSessionTool: McpTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(facade, principal, args) {
     const closed = await facade.closeSession(principal, args);
-    return { session_id: closed.session_id, closed_at: closed.closed_at };
+    return unlinked({ session_id: closed.session_id, closed_at: closed.closed_at });
   },
 });

@@ -1,7 +1,7 @@
 import { listBeaconsInputSchema } from '../../core/schemas.js';
 import { beaconsPageSchema } from '../../core/output-schemas.js';
 import { projectBeacon } from './output-shapes.js';
-import { defineTool } from './tool-definition.js';
+import { defineTool, unlinked } from './tool-definition.js';
 import type { McpTool } from './tool-definition.js';
 
 export const listBeaconsTool: McpTool = defineTool({
@@ -15,6 +15,6 @@ export const listBeaconsTool: McpTool = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(facade, principal, args) {
     const page = await facade.listBeacons(principal, args);
-    return { beacons: page.items.map(projectBeacon), next_cursor: page.next_cursor };
+    return unlinked({ beacons: page.items.map(projectBeacon), next_cursor: page.next_cursor });
   },
 });

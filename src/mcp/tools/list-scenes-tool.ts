@@ -1,7 +1,7 @@
 import { listScenesInputSchema } from '../../core/schemas.js';
 import { scenesPageSchema } from '../../core/output-schemas.js';
 import { projectScene } from './output-shapes.js';
-import { defineTool } from './tool-definition.js';
+import { defineTool, unlinked } from './tool-definition.js';
 import type { McpTool } from './tool-definition.js';
 
 export const listScenesTool: McpTool = defineTool({
@@ -15,6 +15,6 @@ export const listScenesTool: McpTool = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(facade, principal, args) {
     const page = await facade.listScenes(principal, args);
-    return { scenes: page.items.map(projectScene), next_cursor: page.next_cursor };
+    return unlinked({ scenes: page.items.map(projectScene), next_cursor: page.next_cursor });
   },
 });

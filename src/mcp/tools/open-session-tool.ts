@@ -1,6 +1,6 @@
 import { openSessionInputSchema } from '../../core/schemas.js';
 import { sessionOpenedSchema } from '../../core/output-schemas.js';
-import { defineTool } from './tool-definition.js';
+import { defineTool, unlinked } from './tool-definition.js';
 import type { McpTool } from './tool-definition.js';
 
 export const openSessionTool: McpTool = defineTool({
@@ -15,6 +15,6 @@ export const openSessionTool: McpTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(facade, principal, args) {
     const opened = await facade.openSession(principal, args);
-    return { session_id: opened.session_id, scene_id: opened.scene_id, opened_at: opened.opened_at };
+    return unlinked({ session_id: opened.session_id, scene_id: opened.scene_id, opened_at: opened.opened_at });
   },
 });

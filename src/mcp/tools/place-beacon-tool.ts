@@ -1,6 +1,6 @@
 import { placeBeaconInputSchema } from '../../core/schemas.js';
 import { beaconIdOutput } from './output-shapes.js';
-import { defineTool } from './tool-definition.js';
+import { defineTool, unlinked } from './tool-definition.js';
 import type { McpTool } from './tool-definition.js';
 
 export const placeBeaconTool: McpTool = defineTool({
@@ -16,6 +16,6 @@ export const placeBeaconTool: McpTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(facade, principal, args) {
     const beacon = await facade.placeBeacon(principal, args);
-    return { beacon_id: beacon.beacon_id };
+    return unlinked({ beacon_id: beacon.beacon_id });
   },
 });

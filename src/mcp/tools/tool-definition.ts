@@ -2,12 +2,24 @@
 import type { z } from 'zod';
 import type { Principal } from '../../core/principal.js';
 import type { MemoryFacade } from '../../service/memory-facade.js';
+import type { CellLink } from '../resources/cell-presentation.js';
 
 export interface ToolAnnotations {
   readonly readOnlyHint: boolean;
   readonly destructiveHint: boolean;
   readonly idempotentHint: boolean;
   readonly openWorldHint: false;
+}
+
+/** What a tool call produced: its structuredContent, and the cells it names (one resource_link each). */
+export interface ToolOutcome<T> {
+  readonly structured: T;
+  readonly links: readonly CellLink[];
+}
+
+/** A result that names no cell. */
+export function unlinked<T>(structured: T): ToolOutcome<T> {
+  return { structured, links: [] };
 }
 
 export interface McpToolSpec<I extends z.ZodType, O extends z.ZodType> {
@@ -17,7 +29,7 @@ export interface McpToolSpec<I extends z.ZodType, O extends z.ZodType> {
   readonly input: I;
   readonly output: O;
   readonly annotations: ToolAnnotations;
-  run(facade: MemoryFacade, principal: Principal, args: z.output<I>): Promise<z.output<O>>;
+  run(facade: MemoryFacade, principal: Principal, args: z.output<I>): Promise<ToolOutcome<z.output<O>>>;
 }
 
 /** A tool with its types erased so the registry can hold all eleven in one table. */
@@ -28,7 +40,7 @@ export interface McpTool {
   readonly input: z.ZodType;
   readonly output: z.ZodType;
   readonly annotations: ToolAnnotations;
-  run(facade: MemoryFacade, principal: Principal, args: unknown): Promise<unknown>;
+  run(facade: MemoryFacade, principal: Principal, args: unknown): Promise<ToolOutcome<unknown>>;
 }
 
 export function defineTool<I extends z.ZodType, O extends z.ZodType>(spec: McpToolSpec<I, O>): McpTool {

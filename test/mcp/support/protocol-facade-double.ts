@@ -59,6 +59,7 @@ export function createProtocolFacadeDouble(): MemoryFacade {
     deleteBeacon: unexpected('deleteBeacon'),
     pullDiffs: unexpected('pullDiffs'),
     drainInbox: unexpected('drainInbox'),
+    peekInbox: unexpected('peekInbox'),
     subscribeDiffs: unexpected('subscribeDiffs'),
     createKey: unexpected('createKey'),
     listKeys: unexpected('listKeys'),
