@@ -1,6 +1,7 @@
 /** The embedder a process builds from its configuration (server, migrate/keys, worker). */
 import type { HyphaeConfig } from '../core/config.js';
 import type { EmbedderConfig } from '../embed/create-embedder.js';
+import { USE_LITE_MODEL_ID } from '../embed/use-lite-embedder.js';
 
 export function embedderConfigFrom(config: HyphaeConfig): EmbedderConfig {
   return {
@@ -10,9 +11,13 @@ export function embedderConfigFrom(config: HyphaeConfig): EmbedderConfig {
     ...(config.embedApiKey === undefined ? {} : { apiKey: config.embedApiKey }),
     ...(config.natsUrl === undefined ? {} : { natsUrl: config.natsUrl }),
     ...(config.embedDimension === undefined ? {} : { dimension: config.embedDimension }),
-    // The local fallback must produce the workers' model: hash-* models fall back to hash, the rest to use-lite.
-    ...(config.embedder === 'nats' && config.embedLocalFallback
-      ? { fallback: config.embedModel?.startsWith('hash') === true ? ('hash' as const) : ('use-lite' as const) }
-      : {}),
+    ...(config.embedder === 'nats' && config.embedLocalFallback ? { fallback: localFallbackFor(config.embedModel) } : {}),
   };
+}
+
+/** The local fallback must produce the workers' model: hash-* falls back to hash, use-lite-512 to use-lite, the rest (the default) to minilm. */
+function localFallbackFor(model: string | undefined): 'minilm' | 'use-lite' | 'hash' {
+  if (model?.startsWith('hash') === true) return 'hash';
+  if (model === USE_LITE_MODEL_ID) return 'use-lite';
+  return 'minilm';
 }

@@ -15,7 +15,7 @@ export async function runWorkerCommand(argv: readonly string[]): Promise<void> {
   const parsed = parseCommand(argv, { 'no-http': { type: 'boolean' } });
   const v = parsed.values;
   if (v.help === true) {
-    process.stdout.write('Usage: hyphae worker [--nats-url URL] [--port P | --no-http] [--host H] [--embedder use-lite|hash|openai]\n');
+    process.stdout.write('Usage: hyphae worker [--nats-url URL] [--port P | --no-http] [--host H] [--embedder minilm|use-lite|hash|openai]\n');
     return;
   }
   const str = (key: string): string | undefined => (typeof v[key] === 'string' ? (v[key] as string) : undefined);
@@ -26,7 +26,7 @@ export async function runWorkerCommand(argv: readonly string[]): Promise<void> {
     ...(str('host') === undefined ? {} : { host: str('host') }),
   });
   if (config.embedder === 'nats') {
-    throw new InvalidArgumentError('a worker cannot use the nats embedder (it would ask itself): set --embedder use-lite, hash or openai');
+    throw new InvalidArgumentError('a worker cannot use the nats embedder (it would ask itself): set --embedder minilm, use-lite, hash or openai');
   }
   const portText = str('port') ?? process.env.HYPHAE_WORKER_PORT;
   const port = portText === undefined ? DEFAULT_WORKER_PORT : Number(portText);

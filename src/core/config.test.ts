@@ -9,7 +9,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       port: 8787,
       dataDir: './.hyphae',
-      embedder: 'use-lite',
+      embedder: 'minilm',
       embedded: true,
       logLevel: 'info',
       bodyLimitBytes: 262144,

@@ -30,7 +30,7 @@ const envSchema = z.object({
   HYPHAE_DATA_DIR: z.string().min(1).default('./.hyphae'),
   HYPHAE_DATABASE_URL: urlString(['postgres:', 'postgresql:']).optional(),
   HYPHAE_NATS_URL: urlString(['nats:', 'tls:', 'ws:', 'wss:']).optional(),
-  HYPHAE_EMBEDDER: z.enum(EMBEDDER_KINDS).default('use-lite'),
+  HYPHAE_EMBEDDER: z.enum(EMBEDDER_KINDS).default('minilm'),
   HYPHAE_EMBED_URL: urlString(['http:', 'https:']).optional(),
   HYPHAE_EMBED_MODEL: z.string().min(1).optional(),
   HYPHAE_EMBED_API_KEY: z.string().min(1).optional(),

@@ -22,7 +22,8 @@ describe('createEmbedder', () => {
     await expect(createEmbedder({ kind: 'openai', model: 'text-embedding-3-small' })).rejects.toMatchObject({ issues: [{ path: 'url' }] });
     await expect(createEmbedder({ kind: 'openai', url: 'http://127.0.0.1:9/v1' })).rejects.toMatchObject({ issues: [{ path: 'model' }] });
     await expect(createEmbedder({ kind: 'nats', natsUrl: 'nats://127.0.0.1:9', model: 'custom-model' })).rejects.toMatchObject({ issues: [{ path: 'dimension' }] });
-    await expect(createEmbedder({ kind: 'nats', natsUrl: 'nats://127.0.0.1:9', dimension: 384 })).rejects.toMatchObject({ issues: [{ path: 'dimension' }] });
+    // The workers' default model is minilm, 384-d.
+    await expect(createEmbedder({ kind: 'nats', natsUrl: 'nats://127.0.0.1:9', dimension: 512 })).rejects.toMatchObject({ issues: [{ path: 'dimension' }] });
     await expect(createEmbedder({ kind: 'openai', url: 'ftp://example/v1', model: 'text-embedding-3-small' })).rejects.toMatchObject({ issues: [{ path: 'url' }] });
   });
 

@@ -2,7 +2,7 @@ import { InvalidArgumentError } from '../core/errors.js';
 import type { Embedder, EmbedderKind } from './embedder.js';
 import { HashEmbedder } from './hash-embedder.js';
 import { knownDimension } from './known-dimensions.js';
-import { MiniLmEmbedder } from './minilm-embedder.js';
+import { MINILM_MODEL_ID, MiniLmEmbedder } from './minilm-embedder.js';
 import { NatsEmbedder } from './nats-embedder.js';
 import { OpenAiEmbedder } from './openai-embedder.js';
 import { UseLiteEmbedder } from './use-lite-embedder.js';
@@ -27,7 +27,7 @@ export interface EmbedderConfig {
   readonly attempts?: number;
 }
 
-export const NATS_EMBED_DEFAULT_MODEL = 'use-lite-512';
+export const NATS_EMBED_DEFAULT_MODEL = MINILM_MODEL_ID;
 
 /** Builds the embedder a deployment is configured with; remote kinds fail fast on incomplete settings. */
 export async function createEmbedder(config: EmbedderConfig): Promise<Embedder> {

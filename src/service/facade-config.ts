@@ -30,10 +30,13 @@ export const DEFAULT_FACADE_CONFIG: FacadeConfig = {
 
 /**
  * The default beacon threshold suits the embedder: use-lite scores even unrelated engineering
- * sentences around 0.45 and related ones 0.55–0.65; feature hashing scores only shared words, ~0.
+ * sentences around 0.45 and related ones 0.55–0.65; minilm scores unrelated ones ≤ 0.15 and a
+ * beacon's topic 0.27–0.4; feature hashing scores only shared words, ~0.
  */
 export function defaultBeaconThresholdFor(modelId: string): number {
-  return modelId.startsWith('hash') ? 0.4 : 0.6;
+  if (modelId.startsWith('hash')) return 0.4;
+  if (modelId.startsWith('all-minilm')) return 0.3;
+  return 0.6;
 }
 
 export function facadeConfig(overrides: Partial<FacadeConfig> = {}): FacadeConfig {

@@ -14,7 +14,7 @@ export const WORKER_DEFAULT_MAX_BATCH_TEXTS = 64;
 export const WORKER_DEFAULT_MAX_WAIT_MS = 5;
 
 export interface WorkerOptions {
-  /** An embedder to serve; when absent one is built from `embedderConfig` (default `use-lite`). */
+  /** An embedder to serve; when absent one is built from `embedderConfig` (default `minilm`). */
   readonly embedder?: Embedder;
   readonly embedderConfig?: EmbedderConfig;
   /** Serve the NATS queue group `hyphae.embed.<model id>` on this server (comma-separated URLs allowed). */
@@ -53,7 +53,7 @@ export async function runWorker(options: WorkerOptions): Promise<RunningWorker> 
       { path: 'port', message: 'or set --port / HYPHAE_PORT' },
     ]);
   }
-  const embedder = options.embedder ?? (await createEmbedder(options.embedderConfig ?? { kind: 'use-lite' }));
+  const embedder = options.embedder ?? (await createEmbedder(options.embedderConfig ?? { kind: 'minilm' }));
   // Load the model before announcing the worker, so its first request pays no load time.
   await embedder.embed(['warm up']);
   const { modelId, dimension } = embedder;

@@ -129,7 +129,7 @@ describe.skipIf(skip !== undefined)('helm chart rendering', () => {
       [{ 'operator.replicas': -1 }, "at '/operator/replicas': minimum: got -1, want 0"],
       [{ 'mesh.postgres.mode': 'external' }, "missing property 'secretRef'"],
       [{ 'mesh.ingress.enabled': true }, "missing property 'host'"],
-      [{ 'mesh.workers.embedder': 'word2vec' }, "at '/mesh/workers/embedder': value must be one of 'use-lite', 'hash', 'openai'"],
+      [{ 'mesh.workers.embedder': 'word2vec' }, "at '/mesh/workers/embedder': value must be one of 'minilm', 'use-lite', 'hash', 'openai'"],
       [{ 'mesh.api.resources.requests.cpu': 'lots' }, "at '/mesh/api/resources/requests/cpu'"],
       [{ 'image.pullPolicy': 'Sometimes' }, "at '/image/pullPolicy'"],
       [{ 'mesh.nats.replicas': 12 }, "at '/mesh/nats/replicas': maximum: got 12, want 9"],

@@ -24,25 +24,29 @@ describe(`the default embedded server (${HYPHAE_BIN} serve)`, { timeout: 300_000
     await rm(root, { recursive: true, force: true });
   });
 
-  it('stores and recalls a paraphrase with the key it prints on first start', async () => {
+  it('stores and recalls a paraphrase with the key it prints on first start, embedded by minilm', async () => {
     server = await startServer(['--port', '0'], defaultEnv(join(root, 'data')));
+    expect(server.stderr()).toMatch(/embedder all-minilm-l6-v2-int8;/);
     const key = /hy_[A-Za-z0-9_-]{20,}/.exec(server.stdout())?.[0];
     expect(key, server.stdout()).toBeDefined();
     const headers = { 'x-hyphae-key': key ?? '', 'content-type': 'application/json' };
-    const stored = await fetch(`${server.url}/v1/cells`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ content: 'Sessions are kept in PostgreSQL, not Redis.', cell_type: 'Decision' }),
-    });
-    const storedBody = (await stored.json()) as { node_id?: string };
-    expect(stored.status, JSON.stringify(storedBody)).toBe(201);
+    const store = async (content: string): Promise<string | undefined> => {
+      const stored = await fetch(`${server?.url}/v1/cells`, { method: 'POST', headers, body: JSON.stringify({ content, cell_type: 'Decision' }) });
+      const body = (await stored.json()) as { node_id?: string };
+      expect(stored.status, JSON.stringify(body)).toBe(201);
+      return body.node_id;
+    };
+    const target = await store('Sessions are kept in PostgreSQL, not Redis.');
+    // No word of the question is in the memory; a distractor shares one (feature hashing ranks it first).
+    for (const other of ['Our payroll vendor files taxes in the state of Ohio.', 'Rotate the TLS certificates every month.', 'The web frontend is built with React and Vite.']) await store(other);
     const recalled = await fetch(`${server.url}/v1/recall`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ query: 'which database holds user sessions?', k: 1 }),
+      body: JSON.stringify({ query: 'which database stores login state?', k: 4 }),
     });
     const recalledBody = (await recalled.json()) as { results: { node: { node_id: string } }[] };
     expect(recalled.status, JSON.stringify(recalledBody)).toBe(200);
-    expect(recalledBody.results[0]?.node.node_id).toBe(storedBody.node_id);
+    expect(recalledBody.results).toHaveLength(4);
+    expect(recalledBody.results[0]?.node.node_id).toBe(target);
   });
 });

@@ -54,7 +54,7 @@ export interface TestClock {
 
 export interface TestRuntimeOptions {
   readonly driver?: TestDriver;
-  readonly embedder?: 'hash' | 'use-lite';
+  readonly embedder?: 'hash' | 'use-lite' | 'minilm';
   readonly facade?: Partial<FacadeConfig>;
   readonly diffFeed?: MemoryFacadeDeps['diffFeed'];
   readonly outbox?: MemoryFacadeDeps['outbox'];

@@ -87,7 +87,7 @@ export const autoscalingSchema = object(
 export const workersSchema = object(
   {
     replicas: integer({ minimum: 0, maximum: 1000, default: 1 }),
-    embedder: enumOf(['use-lite', 'hash', 'openai'] as const, { default: 'hash', description: 'Embedding provider the workers run.' }),
+    embedder: enumOf(['minilm', 'use-lite', 'hash', 'openai'] as const, { default: 'minilm', description: 'Embedding provider the workers run.' }),
     model: string({ description: 'Embedding model name (HYPHAE_EMBED_MODEL).' }),
     url: string({ pattern: '^https?://.+', description: 'OpenAI-compatible /v1/embeddings base URL (HYPHAE_EMBED_URL), required by embedder openai.' }),
     apiKeySecret: secretKeyRef('api-key', 'the embeddings API key'),
