@@ -4,6 +4,7 @@
  * and the outbox, close the bus and the database (PGlite is closed cleanly, never corrupted).
  */
 import { loadConfig } from '../core/config.js';
+import { describeLoggableError } from '../core/loggable-error.js';
 import { buildHttpApp } from '../http/build-http-app.js';
 import { resolveHttpConfig } from '../http/http-config.js';
 import { SERVER_VERSION } from '../mcp/server-version.js';
@@ -21,7 +22,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<void> {
   const config = loadConfig(process.env, configFlags(parsed.values));
   const processRuntime = await startProcessRuntime(config, {
     command: 'hyphae serve',
-    onBackgroundError: (error) => process.stderr.write(`hyphae serve: background task failed: ${describe(error)}\n`),
+    onBackgroundError: (error) => process.stderr.write(`hyphae serve: background task failed: ${describeLoggableError(error)}\n`),
   });
   const { runtime, metrics, readiness } = processRuntime;
   let app: Awaited<ReturnType<typeof buildHttpApp>> | undefined;
@@ -67,8 +68,4 @@ function publicBaseUrl(host: string, address: string): string {
   // Listening on every interface: show the loopback URL a local client can use.
   if (host === '0.0.0.0' || host === '::') return address.replace(/\/\/[^/:]+|\/\/\[[^\]]+\]/, '//127.0.0.1');
   return address;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

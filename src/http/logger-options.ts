@@ -1,8 +1,10 @@
 /**
  * fastify's pino logger, JSON lines, with secrets redacted: the API key header, Authorization,
- * cookies and any `key` field (a created key is returned once and must never reach a log).
+ * cookies and any `key` field (a created key is returned once and must never reach a log). Every
+ * logged `err` (ours or fastify's) goes through loggableError: no SQL, parameters or content.
  */
 import type { FastifyServerOptions } from 'fastify';
+import { loggableError } from '../core/loggable-error.js';
 
 export interface HttpLoggerOptions {
   readonly level: string;
@@ -27,6 +29,7 @@ export function pinoOptions(options: HttpLoggerOptions): NonNullable<FastifyServ
   return {
     level: options.level,
     redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
+    serializers: { err: (error: unknown) => ({ ...loggableError(error) }), error: loggableError },
     ...(options.stream === undefined ? {} : { stream: options.stream }),
   };
 }

@@ -2,6 +2,7 @@
  * The MCP method table over one parsed JSON-RPC message: initialize, ping, tools/list and
  * tools/call. Transport-agnostic: stdio keeps one session per process, HTTP builds one per request.
  */
+import { describeLoggableError } from '../core/loggable-error.js';
 import type { Principal } from '../core/principal.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
 import type { JsonRpcErrorObject, JsonRpcId, JsonRpcRequest } from './json-rpc.js';
@@ -180,7 +181,7 @@ export class McpDispatcher {
     } catch (error) {
       observe('error');
       const rpcError = toRpcError(error);
-      if (rpcError.message === 'internal error') this.log(`tool ${tool.name} failed: ${describeFailure(error)}`);
+      if (rpcError.message === 'internal error') this.log(`tool ${tool.name} failed: ${describeLoggableError(error)}`);
       return serializeError(id, rpcError);
     }
     observe('ok');
@@ -191,8 +192,3 @@ export class McpDispatcher {
   }
 }
 
-function describeFailure(error: unknown): string {
-  if (!(error instanceof Error)) return 'non-error thrown';
-  const cause = error.cause instanceof Error ? ` (cause: ${error.cause.name}: ${error.cause.message})` : '';
-  return `${error.name}: ${error.message}${cause}`;
-}
