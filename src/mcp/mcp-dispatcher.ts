@@ -150,7 +150,7 @@ export class McpDispatcher {
     } catch (error) {
       if (error instanceof ResourceMethodError) return serializeError(id, error.rpcError);
       const rpcError = toRpcError(error);
-      if (rpcError.message === 'internal error') this.log(`method failed: ${describeFailure(error)}`);
+      if (rpcError.message === 'internal error') this.log(`method failed: ${describeLoggableError(error)}`);
       return serializeError(id, rpcError);
     }
   }
