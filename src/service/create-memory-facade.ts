@@ -44,7 +44,7 @@ import { toDiff } from '../mesh/diff-row.js';
 import type { WrittenDiff } from '../mesh/diff-writer.js';
 import { drainInbox } from '../mesh/inbox-drain.js';
 import { peekInbox } from '../mesh/inbox-peek.js';
-import { deleteOwnBeacon, insertBeacon, listOwnBeacons } from '../store/beacon-repository.js';
+import { deleteOwnBeacon, findOwnBeacon, insertBeacon, listOwnBeacons } from '../store/beacon-repository.js';
 import {
   deleteCell,
   findCell,
@@ -147,6 +147,23 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     return scene;
   };
 
+  /**
+   * An idempotent replay returns the original cell only to a key that may read it: another key of
+   * the same agent, scoped to other projects, learns that the key was used and nothing of the cell.
+   */
+  const replayed = (principal: Principal, original: CellRow): MemoryNode => {
+    if (!canAccessProject(principal, original.project)) {
+      throw new ConflictError('this idempotency key was already used by this agent in a project outside your key scope', {
+        details: { field: 'idempotency_key' },
+      });
+    }
+    return node(original);
+  };
+  /** What a diff, a beacon or a session reveals is bounded by the reading key's projects, not the agent's. */
+  const diffVisibleTo = (principal: Principal) => (diff: { readonly project: string }): boolean => canAccessProject(principal, diff.project);
+  const beaconVisibleTo = (principal: Principal, beacon: { readonly project: string | null; readonly owner_projects: readonly string[] }): boolean =>
+    beacon.project !== null ? canAccessProject(principal, beacon.project) : beacon.owner_projects.every((project) => canAccessProject(principal, project));
+
   const promote = async (rows: readonly CellRow[]): Promise<void> => {
     const now = clock();
     for (const row of rows) {
@@ -210,7 +227,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
       const key = input.idempotency_key ?? null;
       if (key !== null) {
         const existing = await findCellByIdempotencyKey(db, principal.tenantId, principal.agent, key);
-        if (existing !== null) return node(existing);
+        if (existing !== null) return replayed(principal, existing);
       }
       const embedding = await embedOne(input.content);
       const now = clock();
@@ -250,6 +267,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
           // A concurrent replay of the same key won the unique index: return its cell, write nothing.
           const original = key === null ? null : await findCellByIdempotencyKey(tx, principal.tenantId, principal.agent, key);
           if (original === null) throw new ConflictError('idempotency key conflict; retry');
+          replayed(principal, original);
           return { row: original, diffs: [] };
         }
         return { row: inserted, diffs: await gossip.emit(tx, 'created', change(inserted, embedding), now) };
@@ -327,9 +345,15 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     async closeSession(principal, raw): Promise<SessionClosed> {
       requireRole(principal, 'writer');
       const input = parseInput(closeSessionInputSchema, raw);
-      const session = await closeSession(db, principal.tenantId, principal.agent, input.session_id);
-      if (session === null || session.closed_at === null) throw new NotFoundError('session', input.session_id);
-      return { session_id: session.session_id, closed_at: session.closed_at };
+      // Closed inside a transaction that a session out of the key's scope rolls back.
+      const session = await db.transaction(async (tx) => {
+        const closed = await closeSession(tx, principal.tenantId, principal.agent, input.session_id);
+        if (closed === null || closed.closed_at === null || !canAccessProject(principal, closed.project)) {
+          throw new NotFoundError('session', input.session_id);
+        }
+        return { session_id: closed.session_id, closed_at: closed.closed_at };
+      });
+      return session;
     },
 
     async getScene(principal, sceneId, options): Promise<SceneWithCells> {
@@ -441,13 +465,18 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
       const input = parseInput(listBeaconsInputSchema, raw);
       const rows = await listOwnBeacons(db, principal.tenantId, principal.agent, clock(), decodeCursor(input.cursor), input.limit);
       const page = pageOf(rows, input.limit, (r) => ({ createdAt: r.created_at, id: r.beacon_id }));
-      return { items: page.rows.map(toBeacon), next_cursor: page.next };
+      return { items: page.rows.filter((row) => beaconVisibleTo(principal, row)).map(toBeacon), next_cursor: page.next };
     },
 
     async deleteBeacon(principal, beaconId): Promise<void> {
       requireRole(principal, 'reader');
       const id = parseUuid('beacon_id', beaconId);
-      if (!(await deleteOwnBeacon(db, principal.tenantId, principal.agent, id))) throw new NotFoundError('beacon', id);
+      await db.transaction(async (tx) => {
+        const own = await findOwnBeacon(tx, principal.tenantId, principal.agent, id);
+        if (own === null || !beaconVisibleTo(principal, own) || !(await deleteOwnBeacon(tx, principal.tenantId, principal.agent, id))) {
+          throw new NotFoundError('beacon', id);
+        }
+      });
       deps.onBeaconsChanged?.(principal.tenantId, principal.agent);
     },
 
@@ -455,26 +484,29 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
       requireRole(principal, 'reader');
       const input = parseInput(pullDiffsInputSchema, raw);
       const rows = await diffsSince(db, principal.tenantId, principal.agent, input.since, input.limit);
-      const diffs = rows.map(toDiff);
-      return { diffs, next_since: diffs[diffs.length - 1]?.created_at ?? input.since };
+      // next_since follows the last row read, visible or not, so hidden rows never stall the reader.
+      return { diffs: rows.map(toDiff).filter(diffVisibleTo(principal)), next_since: rows[rows.length - 1]?.created_at ?? input.since };
     },
 
     async drainInbox(principal, raw): Promise<DrainedInbox> {
       requireRole(principal, 'reader');
       const input = parseInput(drainInboxInputSchema, raw);
-      return drainInbox(db, principal.tenantId, principal.agent, input.page_size);
+      const drained = await drainInbox(db, principal.tenantId, principal.agent, input.page_size);
+      return { ...drained, diffs: drained.diffs.filter(diffVisibleTo(principal)) };
     },
 
     async peekInbox(principal, raw): Promise<InboxPeek> {
       requireRole(principal, 'reader');
       const input = parseInput(peekInboxInputSchema, raw);
-      return peekInbox(db, principal.tenantId, principal.agent, input.limit, input.after_seq);
+      const peeked = await peekInbox(db, principal.tenantId, principal.agent, input.limit, input.after_seq);
+      return { ...peeked, diffs: peeked.diffs.filter(diffVisibleTo(principal)) };
     },
 
     async subscribeDiffs(principal: Principal, listener: LiveDiffListener, afterSeq?: number): Promise<LiveSubscription> {
       requireRole(principal, 'reader');
       if (deps.diffFeed === undefined) throw new UnavailableError('live push not configured');
-      return deps.diffFeed.subscribe(principal.tenantId, principal.agent, listener, afterSeq);
+      const visible = diffVisibleTo(principal);
+      return deps.diffFeed.subscribe(principal.tenantId, principal.agent, (diff) => (visible(diff) ? listener(diff) : undefined), afterSeq);
     },
 
     async createKey(principal, raw): Promise<CreatedApiKey> {

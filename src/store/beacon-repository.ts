@@ -88,6 +88,16 @@ export async function listOwnBeacons(
   return result.rows;
 }
 
+/** One of the owner's beacons, expired or not; null when it is not theirs. */
+export async function findOwnBeacon(q: Queryable, tenantId: string, owner: string, beaconId: string): Promise<BeaconRow | null> {
+  const result = await q.query<BeaconRow>(`SELECT ${BEACON_COLUMNS} FROM beacons WHERE tenant_id = $1 AND owner_agent = $2 AND beacon_id = $3`, [
+    tenantId,
+    owner,
+    beaconId,
+  ]);
+  return result.rows[0] ?? null;
+}
+
 export async function deleteOwnBeacon(q: Queryable, tenantId: string, owner: string, beaconId: string): Promise<boolean> {
   const result = await q.query(`DELETE FROM beacons WHERE tenant_id = $1 AND owner_agent = $2 AND beacon_id = $3`, [tenantId, owner, beaconId]);
   return result.rowCount > 0;
