@@ -1,5 +1,5 @@
 /**
- * The `hyphae` command (SPEC §6): serve, mcp, keys, worker, migrate, operator.
+ * The `hyphae` command (SPEC §6): serve, mcp, keys, worker, migrate, reembed, operator.
  * Exit codes: 0 success, 1 runtime failure, 2 bad usage, configuration or identity.
  */
 import { isHyphaeError } from '../core/errors.js';
@@ -15,6 +15,7 @@ Usage:
   hyphae keys revoke ID
   hyphae worker   [--nats-url URL] [--port P] [--embedder E]
   hyphae migrate  [--data-dir D] [--database-url URL] [--embedder E]
+  hyphae reembed  [--embedder E] [--data-dir D] [--database-url URL] [--batch-size N]
   hyphae operator [--metrics-port P] [--namespace NS]
   hyphae version
 
@@ -31,6 +32,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandRunner>>> = {
   keys: async () => (await import('./keys-command.js')).runKeysCommand,
   worker: async () => (await import('./worker-command.js')).runWorkerCommand,
   migrate: async () => (await import('./migrate-command.js')).runMigrateCommand,
+  reembed: async () => (await import('./reembed-command.js')).runReembedCommand,
   operator: async () => (await import('./operator-command.js')).runOperatorCommand,
 };
 

@@ -35,8 +35,8 @@ export class EmbeddingModelMismatchError extends ConflictError {
     const recordedModel = recorded.modelId ?? 'an unrecorded model';
     super(
       `this database was created with model ${recordedModel} (${recorded.dimension}-d) but this process uses ` +
-        `${configured.modelId} (${configured.dimension}-d); start with --embedder matching it, or re-embed: ` +
-        'start a fresh database (new --data-dir or --database-url) with the new embedder and store the memories again',
+        `${configured.modelId} (${configured.dimension}-d); start with the --embedder it was created with, or move it ` +
+        'to this embedder with `hyphae reembed --embedder E` (same data folder or database URL; stop the servers first)',
       {
         ...options,
         details: {

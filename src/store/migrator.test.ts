@@ -59,7 +59,7 @@ describeEachDriver('migrate', ({ createDb }) => {
     await migrate(db, { modelId: 'use-lite-v1', dimension: 512 });
     const otherModel = migrate(db, { modelId: 'hash-512', dimension: 512 });
     await expect(otherModel).rejects.toBeInstanceOf(EmbeddingModelMismatchError);
-    await expect(otherModel).rejects.toThrow(/created with model use-lite-v1 \(512-d\).*--embedder.*re-embed/);
+    await expect(otherModel).rejects.toThrow(/created with model use-lite-v1 \(512-d\).*--embedder.*hyphae reembed --embedder/);
     await expect(migrate(db, { modelId: 'use-lite-v1', dimension: 384 })).rejects.toMatchObject({
       code: 'CONFLICT',
       details: { recorded_dimension: 512, configured_dimension: 384 },

@@ -140,12 +140,19 @@ async function ensureEmbeddingIdentity(db: Db, configured: EmbeddingIdentity): P
   return db.transaction(async (tx) => {
     await lockMigrations(tx);
     if (await assertCompatibleEmbedder(tx, configured)) return configured;
-    await tx.query(
-      'INSERT INTO hyphae_meta (key, value) VALUES ($1, $2), ($3, $4) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
-      [META_MODEL, configured.modelId, META_DIMENSION, String(configured.dimension)],
-    );
+    await recordEmbeddingIdentity(tx, configured);
     return configured;
   });
+}
+
+/** Records the embedder the database's vectors come from (first start, or the end of `hyphae reembed`). */
+export async function recordEmbeddingIdentity(tx: Queryable, identity: EmbeddingIdentity): Promise<void> {
+  await tx.query('INSERT INTO hyphae_meta (key, value) VALUES ($1, $2), ($3, $4) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [
+    META_MODEL,
+    identity.modelId,
+    META_DIMENSION,
+    String(identity.dimension),
+  ]);
 }
 
 /**
@@ -186,7 +193,8 @@ async function readSchemaDimension(db: Queryable): Promise<number | undefined> {
   return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
-async function lockMigrations(tx: Queryable): Promise<void> {
+/** Serialises schema changes: migrations and the column swap at the end of `hyphae reembed`. */
+export async function lockMigrations(tx: Queryable): Promise<void> {
   await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
 }
 
