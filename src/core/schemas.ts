@@ -112,6 +112,15 @@ export const peekInboxInputSchema = z.strictObject({
   after_seq: z.int().min(0).optional().describe('Only diffs after this inbox seq (and always after the drain cursor)'),
 });
 
+/**
+ * One MCP resource subscription: `resource` is `inbox` or `cell:<node_id>`; `session` is the MCP
+ * session id the subscription belongs to ('' for a client that has none).
+ */
+export const resourceSubscriptionInputSchema = z.strictObject({
+  session: z.string().max(128).regex(/^[\x21-\x7e]*$/, 'visible ASCII characters only'),
+  resource: z.union([z.literal('inbox'), z.string().regex(/^cell:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)]),
+});
+
 export const getSceneInputSchema = z.strictObject({
   scene_id: uuidSchema,
 });
@@ -150,6 +159,7 @@ export type ListBeaconsInput = z.output<typeof listBeaconsInputSchema>;
 export type PullDiffsInput = z.output<typeof pullDiffsInputSchema>;
 export type DrainInboxInput = z.output<typeof drainInboxInputSchema>;
 export type PeekInboxInput = z.output<typeof peekInboxInputSchema>;
+export type ResourceSubscriptionInput = z.output<typeof resourceSubscriptionInputSchema>;
 export type GetSceneInput = z.output<typeof getSceneInputSchema>;
 export type ListScenesInput = z.output<typeof listScenesInputSchema>;
 export type ListCellsInput = z.output<typeof listCellsInputSchema>;

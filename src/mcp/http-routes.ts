@@ -15,6 +15,8 @@ import type { McpCallObserver, McpLog, McpSession } from './mcp-dispatcher.js';
 import { McpDispatcher } from './mcp-dispatcher.js';
 import { ASSUMED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, isSupportedProtocolVersion } from './protocol-version.js';
 import { toRpcError } from './rpc-errors.js';
+import { MCP_SESSION_HEADER, mintSessionId, sessionKeyOf } from './mcp-session-id.js';
+import { storedSubscriptions } from './resources/session-subscriptions.js';
 
 export const MCP_PATH = '/mcp';
 export const API_KEY_HEADER = 'x-hyphae-key';
@@ -149,12 +151,21 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
     const principal = principals.get(request);
     if (principal === undefined) return sendRpcError(reply, 401, codedError('UNAUTHENTICATED', 'missing or invalid API key'));
     const header = headerValue(request, 'mcp-protocol-version');
+    const body: unknown = request.body;
+    const initializing = typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
+    // initialize opens a new session; every later request names its own in the header.
+    const sessionId = initializing ? mintSessionId() : sessionKeyOf(request.headers[MCP_SESSION_HEADER]);
+    if (sessionId === null) {
+      return sendRpcError(reply, 400, { code: RPC_INVALID_REQUEST, message: 'Mcp-Session-Id must be at most 128 visible ASCII characters' });
+    }
     const session: McpSession = {
       principal,
       protocolVersion: isSupportedProtocolVersion(header) ? header : ASSUMED_PROTOCOL_VERSION,
+      subscriptions: storedSubscriptions(deps.facade, principal, sessionId),
     };
-    const outcome = await dispatcher.handleValue(request.body, session);
+    const outcome = await dispatcher.handleValue(body, session);
     if (outcome.kind === 'accepted') return reply.code(202).send();
+    if (initializing && outcome.kind === 'answered') reply.header(MCP_SESSION_HEADER, sessionId);
     return reply
       .code(outcome.kind === 'answered' ? 200 : 400)
       .header('content-type', JSON_CONTENT_TYPE)

@@ -1,10 +1,14 @@
 /**
- * `GET /mcp` with `Accept: text/event-stream`: the caller's new diffs, live, as JSON-RPC
- * notifications on a Server-Sent Events stream. Each event's id is the diff's inbox seq, so a
- * client reconnecting with `Last-Event-ID` resumes exactly after the last diff it saw; comment
- * lines keep idle proxies from closing the stream. A client too slow to read, or a backlog
- * larger than the buffer bound, ends the stream after what was written (the client resumes by
- * Last-Event-ID) rather than buffering without bound.
+ * `GET /mcp` with `Accept: text/event-stream`: what lands in the caller's inbox, live, as JSON-RPC
+ * notifications on a Server-Sent Events stream, from whichever replica produced it:
+ *   - `notifications/resources/updated` for hyphae://inbox (and subscribed cells) when the MCP
+ *     session (its `Mcp-Session-Id`) subscribed to it — on any replica, since subscriptions are
+ *     stored — plus `notifications/resources/list_changed`;
+ *   - `notifications/hyphae/diff`, one per diff, for clients that ask with `x-hyphae-diffs: on`.
+ * Event ids are inbox seqs, so a client reconnecting with `Last-Event-ID` resumes exactly after the
+ * last diff it heard of; comment lines keep idle proxies from closing the stream. A client too slow
+ * to read, or a backlog larger than the buffer bound, ends the stream after what was written (the
+ * client resumes by Last-Event-ID) rather than buffering without bound.
  */
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Diff } from '../core/entities.js';
@@ -14,8 +18,13 @@ import { mcpPrincipalOf } from './http-routes.js';
 import { RPC_INVALID_REQUEST, serializeError } from './json-rpc.js';
 import type { JsonRpcErrorObject } from './json-rpc.js';
 import { toRpcError } from './rpc-errors.js';
+import { DIFF_NOTIFICATION_METHOD, ResourceNotifier, diffNotification } from './resources/resource-notifications.js';
+import type { JsonRpcNotificationMessage } from './resources/resource-notifications.js';
+import { MCP_SESSION_HEADER, sessionKeyOf } from './mcp-session-id.js';
 
-export const DIFF_NOTIFICATION_METHOD = 'notifications/hyphae/diff';
+export { DIFF_NOTIFICATION_METHOD };
+/** The request header with which a client asks for notifications/hyphae/diff on its stream. */
+export const DIFFS_HEADER = 'x-hyphae-diffs';
 
 /** Structurally a subset of HyphaeMetrics. */
 export interface LiveStreamMetrics {
@@ -24,7 +33,7 @@ export interface LiveStreamMetrics {
 }
 
 export interface LiveStreamOptions {
-  readonly facade: Pick<MemoryFacade, 'subscribeDiffs'>;
+  readonly facade: Pick<MemoryFacade, 'subscribeDiffs' | 'resourceSubscriptions'>;
   readonly metrics?: LiveStreamMetrics;
   /** Interval of the keep-alive comment; default 15 s. */
   readonly heartbeatMs?: number;
@@ -47,8 +56,18 @@ const STALLED_CLIENT_MS = 30_000;
 
 /** The SSE frame of one diff: a JSON-RPC notification whose event id is the inbox seq. */
 export function diffEvent(diff: Diff): string {
-  const notification = { jsonrpc: '2.0', method: DIFF_NOTIFICATION_METHOD, params: { diff } };
-  return `id: ${diff.seq}\nevent: message\ndata: ${JSON.stringify(notification)}\n\n`;
+  return `id: ${diff.seq}\nevent: message\ndata: ${JSON.stringify(diffNotification(diff))}\n\n`;
+}
+
+/** A resource notification's frame; it carries the batch's last seq as id unless diff frames already do. */
+function notificationEvent(message: JsonRpcNotificationMessage, seq: number | undefined): string {
+  return `${seq === undefined ? '' : `id: ${seq}\n`}event: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+function asksForDiffs(request: FastifyRequest): boolean {
+  const raw = request.headers[DIFFS_HEADER];
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim().toLowerCase();
+  return value === 'on' || value === '1' || value === 'true' || value === 'yes';
 }
 
 function acceptsEventStream(accept: string | string[] | undefined): boolean {
@@ -95,31 +114,52 @@ export function createLiveStream(options: LiveStreamOptions): LiveStreamEndpoint
       await sendError(reply, 400, { code: RPC_INVALID_REQUEST, message: 'Last-Event-ID must be a diff seq (a non-negative integer)' });
       return;
     }
+    const sessionKey = sessionKeyOf(request.headers[MCP_SESSION_HEADER]);
+    if (sessionKey === null) {
+      await sendError(reply, 400, { code: RPC_INVALID_REQUEST, message: 'Mcp-Session-Id must be at most 128 visible ASCII characters' });
+      return;
+    }
+    const wantsDiffs = asksForDiffs(request);
 
     const res = reply.raw;
     // Diffs caught up during subscribe arrive before the headers are out: held (bounded) until then.
-    const held: string[] = [];
+    const held: { frame: string; isDiff: boolean }[] = [];
     const state = { live: false, open: true, heldBytes: 0, overflow: false, end: (): void => undefined };
-    const hold = (diff: Diff): void => {
+    const hold = (frame: string, isDiff: boolean): void => {
       if (state.overflow) return;
-      const frame = diffEvent(diff);
-      held.push(frame);
+      held.push({ frame, isDiff });
       state.heldBytes += frame.length;
       // Beyond the bound the tail is dropped and the stream ends after what it holds: the client
       // resumes from the last id it received, so nothing is lost.
       if (state.heldBytes > maxBufferedBytes) state.overflow = true;
     };
-    const send = (frame: string): void => {
+    const send = (frame: string, isDiff: boolean): void => {
       if (!state.open) return;
       res.write(frame);
-      options.metrics?.countDiffsDelivered('sse', 1);
+      if (isDiff) options.metrics?.countDiffsDelivered('sse', 1);
       // A client that does not keep up is ended (what was written still reaches it), not buffered without bound.
       if (res.writableLength > maxBufferedBytes) state.end();
     };
+    const out = (frame: string, isDiff: boolean): void => (state.live ? send(frame, isDiff) : hold(frame, isDiff));
+    const notifier = new ResourceNotifier(
+      async () => new Set(await options.facade.resourceSubscriptions(principal, sessionKey)),
+      (messages, lastSeq) => {
+        for (const message of messages) out(notificationEvent(message, wantsDiffs ? undefined : lastSeq), false);
+      },
+      { listChanged: !wantsDiffs },
+    );
     let subscription: Awaited<ReturnType<MemoryFacade['subscribeDiffs']>>;
     try {
-      subscription = await options.facade.subscribeDiffs(principal, (diff) => (state.live ? send(diffEvent(diff)) : hold(diff)), afterSeq);
+      subscription = await options.facade.subscribeDiffs(
+        principal,
+        (diff) => {
+          if (wantsDiffs) out(diffEvent(diff), true);
+          notifier.push(diff);
+        },
+        afterSeq,
+      );
     } catch (error) {
+      notifier.close();
       const status = isHyphaeError(error) ? ERROR_SPECS[error.code].httpStatus : 500;
       await sendError(reply, status, toRpcError(error));
       return;
@@ -127,6 +167,7 @@ export function createLiveStream(options: LiveStreamOptions): LiveStreamEndpoint
 
     reply.hijack();
     if (res.destroyed || request.raw.destroyed) {
+      notifier.close();
       await subscription.close();
       return;
     }
@@ -137,6 +178,7 @@ export function createLiveStream(options: LiveStreamOptions): LiveStreamEndpoint
       if (!state.open) return;
       state.open = false;
       clearInterval(heartbeat);
+      notifier.close();
       closers.delete(close);
       options.metrics?.addLiveStreams(-1);
       void subscription.close().catch(() => undefined);
@@ -164,7 +206,7 @@ export function createLiveStream(options: LiveStreamOptions): LiveStreamEndpoint
       'x-accel-buffering': 'no',
     });
     res.write(`retry: ${retryMs}\n: stream open\n\n`);
-    for (const frame of held.splice(0)) send(frame);
+    for (const { frame, isDiff } of held.splice(0)) send(frame, isDiff);
     if (state.overflow) close();
     state.live = true;
   };

@@ -19,7 +19,9 @@ import {
 import type { ProtocolVersion } from './protocol-version.js';
 import { negotiateProtocolVersion, reportsSchemaErrorsAsToolResults } from './protocol-version.js';
 import { invalidArgumentsError, invalidArgumentsResultJson, toFieldIssues, toRpcError } from './rpc-errors.js';
+import { DIFFS_CAPABILITY } from './resources/resource-notifications.js';
 import { ResourceMethodError, ResourceMethods } from './resources/resource-methods.js';
+import type { SessionSubscriptions } from './resources/session-subscriptions.js';
 import { resourceLinkBlocks } from './resources/resource-wire.js';
 import { SERVER_VERSION } from './server-version.js';
 import { TOOLS_LIST_RESULT_JSON, findTool } from './tools/tool-registry.js';
@@ -28,6 +30,10 @@ import { TOOLS_LIST_RESULT_JSON, findTool } from './tools/tool-registry.js';
 export interface McpSession {
   readonly principal: Principal;
   protocolVersion: ProtocolVersion;
+  /** Where resources/subscribe records go (absent: the method is not available on this session). */
+  readonly subscriptions?: SessionSubscriptions;
+  /** Set on initialize when the client declared the experimental `hyphae/diffs` capability. */
+  wantsDiffs?: boolean;
 }
 
 export type McpLog = (message: string) => void;
@@ -61,8 +67,15 @@ const INSTRUCTIONS =
 
 const SERVER_CAPABILITIES = {
   tools: { listChanged: false },
-  resources: { subscribe: false, listChanged: false },
+  resources: { subscribe: true, listChanged: true },
+  experimental: { [DIFFS_CAPABILITY]: {} },
 };
+
+/** Whether an initialize request's client capabilities ask for notifications/hyphae/diff. */
+export function clientWantsDiffs(params: Readonly<Record<string, unknown>>): boolean {
+  const capabilities = params.capabilities;
+  return isPlainObject(capabilities) && isPlainObject(capabilities.experimental) && capabilities.experimental[DIFFS_CAPABILITY] !== undefined;
+}
 
 const ACCEPTED: McpOutcome = { kind: 'accepted' };
 const MAX_ECHOED_NAME = 64;
@@ -124,6 +137,7 @@ export class McpDispatcher {
       case 'initialize': {
         const version = negotiateProtocolVersion(params.protocolVersion);
         session.protocolVersion = version;
+        session.wantsDiffs = clientWantsDiffs(params);
         return serializeResult(request.id, this.initializeResultFor(version));
       }
       case 'ping':
@@ -138,9 +152,14 @@ export class McpDispatcher {
         return this.answer(request.id, async () => this.resources.templates(session.protocolVersion));
       case 'resources/read':
         return this.answer(request.id, () => this.resources.read(params, session.principal));
-      default:
-        return serializeError(request.id, { code: RPC_METHOD_NOT_FOUND, message: `Method not found: ${clip(request.method)}` });
+      case 'resources/subscribe':
+      case 'resources/unsubscribe': {
+        const subscriptions = session.subscriptions;
+        if (subscriptions === undefined) break;
+        return this.answer(request.id, () => this.resources.setSubscription(request.method === 'resources/subscribe', params, subscriptions));
+      }
     }
+    return serializeError(request.id, { code: RPC_METHOD_NOT_FOUND, message: `Method not found: ${clip(request.method)}` });
   }
 
   /** Runs a method whose failures are JSON-RPC error objects (ResourceMethodError) or facade errors. */

@@ -1,7 +1,10 @@
 /**
  * `hyphae mcp --remote URL`: bridges a local stdio MCP client to a running server's `POST /mcp`,
- * so several agents on one machine share one `hyphae serve`. Each stdin line becomes one POST;
- * each reply becomes one stdout line.
+ * so several agents on one machine share one `hyphae serve`. Each stdin line becomes one POST
+ * (under the MCP session id the server minted at initialize); each reply becomes one stdout line.
+ * After initialization the bridge also reads the server's GET /mcp stream and writes what it
+ * pushes (resources/updated, list_changed, and hyphae/diff when the client declared the
+ * experimental `hyphae/diffs` capability) as lines.
  */
 import type { Readable, Writable } from 'node:stream';
 import { ERROR_SPECS } from '../core/errors.js';
@@ -14,6 +17,9 @@ import { isSupportedProtocolVersion } from './protocol-version.js';
 import { API_KEY_HEADER } from './http-routes.js';
 import { readLiveStream } from './live-stream-reader.js';
 import { MAX_STDIO_MESSAGE_CHARS } from './stdio-server.js';
+import { clientWantsDiffs } from './mcp-dispatcher.js';
+import { DIFFS_HEADER } from './live-stream.js';
+import { MCP_SESSION_HEADER } from './mcp-session-id.js';
 
 export interface RemoteBridgeOptions {
   /** The server's MCP endpoint, e.g. `http://127.0.0.1:8787/mcp`. */
@@ -26,8 +32,8 @@ export interface RemoteBridgeOptions {
   /** Injected in tests; defaults to the global fetch. */
   readonly fetch?: typeof fetch;
   /**
-   * After initialization, also open the server's live stream (`GET /mcp`) and write the diffs it
-   * pushes as `notifications/hyphae/diff` lines, as an HTTP client would receive them.
+   * After initialization, also open the server's live stream (`GET /mcp`) and write the
+   * notifications it pushes as lines, as an HTTP client would receive them.
    */
   readonly liveDiffs?: boolean;
 }
@@ -56,6 +62,8 @@ export async function runRemoteBridge(options: RemoteBridgeOptions): Promise<voi
   const log = options.log ?? ((): void => undefined);
   const post = options.fetch ?? fetch;
   let protocolVersion: string | undefined;
+  let sessionId: string | undefined;
+  let wantsDiffs = false;
   // Forwarded in arrival order, as the local stdio server handles them.
   let queue: Promise<void> = Promise.resolve();
   const live = new AbortController();
@@ -64,7 +72,12 @@ export async function runRemoteBridge(options: RemoteBridgeOptions): Promise<voi
     if (options.liveDiffs !== true || liveStream !== undefined) return;
     liveStream = readLiveStream({
       url: options.url,
-      headers: () => ({ [API_KEY_HEADER]: options.apiKey, ...(protocolVersion === undefined ? {} : { 'mcp-protocol-version': protocolVersion }) }),
+      headers: () => ({
+        [API_KEY_HEADER]: options.apiKey,
+        ...(protocolVersion === undefined ? {} : { 'mcp-protocol-version': protocolVersion }),
+        ...(sessionId === undefined ? {} : { [MCP_SESSION_HEADER]: sessionId }),
+        ...(wantsDiffs ? { [DIFFS_HEADER]: 'on' } : {}),
+      }),
       deliver: (message) => {
         if (!output.writableEnded && !output.destroyed) output.write(`${message.replace(/\n/g, ' ')}\n`);
       },
@@ -97,6 +110,8 @@ export async function runRemoteBridge(options: RemoteBridgeOptions): Promise<voi
       [API_KEY_HEADER]: options.apiKey,
     };
     if (protocolVersion !== undefined && !isInitialize) headers['mcp-protocol-version'] = protocolVersion;
+    if (sessionId !== undefined && !isInitialize) headers[MCP_SESSION_HEADER] = sessionId;
+    if (isInitialize && isPlainObject(parsed) && isPlainObject(parsed.params)) wantsDiffs = clientWantsDiffs(parsed.params);
     let response: Response;
     try {
       response = await post(options.url, { method: 'POST', headers, body: line, signal });
@@ -124,6 +139,7 @@ export async function runRemoteBridge(options: RemoteBridgeOptions): Promise<voi
     if (isPlainObject(reply) && reply.jsonrpc === '2.0') {
       if (isInitialize && isPlainObject(reply.result) && isSupportedProtocolVersion(reply.result.protocolVersion)) {
         protocolVersion = reply.result.protocolVersion;
+        sessionId = response.headers.get(MCP_SESSION_HEADER) ?? undefined;
       }
       // Transport-level errors (401, 413…) carry id null; give them back the id the client waits on.
       write(reply.id === null && requestId !== undefined ? { ...reply, id: requestId } : reply);

@@ -1,12 +1,15 @@
 /**
- * Live diffs over stdio: the agent's new diffs, written on stdout as the same
- * `notifications/hyphae/diff` JSON-RPC notifications GET /mcp streams. Nothing is written before
- * the first reply (the one to `initialize`), so a client never sees a notification first.
+ * Live pushes over stdio, the same ones GET /mcp streams: `notifications/resources/updated` for
+ * what the session subscribed to, `notifications/resources/list_changed`, and
+ * `notifications/hyphae/diff` when the client declared the experimental `hyphae/diffs`
+ * capability. Nothing is written before the first reply (the one to `initialize`), so a client
+ * never sees a notification first.
  */
 import type { Diff } from '../core/entities.js';
 import type { Principal } from '../core/principal.js';
 import type { LiveSubscription, MemoryFacade } from '../service/memory-facade.js';
-import { DIFF_NOTIFICATION_METHOD } from './live-stream.js';
+import { ResourceNotifier, diffNotification } from './resources/resource-notifications.js';
+import type { SessionSubscriptions } from './resources/session-subscriptions.js';
 
 export interface StdioLiveDiffs {
   /** The first reply is out: forward what was held and everything after. */
@@ -14,14 +17,43 @@ export interface StdioLiveDiffs {
   close(): Promise<void>;
 }
 
+/** What the pushes depend on: read when a diff lands, since initialize sets wantsDiffs. */
+export interface StdioPushSession {
+  readonly wantsDiffs?: boolean;
+  readonly subscriptions?: SessionSubscriptions;
+}
+
 export function forwardLiveDiffs(
   facade: Pick<MemoryFacade, 'subscribeDiffs'>,
   principal: Principal,
   write: (line: string) => void,
+  session: StdioPushSession,
+  onError?: (error: unknown) => void,
 ): StdioLiveDiffs {
   const held: Diff[] = [];
   let live = false;
-  const send = (diff: Diff): void => write(JSON.stringify({ jsonrpc: '2.0', method: DIFF_NOTIFICATION_METHOD, params: { diff } }));
+  const wantsDiffs = (): boolean => session.wantsDiffs === true;
+  const notifiers = new Map<boolean, ResourceNotifier>();
+  const notifierFor = (diffs: boolean): ResourceNotifier => {
+    let notifier = notifiers.get(diffs);
+    if (notifier === undefined) {
+      notifier = new ResourceNotifier(
+        () => session.subscriptions?.current() ?? Promise.resolve(new Set<string>()),
+        (messages) => {
+          for (const message of messages) write(JSON.stringify(message));
+        },
+        { listChanged: !diffs },
+        onError,
+      );
+      notifiers.set(diffs, notifier);
+    }
+    return notifier;
+  };
+  const send = (diff: Diff): void => {
+    const diffs = wantsDiffs();
+    if (diffs) write(JSON.stringify(diffNotification(diff)));
+    notifierFor(diffs).push(diff);
+  };
   // A facade without a live feed answers UNAVAILABLE: stdio then simply has no push.
   const subscription: Promise<LiveSubscription | undefined> = Promise.resolve()
     .then(() => facade.subscribeDiffs(principal, (diff) => (live ? send(diff) : held.push(diff))))
@@ -33,6 +65,7 @@ export function forwardLiveDiffs(
       for (const diff of held.splice(0)) send(diff);
     },
     async close(): Promise<void> {
+      for (const notifier of notifiers.values()) notifier.close();
       await (await subscription)?.close();
     },
   };

@@ -12,6 +12,7 @@ import type { McpCallObserver, McpLog, McpSession } from './mcp-dispatcher.js';
 import { McpDispatcher } from './mcp-dispatcher.js';
 import { ASSUMED_PROTOCOL_VERSION } from './protocol-version.js';
 import { forwardLiveDiffs } from './stdio-live-diffs.js';
+import { InMemorySubscriptions } from './resources/session-subscriptions.js';
 
 /** Generous for a 32 KiB cell with metadata; bounds memory against a stream that never sends a newline. */
 export const MAX_STDIO_MESSAGE_CHARS = 1024 * 1024;
@@ -55,14 +56,21 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
   const { input, output, signal } = options;
   const log = options.log ?? ((): void => undefined);
   const dispatcher = new McpDispatcher({ facade: options.facade, log, ...(options.observer === undefined ? {} : { observer: options.observer }) });
-  const session: McpSession = { principal: options.principal, protocolVersion: ASSUMED_PROTOCOL_VERSION };
+  const session: McpSession = {
+    principal: options.principal,
+    protocolVersion: ASSUMED_PROTOCOL_VERSION,
+    // The process is the session, so its subscriptions live here.
+    subscriptions: new InMemorySubscriptions(options.facade, options.principal),
+  };
   // One agent's messages are handled in arrival order, so a store sent right after open_session lands in that session.
   let queue: Promise<void> = Promise.resolve();
 
   const write = (body: string): void => {
     if (!output.writableEnded && !output.destroyed) output.write(`${body}\n`);
   };
-  const liveDiffs = options.forwardDiffs === false ? undefined : forwardLiveDiffs(options.facade, options.principal, write);
+  const liveDiffs = options.forwardDiffs === false ? undefined : forwardLiveDiffs(options.facade, options.principal, write, session, (error) =>
+          log(`live push failed: ${error instanceof Error ? error.name : 'unknown'}`),
+        );
   const splitter = new LineSplitter(
     {
       line(text) {

@@ -31,6 +31,7 @@ import {
   listScenesInputSchema,
   openSessionInputSchema,
   peekInboxInputSchema,
+  resourceSubscriptionInputSchema,
   placeBeaconInputSchema,
   pullDiffsInputSchema,
   queryInputSchema,
@@ -62,6 +63,7 @@ import { diffsSince } from '../store/diff-repository.js';
 import { clearSceneConsolidation, findScene, insertScene, listScenes, lockScene, markSceneConsolidated } from '../store/scene-repository.js';
 import { closeSession, insertSession } from '../store/session-repository.js';
 import { toVectorText } from '../store/vector-text.js';
+import { deleteSubscription, sessionSubscriptions, upsertSubscription } from '../store/resource-subscription-repository.js';
 import { readableProjects, requireProject, requireRole } from './authorization.js';
 import type { DiffFeed } from './diff-feed.js';
 import { cellEnergy, toBeacon, toMemoryNode, toScene } from './entity-mapping.js';
@@ -500,6 +502,25 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
       const input = parseInput(peekInboxInputSchema, raw);
       const peeked = await peekInbox(db, principal.tenantId, principal.agent, input.limit, input.after_seq);
       return { ...peeked, diffs: peeked.diffs.filter(diffVisibleTo(principal)) };
+    },
+
+    async subscribeResource(principal, raw): Promise<void> {
+      requireRole(principal, 'reader');
+      const input = parseInput(resourceSubscriptionInputSchema, raw);
+      if (input.resource.startsWith('cell:')) await visibleCell(principal, input.resource.slice('cell:'.length));
+      await upsertSubscription(db, principal.tenantId, principal.agent, input.session, input.resource);
+    },
+
+    async unsubscribeResource(principal, raw): Promise<void> {
+      requireRole(principal, 'reader');
+      const input = parseInput(resourceSubscriptionInputSchema, raw);
+      await deleteSubscription(db, principal.tenantId, principal.agent, input.session, input.resource);
+    },
+
+    async resourceSubscriptions(principal, session): Promise<readonly string[]> {
+      requireRole(principal, 'reader');
+      const input = parseInput(resourceSubscriptionInputSchema, { session, resource: 'inbox' });
+      return sessionSubscriptions(db, principal.tenantId, principal.agent, input.session);
     },
 
     async subscribeDiffs(principal: Principal, listener: LiveDiffListener, afterSeq?: number): Promise<LiveSubscription> {

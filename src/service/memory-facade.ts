@@ -30,6 +30,7 @@ import type {
   ListScenesInput,
   OpenSessionInput,
   PeekInboxInput,
+  ResourceSubscriptionInput,
   PlaceBeaconInput,
   PullDiffsInput,
   QueryInput,
@@ -77,6 +78,12 @@ export interface MemoryFacade {
   drainInbox(principal: Principal, input: DrainInboxInput): Promise<DrainedInbox>;
   /** The undelivered part of the inbox, without moving the cursor (reads never mutate). */
   peekInbox(principal: Principal, input: PeekInboxInput): Promise<InboxPeek>;
+  /** Records an MCP resource subscription; a cell the principal cannot read is NOT_FOUND. */
+  subscribeResource(principal: Principal, input: ResourceSubscriptionInput): Promise<void>;
+  /** Drops one (idempotent). */
+  unsubscribeResource(principal: Principal, input: ResourceSubscriptionInput): Promise<void>;
+  /** The resources (`inbox`, `cell:<id>`) one MCP session of the principal subscribed to. */
+  resourceSubscriptions(principal: Principal, session: string): Promise<readonly string[]>;
   /** Live push: calls listener for each new diff addressed to the principal, from any replica. */
   subscribeDiffs(principal: Principal, listener: LiveDiffListener, afterSeq?: number): Promise<LiveSubscription>;
 

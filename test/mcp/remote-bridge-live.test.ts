@@ -57,7 +57,7 @@ describe('remote bridge with live diffs', () => {
       }
     });
     const done = runRemoteBridge({ url: `${replica.url}/mcp`, apiKey: readerKey, input, output, liveDiffs: true });
-    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18' } })}\n`);
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { experimental: { 'hyphae/diffs': {} } } } })}\n`);
     await waitFor(() => lines.length === 1);
     expect(replica.liveStream.openStreams).toBe(0);
     input.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);

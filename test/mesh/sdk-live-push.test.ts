@@ -33,7 +33,7 @@ describe('the official MCP SDK client receives live diffs over GET /mcp', () => 
     const readerKey = (await keys.createKey({ tenant: 'acme', agent: 'reader' })).key;
     client = new Client({ name: 'sdk-live-push-test', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(new URL(`${replica.url}/mcp`), {
-      requestInit: { headers: { 'x-hyphae-key': readerKey } },
+      requestInit: { headers: { 'x-hyphae-key': readerKey, 'x-hyphae-diffs': 'on' } },
     });
     await client.connect(transport);
     await client.callTool({ name: 'place_beacon', arguments: { text: INTEREST, threshold: 0.5 } });

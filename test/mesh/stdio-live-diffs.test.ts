@@ -48,7 +48,7 @@ describe('stdio MCP forwards live diffs as notifications on stdout', () => {
     await waitFor(() => replica.feed.openStreams === 1);
 
     const early = await callTool(replica.url, writerKey, 'store', { content: INTEREST, cell_type: 'Risk', salience: 0.8 });
-    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { experimental: { 'hyphae/diffs': {} } }, clientInfo: { name: 't', version: '1' } } })}\n`);
     await waitFor(() => lines.length === 2);
     const late = await callTool(replica.url, writerKey, 'store', { content: `${INTEREST}, again`, cell_type: 'Task', salience: 0.8 });
     await waitFor(() => lines.length === 3);

@@ -16,6 +16,8 @@ import { CELL_MIME_TYPE } from './cell-presentation.js';
 import { inboxMarkdown } from './inbox-presentation.js';
 import { cellTemplate, inboxDescriptor, resourceDescriptor } from './resource-wire.js';
 import { INBOX_URI, parseResourceUri } from './resource-uris.js';
+import { cellSubscriptionKey } from './resource-notifications.js';
+import type { SessionSubscriptions } from './session-subscriptions.js';
 
 /** MCP's code for an unknown resource (2024-11-05 through 2025-11-25). */
 export const RPC_RESOURCE_NOT_FOUND = -32002;
@@ -110,5 +112,20 @@ export class ResourceMethods {
     } catch (error) {
       throw asMethodError(error, uri);
     }
+  }
+
+  /** resources/subscribe and resources/unsubscribe: hyphae://inbox or one readable cell. */
+  async setSubscription(subscribe: boolean, params: JsonRpcParams, subscriptions: SessionSubscriptions): Promise<unknown> {
+    const uri = requireUri(params);
+    const target = parseResourceUri(uri);
+    if (target === null || (target.kind === 'inbox' && target.afterSeq !== undefined)) throw resourceNotFound(uri);
+    const key = target.kind === 'inbox' ? 'inbox' : cellSubscriptionKey(target.nodeId);
+    try {
+      if (subscribe) await subscriptions.add(key);
+      else await subscriptions.remove(key);
+    } catch (error) {
+      throw asMethodError(error, uri);
+    }
+    return {};
   }
 }
