@@ -15,6 +15,7 @@ Usage:
   hyphae keys revoke ID
   hyphae worker   [--nats-url URL] [--port P] [--embedder E]
   hyphae migrate  [--data-dir D] [--database-url URL] [--embedder E]
+  hyphae hook     [--remote URL] [--limit N] [--state-dir D]   (for agent-host hooks: prints new inbox diffs)
   hyphae reembed  [--embedder E] [--data-dir D] [--database-url URL] [--batch-size N]
   hyphae operator [--metrics-port P] [--namespace NS]
   hyphae version
@@ -32,6 +33,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandRunner>>> = {
   keys: async () => (await import('./keys-command.js')).runKeysCommand,
   worker: async () => (await import('./worker-command.js')).runWorkerCommand,
   migrate: async () => (await import('./migrate-command.js')).runMigrateCommand,
+  hook: async () => (await import('./hook-command.js')).runHookCommand,
   reembed: async () => (await import('./reembed-command.js')).runReembedCommand,
   operator: async () => (await import('./operator-command.js')).runOperatorCommand,
 };

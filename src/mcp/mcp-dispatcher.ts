@@ -19,6 +19,7 @@ import {
 import type { ProtocolVersion } from './protocol-version.js';
 import { negotiateProtocolVersion, reportsSchemaErrorsAsToolResults } from './protocol-version.js';
 import { invalidArgumentsError, invalidArgumentsResultJson, toFieldIssues, toRpcError } from './rpc-errors.js';
+import { getPrompt, promptsList } from './prompts/catch-up-prompt.js';
 import { DIFFS_CAPABILITY } from './resources/resource-notifications.js';
 import { ResourceMethodError, ResourceMethods } from './resources/resource-methods.js';
 import type { SessionSubscriptions } from './resources/session-subscriptions.js';
@@ -63,11 +64,14 @@ export interface McpDispatcherOptions {
 const INSTRUCTIONS =
   'Hyphae is shared memory for agents. Store what others should know (store), recall by meaning (recall, query), open a ' +
   'session per task (open_session, close_session), declare standing interests (place_beacon) and read what was gossiped to ' +
-  'you (drain_inbox, pull_diffs). Your identity comes from your API key; never pass it in arguments.';
+  'you (drain_inbox, pull_diffs). Results name cells by resource_link: read a cell\'s content as the resource ' +
+  'hyphae://cells/{node_id}; hyphae://inbox shows what reached you and is not drained yet (subscribe to it to hear when a diff lands), ' +
+  'and the catch_up prompt hands you those memories in full. Your identity comes from your API key; never pass it in arguments.';
 
 const SERVER_CAPABILITIES = {
   tools: { listChanged: false },
   resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: false },
   experimental: { [DIFFS_CAPABILITY]: {} },
 };
 
@@ -152,6 +156,10 @@ export class McpDispatcher {
         return this.answer(request.id, async () => this.resources.templates(session.protocolVersion));
       case 'resources/read':
         return this.answer(request.id, () => this.resources.read(params, session.principal));
+      case 'prompts/list':
+        return this.answer(request.id, async () => promptsList(session.protocolVersion));
+      case 'prompts/get':
+        return this.answer(request.id, () => getPrompt(this.facade, session.principal, params));
       case 'resources/subscribe':
       case 'resources/unsubscribe': {
         const subscriptions = session.subscriptions;

@@ -200,6 +200,18 @@ describe('MCP resources over Streamable HTTP', () => {
     await call(alice.client, 'close_session', { session_id: String(opened.session_id) });
   });
 
+  it('offers the catch_up prompt and refuses unknown prompts and bad arguments as invalid params', async () => {
+    const { prompts } = await alice.client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual(['catch_up']);
+    const empty = await mallory.client.getPrompt({ name: 'catch_up' });
+    expect(empty.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Your Hyphae inbox has no undelivered diffs.\n' } }]);
+    await expect(alice.client.getPrompt({ name: 'nope' })).rejects.toMatchObject({ code: -32602 });
+    for (const limit of ['0', '51', 'ten', '1.5']) {
+      await expect(alice.client.getPrompt({ name: 'catch_up', arguments: { limit } })).rejects.toMatchObject({ code: -32602 });
+    }
+    await expect(alice.client.getPrompt({ name: 'catch_up', arguments: { other: '1' } })).rejects.toMatchObject({ code: -32602 });
+  });
+
   it('sends no resource_link to revisions that do not have it', async () => {
     const { key } = await runtime.mintKey({ tenant: 'acme', agent: 'old-client' });
     for (const version of ['2025-03-26', '2024-11-05']) {
