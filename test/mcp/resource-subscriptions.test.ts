@@ -9,7 +9,9 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, runHyphae } from '../cli/cli-process.js';
 import { createKeyAdministration } from '../../src/auth/key-administration.js';
 import { createEmbedder } from '../../src/embed/create-embedder.js';
 import type { Embedder } from '../../src/embed/embedder.js';
@@ -130,8 +132,8 @@ describe('resources/subscribe over Streamable HTTP and stdio bridged to it', () 
   });
 });
 
-describe('resources/subscribe over stdio (a spawned, embedded hyphae mcp)', () => {
-  it('hears updated for its inbox when its own beacon (include_own) matches its store, and none after unsubscribe', async () => {
+describe('resources/subscribe over stdio (a spawned, embedded hyphae mcp), then the embedded hook', () => {
+  it('hears updated for its inbox when its own beacon (include_own) matches its store, none after unsubscribe; the hook prints both once', async () => {
     const dataDir = await createEmbeddedDataDir('solo', 'solo-agent');
     const stdio = await connectStdio('2025-11-25', dataDir);
     try {
@@ -140,6 +142,16 @@ describe('resources/subscribe over stdio (a spawned, embedded hyphae mcp)', () =
       await subscribeStory(stdio.client, heard, async (content) => {
         await stdio.client.callTool({ name: 'store', arguments: { content, cell_type: 'Risk', salience: 0.8 } });
       });
+      await stdio.close();
+      // Embedded, the hook opens the same folder once the MCP server let it go: both diffs, undrained, once.
+      const hook = (): ReturnType<typeof runHyphae> =>
+        runHyphae(['hook', '--state-dir', join(dataDir.dir, 'hook-state')], cliEnv({ HYPHAE_DATA_DIR: dataDir.dir, HYPHAE_API_KEY: dataDir.key }));
+      const first = await hook();
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toContain(`${INTEREST} failed twice this week`);
+      expect(first.stdout).toContain(`${INTEREST} now runs an hour later`);
+      expect(first.stdout.match(/hyphae:\/\/cells\/[0-9a-f-]{36}/g)).toHaveLength(2);
+      expect(await hook()).toMatchObject({ code: 0, stdout: '' });
     } finally {
       await stdio.close();
       await dataDir.remove();
