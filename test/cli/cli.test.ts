@@ -33,7 +33,8 @@ describe('the hyphae command', { timeout: 300_000 }, () => {
   });
 
   it('migrates once, then finds the schema current; refuses another embedder on the same data', async () => {
-    const env = cliEnv({ HYPHAE_DATA_DIR: join(root, 'migrate') });
+    // The hash embedder on purpose: the refusal must name both model ids, so the first one is fixed here.
+    const env = cliEnv({ HYPHAE_DATA_DIR: join(root, 'migrate'), HYPHAE_EMBEDDER: 'hash' });
     const first = await runHyphae(['migrate'], env);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toMatch(/applied 1 core, 2 mesh/);

@@ -1,52 +1,99 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+/**
+ * `npm start` as a user runs it: `node bin/hyphae.js serve` in a fresh folder with no HYPHAE_*
+ * setting (only `--port 0`, so runs never collide), the default embedder included. The key it
+ * prints on first start stores and recalls a paraphrase over REST, MCP over HTTP (the official SDK
+ * client) and the stdio bridge (`npx hyphae mcp --remote`); `npx hyphae keys create` mints a key
+ * on the stopped folder, and a restart finds both the data and that key.
+ */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HYPHAE_BIN, startServer, type RunningServer } from '../cli/cli-process.js';
+import { HYPHAE_BIN, NODE_LAUNCHER, npxLauncher, runHyphae, startServer } from '../cli/cli-process.js';
+import type { RunningServer } from '../cli/cli-process.js';
+import { KEY_PATTERN, recallOverMcp, recallOverRest, storeOverMcp, storeOverRest, userEnv, workFolder } from './product-support.js';
+import type { WorkFolder } from './product-support.js';
 
-/** The user's environment: no HYPHAE_* setting at all, so every default applies (the embedder included). */
-function defaultEnv(dataDir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('HYPHAE_')) env[key] = value;
-  return { ...env, HYPHAE_DATA_DIR: dataDir };
+async function printedKey(server: RunningServer): Promise<string | undefined> {
+  // stdout and stderr are separate pipes: the banner may arrive just after the "serving on" line.
+  for (let i = 0; i < 200 && !server.stdout().includes('"mcpServers"'); i++) await new Promise((r) => setTimeout(r, 50));
+  return KEY_PATTERN.exec(server.stdout())?.[0];
 }
 
-// `npm start` is `node bin/hyphae.js serve`: the checkout's TypeScript through tsx, default embedder.
-describe(`the default embedded server (${HYPHAE_BIN} serve)`, { timeout: 300_000 }, () => {
-  let root: string;
+describe(`the default embedded server (node ${HYPHAE_BIN} serve)`, { timeout: 600_000 }, () => {
+  let folder: WorkFolder;
   let server: RunningServer | undefined;
+  let key = '';
+  const answers: string[] = [];
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'hyphae-product-'));
+    folder = await workFolder();
   });
   afterAll(async () => {
     await server?.stop();
-    await rm(root, { recursive: true, force: true });
+    await folder.remove();
   });
 
-  it('stores and recalls a paraphrase with the key it prints on first start, embedded by minilm', async () => {
-    server = await startServer(['--port', '0'], defaultEnv(join(root, 'data')));
+  const launcher = (): typeof NODE_LAUNCHER => ({ ...NODE_LAUNCHER, cwd: folder.dir });
+
+  it('first start mints the key it prints; REST stores and recalls a paraphrase with it', async () => {
+    server = await startServer(['--port', '0'], userEnv(), launcher());
+    // The default embedder is minilm (issue 11); the paraphrase checks below hold for any sentence model.
     expect(server.stderr()).toMatch(/embedder all-minilm-l6-v2-int8;/);
-    const key = /hy_[A-Za-z0-9_-]{20,}/.exec(server.stdout())?.[0];
-    expect(key, server.stdout()).toBeDefined();
-    const headers = { 'x-hyphae-key': key ?? '', 'content-type': 'application/json' };
-    const store = async (content: string): Promise<string | undefined> => {
-      const stored = await fetch(`${server?.url}/v1/cells`, { method: 'POST', headers, body: JSON.stringify({ content, cell_type: 'Decision' }) });
-      const body = (await stored.json()) as { node_id?: string };
-      expect(stored.status, JSON.stringify(body)).toBe(201);
-      return body.node_id;
-    };
-    const target = await store('Sessions are kept in PostgreSQL, not Redis.');
-    // No word of the question is in the memory; a distractor shares one (feature hashing ranks it first).
-    for (const other of ['Our payroll vendor files taxes in the state of Ohio.', 'Rotate the TLS certificates every month.', 'The web frontend is built with React and Vite.']) await store(other);
-    const recalled = await fetch(`${server.url}/v1/recall`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ query: 'which database stores login state?', k: 4 }),
-    });
-    const recalledBody = (await recalled.json()) as { results: { node: { node_id: string } }[] };
-    expect(recalled.status, JSON.stringify(recalledBody)).toBe(200);
-    expect(recalledBody.results).toHaveLength(4);
-    expect(recalledBody.results[0]?.node.node_id).toBe(target);
+    key = (await printedKey(server)) ?? '';
+    expect(key, server.stdout()).toMatch(KEY_PATTERN);
+    expect(existsSync(join(folder.dir, '.hyphae'))).toBe(true);
+    answers.push(await storeOverRest(server.url, key));
+    expect(await recallOverRest(server.url, key)).toBe(answers[0]);
+  });
+
+  it('MCP over HTTP (the official SDK client) stores and recalls the paraphrase', async () => {
+    const client = new Client({ name: 'product-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server?.url}/mcp`), { requestInit: { headers: { 'x-hyphae-key': key } } }));
+    try {
+      answers.push(await storeOverMcp(client));
+      const result = await client.callTool({ name: 'recall', arguments: { query: 'how do clients receive their bills?', k: 2 } });
+      // The answer is stored twice now (REST, then MCP): both copies lead, in either order.
+      const top = (result.structuredContent as { results: { node_id: string }[] }).results.map((r) => r.node_id);
+      expect(new Set(top)).toEqual(new Set(answers));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the stdio bridge (npx hyphae mcp --remote) recalls it through the running server', async () => {
+    const npx = npxLauncher(folder.dir);
+    const client = new Client({ name: 'product-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: npx.command,
+        args: [...npx.args, 'mcp', '--remote', `${server?.url}/mcp`],
+        cwd: folder.dir,
+        env: userEnv({ HYPHAE_API_KEY: key }),
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      expect(answers).toContain(await recallOverMcp(client));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('stops cleanly; `npx hyphae keys create` mints a key on the folder; a restart finds the data and accepts the key', async () => {
+    expect(await server?.stop()).toBe(0);
+    server = undefined;
+    const created = await runHyphae(['keys', 'create', '--tenant', 'default', '--agent', 'second-agent', '--projects', '*'], userEnv(), undefined, npxLauncher(folder.dir));
+    expect(created.code, created.stderr).toBe(0);
+    const second = created.stdout.trim();
+    expect(second).toMatch(new RegExp(`^${KEY_PATTERN.source}$`));
+
+    server = await startServer(['--port', '0'], userEnv(), launcher());
+    expect(server.stdout()).not.toMatch(KEY_PATTERN);
+    const read = await fetch(`${server.url}/v1/cells/${answers[0]}`, { headers: { 'x-hyphae-key': key } });
+    expect(read.status).toBe(200);
+    expect(answers).toContain(await recallOverRest(server.url, second));
   });
 });

@@ -13,9 +13,9 @@ import { VersionPinningTransport } from './version-pinning-transport.js';
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const HYPHAE_BIN = join(REPO_ROOT, 'bin', 'hyphae.js');
 
-/** Environment of a spawned `hyphae`: the SDK's safe defaults, the hash embedder, nothing of ours leaking in. */
+/** Environment of a spawned `hyphae`: the SDK's safe defaults, nothing of ours leaking in, so every default applies (the embedder included). */
 export function hyphaeEnv(extra: Record<string, string>): Record<string, string> {
-  return { ...getDefaultEnvironment(), HYPHAE_EMBEDDER: 'hash', HYPHAE_LOG_LEVEL: 'warn', ...extra };
+  return { ...getDefaultEnvironment(), HYPHAE_LOG_LEVEL: 'warn', ...extra };
 }
 
 export interface EmbeddedDataDir {
