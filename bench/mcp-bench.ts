@@ -140,6 +140,72 @@ async function measureDirect(facade: MemoryFacade, principal: Principal): Promis
   return { completed: latencies.length, serverCpuMs: 0, errors: 0, elapsedMs: performance.now() - started, latencies };
 }
 
+const RESOURCE_MS = 3_000;
+const RESOURCE_CELLS = 200;
+
+/**
+ * What reading memories through MCP costs, on the full app: recall with its resource_links (ids in
+ * structuredContent, nodes hydrated for the links) against REST's recall of full nodes, the same
+ * kNN and hydration; and resources/read of one cell against tools/call list_beacons, both one
+ * authenticated indexed read.
+ */
+async function measureResourceReads(
+  facade: MemoryFacade,
+  principal: Principal,
+  port: number,
+  headers: Readonly<Record<string, string>>,
+): Promise<BenchRow[]> {
+  let nodeId = '';
+  for (let i = 0; i < RESOURCE_CELLS; i += 1) {
+    nodeId = (await facade.store(principal, { content: `bench memory ${i}: the deploy of service ${i % 17} needs review`, cell_type: 'Fact', salience: 0.5 })).node_id;
+  }
+  const recallArgs = { query: 'which deploys need review', k: 10 };
+  const pairs: [string, { path: string; body: string; expect: string }, { path: string; body: string; expect: string }][] = [
+    [
+      'MCP recall with resource_links vs REST recall (full nodes)',
+      { path: '/mcp', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'recall', arguments: recallArgs } }), expect: '"resource_link"' },
+      { path: '/v1/recall', body: JSON.stringify(recallArgs), expect: '"results"' },
+    ],
+    [
+      'MCP resources/read of a cell vs tools/call list_beacons',
+      { path: '/mcp', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: `hyphae://cells/${nodeId}` } }), expect: '"contents"' },
+      { path: '/mcp', body: CALL, expect: '"structuredContent"' },
+    ],
+  ];
+  const rows: BenchRow[] = [];
+  for (const [metric, subject, baseline] of pairs) {
+    const run = (target: { path: string; body: string; expect: string }): Promise<LoadResult> =>
+      runLoad({ port, headers, ...target, concurrency: CONCURRENCY, durationMs: RESOURCE_MS });
+    await run(subject);
+    await run(baseline);
+    const oursRuns: LoadResult[] = [];
+    const baseRuns: LoadResult[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      // Alternating order, as above.
+      if (round % 2 === 0) {
+        oursRuns.push(await run(subject));
+        baseRuns.push(await run(baseline));
+      } else {
+        baseRuns.push(await run(baseline));
+        oursRuns.push(await run(subject));
+      }
+    }
+    const ours = merge(oursRuns);
+    const base = merge(baseRuns);
+    checkClean(metric, ours);
+    checkClean(`${metric} (baseline)`, base);
+    rows.push({
+      metric,
+      value: Math.round(rate(ours)),
+      unit: 'calls/s',
+      baseline: Math.round(rate(base)),
+      ratio: round3(rate(ours) / rate(base)),
+      note: `c=${CONCURRENCY}; p99 ${round3(percentile(ours.latencies, 99))} ms vs ${round3(percentile(base.latencies, 99))} ms`,
+    });
+  }
+  return rows;
+}
+
 export async function runMcpBench(): Promise<BenchSection> {
   const embedder = await createEmbedder({ kind: 'hash' });
   const db = await openPgliteDb();
@@ -241,6 +307,7 @@ export async function runMcpBench(): Promise<BenchSection> {
       { metric: 'stdio p50 / p99 (sequential)', value: round3(percentile(stdioSerial.latencies, 50)), unit: 'ms', note: `p99 ${round3(percentile(stdioSerial.latencies, 99))} ms` },
       { metric: `stdio throughput (${STDIO_WINDOW} in flight) vs facade direct`, value: Math.round(rate(stdioPipelined)), unit: 'calls/s', baseline: Math.round(rate(direct)), ratio: round3(rate(stdioPipelined) / rate(direct)) },
     );
+    if (fullPort !== undefined) rows.push(...(await measureResourceReads(facade, principal, fullPort, headers)));
     return { name: 'mcp', rows };
   } finally {
     await sdk.close();
