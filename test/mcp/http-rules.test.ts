@@ -107,7 +107,7 @@ describe('POST /mcp', () => {
   });
 
   it('answers an unknown method with 200 and -32601 carrying the id', async () => {
-    const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 'q', method: 'prompts/list' }));
+    const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 'q', method: 'sampling/createMessage' }));
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body)).toMatchObject({ id: 'q', error: { code: -32601 } });
   });
