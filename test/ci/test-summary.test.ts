@@ -41,6 +41,9 @@ describe('the closing line of .ci/run', () => {
     const summary = await run(process.execPath, [SUMMARY, report]);
     expect(summary.stdout.trim()).toBe('1 passed, 1 failed, 1 skipped');
     expect(summary.stderr).toContain('throws.check.ts');
+    // CI sums the suite's report and the Node 24 product tier's; one that never appeared is a failure.
+    const both = await run(process.execPath, [SUMMARY, report, join(dir, 'never-written.json')]);
+    expect(both.stdout.trim()).toBe('1 passed, 2 failed, 1 skipped');
   });
 
   it('reports a missing report (the runner crashed) as a failure', async () => {
