@@ -52,7 +52,7 @@ describe.skipIf(skip !== undefined)('HyphaeMesh CRD on a real kube-apiserver', (
       image: { repository: 'ghcr.io/hyphae-dev/hyphae', pullPolicy: 'IfNotPresent' },
       api: { replicas: 2, port: 8787 },
       autoscaling: { enabled: false, minReplicas: 2, maxReplicas: 10 },
-      workers: { replicas: 1, embedder: 'hash' },
+      workers: { replicas: 1, embedder: 'minilm' },
       postgres: { mode: 'managed', image: 'pgvector/pgvector:pg17', storage: { size: '10Gi' } },
       nats: { mode: 'managed', replicas: 3 },
       ingress: { enabled: false },
