@@ -11,6 +11,17 @@ export interface OutboxRelayMetrics {
   countDiffsDelivered(transport: 'bus', count: number): void;
 }
 
+/** Where the relay schedules its sweeps and retries; tests drive it by hand. */
+export interface RelayTimers {
+  set(fn: () => void, delayMs: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const REAL_TIMERS: RelayTimers = {
+  set: (fn, delayMs) => setTimeout(fn, delayMs).unref(),
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout | undefined),
+};
+
 export interface OutboxRelayOptions {
   readonly db: Db;
   readonly bus: Bus;
@@ -24,12 +35,16 @@ export interface OutboxRelayOptions {
   readonly metrics?: OutboxRelayMetrics;
   /** Called with each failed cycle's error (the relay itself retries). */
   readonly onError?: (error: unknown) => void;
+  readonly timers?: RelayTimers;
 }
 
 export interface RelayBatchResult {
   readonly claimed: number;
   readonly published: number;
-  /** The first publish failure, if any; what was published before it is marked all the same. */
+  /**
+   * The first publish failure, if any. Per inbox only the diffs before its first failed one are
+   * marked; that one and the later ones stay unpublished and leave again, in seq order, next time.
+   */
   readonly failure?: unknown;
 }
 
@@ -53,7 +68,8 @@ export class OutboxRelay {
   private running: Promise<void> | undefined;
   private rerun = false;
   private failures = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly timers: RelayTimers;
+  private timer: unknown;
   private inBackoff = false;
   private unlisten: (() => void) | undefined;
 
@@ -66,6 +82,7 @@ export class OutboxRelay {
     this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
     this.metrics = options.metrics;
     this.onError = options.onError ?? ((): void => undefined);
+    this.timers = options.timers ?? REAL_TIMERS;
   }
 
   /** Starts the loop: an immediate sweep, then one per poll interval, nudge or bus reconnection. */
@@ -91,7 +108,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unlisten?.();
-    clearTimeout(this.timer);
+    this.timers.clear(this.timer);
     await this.running;
   }
 
@@ -110,10 +127,19 @@ export class OutboxRelay {
         rows.map((row) => this.bus.publish(beaconSubject(row.tenant_id, row.beacon_id), envelopeFromRow(row))),
       );
       const publishedIds: string[] = [];
+      const failedInboxes = new Set<string>();
       let failure: unknown;
       outcomes.forEach((outcome, i) => {
-        if (outcome.status === 'fulfilled') publishedIds.push(rows[i]?.diff_id ?? '');
-        else failure ??= outcome.reason;
+        const row = rows[i];
+        if (row === undefined) return;
+        const inbox = `${row.tenant_id}\u0000${row.recipient_agent}`;
+        if (outcome.status === 'rejected') {
+          failure ??= outcome.reason;
+          failedInboxes.add(inbox);
+        } else if (!failedInboxes.has(inbox)) {
+          // Marked only while no earlier diff of its inbox failed: an inbox's unpublished diffs stay a seq suffix.
+          publishedIds.push(row.diff_id);
+        }
       });
       if (publishedIds.length > 0) {
         await tx.query('UPDATE diffs SET published_at = clock_timestamp() WHERE diff_id = ANY($1::uuid[])', [publishedIds]);
@@ -147,7 +173,7 @@ export class OutboxRelay {
 
   private retryNow(): void {
     if (!this.inBackoff) return;
-    clearTimeout(this.timer);
+    this.timers.clear(this.timer);
     this.inBackoff = false;
     this.failures = 0;
     this.wake();
@@ -159,7 +185,7 @@ export class OutboxRelay {
       this.rerun = true;
       return;
     }
-    clearTimeout(this.timer);
+    this.timers.clear(this.timer);
     this.running = this.cycle().finally(() => {
       this.running = undefined;
     });
@@ -184,11 +210,10 @@ export class OutboxRelay {
     }
     if (this.stopped) return;
     if (this.rerun && !this.inBackoff) delay = 0;
-    this.timer = setTimeout(() => {
+    this.timer = this.timers.set(() => {
       this.inBackoff = false;
       this.wake();
     }, delay);
-    this.timer.unref();
   }
 
   private async reportLag(): Promise<void> {

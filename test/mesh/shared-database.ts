@@ -16,8 +16,8 @@ export interface SharedDatabase {
   readonly url: string;
   /** The server itself, to stop, crash or restart it. */
   readonly server: RealPostgres;
-  /** A Db over its own pool, as one replica would hold. */
-  connect(maxConnections?: number): Promise<Db>;
+  /** A Db over its own pool, as one replica would hold; its sessions carry applicationName when given. */
+  connect(maxConnections?: number, applicationName?: string): Promise<Db>;
   close(): Promise<void>;
 }
 
@@ -25,8 +25,9 @@ export interface SharedDatabase {
 export async function startSharedDatabase(dimension?: number): Promise<SharedDatabase> {
   const server = await startRealPostgres();
   const pools: Db[] = [];
-  const connect = async (maxConnections = 4): Promise<Db> => {
-    const db = await openPgDb({ url: server.url, max: maxConnections });
+  const connect = async (maxConnections = 4, applicationName?: string): Promise<Db> => {
+    const url = applicationName === undefined ? server.url : `${server.url}?application_name=${encodeURIComponent(applicationName)}`;
+    const db = await openPgDb({ url, max: maxConnections });
     pools.push(db);
     return db;
   };

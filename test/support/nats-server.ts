@@ -13,6 +13,10 @@ export interface NatsServer {
   stop(): Promise<void>;
   /** Starts it again on the same port; resolves once it accepts connections. */
   start(): Promise<void>;
+  /** SIGSTOP: the server keeps its sockets open but answers nothing (a hung NATS). */
+  pause(): void;
+  /** SIGCONT after pause(). */
+  resume(): void;
 }
 
 export const NATS_SERVER_BINARY = process.env.NATS_SERVER_BIN ?? 'nats-server';
@@ -80,6 +84,11 @@ export async function startNatsServer(): Promise<NatsServer> {
     await exited;
   };
 
+  const signal = (name: NodeJS.Signals): void => {
+    if (!child) throw new Error(`${NATS_SERVER_BINARY} is not running`);
+    child.kill(name);
+  };
+
   await start();
-  return { url: `nats://127.0.0.1:${port}`, port, start, stop };
+  return { url: `nats://127.0.0.1:${port}`, port, start, stop, pause: () => signal('SIGSTOP'), resume: () => signal('SIGCONT') };
 }
