@@ -36,6 +36,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<void> {
         bodyLimitBytes: config.bodyLimitBytes,
         rateLimitMax: config.rateLimitPerMinute,
         rateLimitWindowMs: 60_000,
+        failedAuthMax: config.failedAuthPerMinute,
         trustProxy: config.trustProxy,
         metricsBearerToken: config.metricsToken,
       }),

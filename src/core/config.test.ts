@@ -13,6 +13,8 @@ describe('loadConfig', () => {
       embedded: true,
       logLevel: 'info',
       bodyLimitBytes: 262144,
+      rateLimitPerMinute: 600,
+      failedAuthPerMinute: 30,
       allowedHosts: [],
     });
     expect(config.databaseUrl).toBeUndefined();

@@ -42,6 +42,7 @@ const envSchema = z.object({
   HYPHAE_LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   HYPHAE_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(256 * 1024),
   HYPHAE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  HYPHAE_FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   HYPHAE_DIFF_RETENTION_DAYS: z.coerce.number().min(0.001).max(3650).default(30),
   HYPHAE_BOOTSTRAP_ADMIN_KEY: z.string().min(16).optional(),
   HYPHAE_TRUST_PROXY: z
@@ -70,6 +71,7 @@ export interface HyphaeConfig {
   readonly logLevel: (typeof LOG_LEVELS)[number];
   readonly bodyLimitBytes: number;
   readonly rateLimitPerMinute: number;
+  readonly failedAuthPerMinute: number;
   readonly diffRetentionDays: number;
   /** A key to install as the tenant-`default` admin on first start (clustered installs). */
   readonly bootstrapAdminKey: string | undefined;
@@ -148,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
     logLevel: c.HYPHAE_LOG_LEVEL,
     bodyLimitBytes: c.HYPHAE_BODY_LIMIT_BYTES,
     rateLimitPerMinute: c.HYPHAE_RATE_LIMIT_PER_MINUTE,
+    failedAuthPerMinute: c.HYPHAE_FAILED_AUTH_PER_MINUTE,
     diffRetentionDays: c.HYPHAE_DIFF_RETENTION_DAYS,
     bootstrapAdminKey: c.HYPHAE_BOOTSTRAP_ADMIN_KEY,
     trustProxy: parseTrustProxy(c.HYPHAE_TRUST_PROXY),

@@ -11,6 +11,7 @@ import { createLiveStream } from '../mcp/live-stream.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
 import { apiKeyOf } from './api-key-auth.js';
 import { toErrorReply } from './error-reply.js';
+import { FailedAuthLimiter } from './failed-auth-limiter.js';
 import { HEALTH_OPERATIONS, registerHealthRoutes, type ReadinessProbe } from './health-routes.js';
 import type { HttpConfig } from './http-config.js';
 import { pinoOptions, type HttpLoggerOptions } from './logger-options.js';
@@ -86,6 +87,17 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   });
 
   installSecurityHooks(app, config);
+  const failedAuth = new FailedAuthLimiter({ max: config.failedAuthMax, windowMs: config.rateLimitWindowMs });
+  app.addHook('onRequest', async (request, reply) => {
+    const retryAfter = isProbeRoute(request.routeOptions.url) ? null : failedAuth.retryAfterSeconds(request.ip);
+    if (retryAfter === null) return;
+    // Set here as well: /mcp's own error handler answers a JSON-RPC body and keeps the header.
+    reply.header('retry-after', String(retryAfter));
+    throw new RateLimitedError(retryAfter);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode === 401) failedAuth.recordFailure(request.ip);
+  });
   await app.register(rateLimit, {
     // Installed below as a root hook rather than per route, so it runs before any route's own
     // authentication (/mcp has one): a flood of bad keys is limited before it reaches the database.

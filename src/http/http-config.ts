@@ -8,6 +8,8 @@ export interface HttpConfig {
   /** Requests per `rateLimitWindowMs` per API key (per client IP when unauthenticated). */
   readonly rateLimitMax: number;
   readonly rateLimitWindowMs: number;
+  /** Failed authentications (401) per `rateLimitWindowMs` per client address before it gets 429. */
+  readonly failedAuthMax: number;
   /** Passed to fastify: true, a hop count, or a list of trusted proxy addresses/CIDRs. */
   readonly trustProxy: boolean | number | readonly string[];
   /** When set, `GET /metrics` requires `Authorization: Bearer <token>`. */
@@ -22,6 +24,7 @@ export const DEFAULT_HTTP_CONFIG: HttpConfig = {
   bodyLimitBytes: 256 * 1024,
   rateLimitMax: 600,
   rateLimitWindowMs: 60_000,
+  failedAuthMax: 30,
   trustProxy: false,
   metricsBearerToken: undefined,
   readinessTimeoutMs: 2_000,

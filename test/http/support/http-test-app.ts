@@ -42,7 +42,8 @@ export async function createHttpTestApp(options: HttpTestAppOptions = {}): Promi
   const metrics = createHyphaeMetrics();
   const app = await buildHttpApp({
     facade: runtime.facade,
-    config: resolveHttpConfig(options.config),
+    // Many tests send unknown keys on purpose; test/http/failed-auth-limit.test.ts sets its own limit.
+    config: resolveHttpConfig({ failedAuthMax: 1_000_000, ...options.config }),
     readiness: options.readiness ?? [{ name: 'database', check: async () => void (await runtime.db.query('SELECT 1')) }],
     metrics,
     logger: { level: options.logLevel ?? 'info', stream },

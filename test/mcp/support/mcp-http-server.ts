@@ -15,7 +15,7 @@ export interface ListeningMcpServer {
 export async function buildTestHttpApp(facade: MemoryFacade, config: Partial<HttpConfig> = {}): Promise<FastifyInstance> {
   return buildHttpApp({
     facade,
-    config: resolveHttpConfig({ rateLimitMax: 1_000_000, ...config }),
+    config: resolveHttpConfig({ rateLimitMax: 1_000_000, failedAuthMax: 1_000_000, ...config }),
     readiness: [],
     metrics: createHyphaeMetrics(),
     logger: false,
