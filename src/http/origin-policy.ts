@@ -36,6 +36,21 @@ export function normaliseOrigin(origin: string): string | null {
   }
 }
 
+/**
+ * Same-origin (SPEC §5): the browser origin names the very host the request was sent to, with the
+ * default port of its scheme folded in. Callers check the Host allowlist first, so a rebound name
+ * (DNS rebinding: `Host: evil.example` with `Origin: http://evil.example`) never gets this far.
+ */
+export function isSameOrigin(origin: string, requestHost: string): boolean {
+  try {
+    const url = new URL(origin);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+    return url.host.toLowerCase() === new URL(`${url.protocol}//${requestHost}`).host.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
 export function createOriginAllowlist(allowedOrigins: readonly string[]): (origin: string) => boolean {
   const allowed = new Set(
     allowedOrigins.map((origin) => normaliseOrigin(origin.trim())).filter((origin): origin is string => origin !== null),

@@ -1,7 +1,7 @@
 /**
  * App-wide security defaults (SPEC §5), installed on the root instance so they cover every route
  * registered after them — REST, `/mcp` and the rest: Host allowlist (421), browser Origin
- * allowlist (403) with CORS for listed origins only, and security headers on every response.
+ * allowlist (403; same-origin passes) with CORS for listed origins only, and security headers on every response.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HyphaeError } from '../core/errors.js';
@@ -14,6 +14,7 @@ import {
   CORS_EXPOSED_HEADERS,
   CORS_MAX_AGE_SECONDS,
   createOriginAllowlist,
+  isSameOrigin,
 } from './origin-policy.js';
 import { isProbeRoute } from './probe-routes.js';
 
@@ -40,6 +41,8 @@ export function installSecurityHooks(app: FastifyInstance, config: HttpConfig): 
     }
     const origin = request.headers.origin;
     if (origin === undefined) return undefined;
+    // A same-origin request needs no CORS answer; its host already passed the allowlist above.
+    if (isSameOrigin(origin, request.host)) return undefined;
     if (!originAllowed(origin)) return refuse(reply, 403, new HyphaeError('FORBIDDEN', 'origin not allowed'));
     reply.header('access-control-allow-origin', origin);
     reply.header('vary', 'Origin');

@@ -105,6 +105,23 @@ describe('Origin and CORS', () => {
     expect((await app.inject({ method: 'GET', url: '/v1/cells', headers: { origin: 'null', 'x-hyphae-key': key.key } })).statusCode).toBe(403);
   });
 
+  it('lets a same-origin request through without CORS headers; a rebound name is refused by Host first', async () => {
+    const { app } = await appWith({ config: { allowedHosts: ['hyphae.example.com'] } });
+    const call = (host: string, origin: string) =>
+      app.inject({ method: 'GET', url: '/v1/cells', headers: { host, origin, 'x-hyphae-key': key.key } });
+    const loopback = await call('127.0.0.1:8787', 'http://127.0.0.1:8787');
+    expect(loopback.statusCode).toBe(200);
+    expect(loopback.headers['access-control-allow-origin']).toBeUndefined();
+    expect((await call('localhost', 'http://localhost:80')).statusCode).toBe(200);
+    expect((await call('hyphae.example.com', 'https://hyphae.example.com')).statusCode).toBe(200);
+    // Another port or host on the same machine is another origin.
+    expect((await call('127.0.0.1:8787', 'http://127.0.0.1:3000')).statusCode).toBe(403);
+    expect((await call('127.0.0.1:8787', 'http://localhost:8787')).statusCode).toBe(403);
+    expect((await call('127.0.0.1:8787', 'null')).statusCode).toBe(403);
+    // DNS rebinding: the page and the Host agree, but the name is not one this server answers for.
+    expect((await call('evil.example:8787', 'http://evil.example:8787')).statusCode).toBe(421);
+  });
+
   it('with origins listed: preflight for them only, and the headers MCP needs are allowed and exposed', async () => {
     const { app } = await appWith({ config: { allowedOrigins: ['https://app.example.com'] } });
     const preflight = await app.inject({
