@@ -30,6 +30,8 @@ export interface JsonRpcRequest {
 export interface JsonRpcNotification {
   readonly kind: 'notification';
   readonly method: string;
+  /** As sent (only notifications/cancelled is read: it may end a subscriptions/listen stream). */
+  readonly params?: unknown;
 }
 
 /** A client's reply to a server request; this server sends none, so these are acknowledged and dropped. */
@@ -78,7 +80,7 @@ export function classifyMessage(value: unknown): JsonRpcMessage {
   if (params !== undefined && typeof params !== 'object') {
     return invalid(id, 'Invalid Request: params must be an object');
   }
-  if (!hasId) return { kind: 'notification', method: value.method };
+  if (!hasId) return { kind: 'notification', method: value.method, params };
   if (id === null) return invalid(null, 'Invalid Request: id must be a string or a number');
   return { kind: 'request', id, method: value.method, params };
 }

@@ -21,6 +21,7 @@ import { toRpcError } from './rpc-errors.js';
 import { DIFF_NOTIFICATION_METHOD, ResourceNotifier, diffNotification } from './resources/resource-notifications.js';
 import type { JsonRpcNotificationMessage } from './resources/resource-notifications.js';
 import { MCP_SESSION_HEADER, sessionKeyOf } from './mcp-session-id.js';
+import { writeSseHead } from './sse-head.js';
 
 export { DIFF_NOTIFICATION_METHOD };
 /** The request header with which a client asks for notifications/hyphae/diff on its stream. */
@@ -194,17 +195,7 @@ export function createLiveStream(options: LiveStreamOptions): LiveStreamEndpoint
     res.on('close', close);
     res.on('error', close);
 
-    const appHeaders = Object.fromEntries(Object.entries(reply.getHeaders()).filter(([, value]) => value !== undefined)) as Record<
-      string,
-      string | number | string[]
-    >;
-    res.writeHead(200, {
-      ...appHeaders,
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
+    writeSseHead(reply);
     res.write(`retry: ${retryMs}\n: stream open\n\n`);
     for (const { frame, isDiff } of held.splice(0)) send(frame, isDiff);
     if (state.overflow) close();

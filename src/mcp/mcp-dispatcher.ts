@@ -1,6 +1,8 @@
 /**
  * The MCP method table over one parsed JSON-RPC message: initialize, ping, tools/list and
  * tools/call. Transport-agnostic: stdio keeps one session per process, HTTP builds one per request.
+ * A request whose `_meta` names its protocol version is of the modern era (2026-07-28) and goes to
+ * src/mcp/modern/modern-methods.ts; everything else is the legacy era, served as before.
  */
 import { describeLoggableError } from '../core/loggable-error.js';
 import type { Principal } from '../core/principal.js';
@@ -17,15 +19,22 @@ import {
   serializeResult,
 } from './json-rpc.js';
 import type { ProtocolVersion } from './protocol-version.js';
-import { negotiateProtocolVersion, reportsSchemaErrorsAsToolResults } from './protocol-version.js';
-import { invalidArgumentsError, invalidArgumentsResultJson, toFieldIssues, toRpcError } from './rpc-errors.js';
+import { negotiateProtocolVersion } from './protocol-version.js';
+import { toRpcError } from './rpc-errors.js';
 import { getPrompt, promptsList } from './prompts/catch-up-prompt.js';
 import { DIFFS_CAPABILITY } from './resources/resource-notifications.js';
 import { ResourceMethodError, ResourceMethods } from './resources/resource-methods.js';
 import type { SessionSubscriptions } from './resources/session-subscriptions.js';
-import { resourceLinkBlocks } from './resources/resource-wire.js';
 import { SERVER_VERSION } from './server-version.js';
-import { TOOLS_LIST_RESULT_JSON, findTool } from './tools/tool-registry.js';
+import { TOOLS_LIST_RESULT_JSON } from './tools/tool-registry.js';
+import type { McpCallObserver } from './tool-call.js';
+import { ToolCaller, clipName } from './tool-call.js';
+import type { ListenFilter } from './modern/modern-methods.js';
+import { ModernMethods } from './modern/modern-methods.js';
+import { declaresModernMeta } from './modern/modern-meta.js';
+
+export type { McpCallObserver } from './tool-call.js';
+export type { ListenFilter } from './modern/modern-methods.js';
 
 /** Who is calling and which protocol revision governs the reply; stdio updates it on initialize. */
 export interface McpSession {
@@ -40,19 +49,17 @@ export interface McpSession {
 export type McpLog = (message: string) => void;
 
 /**
- * `answered`: a reply to a request. `rejected`: the input could not be accepted (not JSON, not a
- * valid JSON-RPC message); HTTP answers it with 400. `accepted`: a notification or a client
- * response, which never gets a reply.
+ * `answered`: a reply to a request (`era: 'modern'` with the HTTP status the modern transport
+ * gives it). `rejected`: the input could not be accepted (not JSON, not a valid JSON-RPC
+ * message); HTTP answers it with 400. `accepted`: a notification or a client response, which
+ * never gets a reply (`cancels`: a notifications/cancelled naming that request id). `listen`: a
+ * valid modern subscriptions/listen, whose stream the transport opens.
  */
 export type McpOutcome =
-  | { readonly kind: 'answered'; readonly body: string }
+  | { readonly kind: 'answered'; readonly body: string; readonly era?: 'modern'; readonly httpStatus?: number }
   | { readonly kind: 'rejected'; readonly body: string }
-  | { readonly kind: 'accepted' };
-
-/** Where tool calls are counted and timed (the process metrics); outcome `invalid` = schema failure. */
-export interface McpCallObserver {
-  observeMcpCall(tool: string, outcome: 'ok' | 'error' | 'invalid', seconds: number): void;
-}
+  | { readonly kind: 'accepted'; readonly cancels?: JsonRpcId }
+  | { readonly kind: 'listen'; readonly id: JsonRpcId; readonly filter: ListenFilter };
 
 export interface McpDispatcherOptions {
   readonly facade: MemoryFacade;
@@ -75,6 +82,17 @@ const SERVER_CAPABILITIES = {
   experimental: { [DIFFS_CAPABILITY]: {} },
 };
 
+/**
+ * What `server/discover` advertises: resource updates and list changes through
+ * subscriptions/listen; the hyphae/diffs extension is a legacy-era stream (GET /mcp, stdio
+ * after initialize) and is not offered to modern clients.
+ */
+const MODERN_CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: false },
+};
+
 /** Whether an initialize request's client capabilities ask for notifications/hyphae/diff. */
 export function clientWantsDiffs(params: Readonly<Record<string, unknown>>): boolean {
   const capabilities = params.capabilities;
@@ -82,10 +100,12 @@ export function clientWantsDiffs(params: Readonly<Record<string, unknown>>): boo
 }
 
 const ACCEPTED: McpOutcome = { kind: 'accepted' };
-const MAX_ECHOED_NAME = 64;
 
-function clip(text: string): string {
-  return text.length > MAX_ECHOED_NAME ? `${text.slice(0, MAX_ECHOED_NAME)}…` : text;
+/** The request id a notifications/cancelled names, if it names one. */
+function cancelledRequestId(method: string, params: unknown): JsonRpcId | undefined {
+  if (method !== 'notifications/cancelled' || !isPlainObject(params)) return undefined;
+  const id = params.requestId;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : undefined;
 }
 
 function invalidParams(message: string): JsonRpcErrorObject {
@@ -95,18 +115,29 @@ function invalidParams(message: string): JsonRpcErrorObject {
 export class McpDispatcher {
   private readonly facade: MemoryFacade;
   private readonly log: McpLog;
-  private readonly observer: McpCallObserver | undefined;
   private readonly initializeResultFor: (version: ProtocolVersion) => string;
   private readonly resources: ResourceMethods;
+  private readonly tools: ToolCaller;
+  /** The modern era's methods (stateless, per-request `_meta`). */
+  readonly modern: ModernMethods;
 
   constructor(options: McpDispatcherOptions) {
     this.facade = options.facade;
     this.log = options.log ?? ((): void => undefined);
-    this.observer = options.observer;
     this.resources = new ResourceMethods(options.facade);
+    this.tools = new ToolCaller(options.facade, this.log, options.observer);
     const serverInfo = { name: 'hyphae', version: options.serverVersion ?? SERVER_VERSION };
     this.initializeResultFor = (protocolVersion): string =>
       JSON.stringify({ protocolVersion, capabilities: SERVER_CAPABILITIES, serverInfo, instructions: INSTRUCTIONS });
+    this.modern = new ModernMethods({
+      facade: options.facade,
+      tools: this.tools,
+      resources: this.resources,
+      serverInfo,
+      capabilities: MODERN_CAPABILITIES,
+      instructions: INSTRUCTIONS,
+      log: this.log,
+    });
   }
 
   /** One line or body of text: parse, then dispatch. */
@@ -126,10 +157,16 @@ export class McpDispatcher {
     switch (message.kind) {
       case 'invalid':
         return { kind: 'rejected', body: serializeError(message.id, message.error) };
-      case 'notification':
+      case 'notification': {
+        const cancels = cancelledRequestId(message.method, message.params);
+        return cancels === undefined ? ACCEPTED : { kind: 'accepted', cancels };
+      }
       case 'response':
         return ACCEPTED;
       case 'request':
+        if (declaresModernMeta(message.params)) {
+          return this.modern.handle(message.id, message.method, message.params as Readonly<Record<string, unknown>>, session.principal);
+        }
         return { kind: 'answered', body: await this.handleRequest(message, session) };
     }
   }
@@ -167,7 +204,7 @@ export class McpDispatcher {
         return this.answer(request.id, () => this.resources.setSubscription(request.method === 'resources/subscribe', params, subscriptions));
       }
     }
-    return serializeError(request.id, { code: RPC_METHOD_NOT_FOUND, message: `Method not found: ${clip(request.method)}` });
+    return serializeError(request.id, { code: RPC_METHOD_NOT_FOUND, message: `Method not found: ${clipName(request.method)}` });
   }
 
   /** Runs a method whose failures are JSON-RPC error objects (ResourceMethodError) or facade errors. */
@@ -183,39 +220,7 @@ export class McpDispatcher {
   }
 
   private async callTool(id: JsonRpcId, params: Readonly<Record<string, unknown>>, session: McpSession): Promise<string> {
-    const name = params.name;
-    if (typeof name !== 'string') return serializeError(id, invalidParams('Invalid params: name must be the name of a tool'));
-    const tool = findTool(name);
-    if (tool === undefined) return serializeError(id, invalidParams(`Unknown tool: ${clip(name)}`));
-    const args = params.arguments === undefined ? {} : params.arguments;
-    if (!isPlainObject(args)) return serializeError(id, invalidParams('Invalid params: arguments must be an object'));
-
-    const started = performance.now();
-    const observe = (outcome: 'ok' | 'error' | 'invalid'): void =>
-      this.observer?.observeMcpCall(tool.name, outcome, (performance.now() - started) / 1000);
-    const parsed = tool.input.safeParse(args);
-    if (!parsed.success) {
-      observe('invalid');
-      const issues = toFieldIssues(parsed.error.issues);
-      return reportsSchemaErrorsAsToolResults(session.protocolVersion)
-        ? serializeResult(id, invalidArgumentsResultJson(tool.name, issues))
-        : serializeError(id, invalidArgumentsError(tool.name, issues));
-    }
-
-    let outcome: Awaited<ReturnType<typeof tool.run>>;
-    try {
-      outcome = await tool.run(this.facade, session.principal, parsed.data);
-    } catch (error) {
-      observe('error');
-      const rpcError = toRpcError(error);
-      if (rpcError.message === 'internal error') this.log(`tool ${tool.name} failed: ${describeLoggableError(error)}`);
-      return serializeError(id, rpcError);
-    }
-    observe('ok');
-    const text = JSON.stringify(outcome.structured);
-    // The text block stays first; links follow for the revisions that have resource_link.
-    const links = resourceLinkBlocks(outcome.links, session.protocolVersion).map((block) => `,${JSON.stringify(block)}`).join('');
-    return serializeResult(id, `{"content":[{"type":"text","text":${JSON.stringify(text)}}${links}],"structuredContent":${text},"isError":false}`);
+    const outcome = await this.tools.call(params, session.principal, session.protocolVersion);
+    return outcome.kind === 'result' ? serializeResult(id, outcome.json) : serializeError(id, outcome.error);
   }
 }
-

@@ -37,3 +37,26 @@ function atLeast(version: ProtocolVersion, revision: ProtocolVersion): boolean {
 export function supportsResourceLinks(version: ProtocolVersion): boolean {
   return atLeast(version, '2025-06-18');
 }
+
+/**
+ * The modern era (2026-07-28 on): no initialize, no session; every request names its revision in
+ * `params._meta` (src/mcp/modern/). The legacy revisions above keep their handshake.
+ */
+export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+
+export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
+
+/** Every revision this dual-era server speaks, newest first: `server/discover` and -32022 list these. */
+export const ADVERTISED_PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
+
+const MODERN: ReadonlySet<string> = new Set(MODERN_PROTOCOL_VERSIONS);
+
+export function isModernProtocolVersion(value: unknown): value is ModernProtocolVersion {
+  return typeof value === 'string' && MODERN.has(value);
+}
+
+/**
+ * What a modern request's tool results and resource descriptors look like, in legacy terms: the
+ * 2025-11-25 shapes (schema failures as tool results, resource_link, title, lastModified).
+ */
+export const MODERN_CONTENT_VERSION: ProtocolVersion = '2025-11-25';

@@ -12,8 +12,10 @@ import { ResourceNotifier, diffNotification } from './resources/resource-notific
 import type { SessionSubscriptions } from './resources/session-subscriptions.js';
 
 export interface StdioLiveDiffs {
-  /** The first reply is out: forward what was held and everything after. */
+  /** The first legacy reply is out: forward what was held and everything after. */
   ready(): void;
+  /** A modern request came before any legacy reply: stop holding diffs for a session that may never begin. */
+  idle(): void;
   close(): Promise<void>;
 }
 
@@ -32,6 +34,7 @@ export function forwardLiveDiffs(
 ): StdioLiveDiffs {
   const held: Diff[] = [];
   let live = false;
+  let holding = true;
   const wantsDiffs = (): boolean => session.wantsDiffs === true;
   const notifiers = new Map<boolean, ResourceNotifier>();
   const notifierFor = (diffs: boolean): ResourceNotifier => {
@@ -56,13 +59,23 @@ export function forwardLiveDiffs(
   };
   // A facade without a live feed answers UNAVAILABLE: stdio then simply has no push.
   const subscription: Promise<LiveSubscription | undefined> = Promise.resolve()
-    .then(() => facade.subscribeDiffs(principal, (diff) => (live ? send(diff) : held.push(diff))))
+    .then(() =>
+      facade.subscribeDiffs(principal, (diff) => {
+        if (live) send(diff);
+        else if (holding) held.push(diff);
+      }),
+    )
     .catch(() => undefined);
   return {
     ready(): void {
       if (live) return;
       live = true;
       for (const diff of held.splice(0)) send(diff);
+    },
+    idle(): void {
+      if (live) return;
+      holding = false;
+      held.length = 0;
     },
     async close(): Promise<void> {
       for (const notifier of notifiers.values()) notifier.close();

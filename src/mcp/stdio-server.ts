@@ -1,18 +1,28 @@
 /**
  * MCP over stdio: newline-delimited JSON-RPC on input/output for one agent whose identity was
  * resolved once at start. Nothing but protocol messages is ever written to output.
+ * Dual-era: `initialize` makes the process a legacy session (its pushes start after the first
+ * legacy reply); requests whose `_meta` declares 2026-07-28 are served statelessly, and each
+ * `subscriptions/listen` multiplexes its tagged notifications onto output until the client sends
+ * notifications/cancelled for it, or the server ends (it then sends notifications/cancelled).
  */
 import type { Readable, Writable } from 'node:stream';
 import { UnauthenticatedError, isHyphaeError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
-import { RPC_INVALID_REQUEST, serializeError } from './json-rpc.js';
+import type { JsonRpcId } from './json-rpc.js';
+import { RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, serializeError } from './json-rpc.js';
 import { LineSplitter } from './line-splitter.js';
 import type { McpCallObserver, McpLog, McpSession } from './mcp-dispatcher.js';
 import { McpDispatcher } from './mcp-dispatcher.js';
 import { ASSUMED_PROTOCOL_VERSION } from './protocol-version.js';
 import { forwardLiveDiffs } from './stdio-live-diffs.js';
 import { InMemorySubscriptions } from './resources/session-subscriptions.js';
+import { openListenFeed } from './modern/listen-feed.js';
+import type { ListenFeed } from './modern/listen-feed.js';
+import type { ListenFilter } from './modern/modern-methods.js';
+import { modernError } from './modern/modern-methods.js';
+import { toRpcError } from './rpc-errors.js';
 
 /** Generous for a 32 KiB cell with metadata; bounds memory against a stream that never sends a newline. */
 export const MAX_STDIO_MESSAGE_CHARS = 1024 * 1024;
@@ -71,15 +81,53 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
   const liveDiffs = options.forwardDiffs === false ? undefined : forwardLiveDiffs(options.facade, options.principal, write, session, (error) =>
           log(`live push failed: ${error instanceof Error ? error.name : 'unknown'}`),
         );
+  // Open subscriptions/listen streams by request id: they share output with everything else.
+  const listens = new Map<JsonRpcId, ListenFeed>();
+  const openListen = async (id: JsonRpcId, filter: ListenFilter): Promise<void> => {
+    if (listens.has(id)) {
+      write(serializeError(id, { code: RPC_INVALID_PARAMS, message: 'Invalid params: a subscriptions/listen with this id is open' }));
+      return;
+    }
+    try {
+      const feed = await openListenFeed({
+        facade: options.facade,
+        principal: options.principal,
+        id,
+        filter,
+        emit: (message) => write(JSON.stringify(message)),
+        onError: (error) => log(`listen lookup failed: ${error instanceof Error ? error.name : 'unknown'}`),
+      });
+      listens.set(id, feed);
+      feed.start();
+    } catch (error) {
+      write(serializeError(id, modernError(toRpcError(error))));
+    }
+  };
+  const cancelListen = async (id: JsonRpcId): Promise<void> => {
+    const feed = listens.get(id);
+    if (feed === undefined) return;
+    listens.delete(id);
+    await feed.close();
+  };
   const splitter = new LineSplitter(
     {
       line(text) {
         queue = queue
           .then(() => dispatcher.handleText(text, session))
-          .then((outcome) => {
-            if (outcome.kind === 'accepted') return;
+          .then(async (outcome) => {
+            if (outcome.kind === 'accepted') {
+              if (outcome.cancels !== undefined) await cancelListen(outcome.cancels);
+              return;
+            }
+            if (outcome.kind === 'listen') {
+              liveDiffs?.idle();
+              await openListen(outcome.id, outcome.filter);
+              return;
+            }
             write(outcome.body);
-            liveDiffs?.ready();
+            // Legacy pushes begin after the first legacy reply; a modern client never gets them.
+            if (outcome.kind === 'answered' && outcome.era === 'modern') liveDiffs?.idle();
+            else liveDiffs?.ready();
           })
           .catch((error: unknown) => log(`stdio dispatch failed: ${error instanceof Error ? error.name : 'unknown'}`));
       },
@@ -117,5 +165,11 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
     signal?.addEventListener('abort', finish, { once: true });
   });
   await queue;
+  // The server tears its listen streams down: on stdio it says so with notifications/cancelled.
+  for (const [id, feed] of [...listens]) {
+    listens.delete(id);
+    write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the server is shutting down' } }));
+    await feed.close();
+  }
   await liveDiffs?.close();
 }

@@ -13,7 +13,7 @@ function session(protocolVersion: ProtocolVersion = '2025-11-25'): McpSession {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies are inspected field by field
 function body(outcome: McpOutcome): any {
-  if (outcome.kind === 'accepted') throw new Error('expected a reply');
+  if (outcome.kind === 'accepted' || outcome.kind === 'listen') throw new Error('expected a reply');
   return JSON.parse(outcome.body);
 }
 

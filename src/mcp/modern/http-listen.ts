@@ -1,0 +1,109 @@
+/**
+ * `subscriptions/listen` over Streamable HTTP (MCP 2026-07-28): the POST's response is a
+ * Server-Sent Events stream that stays open — the acknowledgment, then the opted-in
+ * notifications, comment lines as keep-alive. Events carry no ids (the revision has no
+ * resumability). The client ends it by closing the stream; a server shutting down sends the
+ * listen request's result (tagged with the subscription id) and closes it; a client too slow to
+ * read is cut off, and re-issues the request like after any broken stream.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ERROR_SPECS, isHyphaeError } from '../../core/errors.js';
+import type { Principal } from '../../core/principal.js';
+import type { MemoryFacade } from '../../service/memory-facade.js';
+import type { JsonRpcId } from '../json-rpc.js';
+import { serializeError } from '../json-rpc.js';
+import { toRpcError } from '../rpc-errors.js';
+import type { ListenFilter } from './modern-methods.js';
+import { modernError } from './modern-methods.js';
+import { openListenFeed } from './listen-feed.js';
+import { writeSseHead } from '../sse-head.js';
+
+export interface HttpListenOptions {
+  readonly facade: Pick<MemoryFacade, 'subscribeDiffs'>;
+  /** The JSON-RPC result that ends a stream gracefully. */
+  readonly closedResult: (id: JsonRpcId) => string;
+  readonly log: (message: string) => void;
+  /** Interval of the keep-alive comment; default 15 s. */
+  readonly heartbeatMs?: number;
+  /** A stream whose unsent bytes exceed this is cut off; default 1 MiB. */
+  readonly maxBufferedBytes?: number;
+}
+
+export interface HttpListenStreams {
+  open(request: FastifyRequest, reply: FastifyReply, principal: Principal, id: JsonRpcId, filter: ListenFilter): Promise<void>;
+  /** Ends every open stream gracefully (server shutdown). */
+  closeAll(): void;
+  readonly openStreams: number;
+}
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const STALLED_CLIENT_MS = 30_000;
+
+function frame(json: string): string {
+  return `event: message\ndata: ${json}\n\n`;
+}
+
+export function createHttpListenStreams(options: HttpListenOptions): HttpListenStreams {
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
+  const graceful = new Set<() => void>();
+
+  return {
+    async open(request, reply, principal, id, filter): Promise<void> {
+      const res = reply.raw;
+      const state = { open: true, end: (_graceful: boolean): void => undefined };
+      const write = (text: string): void => {
+        if (!state.open) return;
+        res.write(text);
+        if (res.writableLength > maxBufferedBytes) state.end(false);
+      };
+      let feed: Awaited<ReturnType<typeof openListenFeed>>;
+      try {
+        feed = await openListenFeed({
+          facade: options.facade,
+          principal,
+          id,
+          filter,
+          emit: (message) => write(frame(JSON.stringify(message))),
+          onError: (error) => options.log(`listen stream lookup failed: ${error instanceof Error ? error.name : 'unknown'}`),
+        });
+      } catch (error) {
+        const status = isHyphaeError(error) ? ERROR_SPECS[error.code].httpStatus : 500;
+        await reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(serializeError(id, modernError(toRpcError(error))));
+        return;
+      }
+      reply.hijack();
+      if (res.destroyed || request.raw.destroyed) {
+        await feed.close();
+        return;
+      }
+      const heartbeat = setInterval(() => write(':\n\n'), heartbeatMs);
+      const end = (gracefully: boolean): void => {
+        if (!state.open) return;
+        if (gracefully && !res.writableEnded) res.write(frame(options.closedResult(id)));
+        state.open = false;
+        clearInterval(heartbeat);
+        graceful.delete(closeGracefully);
+        void feed.close().catch(() => undefined);
+        if (!res.writableEnded) {
+          res.end();
+          // A client that never reads would keep the socket and its buffer forever.
+          setTimeout(() => res.destroy(), STALLED_CLIENT_MS).unref();
+        }
+      };
+      const closeGracefully = (): void => end(true);
+      state.end = end;
+      graceful.add(closeGracefully);
+      res.on('close', () => end(false));
+      res.on('error', () => end(false));
+      writeSseHead(reply);
+      feed.start();
+    },
+    closeAll(): void {
+      for (const close of [...graceful]) close();
+    },
+    get openStreams(): number {
+      return graceful.size;
+    },
+  };
+}
