@@ -38,7 +38,7 @@ function modernNode(): string | undefined {
       .at(-1);
     return bin === undefined ? undefined : join(bin, 'node');
   } catch (error) {
-    if (process.env.HYPHAE_TEST_REQUIRE === 'all') throw new Error(`a Node ≥ 22 for the conformance suite is required (HYPHAE_TEST_REQUIRE=all): ${String(error)}`);
+    if (process.env.HYPHAE_TEST_REQUIRE === 'all') throw new Error(`a Node ≥ 22 for the conformance suite is required (HYPHAE_TEST_REQUIRE=all): ${String(error)}`, { cause: error });
     return undefined;
   }
 }
