@@ -7,11 +7,11 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build.mjs ./scripts/build.mjs
 COPY src ./src
 COPY operator ./operator
-RUN npx tsc -p tsconfig.build.json \
- && mkdir -p dist/src/store \
- && cp -r src/store/migrations dist/src/store/migrations
+# dist/ is self-contained (compiled modules and the SQL migrations they read).
+RUN npm run build
 
 FROM node:20.20-bookworm-slim AS runtime
 ENV NODE_ENV=production \

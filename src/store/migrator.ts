@@ -228,15 +228,12 @@ function assertDimension(dimension: number): void {
 }
 
 /**
- * The .sql files sit beside this module in src/; a build into dist/ does not copy them, so from
- * dist/src/store/ the source folder three levels up is used instead.
+ * The .sql files sit beside this module: in src/store/ for the sources, and in dist/src/store/
+ * because `npm run build` (scripts/build.mjs) copies them there, so dist/ runs without src/.
  */
 async function defaultMigrationsDir(): Promise<string> {
-  const candidates = [new URL('./migrations/', import.meta.url), new URL('../../../src/store/migrations/', import.meta.url)];
-  for (const candidate of candidates) {
-    const path = fileURLToPath(candidate);
-    const info = await stat(path).catch(() => undefined);
-    if (info?.isDirectory() === true) return path;
-  }
-  throw new MigrationError(`no migrations folder found beside ${fileURLToPath(import.meta.url)}`);
+  const path = fileURLToPath(new URL('./migrations/', import.meta.url));
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isDirectory() === true) return path;
+  throw new MigrationError(`no migrations folder at ${path} (a dist/ built without \`npm run build\`?)`);
 }

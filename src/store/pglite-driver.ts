@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import type { Results, Transaction } from '@electric-sql/pglite';
+import type { PGliteOptions, Results, Transaction } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -88,10 +88,9 @@ export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<Pglit
   };
 }
 
-interface CompiledEngine {
-  readonly pgliteWasmModule?: WebAssembly.Module;
-  readonly fsBundle?: Blob;
-}
+// PGlite's own option types: the ES2023 lib has no WebAssembly namespace (the build compiles src/ alone).
+type CompiledEngine = Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle'>;
+type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
 
 let engine: Promise<CompiledEngine> | undefined;
 
@@ -113,9 +112,9 @@ function compiledEngine(): Promise<CompiledEngine> {
   return engine;
 }
 
-// The ES2023 lib types WebAssembly as a namespace only; the runtime global is always there in Node.
-function wasmRuntime(): { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } {
-  return (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }).WebAssembly;
+// The ES2023 lib does not type the WebAssembly global; the runtime global is always there in Node.
+function wasmRuntime(): { compile(bytes: Uint8Array): Promise<WasmModule> } {
+  return (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } }).WebAssembly;
 }
 
 /**

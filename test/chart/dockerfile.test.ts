@@ -50,7 +50,8 @@ describe('Dockerfile', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     const build = stages[0];
     expect(build?.name).toBeTruthy();
-    expect(build?.instructions.some((i) => i.op === 'RUN' && /\btsc\b/.test(i.args))).toBe(true);
+    // `npm run build` compiles and copies the migrations: dist/ runs without src/ (test/product/built-dist).
+    expect(build?.instructions.some((i) => i.op === 'RUN' && /\bnpm run build\b/.test(i.args))).toBe(true);
     // The runtime starts from a base image, not from the build stage (which holds dev dependencies).
     expect(stages.map((s) => s.name)).not.toContain(runtime?.from);
   });

@@ -83,3 +83,17 @@ export async function recallOverMcp(client: Client): Promise<string | undefined>
   expect(result.isError, JSON.stringify(result)).toBe(false);
   return (result.structuredContent as { results: { node_id: string }[] }).results[0]?.node_id;
 }
+
+/** Embeds the question and the memories with a worker's OpenAI-compatible endpoint; the memory nearest the question and the vectors' length. */
+export async function nearestOverEmbeddings(url: string): Promise<{ nearest: string | undefined; dimension: number }> {
+  const response = await fetch(`${url}/v1/embeddings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ input: [QUESTION, ...MEMORIES] }),
+  });
+  const body = (await response.json()) as { data: { index: number; embedding: number[] }[] };
+  expect(response.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+  const [question, ...memories] = [...body.data].sort((a, b) => a.index - b.index).map((d) => d.embedding) as [number[], ...number[][]];
+  const similarity = memories.map((m) => m.reduce((sum, value, i) => sum + value * (question[i] ?? 0), 0));
+  return { nearest: MEMORIES[similarity.indexOf(Math.max(...similarity))], dimension: question.length };
+}

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { npxLauncher, runHyphae, startWorker } from '../cli/cli-process.js';
-import { ANSWER, KEY_PATTERN, MEMORIES, QUESTION, recallOverMcp, storeOverMcp, userEnv, workFolder } from './product-support.js';
+import { ANSWER, KEY_PATTERN, nearestOverEmbeddings, recallOverMcp, storeOverMcp, userEnv, workFolder } from './product-support.js';
 import type { WorkFolder } from './product-support.js';
 
 describe('npx hyphae mcp and npx hyphae worker, default configuration', { timeout: 600_000 }, () => {
@@ -54,17 +54,7 @@ describe('npx hyphae mcp and npx hyphae worker, default configuration', { timeou
     const worker = await startWorker(['--port', '0'], userEnv(), npxLauncher(folder.dir));
     try {
       expect((await fetch(`${worker.url}/healthz`)).status).toBe(200);
-      const response = await fetch(`${worker.url}/v1/embeddings`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ input: [QUESTION, ...MEMORIES] }),
-      });
-      const body = (await response.json()) as { data: { index: number; embedding: number[] }[] };
-      expect(response.status, JSON.stringify(body).slice(0, 300)).toBe(200);
-      const vectors = [...body.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
-      const [question, ...memories] = vectors as [number[], ...number[][]];
-      const similarity = memories.map((m) => m.reduce((sum, value, i) => sum + value * (question[i] ?? 0), 0));
-      expect(MEMORIES[similarity.indexOf(Math.max(...similarity))]).toBe(ANSWER);
+      expect((await nearestOverEmbeddings(worker.url)).nearest).toBe(ANSWER);
     } finally {
       await worker.stop();
     }
