@@ -9,6 +9,7 @@ import type { Db } from '../store/db.js';
 import { embedderConfigFrom } from './embedder-config.js';
 import { migrate, type MigrateResult } from '../store/migrator.js';
 import { openDb } from '../store/open-db.js';
+import { databasePoolSettings } from '../service/runtime.js';
 
 export interface MigratedDatabase {
   readonly db: Db;
@@ -24,6 +25,7 @@ export async function openMigratedDatabase(config: HyphaeConfig, command: string
     dataDir: config.dataDir,
     ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
     command,
+    ...databasePoolSettings(config),
   });
   try {
     const migration = await migrate(db, identity);

@@ -7,6 +7,7 @@ import { loadConfig } from '../core/config.js';
 import { createEmbedder } from '../embed/create-embedder.js';
 import { reembedDatabase, REEMBED_DEFAULT_BATCH_SIZE, type ReembedProgress } from '../service/reembed-database.js';
 import { openDb } from '../store/open-db.js';
+import { databasePoolSettings } from '../service/runtime.js';
 import { configFlags, parseCommand } from './args.js';
 import { embedderConfigFrom } from './embedder-config.js';
 
@@ -40,6 +41,7 @@ export async function runReembedCommand(argv: readonly string[]): Promise<void> 
       dataDir: config.dataDir,
       ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
       command: 'hyphae reembed',
+      ...databasePoolSettings(config),
     });
     try {
       const progress = progressPrinter(process.stderr);

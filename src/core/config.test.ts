@@ -16,6 +16,9 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 600,
       failedAuthPerMinute: 30,
       allowedHosts: [],
+      dbPoolMax: 10,
+      dbAcquireTimeoutMs: 5000,
+      dbStatementTimeoutMs: 30000,
     });
     expect(config.databaseUrl).toBeUndefined();
   });
@@ -37,6 +40,9 @@ describe('loadConfig', () => {
   });
 
   it.each([
+    ['HYPHAE_DB_POOL_MAX', '0'],
+    ['HYPHAE_DB_ACQUIRE_TIMEOUT_MS', 'soon'],
+    ['HYPHAE_DB_STATEMENT_TIMEOUT_MS', '-1'],
     ['HYPHAE_PORT', 'eighty'],
     ['HYPHAE_PORT', '70000'],
     ['HYPHAE_EMBEDDER', 'word2vec'],

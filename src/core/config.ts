@@ -29,6 +29,9 @@ const envSchema = z.object({
   HYPHAE_PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   HYPHAE_DATA_DIR: z.string().min(1).default('./.hyphae'),
   HYPHAE_DATABASE_URL: urlString(['postgres:', 'postgresql:']).optional(),
+  HYPHAE_DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+  HYPHAE_DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(5_000),
+  HYPHAE_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
   HYPHAE_NATS_URL: urlString(['nats:', 'tls:', 'ws:', 'wss:']).optional(),
   HYPHAE_EMBEDDER: z.enum(EMBEDDER_KINDS).default('minilm'),
   HYPHAE_EMBED_URL: urlString(['http:', 'https:']).optional(),
@@ -57,6 +60,12 @@ export interface HyphaeConfig {
   readonly port: number;
   readonly dataDir: string;
   readonly databaseUrl: string | undefined;
+  /** PostgreSQL pool size per process. */
+  readonly dbPoolMax: number;
+  /** How long a request waits for a database connection (outage, restart, busy pool) before 503. */
+  readonly dbAcquireTimeoutMs: number;
+  /** PostgreSQL statement_timeout of every session; 0 = none. Migrations run without one. */
+  readonly dbStatementTimeoutMs: number;
   readonly natsUrl: string | undefined;
   readonly embedder: EmbedderKind;
   readonly embedUrl: string | undefined;
@@ -137,6 +146,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
     port: c.HYPHAE_PORT,
     dataDir: c.HYPHAE_DATA_DIR,
     databaseUrl: c.HYPHAE_DATABASE_URL,
+    dbPoolMax: c.HYPHAE_DB_POOL_MAX,
+    dbAcquireTimeoutMs: c.HYPHAE_DB_ACQUIRE_TIMEOUT_MS,
+    dbStatementTimeoutMs: c.HYPHAE_DB_STATEMENT_TIMEOUT_MS,
     natsUrl: c.HYPHAE_NATS_URL,
     embedder: c.HYPHAE_EMBEDDER,
     embedUrl: c.HYPHAE_EMBED_URL,

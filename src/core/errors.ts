@@ -106,9 +106,21 @@ export class RateLimitedError extends HyphaeError {
   }
 }
 
+export interface UnavailableErrorOptions extends HyphaeErrorOptions {
+  /** When a retry may succeed: sent as `Retry-After` (REST) and `retry_after_seconds` (details). */
+  readonly retryAfterSeconds?: number;
+}
+
 export class UnavailableError extends HyphaeError {
-  constructor(message: string, options: HyphaeErrorOptions = {}) {
-    super('UNAVAILABLE', message, options);
+  readonly retryAfterSeconds: number | undefined;
+  constructor(message: string, options: UnavailableErrorOptions = {}) {
+    const { retryAfterSeconds, ...rest } = options;
+    super(
+      'UNAVAILABLE',
+      message,
+      retryAfterSeconds === undefined ? rest : { ...rest, details: { ...rest.details, retry_after_seconds: retryAfterSeconds } },
+    );
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

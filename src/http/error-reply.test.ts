@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HyphaeError, NotFoundError, RateLimitedError } from '../core/errors.js';
+import { HyphaeError, NotFoundError, RateLimitedError, UnavailableError } from '../core/errors.js';
 import { toErrorReply } from './error-reply.js';
 
 describe('toErrorReply', () => {
@@ -14,6 +14,13 @@ describe('toErrorReply', () => {
     const reply = toErrorReply(new RateLimitedError(7));
     expect(reply.status).toBe(429);
     expect(reply.headers).toEqual({ 'retry-after': '7' });
+  });
+
+  it('adds Retry-After to UNAVAILABLE when the error says when to retry, and only then', () => {
+    const reply = toErrorReply(new UnavailableError('database unavailable', { retryAfterSeconds: 0.2 }));
+    expect(reply).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
+    expect(reply.body.error.details).toEqual({ retry_after_seconds: 0.2 });
+    expect(toErrorReply(new UnavailableError('NATS is disconnected')).headers).toEqual({});
   });
 
   it('never shows the message of an unknown error or an INTERNAL one', () => {

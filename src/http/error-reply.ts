@@ -5,7 +5,7 @@
  * 500 `internal error` whose message, stack and SQL never reach the client.
  */
 import { z } from 'zod';
-import { ERROR_SPECS, HyphaeError, RateLimitedError, isHyphaeError, type ErrorCode } from '../core/errors.js';
+import { ERROR_SPECS, HyphaeError, RateLimitedError, UnavailableError, isHyphaeError, type ErrorCode } from '../core/errors.js';
 
 export const ERROR_CODES = Object.keys(ERROR_SPECS) as [ErrorCode, ...ErrorCode[]];
 
@@ -52,8 +52,8 @@ export function hyphaeErrorBody(error: HyphaeError): ErrorBody {
 
 export function toErrorReply(error: unknown): ErrorReply {
   if (isHyphaeError(error)) {
-    const headers: Record<string, string> =
-      error instanceof RateLimitedError ? { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfterSeconds))) } : {};
+    const retryAfterSeconds = error instanceof RateLimitedError || error instanceof UnavailableError ? error.retryAfterSeconds : undefined;
+    const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) };
     const status = ERROR_SPECS[error.code].httpStatus;
     const safe = error.code === 'INTERNAL' ? new HyphaeError('INTERNAL', 'internal error') : error;
     return { status, body: hyphaeErrorBody(safe), headers, serverFault: status >= 500 };

@@ -20,6 +20,9 @@ import type { FacadeConfig } from './facade-config.js';
 export interface RuntimeConfig {
   readonly dataDir: string;
   readonly databaseUrl: string | undefined;
+  readonly dbPoolMax?: number;
+  readonly dbAcquireTimeoutMs?: number;
+  readonly dbStatementTimeoutMs?: number;
   readonly embedder: EmbedderKind;
   readonly embedUrl?: string | undefined;
   readonly embedModel?: string | undefined;
@@ -81,6 +84,7 @@ export async function createRuntime(config: RuntimeConfig, options: RuntimeOptio
       dataDir: config.dataDir,
       ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
       ...(options.command === undefined ? {} : { command: options.command }),
+      ...databasePoolSettings(config),
     });
     await migrate(db, { modelId: embedder.modelId, dimension: embedder.dimension });
     const mesh = options.mesh === undefined ? {} : await options.mesh(db);
@@ -139,4 +143,17 @@ export async function createRuntime(config: RuntimeConfig, options: RuntimeOptio
     await embedder.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** The pool settings of the configuration, as openDb takes them (PostgreSQL only). */
+export function databasePoolSettings(config: Pick<RuntimeConfig, 'dbPoolMax' | 'dbAcquireTimeoutMs' | 'dbStatementTimeoutMs'>): {
+  poolMax?: number;
+  acquireTimeoutMs?: number;
+  statementTimeoutMs?: number;
+} {
+  return {
+    ...(config.dbPoolMax === undefined ? {} : { poolMax: config.dbPoolMax }),
+    ...(config.dbAcquireTimeoutMs === undefined ? {} : { acquireTimeoutMs: config.dbAcquireTimeoutMs }),
+    ...(config.dbStatementTimeoutMs === undefined ? {} : { statementTimeoutMs: config.dbStatementTimeoutMs }),
+  };
 }

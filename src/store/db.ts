@@ -20,10 +20,18 @@ export interface PoolStats {
   readonly waiting: number;
 }
 
+export interface TransactionOptions {
+  /**
+   * This transaction's statement timeout in ms instead of the pool's; 0 lifts it, for the
+   * statements that may rightly run long (migrations, HNSW index rebuilds). PGlite sets none.
+   */
+  readonly statementTimeoutMs?: number;
+}
+
 export interface Db extends Queryable {
   readonly driver: DbDriverName;
   /** Runs fn in one transaction on one connection; commits when fn resolves, rolls back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   poolStats(): PoolStats;
   close(): Promise<void>;
 }

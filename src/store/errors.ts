@@ -1,5 +1,5 @@
 import { ConflictError, HyphaeError, UnavailableError } from '../core/errors.js';
-import type { HyphaeErrorOptions } from '../core/errors.js';
+import type { HyphaeErrorOptions, UnavailableErrorOptions } from '../core/errors.js';
 
 /** Who holds a data-folder lock, as written in its lock file. */
 export interface DataDirLockHolder {
@@ -60,7 +60,7 @@ export class MigrationError extends HyphaeError {
 
 /** The database cannot be reached (connection refused, dropped, shutting down). */
 export class DatabaseUnavailableError extends UnavailableError {
-  constructor(message = 'database unavailable', options: HyphaeErrorOptions = {}) {
+  constructor(message = 'database unavailable', options: UnavailableErrorOptions = {}) {
     super(message, options);
   }
 }

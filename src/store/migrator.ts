@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '../core/errors.js';
 import { EmbeddingModelMismatchError, MigrationError } from './errors.js';
-import type { Db, Queryable } from './db.js';
+import type { Db, Queryable, TransactionOptions } from './db.js';
 
 /** One numbered SQL file of src/store/migrations, e.g. 0001_core.sql. */
 export interface Migration {
@@ -37,6 +37,12 @@ export interface MigrateResult {
   readonly applied: readonly { readonly version: number; readonly name: string }[];
   readonly identity: EmbeddingIdentity;
 }
+
+/**
+ * Transactions under the migration lock run without a statement timeout: waiting for another
+ * process's migration, or building an HNSW index over every row, may rightly take minutes.
+ */
+export const SCHEMA_CHANGE: TransactionOptions = { statementTimeoutMs: 0 };
 
 /** Every migrating process takes this transaction-scoped advisory lock first, so one migrates at a time. */
 export const MIGRATION_LOCK_KEY = 7_021_960_851_968_001;
@@ -82,7 +88,7 @@ export async function applyMigrations(
       'SELECT version, name, checksum FROM schema_migrations ORDER BY version',
     );
     for (const row of rows) verifyApplied(migrations, row);
-  });
+  }, SCHEMA_CHANGE);
   const applied: { version: number; name: string }[] = [];
   for (const migration of migrations) {
     const didApply = await db.transaction(async (tx) => {
@@ -103,7 +109,7 @@ export async function applyMigrations(
         migration.checksum,
       ]);
       return true;
-    });
+    }, SCHEMA_CHANGE);
     if (didApply) applied.push({ version: migration.version, name: migration.name });
   }
   return applied;
@@ -142,7 +148,7 @@ async function ensureEmbeddingIdentity(db: Db, configured: EmbeddingIdentity): P
     if (await assertCompatibleEmbedder(tx, configured)) return configured;
     await recordEmbeddingIdentity(tx, configured);
     return configured;
-  });
+  }, SCHEMA_CHANGE);
 }
 
 /** Records the embedder the database's vectors come from (first start, or the end of `hyphae reembed`). */

@@ -9,6 +9,10 @@ export interface OpenDbConfig {
   readonly dataDir: string;
   /** pg pool size (PostgreSQL only). */
   readonly poolMax?: number;
+  /** How long a call waits for a connection before UNAVAILABLE (PostgreSQL only). */
+  readonly acquireTimeoutMs?: number;
+  /** statement_timeout of every session, 0 = none (PostgreSQL only). */
+  readonly statementTimeoutMs?: number;
   /** Names this process in the data-folder lock, e.g. "hyphae serve" (PGlite only). */
   readonly command?: string;
 }
@@ -16,7 +20,12 @@ export interface OpenDbConfig {
 /** Opens the database the configuration names: PostgreSQL when a URL is set, else PGlite in the data folder. */
 export async function openDb(config: OpenDbConfig): Promise<Db> {
   if (config.databaseUrl !== undefined && config.databaseUrl !== '') {
-    return openPgDb({ url: config.databaseUrl, ...(config.poolMax === undefined ? {} : { max: config.poolMax }) });
+    return openPgDb({
+      url: config.databaseUrl,
+      ...(config.poolMax === undefined ? {} : { max: config.poolMax }),
+      ...(config.acquireTimeoutMs === undefined ? {} : { acquireTimeoutMs: config.acquireTimeoutMs }),
+      ...(config.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: config.statementTimeoutMs }),
+    });
   }
   return openPgliteDb({ dataDir: config.dataDir, ...(config.command === undefined ? {} : { lockCommand: config.command }) });
 }

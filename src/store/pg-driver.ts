@@ -2,78 +2,163 @@ import pg from 'pg';
 import type { PoolClient, QueryResult as PgQueryResult } from 'pg';
 import { isHyphaeError } from '../core/errors.js';
 import { DatabaseUnavailableError, sqlStateOf } from './errors.js';
-import type { Db, PoolStats, QueryResult, Queryable } from './db.js';
+import type { Db, PoolStats, QueryResult, Queryable, TransactionOptions } from './db.js';
 
 export interface PgDbOptions {
   /** A PostgreSQL connection URL (HYPHAE_DATABASE_URL). */
   readonly url: string;
   /** Pool size; default 10. */
   readonly max?: number;
+  /**
+   * How long a caller waits for a connection — the server restarting, unreachable, or every pooled
+   * connection busy — before the call fails with UNAVAILABLE; default 5000 ms.
+   */
+  readonly acquireTimeoutMs?: number;
+  /**
+   * The server's statement_timeout for every session (0: none); default 30000 ms. The client gives a
+   * statement that long plus a grace period (5 s, at most the timeout again) to answer, then drops the
+   * connection as dead (a frozen server or a silent network), so nothing holds a caller forever.
+   */
+  readonly statementTimeoutMs?: number;
   /** Errors of connections dropped outside a query (server restart, network drop); they never crash the process. */
   readonly onIdleError?: (error: Error) => void;
 }
 
+export const PG_POOL_DEFAULTS = { max: 10, acquireTimeoutMs: 5_000, statementTimeoutMs: 30_000 } as const;
+
+/** A session idle inside an open transaction this long is ended by the server, releasing its locks. */
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+/** How much longer than the statement timeout (at most twice as long) the client waits for the server's answer. */
+const ANSWER_GRACE_MS = 5_000;
+const FIRST_RETRY_PAUSE_MS = 25;
+const MAX_RETRY_PAUSE_MS = 500;
 const INT8_OID = 20;
 
-/** Opens a `pg` Pool and checks that the server answers. */
+/** Opens a `pg` Pool and checks that the server answers (waiting up to the acquire timeout for it). */
 export async function openPgDb(options: PgDbOptions): Promise<Db> {
+  const acquireTimeoutMs = options.acquireTimeoutMs ?? PG_POOL_DEFAULTS.acquireTimeoutMs;
+  const statementTimeoutMs = options.statementTimeoutMs ?? PG_POOL_DEFAULTS.statementTimeoutMs;
   const pool = new pg.Pool({
     connectionString: options.url,
-    max: options.max ?? 10,
+    max: options.max ?? PG_POOL_DEFAULTS.max,
+    // Bounds one connect attempt (a SYN nobody answers) and a wait for a busy pool's next free client.
+    connectionTimeoutMillis: acquireTimeoutMs,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
     types: { getTypeParser: sameTypesAsPglite },
   });
   pool.on('error', (error) => options.onIdleError?.(error));
-  try {
-    await pool.query('SELECT 1');
-  } catch (error) {
-    await pool.end().catch(() => undefined);
-    throw asUnavailable(error);
-  }
-  let closing: Promise<void> | undefined;
-  return {
-    driver: 'pg',
-    async query<Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
+
+  const acquire = async (deadline: number): Promise<PoolClient> => {
+    let pause = FIRST_RETRY_PAUSE_MS;
+    for (;;) {
       try {
-        return toQueryResult<Row>(await pool.query(sql, params === undefined ? undefined : [...params]));
+        return await connectBefore(pool, deadline);
       } catch (error) {
-        throw asUnavailable(error);
+        const failure = asUnavailable(error);
+        // Only a server that cannot be reached (or is starting up) is waited for; a refused login is not.
+        if (!(failure instanceof DatabaseUnavailableError)) throw failure;
+        if (Date.now() + pause >= deadline) {
+          throw new DatabaseUnavailableError(`database unavailable: no connection within ${acquireTimeoutMs} ms`, {
+            cause: failure.cause ?? failure,
+            retryAfterSeconds: 1,
+          });
+        }
+        await sleep(pause);
+        pause = Math.min(pause * 2, MAX_RETRY_PAUSE_MS);
       }
-    },
-    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      let client: PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (error) {
-        throw asUnavailable(error);
-      }
+    }
+  };
+
+  /**
+   * Runs fn on one checked-out connection; one that failed at the connection level is discarded.
+   * A pooled connection the server dropped (restart, crash) is only found out by using it: when the
+   * first statement finds it lost and `firstStatementRetrySafe` (BEGIN, a read), fn runs again on
+   * another connection, waiting for the server up to the same acquire deadline.
+   */
+  const withClient = async <T>(fn: (run: ClientRunner) => Promise<T>, firstStatementRetrySafe: boolean): Promise<T> => {
+    const deadline = Date.now() + acquireTimeoutMs;
+    for (;;) {
+      const client = await acquire(deadline);
       let broken: Error | undefined;
+      let statements = 0;
+      let lostOnFirstStatement = false;
       // A checked-out connection that drops between statements emits 'error'; unheard, it would crash the process.
       const onClientError = (error: Error): void => {
         broken = error;
         options.onIdleError?.(error);
       };
       client.on('error', onClientError);
-      try {
-        await client.query('BEGIN');
-        const tx: Queryable = {
-          query: async <Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> =>
-            toQueryResult<Row>(await client.query(sql, params === undefined ? undefined : [...params])),
-        };
-        const result = await fn(tx);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        try {
-          await client.query('ROLLBACK');
-        } catch (rollbackError) {
-          // A connection that cannot roll back is discarded rather than returned to the pool.
-          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      const run: ClientRunner = async (sql, params, answerWithinMs) => {
+        const index = statements++;
+        if (broken !== undefined) {
+          lostOnFirstStatement = index === 0;
+          throw new DatabaseUnavailableError('database unavailable: the connection was lost', { cause: broken, retryAfterSeconds: 1 });
         }
-        throw asUnavailable(error);
+        try {
+          return await client.query({
+            text: sql,
+            ...(params === undefined ? {} : { values: [...params] }),
+            ...(answerWithinMs > 0 ? { query_timeout: answerWithinMs } : {}),
+          });
+        } catch (error) {
+          if (error instanceof Error && error.message === 'Query read timeout') {
+            // pg leaves the unanswered statement on the connection: it can never be used again.
+            broken = new DatabaseUnavailableError(`database unavailable: no answer within ${answerWithinMs} ms`, { cause: error, retryAfterSeconds: 1 });
+            throw broken;
+          }
+          const failure = asUnavailable(error);
+          // A statement timeout leaves a healthy session behind; any other connection-level failure does not.
+          if (failure instanceof DatabaseUnavailableError && sqlStateOf(error) !== STATEMENT_TIMEOUT) {
+            broken ??= failure;
+            lostOnFirstStatement = index === 0;
+          }
+          throw failure;
+        }
+      };
+      try {
+        return await fn(run);
+      } catch (error) {
+        if (!(firstStatementRetrySafe && lostOnFirstStatement && Date.now() < deadline)) throw error;
       } finally {
         client.off('error', onClientError);
         client.release(broken);
       }
+    }
+  };
+
+  const answerWithin = (timeoutMs: number): number => (timeoutMs > 0 ? timeoutMs + Math.min(ANSWER_GRACE_MS, timeoutMs) : 0);
+  try {
+    await withClient((run) => run('SELECT 1', undefined, answerWithin(statementTimeoutMs)), true);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    driver: 'pg',
+    async query<Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
+      return toQueryResult<Row>(await withClient((run) => run(sql, params, answerWithin(statementTimeoutMs)), READ_ONLY.test(sql)));
+    },
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>, transactionOptions: TransactionOptions = {}): Promise<T> {
+      const timeoutMs = transactionOptions.statementTimeoutMs ?? statementTimeoutMs;
+      const within = answerWithin(timeoutMs);
+      return withClient(async (run) => {
+        await run('BEGIN', undefined, within);
+        try {
+          if (timeoutMs !== statementTimeoutMs) await run(`SET LOCAL statement_timeout = ${Math.max(0, Math.floor(timeoutMs))}`, undefined, within);
+          const tx: Queryable = {
+            query: async <Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> => toQueryResult<Row>(await run(sql, params, within)),
+          };
+          const result = await fn(tx);
+          await run('COMMIT', undefined, within);
+          return result;
+        } catch (error) {
+          // On a lost connection this fails at once; withClient then discards it rather than pooling it.
+          await run('ROLLBACK', undefined, within).catch(() => undefined);
+          throw error;
+        }
+      }, true);
     },
     poolStats(): PoolStats {
       return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
@@ -83,6 +168,29 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
       return closing;
     },
   };
+}
+
+type ClientRunner = (sql: string, params: readonly unknown[] | undefined, answerWithinMs: number) => Promise<PgQueryResult | PgQueryResult[]>;
+
+/** pool.connect(), given up on at the deadline; a connection that arrives later goes straight back. */
+async function connectBefore(pool: pg.Pool, deadline: number): Promise<PoolClient> {
+  const pending = pool.connect();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout exceeded when trying to connect')), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([pending, late]);
+  } catch (error) {
+    pending.then((client) => client.release(), () => undefined);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** int8 (counts, seqs) as a JS number, as PGlite returns it, so rows look the same on both drivers. */
@@ -100,7 +208,12 @@ function toQueryResult<Row>(result: PgQueryResult | PgQueryResult[]): QueryResul
 }
 
 const NETWORK_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
-const POOL_FAILURE = /Connection terminated|timeout exceeded when trying to connect|connection error/i;
+const POOL_FAILURE = /Connection terminated|timeout exceeded when trying to connect|connection error|not queryable|Cannot use a pool after calling end/i;
+const STATEMENT_TIMEOUT = '57014';
+/** Plain statements that change nothing, so running one again after a lost connection is safe (none of ours calls a writing function). */
+const READ_ONLY = /^\s*(SELECT|SHOW)\b/i;
+/** Connection exceptions (08…), too many connections, shutdown / crash / starting up, and a statement timeout. */
+const UNAVAILABLE_STATES = new Set(['53300', '57P01', '57P02', '57P03', STATEMENT_TIMEOUT]);
 
 /** Connection-level failures become DatabaseUnavailableError; SQL errors and our own errors pass through. */
 function asUnavailable(error: unknown): unknown {
@@ -110,7 +223,8 @@ function asUnavailable(error: unknown): unknown {
   const connectionFailure =
     state === undefined
       ? (errno !== undefined && NETWORK_ERRNOS.has(errno)) || (!(error instanceof pg.DatabaseError) && POOL_FAILURE.test(error.message))
-      : state.startsWith('08') || state === '57P01' || state === '57P02' || state === '57P03';
+      : state.startsWith('08') || UNAVAILABLE_STATES.has(state);
   if (!connectionFailure) return error;
-  return new DatabaseUnavailableError(`database unavailable: ${error.message}`, { cause: error });
+  const what = state === STATEMENT_TIMEOUT ? 'a statement ran past its timeout' : 'database unavailable';
+  return new DatabaseUnavailableError(`${what}: ${error.message}`, { cause: error, retryAfterSeconds: 1 });
 }

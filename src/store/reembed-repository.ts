@@ -5,7 +5,7 @@
  * records the new embedder. Until that commit the database keeps serving its old vectors.
  */
 import type { Db, Queryable } from './db.js';
-import { lockMigrations, recordEmbeddingIdentity, type EmbeddingIdentity } from './migrator.js';
+import { SCHEMA_CHANGE, lockMigrations, recordEmbeddingIdentity, type EmbeddingIdentity } from './migrator.js';
 
 export type ReembedTable = 'cells' | 'beacons';
 
@@ -48,7 +48,7 @@ export async function beginReembed(db: Db, target: EmbeddingIdentity): Promise<b
       String(target.dimension),
     ]);
     return resuming;
-  });
+  }, SCHEMA_CHANGE);
 }
 
 export interface ReembedCount {
@@ -123,5 +123,5 @@ export async function finishReembed(db: Db, target: EmbeddingIdentity): Promise<
     await recordEmbeddingIdentity(tx, target);
     await tx.query('DELETE FROM hyphae_meta WHERE key = ANY($1)', [[META_TARGET_MODEL, META_TARGET_DIMENSION]]);
     return true;
-  });
+  }, SCHEMA_CHANGE);
 }

@@ -36,7 +36,7 @@ async function createWireDb(options: TestDbOptions & { readonly poolMax?: number
   return {
     driver: opened.driver,
     query: (sql, params) => opened.query(sql, params),
-    transaction: (fn) => opened.transaction(fn),
+    transaction: (fn, transactionOptions) => opened.transaction(fn, transactionOptions),
     poolStats: () => opened.poolStats(),
     async close(): Promise<void> {
       try {

@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +24,10 @@ export interface RealPostgres {
   stop(mode?: StopMode): Promise<void>;
   /** Starts it again on the same port and data folder; resolves once it accepts connections. */
   start(): Promise<void>;
+  /** SIGSTOP to the postmaster and every backend: sockets stay open, nothing answers (a hung server). */
+  pause(): void;
+  /** SIGCONT after pause(). */
+  resume(): void;
   /** Stops it (fast) and removes the data folder. */
   close(): Promise<void>;
 }
@@ -115,6 +119,14 @@ export async function startRealPostgres(root: string = requirePostgresRoot(), op
     await exited;
   };
 
+  const signalAll = (signal: NodeJS.Signals): void => {
+    const postmaster = child?.pid;
+    if (postmaster === undefined) throw new Error('postgres is not running');
+    // Children first on stop, the postmaster first on continue, so none acts on a half-paused cluster.
+    const pids = [...descendantsOf(postmaster), postmaster];
+    for (const pid of signal === 'SIGCONT' ? pids.reverse() : pids) process.kill(pid, signal);
+  };
+
   try {
     await start();
   } catch (error) {
@@ -127,11 +139,39 @@ export async function startRealPostgres(root: string = requirePostgresRoot(), op
     port,
     stop,
     start,
+    pause: () => signalAll('SIGSTOP'),
+    resume: () => signalAll('SIGCONT'),
     close(): Promise<void> {
       closing ??= stop('fast').finally(() => rm(dir, { recursive: true, force: true }));
       return closing;
     },
   };
+}
+
+/** Every process below pid (backends, background workers), read from /proc. */
+function descendantsOf(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // pid (comm) state ppid …; comm may hold spaces and parentheses, so read after the last ')'.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+  }
+  const found: number[] = [];
+  const walk = (parent: number): void => {
+    for (const childPid of parents.get(parent) ?? []) {
+      found.push(childPid);
+      walk(childPid);
+    }
+  };
+  walk(pid);
+  return found;
 }
 
 function systemUser(name: string): { uid: number; gid: number } {
