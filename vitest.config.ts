@@ -13,13 +13,15 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['test/k8s/**', 'test/chart/**', 'node_modules/**'],
+          exclude: ['test/k8s/**', 'test/chart/**', 'test/e2e/**', 'node_modules/**'],
           globalSetup: ['test/support/global-setup.ts'],
         },
       },
       { extends: true, test: { name: 'operator', include: ['operator/**/*.test.ts'], exclude: ['node_modules/**'] } },
       { extends: true, test: { name: 'k8s', include: ['test/k8s/**/*.test.ts'], fileParallelism: false } },
       { extends: true, test: { name: 'chart', include: ['test/chart/**/*.test.ts'], fileParallelism: false } },
+      // A real node (scripts/local-cluster.sh): `npm run test:e2e` only, never part of `npm test`.
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], fileParallelism: false } },
     ],
   },
 });

