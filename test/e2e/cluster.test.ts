@@ -152,7 +152,8 @@ describe.skipIf(skip !== undefined)('the chart on a real Kubernetes node', () =>
     await reader.connect(
       new StreamableHTTPClientTransport(new URL(`http://${API_HOST}:8787/mcp`), {
         fetch: fetchVia(podB.status.podIP!, API_HOST),
-        requestInit: { headers: { 'x-hyphae-key': readerKey } },
+        // notifications/hyphae/diff is opt-in per stream.
+        requestInit: { headers: { 'x-hyphae-key': readerKey, 'x-hyphae-diffs': 'on' } },
       }),
     );
     try {
