@@ -97,8 +97,12 @@ node_base() {
 
 # --- hyphae: the Dockerfile itself -----------------------------------------------------------
 hyphae_image() {
-  local tag
-  tag="$( (hash_of Dockerfile .dockerignore package.json package-lock.json packages tsconfig.json tsconfig.build.json src operator bin; echo "${NODE_BASE}") | sha256sum | cut -c1-12)"
+  local tag sources
+  # The tag hashes what the build reads: the Dockerfile, .dockerignore and every COPY source of
+  # the build context (read from the Dockerfile, so a new COPY line cannot be forgotten here).
+  # shellcheck disable=SC2207
+  sources=($(awk 'toupper($1) == "COPY" && $2 !~ /^--from=/ { for (i = 2; i < NF; i++) print $i }' Dockerfile | sort -u))
+  tag="$( (hash_of Dockerfile .dockerignore "${sources[@]}"; echo "${NODE_BASE}") | sha256sum | cut -c1-12)"
   HYPHAE_IMAGE="hyphae.local/hyphae:${tag}"
   if [[ ! -s "$(tar_of "${HYPHAE_IMAGE}")" ]] && ! have_image "${HYPHAE_IMAGE}"; then
     node_base
