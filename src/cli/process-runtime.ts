@@ -68,6 +68,7 @@ export async function startProcessRuntime(config: HyphaeConfig, options: Process
     runtime = await createRuntime(config, {
       command: options.command,
       embedder: meteredEmbedder(await createEmbedder(embedderConfigFrom(config)), metrics),
+      facade: { maxBeaconsPerAgent: config.maxBeaconsPerAgent },
       onBackgroundError: options.onBackgroundError,
       mesh: async (db) => {
         relay = new OutboxRelay({ db, bus, metrics, onError: options.onBackgroundError });

@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       bodyLimitBytes: 262144,
       rateLimitPerMinute: 600,
       failedAuthPerMinute: 30,
+      maxBeaconsPerAgent: 200,
       allowedHosts: [],
       dbPoolMax: 10,
       dbAcquireTimeoutMs: 5000,

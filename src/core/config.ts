@@ -46,6 +46,7 @@ const envSchema = z.object({
   HYPHAE_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(256 * 1024),
   HYPHAE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   HYPHAE_FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  HYPHAE_MAX_BEACONS_PER_AGENT: z.coerce.number().int().min(1).max(100_000).default(200),
   HYPHAE_DIFF_RETENTION_DAYS: z.coerce.number().min(0.001).max(3650).default(30),
   HYPHAE_BOOTSTRAP_ADMIN_KEY: z.string().min(16).optional(),
   HYPHAE_TRUST_PROXY: z
@@ -81,6 +82,8 @@ export interface HyphaeConfig {
   readonly bodyLimitBytes: number;
   readonly rateLimitPerMinute: number;
   readonly failedAuthPerMinute: number;
+  /** Unexpired beacons one agent may hold; one more is a 409 CONFLICT. */
+  readonly maxBeaconsPerAgent: number;
   readonly diffRetentionDays: number;
   /** A key to install as the tenant-`default` admin on first start (clustered installs). */
   readonly bootstrapAdminKey: string | undefined;
@@ -163,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
     bodyLimitBytes: c.HYPHAE_BODY_LIMIT_BYTES,
     rateLimitPerMinute: c.HYPHAE_RATE_LIMIT_PER_MINUTE,
     failedAuthPerMinute: c.HYPHAE_FAILED_AUTH_PER_MINUTE,
+    maxBeaconsPerAgent: c.HYPHAE_MAX_BEACONS_PER_AGENT,
     diffRetentionDays: c.HYPHAE_DIFF_RETENTION_DAYS,
     bootstrapAdminKey: c.HYPHAE_BOOTSTRAP_ADMIN_KEY,
     trustProxy: parseTrustProxy(c.HYPHAE_TRUST_PROXY),

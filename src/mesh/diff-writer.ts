@@ -1,6 +1,6 @@
 /**
- * Writes the diffs of one cell change into the inboxes of the beacons' owners, inside the
- * caller's transaction (transactional outbox): per recipient, seqs are reserved under the inbox
+ * Writes the diffs of one cell change into the inboxes of the beacons' owners, one per owner, inside
+ * the caller's transaction (transactional outbox): per recipient, seqs are reserved under the inbox
  * row lock, so they are monotonic and commit in order. Recipients are locked in sorted order
  * so two concurrent stores cannot deadlock on each other's inboxes.
  */
@@ -31,37 +31,35 @@ export interface WrittenDiff {
 }
 
 export async function writeDiffs(tx: Queryable, op: DiffOp, cell: ChangedCell, matches: readonly BeaconMatch[]): Promise<WrittenDiff[]> {
-  const byRecipient = new Map<string, BeaconMatch[]>();
+  // One diff per recipient and cell, whatever the number of the recipient's beacons the cell
+  // reaches: the most similar one names the beacon. Fan-out follows recipients, not beacons.
+  const best = new Map<string, BeaconMatch>();
   for (const match of matches) {
-    const list = byRecipient.get(match.ownerAgent) ?? [];
-    list.push(match);
-    byRecipient.set(match.ownerAgent, list);
+    const held = best.get(match.ownerAgent);
+    if (held === undefined || match.similarity > held.similarity) best.set(match.ownerAgent, match);
   }
   const preview = previewOf(cell.content);
   const written: WrittenDiff[] = [];
-  for (const recipient of [...byRecipient.keys()].sort()) {
-    const recipientMatches = byRecipient.get(recipient) ?? [];
-    const lastSeq = await allocateInboxSeqs(tx, cell.tenantId, recipient, recipientMatches.length);
-    const firstSeq = lastSeq - recipientMatches.length + 1;
-    const rows = await insertInboxDiffs(
-      tx,
-      cell.tenantId,
-      recipient,
-      recipientMatches.map((m, i) => ({
+  for (const recipient of [...best.keys()].sort()) {
+    const match = best.get(recipient);
+    if (match === undefined) continue;
+    const seq = await allocateInboxSeqs(tx, cell.tenantId, recipient, 1);
+    const rows = await insertInboxDiffs(tx, cell.tenantId, recipient, [
+      {
         diffId: randomUUID(),
-        seq: firstSeq + i,
+        seq,
         op,
         nodeId: cell.nodeId,
-        beaconId: m.beaconId,
-        similarity: m.similarity,
+        beaconId: match.beaconId,
+        similarity: match.similarity,
         cellType: cell.cellType,
         salience: cell.salience,
         sourceAgent: cell.sourceAgent,
         project: cell.project,
         sceneId: cell.sceneId,
         preview,
-      })),
-    );
+      },
+    ]);
     for (const row of rows) written.push({ tenantId: cell.tenantId, recipientAgent: recipient, diff: toDiff(row) });
   }
   return written;

@@ -45,7 +45,7 @@ import { toDiff } from '../mesh/diff-row.js';
 import type { WrittenDiff } from '../mesh/diff-writer.js';
 import { drainInbox } from '../mesh/inbox-drain.js';
 import { peekInbox } from '../mesh/inbox-peek.js';
-import { deleteOwnBeacon, findOwnBeacon, insertBeacon, listOwnBeacons } from '../store/beacon-repository.js';
+import { countLiveBeacons, deleteOwnBeacon, findOwnBeacon, insertBeacon, listOwnBeacons, lockOwnerBeacons } from '../store/beacon-repository.js';
 import {
   deleteCell,
   findCell,
@@ -443,20 +443,29 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
       if (input.scene_id !== undefined) await visibleScene(principal, input.scene_id);
       const embedding = await embedOne(input.text);
       const now = clock();
-      const row = await insertBeacon(db, {
-        beaconId: randomUUID(),
-        tenantId: principal.tenantId,
-        ownerAgent: principal.agent,
-        ownerProjects: principal.projects,
-        project: input.project ?? null,
-        text: input.text,
-        embedding,
-        threshold,
-        cellTypes: input.cell_types ?? null,
-        sceneId: input.scene_id ?? null,
-        includeOwn: input.include_own,
-        expiresAt: input.ttl_seconds === undefined ? null : new Date(now.getTime() + input.ttl_seconds * 1000),
-        now,
+      const row = await db.transaction(async (tx) => {
+        await lockOwnerBeacons(tx, principal.tenantId, principal.agent);
+        if ((await countLiveBeacons(tx, principal.tenantId, principal.agent, now)) >= config.maxBeaconsPerAgent) {
+          throw new ConflictError(
+            `this agent already holds ${config.maxBeaconsPerAgent} live beacons, the limit; delete one or let one expire first`,
+            { details: { quota: 'beacons_per_agent', limit: config.maxBeaconsPerAgent } },
+          );
+        }
+        return insertBeacon(tx, {
+          beaconId: randomUUID(),
+          tenantId: principal.tenantId,
+          ownerAgent: principal.agent,
+          ownerProjects: principal.projects,
+          project: input.project ?? null,
+          text: input.text,
+          embedding,
+          threshold,
+          cellTypes: input.cell_types ?? null,
+          sceneId: input.scene_id ?? null,
+          includeOwn: input.include_own,
+          expiresAt: input.ttl_seconds === undefined ? null : new Date(now.getTime() + input.ttl_seconds * 1000),
+          now,
+        });
       });
       deps.onBeaconsChanged?.(principal.tenantId, principal.agent);
       return toBeacon(row);

@@ -15,6 +15,8 @@ export interface FacadeConfig {
   readonly hitFlushIntervalMs: number;
   /** Length budget of an extractive scene summary, in characters. */
   readonly summaryBudgetChars: number;
+  /** Unexpired beacons one agent may hold in a tenant; placing one more is a CONFLICT. */
+  readonly maxBeaconsPerAgent: number;
 }
 
 export const DEFAULT_FACADE_CONFIG: FacadeConfig = {
@@ -26,6 +28,7 @@ export const DEFAULT_FACADE_CONFIG: FacadeConfig = {
   diffRetentionDays: 30,
   hitFlushIntervalMs: 1_000,
   summaryBudgetChars: 1_200,
+  maxBeaconsPerAgent: 200,
 };
 
 /**

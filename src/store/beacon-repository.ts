@@ -103,6 +103,23 @@ export async function deleteOwnBeacon(q: Queryable, tenantId: string, owner: str
   return result.rowCount > 0;
 }
 
+/**
+ * Serializes beacon placement per owner for the rest of the transaction, so a count then insert
+ * holds a quota under concurrency (two placements cannot both see room for one more).
+ */
+export async function lockOwnerBeacons(tx: Queryable, tenantId: string, owner: string): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('hyphae.beacons:' || $1 || ':' || $2, 0))`, [tenantId, owner]);
+}
+
+/** How many unexpired beacons the owner holds. */
+export async function countLiveBeacons(q: Queryable, tenantId: string, owner: string, now: Date): Promise<number> {
+  const result = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM beacons WHERE tenant_id = $1 AND owner_agent = $2 AND (expires_at IS NULL OR expires_at > $3)`,
+    [tenantId, owner, now.toISOString()],
+  );
+  return Number(result.rows[0]?.n ?? 0);
+}
+
 export interface BeaconCandidate {
   readonly beacon_id: string;
   readonly owner_agent: string;

@@ -92,29 +92,31 @@ describe.each(TEST_DRIVERS)('beacons, gossip and inboxes on %s', (driver) => {
   });
 
   it('filters: project, cell_types and scene', async () => {
+    // One watcher per filter: a store writes one diff per recipient, so each filter is read from its own inbox.
     const t = freshTenant();
     const author = await rt.principal({ tenant: t, agent: 'author', projects: ['a', 'b'], default_project: 'a' });
-    const watcher = await rt.principal({ tenant: t, agent: 'watcher', projects: ['a', 'b'] });
+    const byProject = await rt.principal({ tenant: t, agent: 'by-project', projects: ['a', 'b'] });
+    const byType = await rt.principal({ tenant: t, agent: 'by-type', projects: ['a', 'b'] });
+    const byScene = await rt.principal({ tenant: t, agent: 'by-scene', projects: ['a', 'b'] });
     const onlyB = await rt.principal({ tenant: t, agent: 'only-b', projects: ['b'] });
     const text = 'payment retries';
-    const byProject = await rt.facade.placeBeacon(watcher, { text, include_own: false, threshold: 0.2, project: 'b' });
-    const byType = await rt.facade.placeBeacon(watcher, { text, include_own: false, threshold: 0.2, cell_types: ['Risk'] });
+    const projectBeacon = await rt.facade.placeBeacon(byProject, { text, include_own: false, threshold: 0.2, project: 'b' });
+    const typeBeacon = await rt.facade.placeBeacon(byType, { text, include_own: false, threshold: 0.2, cell_types: ['Risk'] });
     const scoped = await rt.facade.placeBeacon(onlyB, { text, include_own: false, threshold: 0.2 });
     const inA = await rt.facade.store(author, { content: 'payment retries double charge', cell_type: 'Risk', salience: 0.5 });
     const session = await rt.facade.openSession(author, { project: 'b' });
-    const byScene = await rt.facade.placeBeacon(watcher, { text, include_own: false, threshold: 0.2, scene_id: session.scene_id });
+    const sceneBeacon = await rt.facade.placeBeacon(byScene, { text, include_own: false, threshold: 0.2, scene_id: session.scene_id });
     const inBScene = await rt.facade.store(author, { content: 'payment retries are capped', cell_type: 'Fact', salience: 0.5 });
     await rt.facade.closeSession(author, { session_id: session.session_id });
     const session2 = await rt.facade.openSession(author, { project: 'b' });
     const inBOther = await rt.facade.store(author, { content: 'payment retries use backoff', cell_type: 'Fact', salience: 0.5 });
-    const got = (await allDiffs(watcher)).map((d) => [d.beacon_id, d.node_id]);
-    expect(got).toContainEqual([byType.beacon_id, inA.node_id]);
-    expect(got).not.toContainEqual([byProject.beacon_id, inA.node_id]);
-    expect(got).toContainEqual([byProject.beacon_id, inBScene.node_id]);
-    expect(got).toContainEqual([byProject.beacon_id, inBOther.node_id]);
-    expect(got).not.toContainEqual([byType.beacon_id, inBScene.node_id]);
-    expect(got).toContainEqual([byScene.beacon_id, inBScene.node_id]);
-    expect(got).not.toContainEqual([byScene.beacon_id, inBOther.node_id]);
+    const got = async (p: Principal): Promise<string[][]> => (await allDiffs(p)).map((d) => [d.beacon_id, d.node_id]);
+    expect(await got(byProject)).toEqual([
+      [projectBeacon.beacon_id, inBScene.node_id],
+      [projectBeacon.beacon_id, inBOther.node_id],
+    ]);
+    expect(await got(byType)).toEqual([[typeBeacon.beacon_id, inA.node_id]]);
+    expect(await got(byScene)).toEqual([[sceneBeacon.beacon_id, inBScene.node_id]]);
     // A beacon without project watches only the owner's read scope.
     const scopedGot = (await allDiffs(onlyB)).map((d) => d.node_id);
     expect(scopedGot).toEqual([inBScene.node_id, inBOther.node_id]);

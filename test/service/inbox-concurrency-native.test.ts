@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { writeDiffs } from '../../src/mesh/diff-writer.js';
 import { drainInbox } from '../../src/mesh/inbox-drain.js';
+import { createMemoryFacade } from '../../src/service/create-memory-facade.js';
 import type { Db } from '../../src/store/db.js';
 import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../mesh/shared-database.js';
 
@@ -30,7 +32,8 @@ describe.skipIf(skipWithoutPostgres())('inbox seqs and drains under real concurr
 
   it('concurrent writers get gap-free, unique seqs whose timestamps follow seq order', async () => {
     const tenant = `t-${randomUUID()}`;
-    // Each store reaches two beacons of "reader" and one of "other": two inboxes locked per transaction.
+    // Each store reaches two beacons of "reader" and one of "other": two inboxes locked per
+    // transaction, one diff each (one per recipient and cell).
     await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
         db.transaction((tx) =>
@@ -46,7 +49,7 @@ describe.skipIf(skipWithoutPostgres())('inbox seqs and drains under real concurr
       `SELECT d.seq::text AS seq, d.created_at FROM diffs d WHERE d.tenant_id = $1 AND d.recipient_agent = 'reader' ORDER BY d.seq`,
       [tenant],
     );
-    expect(rows.map((r) => Number(r.seq))).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
+    expect(rows.map((r) => Number(r.seq))).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
     const { rows: order } = await db.query<{ out_of_order: number }>(
       `SELECT count(*)::int AS out_of_order FROM (
          SELECT created_at <= lag(created_at) OVER (ORDER BY seq) AS bad FROM diffs WHERE tenant_id = $1 AND recipient_agent = 'reader'
@@ -54,6 +57,22 @@ describe.skipIf(skipWithoutPostgres())('inbox seqs and drains under real concurr
       [tenant],
     );
     expect(order[0]?.out_of_order).toBe(0);
+  });
+
+  it('concurrent beacon placements by one agent on 16 connections stop exactly at its quota', async () => {
+    const facade = createMemoryFacade({ db, embedder: new HashEmbedder({ dimension: 8 }), config: { maxBeaconsPerAgent: 5 } });
+    try {
+      const minted = await facade.keyAdmin.createKey({ tenant: `t-${randomUUID()}`, agent: 'reader', roles: ['reader'] });
+      const reader = await facade.authenticate(minted.key);
+      const results = await Promise.allSettled(
+        Array.from({ length: 40 }, (_, i) => facade.placeBeacon(reader, { text: `race ${i}`, include_own: false })),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
+      const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM beacons WHERE tenant_id = $1', [reader.tenantId]);
+      expect(rows[0]?.n).toBe(5);
+    } finally {
+      await facade.close();
+    }
   });
 
   it('concurrent drains while writers write: every diff exactly once', async () => {

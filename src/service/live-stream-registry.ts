@@ -1,0 +1,105 @@
+/**
+ * The open live streams of one process, by API key (SPEC §5 quotas): at most `perKey` per key and
+ * `perProcess` in all — one more is RATE_LIMITED with a Retry-After, before any database work —
+ * and a revoked key's streams end: at once on the replica that revoked it, and within
+ * `revocationCheckMs` on the others (one query for all open streams' keys per check).
+ */
+import { RateLimitedError } from '../core/errors.js';
+import type { LiveSubscription } from './memory-facade.js';
+
+export interface LiveStreamLimits {
+  readonly perKey: number;
+  readonly perProcess: number;
+}
+
+export interface LiveStreamRegistryOptions extends LiveStreamLimits {
+  /** Which of these key ids are revoked; checked every `revocationCheckMs` while streams are open. */
+  readonly revokedAmong: (keyIds: readonly string[]) => Promise<readonly string[]>;
+  readonly revocationCheckMs: number;
+  readonly onError: (error: unknown) => void;
+}
+
+/** Suggested wait before opening a stream again once a quota is full. */
+export const STREAM_QUOTA_RETRY_SECONDS = 10;
+
+export class LiveStreamRegistry {
+  private readonly byKey = new Map<string, Set<() => Promise<void>>>();
+  private total = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private checking = false;
+
+  constructor(private readonly options: LiveStreamRegistryOptions) {}
+
+  get openStreams(): number {
+    return this.total;
+  }
+
+  /** Holds a slot for `keyId` while `open` runs; the returned subscription frees it on close. */
+  async open(keyId: string, open: () => Promise<LiveSubscription>): Promise<LiveSubscription> {
+    const held = this.byKey.get(keyId) ?? new Set<() => Promise<void>>();
+    if (this.total >= this.options.perProcess) throw this.full('live_streams_per_process', this.options.perProcess);
+    if (held.size >= this.options.perKey) throw this.full('live_streams_per_key', this.options.perKey);
+    let subscription: LiveSubscription | undefined;
+    let closed = false;
+    const close = async (): Promise<void> => {
+      if (closed) return;
+      closed = true;
+      held.delete(close);
+      if (held.size === 0 && this.byKey.get(keyId) === held) this.byKey.delete(keyId);
+      this.total -= 1;
+      if (this.total === 0) this.stopTimer();
+      await subscription?.close();
+    };
+    // The slot is taken before the first await, so concurrent opens cannot pass the quota.
+    held.add(close);
+    this.byKey.set(keyId, held);
+    this.total += 1;
+    try {
+      subscription = await open();
+    } catch (error) {
+      await close();
+      throw error;
+    }
+    if (closed) await subscription.close();
+    this.ensureTimer();
+    return { close };
+  }
+
+  /** Ends every stream of a key (it was revoked). */
+  async closeKey(keyId: string): Promise<void> {
+    await Promise.all([...(this.byKey.get(keyId) ?? [])].map((close) => close()));
+  }
+
+  async closeAll(): Promise<void> {
+    this.stopTimer();
+    await Promise.all([...this.byKey.values()].flatMap((set) => [...set]).map((close) => close()));
+  }
+
+  /** One query for the keys of every open stream; the revoked ones' streams end. */
+  async checkRevocations(): Promise<void> {
+    if (this.checking || this.byKey.size === 0) return;
+    this.checking = true;
+    try {
+      for (const keyId of await this.options.revokedAmong([...this.byKey.keys()])) await this.closeKey(keyId);
+    } catch (error) {
+      this.options.onError(error);
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  private full(quota: string, limit: number): RateLimitedError {
+    return new RateLimitedError(STREAM_QUOTA_RETRY_SECONDS, { details: { quota, limit } });
+  }
+
+  private ensureTimer(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setInterval(() => void this.checkRevocations(), this.options.revocationCheckMs);
+    this.timer.unref();
+  }
+
+  private stopTimer(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
