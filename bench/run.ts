@@ -17,6 +17,7 @@ interface SectionEntry {
 const SECTIONS: readonly SectionEntry[] = [
   { name: 'embed', module: './embed-bench.js', exportName: 'runEmbedBench' },
   { name: 'store', module: './store-bench.js', exportName: 'runStoreBench' },
+  { name: 'pg', module: './pg-bench.js', exportName: 'runPgBench' },
   { name: 'rest', module: './rest-bench.js', exportName: 'runRestBench' },
   { name: 'mcp', module: './mcp-bench.js', exportName: 'runMcpBench' },
   { name: 'mesh', module: './mesh-bench.js', exportName: 'runMeshBench' },

@@ -79,7 +79,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }>
 }
 
 /** Bulk-loads rows with their vectors into `table`, with the HNSW index dropped during the load and rebuilt after. */
-async function bulkLoad(db: Db, kind: 'cells' | 'beacons', texts: readonly string[], vectors: readonly Float32Array[]): Promise<number> {
+export async function bulkLoad(db: Db, kind: 'cells' | 'beacons', texts: readonly string[], vectors: readonly Float32Array[]): Promise<number> {
   const index = kind === 'cells' ? 'cells_embedding' : 'beacons_embedding';
   await db.query(`DROP INDEX IF EXISTS ${index}`);
   for (let i = 0; i < texts.length; i += LOAD_BATCH) {

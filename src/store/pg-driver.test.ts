@@ -7,7 +7,7 @@ describe('pg driver', () => {
   it('survives the server dropping idle pooled connections and reports the database unavailable', async () => {
     const server = await startWireProtocolPostgres();
     const idleErrors: Error[] = [];
-    const db = await openPgDb({ url: server.url, max: 2, acquireTimeoutMs: 200, onIdleError: (error) => idleErrors.push(error) });
+    const db = await openPgDb({ url: server.url, max: 2, acquireTimeoutMs: 2_000, onIdleError: (error) => idleErrors.push(error) });
     try {
       await db.query('SELECT 1');
       expect(db.poolStats()).toEqual({ total: 1, idle: 1, waiting: 0 });
@@ -26,7 +26,7 @@ describe('pg driver', () => {
   it('survives the connection of an open transaction dropping between statements', async () => {
     const server = await startWireProtocolPostgres();
     const dropped: Error[] = [];
-    const db = await openPgDb({ url: server.url, max: 2, acquireTimeoutMs: 200, onIdleError: (error) => dropped.push(error) });
+    const db = await openPgDb({ url: server.url, max: 2, acquireTimeoutMs: 2_000, onIdleError: (error) => dropped.push(error) });
     try {
       const transaction = db.transaction(async (tx) => {
         await tx.query("INSERT INTO tenants (tenant_id) VALUES ('lost')");

@@ -3,6 +3,7 @@ import type { PoolClient, QueryResult as PgQueryResult } from 'pg';
 import { isHyphaeError } from '../core/errors.js';
 import { DatabaseUnavailableError, sqlStateOf } from './errors.js';
 import type { Db, PoolStats, QueryResult, Queryable, TransactionOptions } from './db.js';
+import { KNN_SESSION_SETUP } from './knn-session.js';
 
 export interface PgDbOptions {
   /** A PostgreSQL connection URL (HYPHAE_DATABASE_URL). */
@@ -46,6 +47,12 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
     idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
     ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
     types: { getTypeParser: sameTypesAsPglite },
+    // Once per connection, so a kNN search is one statement instead of a four-statement transaction.
+    onConnect: async (client: pg.ClientBase): Promise<void> => {
+      // query_timeout is honoured by pg but missing from its QueryConfig type.
+      const setup = { text: KNN_SESSION_SETUP, query_timeout: acquireTimeoutMs };
+      await client.query(setup);
+    },
   });
   pool.on('error', (error) => options.onIdleError?.(error));
 
