@@ -16,15 +16,14 @@ import { createKeyAdministration } from '../../src/auth/key-administration.js';
 import { createEmbedder } from '../../src/embed/create-embedder.js';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
-import { NatsBus } from '../../src/mesh/nats-bus.js';
 import { createMeshTestDb } from '../mesh/mesh-test-db.js';
 import { callTool, startMeshReplica } from '../mesh/mesh-replica.js';
 import type { MeshReplica } from '../mesh/mesh-replica.js';
-import { skipWithoutPostgres, startSharedDatabase } from '../mesh/shared-database.js';
-import type { SharedDatabase } from '../mesh/shared-database.js';
+import { skipWithoutPostgres } from '../mesh/shared-database.js';
 import { waitFor } from '../mesh/wait-for.js';
-import { skipWithoutNatsServer, startNatsServer } from '../support/nats-server.js';
-import type { NatsServer } from '../support/nats-server.js';
+import { skipWithoutNatsServer } from '../support/nats-server.js';
+import { startReplicaPair } from './support/replica-pair.js';
+import type { ReplicaPair } from './support/replica-pair.js';
 import { connectBridge, connectHttp, connectStdio, createEmbeddedDataDir } from './support/sdk-clients.js';
 import type { ConnectedClient } from './support/sdk-clients.js';
 
@@ -160,36 +159,19 @@ describe('resources/subscribe over stdio (a spawned, embedded hyphae mcp), then 
 });
 
 describe.skipIf(skipWithoutNatsServer() || skipWithoutPostgres())('resources/subscribe across two replicas over a real nats-server', () => {
-  let nats: NatsServer;
-  let database: SharedDatabase;
-  let embedder: Embedder;
+  let pair: ReplicaPair | undefined;
   let a: MeshReplica;
   let b: MeshReplica;
   let client: ConnectedClient | undefined;
 
   beforeAll(async () => {
-    nats = await startNatsServer();
-    embedder = await createEmbedder({ kind: 'hash' });
-    database = await startSharedDatabase(embedder.dimension);
-    const replica = async (name: string): Promise<MeshReplica> =>
-      startMeshReplica({
-        name,
-        db: await database.connect(4),
-        bus: await NatsBus.connect({ servers: nats.url, name, reconnectTimeWaitMs: 100, publishTimeoutMs: 10_000 }),
-        embedder,
-        // No refresh tick any assertion could wait for: delivery comes from the bus.
-        refreshIntervalMs: 600_000,
-      });
-    a = await replica('replica-a');
-    b = await replica('replica-b');
+    pair = await startReplicaPair();
+    ({ a, b } = pair);
   });
 
   afterAll(async () => {
     await client?.close();
-    await Promise.all([a?.close(), b?.close()]);
-    await database?.close();
-    await embedder?.close();
-    await nats?.stop();
+    await pair?.close();
   });
 
   it('a subscription made on replica B reaches the stream on replica A for a diff produced on B', async () => {

@@ -8,6 +8,7 @@ import type { Embedder } from '../../src/embed/embedder.js';
 import { registerMcpRoutes } from '../../src/mcp/http-routes.js';
 import { createLiveStream } from '../../src/mcp/live-stream.js';
 import type { LiveStreamEndpoint } from '../../src/mcp/live-stream.js';
+import type { HttpListenStreams } from '../../src/mcp/modern/http-listen.js';
 import type { Bus } from '../../src/mesh/bus.js';
 import { LiveDiffFeed } from '../../src/mesh/live-diff-feed.js';
 import { OutboxRelay } from '../../src/mesh/outbox-relay.js';
@@ -24,6 +25,8 @@ export interface MeshReplica {
   readonly relay: OutboxRelay;
   readonly feed: LiveDiffFeed;
   readonly liveStream: LiveStreamEndpoint;
+  /** The modern era's subscriptions/listen streams (MCP 2026-07-28). */
+  readonly listenStreams: HttpListenStreams;
   readonly app: FastifyInstance;
   readonly errors: unknown[];
   close(): Promise<void>;
@@ -69,7 +72,7 @@ export async function startMeshReplica(options: MeshReplicaOptions): Promise<Mes
     ...(options.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: options.maxBufferedBytes }),
   });
   const app = Fastify({ logger: false });
-  registerMcpRoutes(app, { facade, liveStream: liveStream.handler });
+  const { listenStreams } = registerMcpRoutes(app, { facade, liveStream: liveStream.handler });
   app.addHook('preClose', async () => liveStream.closeAll());
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   relay.start();
@@ -82,6 +85,7 @@ export async function startMeshReplica(options: MeshReplicaOptions): Promise<Mes
     relay,
     feed,
     liveStream,
+    listenStreams,
     app,
     errors,
     async close(): Promise<void> {

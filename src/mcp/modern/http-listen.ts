@@ -49,7 +49,7 @@ export function createHttpListenStreams(options: HttpListenOptions): HttpListenS
   const graceful = new Set<() => void>();
 
   return {
-    async open(request, reply, principal, id, filter): Promise<void> {
+    async open(_request, reply, principal, id, filter): Promise<void> {
       const res = reply.raw;
       const state = { open: true, end: (_graceful: boolean): void => undefined };
       const write = (text: string): void => {
@@ -73,7 +73,8 @@ export function createHttpListenStreams(options: HttpListenOptions): HttpListenS
         return;
       }
       reply.hijack();
-      if (res.destroyed || request.raw.destroyed) {
+      // Only the response tells whether the client is still there: a POST's request stream has ended (and is destroyed) once its body was read.
+      if (res.destroyed || res.writableEnded) {
         await feed.close();
         return;
       }
