@@ -155,4 +155,68 @@ describe.skipIf(skipWithoutNatsServer() || skipWithoutPostgres())('gossip across
     expect(seqsOf(resumed)).toEqual([86]);
     expect(resumed.events[0]?.id).toBe('86');
   });
+
+  it('one idempotency key sent concurrently to both replicas stores one cell, every caller gets it, one diff goes out', async () => {
+    await drainAll(b, 'reader');
+    const replays = 10;
+    const keysUsed = Array.from({ length: 8 }, (_, i) => `race-${i}`);
+    const calls = keysUsed.flatMap((idempotencyKey) =>
+      Array.from({ length: replays }, (_, i) =>
+        callTool(i % 2 === 0 ? a.url : b.url, keys.writer ?? '', 'store', { content: `${INTEREST} [${idempotencyKey}]`, cell_type: 'Risk', salience: 0.9, idempotency_key: idempotencyKey }).then(
+          (node) => ({ idempotencyKey, nodeId: node.node_id as string }),
+        ),
+      ),
+    );
+    const answers = await Promise.all(calls);
+    const { rows } = await a.db.query<{ idempotency_key: string; node_id: string }>(
+      `SELECT idempotency_key, node_id::text AS node_id FROM cells WHERE tenant_id = $1 AND idempotency_key = ANY($2::text[])`,
+      [TENANT, keysUsed],
+    );
+    expect(rows).toHaveLength(keysUsed.length);
+    const stored = new Map(rows.map((row) => [row.idempotency_key, row.node_id]));
+    for (const answer of answers) expect(answer.nodeId).toBe(stored.get(answer.idempotencyKey));
+    const inbox = await drainAll(b, 'reader');
+    expect(inbox.map((d) => d.node_id).sort()).toEqual([...stored.values()].sort());
+  });
+
+  it('50 agents storing at once over both replicas: each one receives every other agent\'s cell exactly once', async () => {
+    const topic = 'the nightly export job must retry failed uploads to object storage';
+    const agents = Array.from({ length: 50 }, (_, i) => `agent-${i}`);
+    const admin = createKeyAdministration(a.db);
+    for (const agent of agents) keys[agent] = (await admin.createKey({ tenant: TENANT, agent })).key;
+    const home = (i: number): MeshReplica => (i % 2 === 0 ? a : b);
+    await Promise.all(agents.map((agent, i) => callTool(home(i).url, keys[agent] ?? '', 'place_beacon', { text: topic, threshold: 0.3 })));
+    // Every store of a note updates all 49 other inboxes, so 100 at once queue for row locks and pool
+    // connections; a caller refused with UNAVAILABLE retries after Retry-After with the same key, as
+    // an agent should.
+    let refused = 0;
+    const storeNote = async (agent: string, i: number, note: number): Promise<{ agent: string; nodeId: string }> => {
+      for (;;) {
+        const response = await fetch(`${home(i + note).url}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json', 'x-hyphae-key': keys[agent] ?? '' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'store', arguments: { content: `${topic} (${agent}, note ${note})`, cell_type: 'Decision', salience: 0.9, idempotency_key: `${agent}-${note}` } },
+          }),
+        });
+        const body = (await response.json()) as { result?: { structuredContent: { node_id: string } }; error?: { data: { code: string; retry_after_seconds: number } } };
+        if (body.result !== undefined) return { agent, nodeId: body.result.structuredContent.node_id };
+        expect(body.error?.data.code).toBe('UNAVAILABLE');
+        refused += 1;
+        await new Promise((resolve) => setTimeout(resolve, (body.error?.data.retry_after_seconds ?? 1) * 1000));
+      }
+    };
+    const stored = await Promise.all(agents.flatMap((agent, i) => [0, 1].map((note) => storeNote(agent, i, note))));
+    expect(new Set(stored.map((s) => s.nodeId)).size).toBe(stored.length);
+    // Each agent drains on the replica it did not place its beacon on.
+    const inboxes = await Promise.all(agents.map((agent, i) => drainAll(home(i + 1), agent)));
+    agents.forEach((agent, i) => {
+      const expected = stored.filter((s) => s.agent !== agent).map((s) => s.nodeId).sort();
+      expect(inboxes[i]?.map((d) => d.node_id).sort()).toEqual(expected);
+    });
+    console.info(`50 agents: ${stored.length} stores, ${refused} refused with UNAVAILABLE and retried`);
+  });
 });
