@@ -68,7 +68,11 @@ export async function startProcessRuntime(config: HyphaeConfig, options: Process
     runtime = await createRuntime(config, {
       command: options.command,
       embedder: meteredEmbedder(await createEmbedder(embedderConfigFrom(config)), metrics),
-      facade: { maxBeaconsPerAgent: config.maxBeaconsPerAgent },
+      facade: {
+        maxBeaconsPerAgent: config.maxBeaconsPerAgent,
+        maxStreamsPerKey: config.maxStreamsPerKey,
+        maxStreamsPerProcess: config.maxStreamsPerProcess,
+      },
       onBackgroundError: options.onBackgroundError,
       mesh: async (db) => {
         relay = new OutboxRelay({ db, bus, metrics, onError: options.onBackgroundError });

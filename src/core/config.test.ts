@@ -16,6 +16,8 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 600,
       failedAuthPerMinute: 30,
       maxBeaconsPerAgent: 200,
+      maxStreamsPerKey: 10,
+      maxStreamsPerProcess: 1000,
       allowedHosts: [],
       dbPoolMax: 10,
       dbAcquireTimeoutMs: 5000,

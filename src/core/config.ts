@@ -47,6 +47,8 @@ const envSchema = z.object({
   HYPHAE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   HYPHAE_FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   HYPHAE_MAX_BEACONS_PER_AGENT: z.coerce.number().int().min(1).max(100_000).default(200),
+  HYPHAE_MAX_STREAMS_PER_KEY: z.coerce.number().int().min(1).max(100_000).default(10),
+  HYPHAE_MAX_STREAMS_PER_PROCESS: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
   HYPHAE_DIFF_RETENTION_DAYS: z.coerce.number().min(0.001).max(3650).default(30),
   HYPHAE_BOOTSTRAP_ADMIN_KEY: z.string().min(16).optional(),
   HYPHAE_TRUST_PROXY: z
@@ -84,6 +86,9 @@ export interface HyphaeConfig {
   readonly failedAuthPerMinute: number;
   /** Unexpired beacons one agent may hold; one more is a 409 CONFLICT. */
   readonly maxBeaconsPerAgent: number;
+  /** Live streams open at once per API key and per process; one more is a 429 with Retry-After. */
+  readonly maxStreamsPerKey: number;
+  readonly maxStreamsPerProcess: number;
   readonly diffRetentionDays: number;
   /** A key to install as the tenant-`default` admin on first start (clustered installs). */
   readonly bootstrapAdminKey: string | undefined;
@@ -167,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
     rateLimitPerMinute: c.HYPHAE_RATE_LIMIT_PER_MINUTE,
     failedAuthPerMinute: c.HYPHAE_FAILED_AUTH_PER_MINUTE,
     maxBeaconsPerAgent: c.HYPHAE_MAX_BEACONS_PER_AGENT,
+    maxStreamsPerKey: c.HYPHAE_MAX_STREAMS_PER_KEY,
+    maxStreamsPerProcess: c.HYPHAE_MAX_STREAMS_PER_PROCESS,
     diffRetentionDays: c.HYPHAE_DIFF_RETENTION_DAYS,
     bootstrapAdminKey: c.HYPHAE_BOOTSTRAP_ADMIN_KEY,
     trustProxy: parseTrustProxy(c.HYPHAE_TRUST_PROXY),

@@ -12,7 +12,7 @@
  */
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Diff } from '../core/entities.js';
-import { ERROR_SPECS, isHyphaeError } from '../core/errors.js';
+import { ERROR_SPECS, RateLimitedError, isHyphaeError } from '../core/errors.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
 import { mcpPrincipalOf } from './http-routes.js';
 import { RPC_INVALID_REQUEST, serializeError } from './json-rpc.js';
@@ -162,6 +162,7 @@ export function createLiveStream(options: LiveStreamOptions): LiveStreamEndpoint
     } catch (error) {
       notifier.close();
       const status = isHyphaeError(error) ? ERROR_SPECS[error.code].httpStatus : 500;
+      if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
       await sendError(reply, status, toRpcError(error));
       return;
     }
@@ -194,6 +195,8 @@ export function createLiveStream(options: LiveStreamOptions): LiveStreamEndpoint
     options.metrics?.addLiveStreams(1);
     res.on('close', close);
     res.on('error', close);
+    // The server ended it (the key was revoked): the client learns at once, not at its next request.
+    void subscription.ended?.then(close);
 
     writeSseHead(reply);
     res.write(`retry: ${retryMs}\n: stream open\n\n`);

@@ -27,6 +27,11 @@ export function beaconSubject(tenantId: string, beaconId: string): string {
   return `hyphae.${subjectToken(tenantId)}.beacon.${beaconId}`;
 }
 
+/** Every beacon subject of one tenant: the live feed's one subscription per tenant. */
+export function tenantBeaconsPattern(tenantId: string): string {
+  return `hyphae.${subjectToken(tenantId)}.beacon.*`;
+}
+
 /** NATS subject tokens may not contain '.', '*', '>' or whitespace; tenant ids are escaped. */
 export function subjectToken(value: string): string {
   return value.replace(/[.*>\s%]/g, (ch) => `%${ch.charCodeAt(0).toString(16).padStart(2, '0')}`);

@@ -1,9 +1,8 @@
 import type { Diff } from '../core/entities.js';
 import type { Queryable } from '../store/db.js';
-import { beaconSubject } from './bus.js';
+import { tenantBeaconsPattern } from './bus.js';
 import type { Bus, BusSubscription, DiffEnvelope } from './bus.js';
 import { connectionEventsOf } from './bus-connection.js';
-import { beaconChangeChannelOf } from './beacon-change-channel.js';
 import { DIFF_ROW_COLUMNS, toDiff } from './diff-row.js';
 import type { DeliveryRow } from './diff-row.js';
 
@@ -28,6 +27,11 @@ export interface DiffStream {
  * makes them complete: on open, on any seq gap, on bus reconnection and on every refresh tick,
  * the stream catches up with `seq > last delivered` from the diffs table before going on, and
  * anything at or below the last delivered seq (a republish, a second relay) is dropped.
+ *
+ * Cost does not follow beacons: the feed holds one bus subscription per tenant with open streams
+ * (every beacon subject of the tenant), whatever the number of beacons or streams, and hands each
+ * message to the streams of its recipient through an index — a publish costs one lookup, and a
+ * beacon placed anywhere is heard at once with no re-subscription.
  */
 export class LiveDiffFeed {
   private readonly db: Queryable;
@@ -36,6 +40,10 @@ export class LiveDiffFeed {
   private readonly catchUpPageSize: number;
   private readonly onError: (error: unknown) => void;
   private readonly streams = new Set<InboxStream>();
+  /** Open streams by inbox (tenant, agent). */
+  private readonly byInbox = new Map<string, Set<InboxStream>>();
+  /** One bus subscription per tenant with open streams, counted by its streams. */
+  private readonly tenants = new Map<string, { readonly subscription: Promise<BusSubscription>; streams: number }>();
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
   private readonly unlisten: (() => void) | undefined;
@@ -60,46 +68,98 @@ export class LiveDiffFeed {
     const head = await this.inboxHead(tenantId, agent);
     const startSeq = afterSeq === undefined ? head : Math.min(afterSeq, head);
     const stream = new InboxStream(
-      { db: this.db, bus: this.bus, pageSize: this.catchUpPageSize, onError: this.onError },
+      { db: this.db, pageSize: this.catchUpPageSize, onError: this.onError },
       tenantId,
       agent,
       startSeq,
       listener,
     );
-    this.streams.add(stream);
+    this.add(stream);
     try {
+      // Subscribed before the catch-up, so nothing committed after its query can slip between.
+      await this.acquireTenant(tenantId);
+      stream.holdsTenant = true;
       await stream.open();
     } catch (error) {
-      this.streams.delete(stream);
-      await stream.close();
+      await this.remove(stream);
       throw error;
     }
     this.ensureTimer();
-    return {
-      close: async (): Promise<void> => {
-        this.streams.delete(stream);
-        if (this.streams.size === 0) this.stopTimer();
-        await stream.close();
-      },
-    };
+    return { close: () => this.remove(stream) };
   }
 
-  /** The agent's beacons changed on this replica: tell this replica's streams and, over the bus, the others'. */
+  /**
+   * The agent's beacons changed on this replica. The tenant subscription already hears every
+   * beacon, so there is nothing to re-subscribe; the agent's streams catch up at once.
+   */
   async beaconsChanged(tenantId: string, agent: string): Promise<void> {
-    for (const stream of this.streams) if (stream.isFor(tenantId, agent)) stream.refreshSoon();
-    await beaconChangeChannelOf(this.bus)?.announceBeaconsChanged(tenantId, agent).catch(this.onError);
+    for (const stream of this.byInbox.get(inboxKey(tenantId, agent)) ?? []) stream.catchUpSoon();
   }
 
   get openStreams(): number {
     return this.streams.size;
   }
 
+  /** Bus subscriptions the feed holds (one per tenant with open streams). */
+  get busSubscriptions(): number {
+    return this.tenants.size;
+  }
+
+  private add(stream: InboxStream): void {
+    this.streams.add(stream);
+    const key = inboxKey(stream.tenantId, stream.agent);
+    const set = this.byInbox.get(key) ?? new Set<InboxStream>();
+    set.add(stream);
+    this.byInbox.set(key, set);
+  }
+
+  private async remove(stream: InboxStream): Promise<void> {
+    if (!this.streams.delete(stream)) return;
+    const key = inboxKey(stream.tenantId, stream.agent);
+    const set = this.byInbox.get(key);
+    set?.delete(stream);
+    if (set?.size === 0) this.byInbox.delete(key);
+    if (this.streams.size === 0) this.stopTimer();
+    stream.close();
+    if (stream.holdsTenant) await this.releaseTenant(stream.tenantId);
+  }
+
+  private async acquireTenant(tenantId: string): Promise<void> {
+    let entry = this.tenants.get(tenantId);
+    if (entry === undefined) {
+      entry = { subscription: this.bus.subscribe(tenantBeaconsPattern(tenantId), (envelope) => this.dispatch(envelope)), streams: 0 };
+      this.tenants.set(tenantId, entry);
+      // A failed subscribe is forgotten, so the next stream of the tenant tries again.
+      entry.subscription.catch(() => {
+        if (this.tenants.get(tenantId) === entry) this.tenants.delete(tenantId);
+      });
+    }
+    entry.streams += 1;
+    try {
+      await entry.subscription;
+    } catch (error) {
+      entry.streams -= 1;
+      throw error;
+    }
+  }
+
+  private async releaseTenant(tenantId: string): Promise<void> {
+    const entry = this.tenants.get(tenantId);
+    if (entry === undefined) return;
+    entry.streams -= 1;
+    if (entry.streams > 0) return;
+    this.tenants.delete(tenantId);
+    await entry.subscription.then((subscription) => subscription.unsubscribe()).catch(this.onError);
+  }
+
+  private dispatch(envelope: DiffEnvelope): void {
+    for (const stream of this.byInbox.get(inboxKey(envelope.tenantId, envelope.recipientAgent)) ?? []) stream.onEnvelope(envelope);
+  }
+
   async close(): Promise<void> {
     this.unlisten?.();
     this.stopTimer();
-    const streams = [...this.streams];
-    this.streams.clear();
-    await Promise.all(streams.map((stream) => stream.close()));
+    await Promise.all([...this.streams].map((stream) => this.remove(stream)));
   }
 
   private async inboxHead(tenantId: string, agent: string): Promise<number> {
@@ -121,8 +181,7 @@ export class LiveDiffFeed {
 
   /**
    * The safety net, one query whatever the number of streams: a stream whose inbox head moved
-   * past what it delivered re-reads its beacons and catches up (a lost last message, a beacon
-   * placed on another replica whose announcement was missed).
+   * past what it delivered catches up (a lost last message before a quiet period).
    */
   private async tick(): Promise<void> {
     if (this.ticking || this.streams.size === 0) return;
@@ -134,9 +193,9 @@ export class LiveDiffFeed {
          FROM inboxes i JOIN unnest($1::text[], $2::text[]) AS s(tenant_id, agent) USING (tenant_id, agent)`,
         [streams.map((stream) => stream.tenantId), streams.map((stream) => stream.agent)],
       );
-      const heads = new Map(rows.map((row) => [`${row.tenant_id}\u0000${row.agent}`, Number(row.last_seq)]));
+      const heads = new Map(rows.map((row) => [inboxKey(row.tenant_id, row.agent), Number(row.last_seq)]));
       for (const stream of streams) {
-        if ((heads.get(`${stream.tenantId}\u0000${stream.agent}`) ?? 0) > stream.deliveredSeq) stream.refreshSoon();
+        if ((heads.get(inboxKey(stream.tenantId, stream.agent)) ?? 0) > stream.deliveredSeq) stream.catchUpSoon();
       }
     } catch (error) {
       this.onError(error);
@@ -153,17 +212,20 @@ export class LiveDiffFeed {
 
 interface InboxStreamDeps {
   readonly db: Queryable;
-  readonly bus: Bus;
   readonly pageSize: number;
   readonly onError: (error: unknown) => void;
 }
 
+function inboxKey(tenantId: string, agent: string): string {
+  return `${tenantId}\u0000${agent}`;
+}
+
 /** One open stream; every step runs on its own serial queue, so catch-up and bus messages never interleave. */
 class InboxStream {
-  private readonly beaconSubscriptions = new Map<string, BusSubscription>();
-  private changeSubscription: BusSubscription | undefined;
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Counted in the feed's subscription of its tenant. */
+  holdsTenant = false;
 
   constructor(
     private readonly deps: InboxStreamDeps,
@@ -177,53 +239,31 @@ class InboxStream {
     return this.lastSeq;
   }
 
-  isFor(tenantId: string, agent: string): boolean {
-    return this.tenantId === tenantId && this.agent === agent;
-  }
-
-  /** Subscribes before catching up, so nothing committed after the catch-up query can slip between. */
   async open(): Promise<void> {
-    const channel = beaconChangeChannelOf(this.deps.bus);
-    if (channel) this.changeSubscription = await channel.onBeaconsChanged(this.tenantId, this.agent, () => this.refreshSoon());
-    await this.enqueue(async () => {
-      await this.syncBeacons();
-      await this.catchUp();
-    });
-  }
-
-  refreshSoon(): void {
-    void this.enqueue(async () => {
-      await this.syncBeacons();
-      await this.catchUp();
-    }).catch(this.deps.onError);
+    await this.enqueue(() => this.catchUp());
   }
 
   catchUpSoon(): void {
     void this.enqueue(() => this.catchUp()).catch(this.deps.onError);
   }
 
-  async close(): Promise<void> {
+  close(): void {
     this.closed = true;
-    const subscriptions = [...this.beaconSubscriptions.values()];
-    this.beaconSubscriptions.clear();
-    if (this.changeSubscription) subscriptions.push(this.changeSubscription);
-    await Promise.all(subscriptions.map((subscription) => subscription.unsubscribe().catch(this.deps.onError)));
   }
 
-  private enqueue(step: () => Promise<void>): Promise<void> {
-    const run = this.queue.then(() => (this.closed ? undefined : step()));
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  private onEnvelope(envelope: DiffEnvelope): void {
-    if (envelope.tenantId !== this.tenantId || envelope.recipientAgent !== this.agent) return;
+  onEnvelope(envelope: DiffEnvelope): void {
     void this.enqueue(async () => {
       const seq = envelope.diff.seq;
       if (seq <= this.lastSeq) return;
       if (seq === this.lastSeq + 1) this.deliver(envelope.diff);
       else await this.catchUp();
     }).catch(this.deps.onError);
+  }
+
+  private enqueue(step: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(() => (this.closed ? undefined : step()));
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   private deliver(diff: Diff): void {
@@ -245,29 +285,6 @@ class InboxStream {
       );
       for (const row of rows) this.deliver(toDiff(row));
       if (rows.length < this.deps.pageSize || this.closed) return;
-    }
-  }
-
-  /** Subscribes to the subjects of the agent's live beacons and drops those of deleted or expired ones. */
-  private async syncBeacons(): Promise<void> {
-    const { rows } = await this.deps.db.query<{ beacon_id: string }>(
-      `SELECT beacon_id::text AS beacon_id FROM beacons
-       WHERE tenant_id = $1 AND owner_agent = $2 AND (expires_at IS NULL OR expires_at > now())`,
-      [this.tenantId, this.agent],
-    );
-    const wanted = new Set(rows.map((row) => row.beacon_id));
-    for (const [beaconId, subscription] of this.beaconSubscriptions) {
-      if (wanted.has(beaconId)) continue;
-      this.beaconSubscriptions.delete(beaconId);
-      await subscription.unsubscribe();
-    }
-    for (const beaconId of wanted) {
-      if (this.beaconSubscriptions.has(beaconId) || this.closed) continue;
-      const subscription = await this.deps.bus.subscribe(beaconSubject(this.tenantId, beaconId), (envelope) =>
-        this.onEnvelope(envelope),
-      );
-      if (this.closed) await subscription.unsubscribe();
-      else this.beaconSubscriptions.set(beaconId, subscription);
     }
   }
 }

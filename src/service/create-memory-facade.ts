@@ -60,6 +60,7 @@ import {
 } from '../store/cell-repository.js';
 import type { Db } from '../store/db.js';
 import { diffsSince } from '../store/diff-repository.js';
+import { revokedKeyIds } from '../store/key-repository.js';
 import { clearSceneConsolidation, findScene, insertScene, listScenes, lockScene, markSceneConsolidated } from '../store/scene-repository.js';
 import { closeSession, insertSession } from '../store/session-repository.js';
 import { toVectorText } from '../store/vector-text.js';
@@ -71,6 +72,7 @@ import { ExtractiveSceneSummarizer } from './extractive-scene-summarizer.js';
 import { defaultBeaconThresholdFor, facadeConfig, type FacadeConfig } from './facade-config.js';
 import { GossipOutbox, type GossipChange, type OutboxSignal } from './gossip-outbox.js';
 import { HitRecorder } from './hit-recorder.js';
+import { LiveStreamRegistry } from './live-stream-registry.js';
 import { checkStoreLimits, parseInput, parseUuid } from './input-validation.js';
 import type { HydrateOption, LiveDiffListener, LiveSubscription, MemoryFacade } from './memory-facade.js';
 import { decodeCursor, pageOf } from './page-cursor.js';
@@ -102,6 +104,8 @@ export interface ManagedMemoryFacade extends MemoryFacade {
   readonly keyAdmin: KeyAdministration;
   /** Writes batched recall hits now and runs the promotion check. */
   flushHits(): Promise<void>;
+  /** Live streams open through this facade (the per-process quota counts them). */
+  readonly openLiveStreams: number;
   /** Flushes hits and stops the flush timer; the db and embedder belong to the caller. */
   close(): Promise<void>;
 }
@@ -116,6 +120,13 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
   const gossip = new GossipOutbox({ reachFactor: config.reachFactor, energyTable: table });
   const summarizer = deps.summarizer ?? new ExtractiveSceneSummarizer(embedder, config.summaryBudgetChars);
   const reportError = deps.onBackgroundError ?? ((): void => undefined);
+  const streams = new LiveStreamRegistry({
+    perKey: config.maxStreamsPerKey,
+    perProcess: config.maxStreamsPerProcess,
+    revokedAmong: (keyIds) => revokedKeyIds(db, keyIds),
+    revocationCheckMs: config.streamRevocationCheckMs,
+    onError: reportError,
+  });
 
   const signal = (diffs: readonly WrittenDiff[]): void => {
     if (diffs.length > 0) deps.outbox?.diffsCommitted(diffs);
@@ -534,9 +545,12 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
 
     async subscribeDiffs(principal: Principal, listener: LiveDiffListener, afterSeq?: number): Promise<LiveSubscription> {
       requireRole(principal, 'reader');
-      if (deps.diffFeed === undefined) throw new UnavailableError('live push not configured');
+      const feed = deps.diffFeed;
+      if (feed === undefined) throw new UnavailableError('live push not configured');
       const visible = diffVisibleTo(principal);
-      return deps.diffFeed.subscribe(principal.tenantId, principal.agent, (diff) => (visible(diff) ? listener(diff) : undefined), afterSeq);
+      return streams.open(principal.keyId, () =>
+        feed.subscribe(principal.tenantId, principal.agent, (diff) => (visible(diff) ? listener(diff) : undefined), afterSeq),
+      );
     },
 
     async createKey(principal, raw): Promise<CreatedApiKey> {
@@ -556,14 +570,21 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
       const id = parseUuid('key_id', keyId);
       await keyAdmin.revokeKey(id, principal.tenantId);
       authenticator.forgetKey(id);
+      // Its open streams end now here; other replicas end theirs at their next revocation check.
+      await streams.closeKey(id);
     },
 
     flushHits(): Promise<void> {
       return hits.flush();
     },
 
-    close(): Promise<void> {
-      return hits.close();
+    get openLiveStreams(): number {
+      return streams.openStreams;
+    },
+
+    async close(): Promise<void> {
+      await streams.closeAll();
+      await hits.close();
     },
   };
 }

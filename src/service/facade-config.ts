@@ -17,6 +17,11 @@ export interface FacadeConfig {
   readonly summaryBudgetChars: number;
   /** Unexpired beacons one agent may hold in a tenant; placing one more is a CONFLICT. */
   readonly maxBeaconsPerAgent: number;
+  /** Live streams (SSE, stdio pushes) open at once per API key, and in the whole process; one more is RATE_LIMITED. */
+  readonly maxStreamsPerKey: number;
+  readonly maxStreamsPerProcess: number;
+  /** How often open streams' keys are checked for a revocation made on another replica. */
+  readonly streamRevocationCheckMs: number;
 }
 
 export const DEFAULT_FACADE_CONFIG: FacadeConfig = {
@@ -29,6 +34,10 @@ export const DEFAULT_FACADE_CONFIG: FacadeConfig = {
   hitFlushIntervalMs: 1_000,
   summaryBudgetChars: 1_200,
   maxBeaconsPerAgent: 200,
+  maxStreamsPerKey: 10,
+  maxStreamsPerProcess: 1_000,
+  // The auth cache's TTL: a key revoked elsewhere stops everywhere within the same bound.
+  streamRevocationCheckMs: 5_000,
 };
 
 /**

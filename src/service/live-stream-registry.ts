@@ -41,9 +41,14 @@ export class LiveStreamRegistry {
     if (held.size >= this.options.perKey) throw this.full('live_streams_per_key', this.options.perKey);
     let subscription: LiveSubscription | undefined;
     let closed = false;
+    let markEnded = (): void => undefined;
+    const ended = new Promise<void>((resolve) => {
+      markEnded = resolve;
+    });
     const close = async (): Promise<void> => {
       if (closed) return;
       closed = true;
+      markEnded();
       held.delete(close);
       if (held.size === 0 && this.byKey.get(keyId) === held) this.byKey.delete(keyId);
       this.total -= 1;
@@ -62,7 +67,7 @@ export class LiveStreamRegistry {
     }
     if (closed) await subscription.close();
     this.ensureTimer();
-    return { close };
+    return { close, ended };
   }
 
   /** Ends every stream of a key (it was revoked). */

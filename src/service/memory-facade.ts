@@ -49,6 +49,8 @@ export interface LiveDiffListener {
 
 export interface LiveSubscription {
   close(): Promise<void>;
+  /** Settles when the stream ends from the server side (its key was revoked, the process closes). */
+  readonly ended?: Promise<void>;
 }
 
 export interface MemoryFacade {

@@ -77,3 +77,14 @@ export async function countKeys(q: Queryable): Promise<number> {
   const result = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_keys`);
   return result.rows[0]?.n ?? 0;
 }
+
+/** Which of these key ids are revoked (or gone). */
+export async function revokedKeyIds(q: Queryable, keyIds: readonly string[]): Promise<string[]> {
+  if (keyIds.length === 0) return [];
+  const result = await q.query<{ key_id: string }>(
+    `SELECT k.key_id FROM unnest($1::uuid[]) AS k(key_id)
+     WHERE NOT EXISTS (SELECT 1 FROM api_keys a WHERE a.key_id = k.key_id AND a.revoked_at IS NULL)`,
+    [keyIds],
+  );
+  return result.rows.map((row) => String(row.key_id));
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Diff } from '../../src/core/entities.js';
-import { beaconSubject } from '../../src/mesh/bus.js';
+import { beaconSubject, type BusSubscription, type DiffEnvelope } from '../../src/mesh/bus.js';
 import { LiveDiffFeed } from '../../src/mesh/live-diff-feed.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
 import { OutboxRelay } from '../../src/mesh/outbox-relay.js';
@@ -12,6 +12,23 @@ import { createMeshTestDb, insertBeacon, insertDiff } from './mesh-test-db.js';
 import { waitFor } from './wait-for.js';
 
 const TENANT = 't1';
+
+/** The in-process bus, counting the subscriptions held on it. */
+class CountingBus extends MemoryBus {
+  live = 0;
+  override async subscribe(subject: string, onMessage: (envelope: DiffEnvelope) => void): Promise<BusSubscription> {
+    const subscription = await super.subscribe(subject, onMessage);
+    this.live += 1;
+    let open = true;
+    return {
+      unsubscribe: async (): Promise<void> => {
+        if (open) this.live -= 1;
+        open = false;
+        await subscription.unsubscribe();
+      },
+    };
+  }
+}
 
 describe('LiveDiffFeed on PGlite with the in-process bus', () => {
   let db: Db;
@@ -100,23 +117,84 @@ describe('LiveDiffFeed on PGlite with the in-process bus', () => {
     ]);
   });
 
-  it('subscribes to a beacon placed after the stream opened once told its beacons changed', async () => {
+  it('hears a beacon placed after the stream opened at once, with no announcement and no refresh', async () => {
     const { diffs, listener } = collector();
     await feed.subscribe(TENANT, 'reader', listener);
     const beacon = randomUUID();
     await insertBeacon(db, TENANT, 'reader', beacon);
-    const otherFeed = new LiveDiffFeed({ db, bus, refreshIntervalMs: 600_000 });
-    await otherFeed.beaconsChanged(TENANT, 'reader');
-    await waitFor(async () => {
-      await insertDiff(db, TENANT, 'reader', beacon);
+    await insertDiff(db, TENANT, 'reader', beacon, 'on a new beacon');
+    await relay.relayAll();
+    await waitFor(() => diffs.length === 1);
+    expect(diffs.map((d) => d.preview)).toEqual(['on a new beacon']);
+  });
+
+  it('holds one bus subscription per tenant whatever the number of beacons and streams; hands each diff to its recipient\'s streams only', async () => {
+    const counting = new CountingBus();
+    const countingRelay = new OutboxRelay({ db, bus: counting });
+    const countingFeed = new LiveDiffFeed({ db, bus: counting, refreshIntervalMs: 600_000 });
+    try {
+      const beacons = Array.from({ length: 100 }, () => randomUUID());
+      for (const beacon of beacons) await insertBeacon(db, TENANT, 'reader', beacon);
+      const readers = Array.from({ length: 50 }, collector);
+      const streams = [];
+      for (const reader of readers) streams.push(await countingFeed.subscribe(TENANT, 'reader', reader.listener));
+      const bystander = collector();
+      streams.push(await countingFeed.subscribe(TENANT, 'bystander', bystander.listener));
+      const elsewhere = collector();
+      streams.push(await countingFeed.subscribe('t2', 'reader', elsewhere.listener));
+      expect(counting.live).toBe(2);
+      expect(countingFeed.busSubscriptions).toBe(2);
+      for (const beacon of beacons.slice(0, 3)) await insertDiff(db, TENANT, 'reader', beacon);
+      await countingRelay.relayAll();
+      await waitFor(() => readers.every((r) => r.diffs.length === 3));
+      expect(readers.map((r) => r.diffs.map((d) => d.seq))).toEqual(readers.map(() => [1, 2, 3]));
+      expect(bystander.diffs).toEqual([]);
+      expect(elsewhere.diffs).toEqual([]);
+      for (const stream of streams.slice(0, 51)) await stream.close();
+      expect(counting.live).toBe(1);
+      await streams[51]?.close();
+      expect(counting.live).toBe(0);
+    } finally {
+      await countingFeed.close();
+      await counting.close();
+    }
+  });
+
+  it('catches up over more than one page in seq order', async () => {
+    const pagedFeed = new LiveDiffFeed({ db, bus, refreshIntervalMs: 600_000, catchUpPageSize: 3 });
+    try {
+      const beacon = randomUUID();
+      await insertBeacon(db, TENANT, 'reader', beacon);
+      for (let i = 0; i < 10; i += 1) await insertDiff(db, TENANT, 'reader', beacon, `d${i}`);
+      const { diffs, listener } = collector();
+      await pagedFeed.subscribe(TENANT, 'reader', listener, 0);
+      expect(diffs.map((d) => d.seq)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+    } finally {
+      await pagedFeed.close();
+    }
+  });
+
+  it('a throwing listener is reported and neither stops its own stream nor the others of its inbox', async () => {
+    const errors: unknown[] = [];
+    const reportingFeed = new LiveDiffFeed({ db, bus, refreshIntervalMs: 600_000, onError: (error) => errors.push(error) });
+    try {
+      const beacon = randomUUID();
+      await insertBeacon(db, TENANT, 'reader', beacon);
+      const heard: number[] = [];
+      await reportingFeed.subscribe(TENANT, 'reader', (diff) => {
+        heard.push(diff.seq);
+        throw new Error(`listener failed on ${diff.seq}`);
+      });
+      const witness = collector();
+      await reportingFeed.subscribe(TENANT, 'reader', witness.listener);
+      for (let i = 0; i < 3; i += 1) await insertDiff(db, TENANT, 'reader', beacon);
       await relay.relayAll();
-      await new Promise((resolve) => setImmediate(resolve));
-      return diffs.length > 0;
-    });
-    const { rows } = await db.query<{ n: number }>(`SELECT max(seq)::int AS n FROM diffs`);
-    await waitFor(() => diffs.length === rows[0]?.n);
-    expect(diffs.map((d) => d.seq)).toEqual(Array.from({ length: rows[0]?.n ?? 0 }, (_, i) => i + 1));
-    await otherFeed.close();
+      await waitFor(() => witness.diffs.length === 3 && heard.length === 3);
+      expect(heard).toEqual([1, 2, 3]);
+      expect(errors.map((e) => (e as Error).message)).toEqual(['listener failed on 1', 'listener failed on 2', 'listener failed on 3']);
+    } finally {
+      await reportingFeed.close();
+    }
   });
 
   it('keeps tenants apart: the same agent name in another tenant sees nothing', async () => {

@@ -14,6 +14,7 @@ import { LiveDiffFeed } from '../../src/mesh/live-diff-feed.js';
 import { OutboxRelay } from '../../src/mesh/outbox-relay.js';
 import { createMemoryFacade } from '../../src/service/create-memory-facade.js';
 import type { ManagedMemoryFacade } from '../../src/service/create-memory-facade.js';
+import type { FacadeConfig } from '../../src/service/facade-config.js';
 import type { Db } from '../../src/store/db.js';
 
 export interface MeshReplica {
@@ -42,6 +43,7 @@ export interface MeshReplicaOptions {
   readonly refreshIntervalMs?: number;
   readonly relayPollMs?: number;
   readonly maxBackoffMs?: number;
+  readonly facade?: Partial<FacadeConfig>;
 }
 
 export async function startMeshReplica(options: MeshReplicaOptions): Promise<MeshReplica> {
@@ -62,6 +64,7 @@ export async function startMeshReplica(options: MeshReplicaOptions): Promise<Mes
     db,
     embedder: options.embedder,
     authCacheTtlMs: 0,
+    ...(options.facade === undefined ? {} : { config: options.facade }),
     outbox: relay,
     diffFeed: feed,
     onBeaconsChanged: (tenantId, agent) => void feed.beaconsChanged(tenantId, agent),
