@@ -1,12 +1,16 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { Embedder } from '../src/embed/embedder.js';
 import { HashEmbedder } from '../src/embed/hash-embedder.js';
+import { MiniLmEmbedder } from '../src/embed/minilm-embedder.js';
 import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
 import type { BenchRow, BenchSection } from './bench-section.js';
 import { syntheticCorpus } from './corpus.js';
+import { PARAPHRASE_CASES, scoreParaphrases, type ParaphraseScore } from './paraphrase-fixture.js';
 
 const HASH_TEXTS = 20_000;
-const USE_LITE_TEXTS = 1_024;
-const USE_LITE_SINGLE_TEXTS = 64;
+const MODEL_TEXTS = 1_024;
+const MODEL_SINGLE_TEXTS = 64;
 const CORPUS_SEED = 42;
 
 /** Texts per second embedding `texts` in calls of `callSize`. */
@@ -16,7 +20,50 @@ async function throughput(embedder: Embedder, texts: readonly string[], callSize
   return texts.length / ((performance.now() - started) / 1000);
 }
 
-/** Embedding-only throughput, so the store benches can show what storage adds on top of it. */
+interface Probe {
+  readonly loadMs: number;
+  readonly peakRssBytes: number;
+}
+
+/** Loads one embedder in a fresh process (bench/embed-probe.ts): first-load time and peak RSS, uncoloured by the others. */
+function probe(kind: 'minilm' | 'use-lite' | 'hash'): Probe {
+  const script = fileURLToPath(new URL('./embed-probe.ts', import.meta.url));
+  const run = spawnSync(process.execPath, ['--import', 'tsx', script, kind], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`embed probe for ${kind} exited with ${String(run.status)}: ${run.stderr.slice(-2000)}`);
+  return JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '') as Probe;
+}
+
+interface ModelFigures {
+  readonly id: string;
+  readonly score: ParaphraseScore;
+  readonly single: number;
+  readonly batched: number;
+  readonly probe: Probe;
+}
+
+async function paraphraseScore(embedder: Embedder): Promise<ParaphraseScore> {
+  const [memories, distractors, questions] = await Promise.all([
+    embedder.embed(PARAPHRASE_CASES.map((c) => c.memory)),
+    embedder.embed(PARAPHRASE_CASES.map((c) => c.distractor)),
+    embedder.embed(PARAPHRASE_CASES.map((c) => c.question)),
+  ]);
+  return scoreParaphrases(memories, distractors, questions);
+}
+
+async function measureModel(embedder: Embedder, kind: 'minilm' | 'use-lite', corpus: readonly string[]): Promise<ModelFigures> {
+  const figures = { id: embedder.modelId, probe: probe(kind), score: await paraphraseScore(embedder) };
+  await embedder.embed(corpus.slice(0, 64));
+  const single = await throughput(embedder, corpus.slice(0, MODEL_SINGLE_TEXTS), 1);
+  const batched = await throughput(embedder, corpus.slice(0, MODEL_TEXTS), 64);
+  await embedder.close();
+  return { ...figures, single, batched };
+}
+
+/**
+ * Embedding alone, per embedder: recall quality on the paraphrase fixture (bench/paraphrase-fixture.ts),
+ * throughput one text per call and in batches, first load and peak RSS in a fresh process.
+ * Baselines: use-lite (the previous default) for minilm and hash; the hash-only process for RSS.
+ */
 export async function runEmbedBench(): Promise<BenchSection> {
   const corpus = syntheticCorpus(HASH_TEXTS, CORPUS_SEED);
   const rows: BenchRow[] = [];
@@ -27,23 +74,48 @@ export async function runEmbedBench(): Promise<BenchSection> {
   rows.push({ metric: 'hash-512-v1 embed throughput', value: round(hashRate), unit: 'texts/s', note: `${HASH_TEXTS} texts, calls of 256` });
   const trigramRate = await throughput(new HashEmbedder({ charTrigrams: true }), corpus, 256);
   rows.push({ metric: 'hash-512-v1-c3 (char trigrams) embed throughput', value: round(trigramRate), unit: 'texts/s', baseline: round(hashRate), ratio: ratio(trigramRate, hashRate) });
+  const hashScore = await paraphraseScore(hash);
+  const hashProbe = probe('hash');
 
-  const useLite = new UseLiteEmbedder();
-  const loadMs = await useLite.warmUp();
-  rows.push({ metric: 'use-lite-512 model load (first in process)', value: round(loadMs), unit: 'ms', note: 'weights read from node_modules, tfjs WASM backend' });
-  await useLite.embed(corpus.slice(0, 64));
-  const singleRate = await throughput(useLite, corpus.slice(0, USE_LITE_SINGLE_TEXTS), 1);
-  rows.push({ metric: 'use-lite-512 embed throughput, one text per call', value: round(singleRate), unit: 'texts/s', note: `${USE_LITE_SINGLE_TEXTS} texts` });
-  const batchedRate = await throughput(useLite, corpus.slice(0, USE_LITE_TEXTS), 64);
-  rows.push({
-    metric: 'use-lite-512 embed throughput, batches of 64',
-    value: round(batchedRate),
-    unit: 'texts/s',
-    baseline: round(singleRate),
-    ratio: ratio(batchedRate, singleRate),
-    note: `${USE_LITE_TEXTS} texts, mean ${Math.round(meanLength(corpus.slice(0, USE_LITE_TEXTS)))} chars; ratio to one text per call`,
-  });
-  rows.push({ metric: 'hash speed-up over use-lite (batched)', value: ratio(hashRate, batchedRate), unit: 'x', baseline: round(batchedRate), ratio: ratio(hashRate, batchedRate) });
+  const useLite = await measureModel(new UseLiteEmbedder(), 'use-lite', corpus);
+  const minilm = await measureModel(new MiniLmEmbedder(), 'minilm', corpus);
+  const n = PARAPHRASE_CASES.length;
+  const measures = [
+    ['top1', 'top-1', `${n} questions among their ${n} memories`],
+    ['top5', 'top-5', ''],
+    ['top1WithDistractors', 'top-1 with near-miss distractors', `${n} questions among ${n} memories + ${n} distractors that share the question's words`],
+    ['top5WithDistractors', 'top-5 with near-miss distractors', ''],
+  ] as const;
+  for (const [key, label, about] of measures) {
+    for (const [name, score] of [
+      [minilm.id, minilm.score],
+      [useLite.id, useLite.score],
+      [hash.modelId, hashScore],
+    ] as const) {
+      rows.push({ metric: `${name} paraphrase ${label}`, value: round(score[key]), unit: 'fraction', baseline: round(useLite.score[key]), ratio: ratio(score[key], useLite.score[key]), note: `${about}${about === '' ? '' : '; '}baseline use-lite` });
+    }
+  }
+  for (const m of [minilm, useLite]) {
+    rows.push({ metric: `${m.id} embed throughput, one text per call`, value: round(m.single), unit: 'texts/s', baseline: round(useLite.single), ratio: ratio(m.single, useLite.single), note: `${MODEL_SINGLE_TEXTS} texts; baseline use-lite` });
+    rows.push({
+      metric: `${m.id} embed throughput, calls of 64`,
+      value: round(m.batched),
+      unit: 'texts/s',
+      baseline: round(useLite.batched),
+      ratio: ratio(m.batched, useLite.batched),
+      note: `${MODEL_TEXTS} texts, mean ${Math.round(meanLength(corpus.slice(0, MODEL_TEXTS)))} chars; baseline use-lite; ${ratio(m.batched, m.single)}× its one-per-call rate`,
+    });
+  }
+  for (const m of [minilm, useLite]) {
+    rows.push({ metric: `${m.id} model load (fresh process)`, value: round(m.probe.loadMs), unit: 'ms', baseline: round(useLite.probe.loadMs), ratio: ratio(m.probe.loadMs, useLite.probe.loadMs), note: 'import + weights + session + one text; baseline use-lite' });
+  }
+  for (const [name, p] of [
+    [minilm.id, minilm.probe],
+    [useLite.id, useLite.probe],
+  ] as const) {
+    rows.push({ metric: `${name} peak RSS (fresh process)`, value: round(p.peakRssBytes / 2 ** 20), unit: 'MiB', baseline: round(hashProbe.peakRssBytes / 2 ** 20), ratio: ratio(p.peakRssBytes, hashProbe.peakRssBytes), note: 'after loading and embedding 64 texts; baseline: the same process with the hash embedder' });
+  }
+  rows.push({ metric: 'hash speed-up over minilm (batched)', value: ratio(hashRate, minilm.batched), unit: 'x', baseline: round(minilm.batched), ratio: ratio(hashRate, minilm.batched) });
   return { name: 'embedding only', rows };
 }
 
@@ -52,7 +124,7 @@ function meanLength(texts: readonly string[]): number {
 }
 
 function round(value: number): number {
-  return Math.round(value * 10) / 10;
+  return Math.round(value * 1000) / 1000;
 }
 
 function ratio(value: number, baseline: number): number {

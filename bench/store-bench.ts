@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { HashEmbedder } from '../src/embed/hash-embedder.js';
 import type { Embedder } from '../src/embed/embedder.js';
+import { MiniLmEmbedder } from '../src/embed/minilm-embedder.js';
 import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
 import { DEFAULT_ENERGY_TABLE } from '../src/core/energy.js';
 import type { Principal } from '../src/core/principal.js';
@@ -27,8 +28,8 @@ import { seededRandom, syntheticCorpus } from './corpus.js';
 interface Scale {
   readonly name: string;
   readonly hashCells: readonly number[];
-  readonly useLiteCells: number;
-  readonly useLiteStores: number;
+  readonly modelCells: number;
+  readonly modelStores: number;
   readonly beacons: readonly number[];
   readonly queries: number;
   readonly exactQueries: number;
@@ -37,9 +38,9 @@ interface Scale {
 }
 
 const SCALES: Readonly<Record<string, Scale>> = {
-  small: { name: 'small', hashCells: [2_000], useLiteCells: 1_000, useLiteStores: 50, beacons: [10, 1_000, 5_000], queries: 100, exactQueries: 30, measuredStores: 500 },
-  standard: { name: 'standard', hashCells: [10_000], useLiteCells: 10_000, useLiteStores: 200, beacons: [10, 1_000, 10_000], queries: 300, exactQueries: 50, measuredStores: 2_000 },
-  full: { name: 'full', hashCells: [10_000, 100_000], useLiteCells: 10_000, useLiteStores: 200, beacons: [10, 1_000, 100_000], queries: 300, exactQueries: 50, measuredStores: 2_000 },
+  small: { name: 'small', hashCells: [2_000], modelCells: 1_000, modelStores: 50, beacons: [10, 1_000, 5_000], queries: 100, exactQueries: 30, measuredStores: 500 },
+  standard: { name: 'standard', hashCells: [10_000], modelCells: 10_000, modelStores: 200, beacons: [10, 1_000, 10_000], queries: 300, exactQueries: 50, measuredStores: 2_000 },
+  full: { name: 'full', hashCells: [10_000, 100_000], modelCells: 10_000, modelStores: 200, beacons: [10, 1_000, 100_000], queries: 300, exactQueries: 50, measuredStores: 2_000 },
 };
 
 const TENANT = 'bench';
@@ -203,15 +204,16 @@ async function hashSection(scale: Scale, rows: BenchRow[]): Promise<void> {
   }
 }
 
-async function useLiteSection(scale: Scale, rows: BenchRow[]): Promise<void> {
-  const embedder = new UseLiteEmbedder();
+/** A model embedder (minilm, the default, or use-lite) at 10k cells: what storage adds to embedding. */
+async function modelSection(scale: Scale, rows: BenchRow[], kind: 'minilm' | 'use-lite'): Promise<void> {
+  const embedder = kind === 'minilm' ? new MiniLmEmbedder() : new UseLiteEmbedder();
   await embedder.warmUp();
-  const cells = scale.useLiteCells;
+  const cells = scale.modelCells;
   const corpus = syntheticCorpus(cells, CORPUS_SEED);
-  const label = `use-lite ${cells / 1000}k`;
+  const label = `${kind} ${cells / 1000}k`;
   const engine = await openEngine(embedder);
   try {
-    const bulk = cells - scale.useLiteStores;
+    const bulk = cells - scale.modelStores;
     const { value: vectors, ms: batchMs } = await timed(async () => {
       const out: Float32Array[] = [];
       for (let i = 0; i < bulk; i += 64) out.push(...(await embedder.embed(corpus.slice(i, i + 64))));
@@ -238,7 +240,7 @@ async function useLiteSection(scale: Scale, rows: BenchRow[]): Promise<void> {
       baseline: round(embedRate),
       ratio: ratio(embedRate, rate),
       target: '≤ 1.25× (storage adds ≤ 25%)',
-      note: `baseline: use-lite embedding alone, one text per call, same ${stored.length} texts, interleaved with the stores; ratio = store time ÷ embed time`,
+      note: `baseline: ${kind} embedding alone, one text per call, same ${stored.length} texts, interleaved with the stores; ratio = store time ÷ embed time`,
     });
     const r = await measureRecall(engine, embedder, syntheticCorpus(Math.min(scale.queries, 150), QUERY_SEED), Math.min(scale.exactQueries, 30));
     rows.push({ metric: `${label}: recall p50 (facade, embeds the query)`, value: round(r.p50), unit: 'ms', baseline: round(r.bareP50), ratio: ratio(r.p50, r.bareP50), note: 'baseline: bare SQL kNN; the gap is the query embedding' });
@@ -330,11 +332,12 @@ async function beaconSection(scale: Scale, rows: BenchRow[]): Promise<void> {
 
 export async function runStoreBench(): Promise<BenchSection> {
   const scale = SCALES[process.env.BENCH_SCALE ?? 'standard'] ?? (SCALES.standard as Scale);
-  // BENCH_STORE_PARTS=hash,use-lite,beacons runs a subset (all by default).
-  const parts = new Set((process.env.BENCH_STORE_PARTS ?? 'hash,use-lite,beacons').split(','));
+  // BENCH_STORE_PARTS=hash,minilm,use-lite,beacons runs a subset (all by default).
+  const parts = new Set((process.env.BENCH_STORE_PARTS ?? 'hash,minilm,use-lite,beacons').split(','));
   const rows: BenchRow[] = [];
   if (parts.has('hash')) await hashSection(scale, rows);
-  if (parts.has('use-lite')) await useLiteSection(scale, rows);
+  if (parts.has('minilm')) await modelSection(scale, rows, 'minilm');
+  if (parts.has('use-lite')) await modelSection(scale, rows, 'use-lite');
   if (parts.has('beacons')) await beaconSection(scale, rows);
   return { name: `store (scale ${scale.name})`, rows };
 }
