@@ -25,6 +25,14 @@ export interface MemoryNode {
   readonly hits: number;
   readonly created_at: string;
   readonly updated_at: string;
+  /** When this version became current (its store time). */
+  readonly valid_from: string;
+  /** When a newer version superseded it; null while it is current. */
+  readonly valid_until: string | null;
+  /** The version this one replaced, if any. */
+  readonly supersedes: string | null;
+  /** The version that replaced this one, if any. */
+  readonly superseded_by: string | null;
 }
 
 export interface RecallHit {
@@ -92,6 +100,8 @@ export interface Diff {
   readonly scene_id: string | null;
   readonly preview: string;
   readonly created_at: string;
+  /** On an `updated` diff: the node the new one (`node_id`) supersedes; otherwise null. */
+  readonly supersedes: string | null;
 }
 
 export interface Page<T> {

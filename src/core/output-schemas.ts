@@ -29,6 +29,10 @@ export const memoryNodeSchema = z
     hits: z.int().min(0),
     created_at: timestampSchema,
     updated_at: timestampSchema,
+    valid_from: timestampSchema.describe('When this version became current'),
+    valid_until: timestampSchema.nullable().describe('When a newer version superseded it; null while current'),
+    supersedes: uuidSchema.nullable().describe('The version this one replaced'),
+    superseded_by: uuidSchema.nullable().describe('The version that replaced this one'),
   })
   .describe('A stored memory cell');
 
@@ -77,6 +81,7 @@ export const diffSchema = z
     scene_id: uuidSchema.nullable(),
     preview: z.string(),
     created_at: timestampSchema,
+    supersedes: uuidSchema.nullable().describe('On an `updated` diff: the node that node_id supersedes'),
   })
   .describe('A change gossiped to a beacon owner');
 
@@ -117,6 +122,9 @@ export const recallNodesResultSchema = z.strictObject({
 });
 
 export const cellsPageSchema = z.strictObject({ cells: z.array(memoryNodeSchema), next_cursor: nextCursorSchema });
+export const cellHistorySchema = z
+  .strictObject({ cells: z.array(memoryNodeSchema) })
+  .describe('Every version of a supersession chain, oldest first; the last one is current unless it was deleted');
 export const beaconsPageSchema = z.strictObject({ beacons: z.array(beaconSchema), next_cursor: nextCursorSchema });
 export const scenesPageSchema = z.strictObject({ scenes: z.array(sceneSchema), next_cursor: nextCursorSchema });
 export const apiKeyListSchema = z.strictObject({ keys: z.array(apiKeyInfoSchema) });

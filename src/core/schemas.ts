@@ -56,6 +56,9 @@ export const storeInputSchema = z.strictObject({
   source_ref: sourceRefSchema.optional(),
   metadata: metadataSchema.optional(),
   idempotency_key: storableText(1, 200).optional().describe('Replaying the same key returns the original node_id and stores nothing'),
+  supersedes: uuidSchema
+    .optional()
+    .describe('node_id of a current cell of your current project that this one replaces (e.g. a reversed Decision): the old one stops being recalled, is kept in its history, and agents told about it hear of the change'),
 });
 
 export const recallInputSchema = z.strictObject({
@@ -131,7 +134,19 @@ export const listScenesInputSchema = z.strictObject({
   cursor: cursorSchema.optional(),
 });
 
+/**
+ * Which versions a REST read sees (docs/memory-model.md, supersession): by default only current
+ * cells; `include_superseded` adds replaced versions; `as_of` reads the versions valid at an
+ * instant. The two are alternatives. The MCP tools always read current cells.
+ */
+export const validityFields = {
+  include_superseded: z.boolean().optional().describe('Also return cells that a newer version superseded (default false)'),
+  as_of: timestampInputSchema.optional().describe('RFC 3339; read the versions that were current at this instant'),
+};
+export const validityInputSchema = z.strictObject(validityFields);
+
 export const listCellsInputSchema = z.strictObject({
+  ...validityFields,
   project: projectSchema.optional(),
   scene_id: uuidSchema.optional(),
   cell_type: cellTypeSchema.optional(),
@@ -151,6 +166,7 @@ export const createKeyInputSchema = z.strictObject({
 
 export type StoreInput = z.output<typeof storeInputSchema>;
 export type RecallInput = z.output<typeof recallInputSchema>;
+export type ValidityInput = z.output<typeof validityInputSchema>;
 export type QueryInput = z.output<typeof queryInputSchema>;
 export type OpenSessionInput = z.output<typeof openSessionInputSchema>;
 export type CloseSessionInput = z.output<typeof closeSessionInputSchema>;

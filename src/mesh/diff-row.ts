@@ -14,7 +14,7 @@ export interface DeliveryRow extends DiffRow {
 export const DIFF_ROW_COLUMNS = `diff_id::text AS diff_id, tenant_id, recipient_agent, seq::float8 AS seq, op,
   node_id::text AS node_id, beacon_id::text AS beacon_id, similarity::float8 AS similarity, cell_type,
   salience::float8 AS salience, source_agent, project, scene_id::text AS scene_id, preview,
-  ${isoText('created_at')} AS created_at`;
+  ${isoText('created_at')} AS created_at, supersedes::text AS supersedes`;
 
 /** The wire shape of a diffs row; numeric columns are coerced because drivers differ on bigint/real. */
 export function toDiff(row: DiffRow): Diff {
@@ -32,6 +32,7 @@ export function toDiff(row: DiffRow): Diff {
     scene_id: row.scene_id,
     preview: row.preview,
     created_at: row.created_at,
+    supersedes: row.supersedes ?? null,
   };
 }
 

@@ -30,7 +30,13 @@ export interface WrittenDiff {
   readonly diff: Diff;
 }
 
-export async function writeDiffs(tx: Queryable, op: DiffOp, cell: ChangedCell, matches: readonly BeaconMatch[]): Promise<WrittenDiff[]> {
+export async function writeDiffs(
+  tx: Queryable,
+  op: DiffOp,
+  cell: ChangedCell,
+  matches: readonly BeaconMatch[],
+  supersedes: string | null = null,
+): Promise<WrittenDiff[]> {
   // One diff per recipient and cell, whatever the number of the recipient's beacons the cell
   // reaches: the most similar one names the beacon. Fan-out follows recipients, not beacons.
   const best = new Map<string, BeaconMatch>();
@@ -58,6 +64,7 @@ export async function writeDiffs(tx: Queryable, op: DiffOp, cell: ChangedCell, m
         project: cell.project,
         sceneId: cell.sceneId,
         preview,
+        supersedes,
       },
     ]);
     for (const row of rows) written.push({ tenantId: cell.tenantId, recipientAgent: recipient, diff: toDiff(row) });

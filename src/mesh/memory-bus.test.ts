@@ -20,6 +20,7 @@ function envelope(seq: number, beaconId = 'b1'): DiffEnvelope {
     scene_id: null,
     preview: 'hello',
     created_at: new Date(0).toISOString(),
+    supersedes: null,
   };
   return { tenantId: 't1', recipientAgent: 'reader', diff };
 }

@@ -37,6 +37,9 @@ import {
   queryInputSchema,
   recallInputSchema,
   storeInputSchema,
+  timestampInputSchema,
+  validityInputSchema,
+  type ValidityInput,
 } from '../core/schemas.js';
 import { KeyAuthenticator } from '../auth/key-authenticator.js';
 import { createKeyAdministration, type KeyAdministration } from '../auth/key-administration.js';
@@ -47,6 +50,7 @@ import { drainInbox } from '../mesh/inbox-drain.js';
 import { peekInbox } from '../mesh/inbox-peek.js';
 import { countLiveBeacons, deleteOwnBeacon, findOwnBeacon, insertBeacon, listOwnBeacons, lockOwnerBeacons } from '../store/beacon-repository.js';
 import {
+  cellHistory,
   deleteCell,
   findCell,
   findCellByIdempotencyKey,
@@ -54,11 +58,14 @@ import {
   insertCell,
   insertPromotedCopy,
   listCells,
+  lockCell,
+  markSuperseded,
   sceneCellIds,
   sceneMemberCells,
   type CellRow,
+  type Validity,
 } from '../store/cell-repository.js';
-import type { Db } from '../store/db.js';
+import type { Db, Queryable } from '../store/db.js';
 import { diffsSince } from '../store/diff-repository.js';
 import { revokedKeyIds } from '../store/key-repository.js';
 import { clearSceneConsolidation, findScene, insertScene, listScenes, lockScene, markSceneConsolidated } from '../store/scene-repository.js';
@@ -137,6 +144,17 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     if (vector === undefined) throw new UnavailableError('the embedder returned no vector');
     return toVectorText(vector);
   };
+  /** REST's include_superseded / as_of to the store's Validity (re-validated: a surface cannot bypass it). */
+  const validityOf = (raw: ValidityInput | undefined): Validity => {
+    const input = parseInput(validityInputSchema, raw ?? {});
+    if (input.as_of !== undefined && input.include_superseded === true) {
+      throw new InvalidArgumentError('as_of and include_superseded are alternatives; send one', [
+        { path: 'as_of', message: 'cannot be combined with include_superseded' },
+      ]);
+    }
+    if (input.as_of !== undefined) return { kind: 'at', asOf: input.as_of };
+    return input.include_superseded === true ? { kind: 'all' } : { kind: 'current' };
+  };
   const change = (row: CellRow, embedding: string): GossipChange => ({
     tenantId: row.tenant_id,
     nodeId: row.node_id,
@@ -158,6 +176,32 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     const scene = await findScene(db, principal.tenantId, sceneId);
     if (scene === null || !canAccessProject(principal, scene.project)) throw new NotFoundError('scene', sceneId);
     return scene;
+  };
+
+  /**
+   * The cell a store replaces, row-locked until commit: readable by the principal (else NOT_FOUND),
+   * in the project the new cell goes to, an L0 cell, and still current — a cell has one successor,
+   * so a second supersession of it is a CONFLICT naming the first.
+   */
+  const supersedable = async (tx: Queryable, principal: Principal, nodeId: string, project: string): Promise<CellRow> => {
+    const row = await lockCell(tx, principal.tenantId, nodeId);
+    if (row === null || !canAccessProject(principal, row.project)) throw new NotFoundError('cell', nodeId);
+    if (row.project !== project) {
+      throw new InvalidArgumentError(`cell ${nodeId} belongs to project ${row.project}, not your current project ${project}`, [
+        { path: 'supersedes', message: 'the superseded cell is in another project than your current project' },
+      ]);
+    }
+    if (row.layer !== 'L0') {
+      throw new InvalidArgumentError(`cell ${nodeId} is an ${row.layer} cell; supersede the L0 cell it derives from`, [
+        { path: 'supersedes', message: 'only L0 cells can be superseded' },
+      ]);
+    }
+    if (row.valid_until !== null) {
+      throw new ConflictError(`cell ${nodeId} was already superseded by ${row.superseded_by ?? 'another cell'}; supersede the current version`, {
+        details: { field: 'supersedes', superseded_by: row.superseded_by },
+      });
+    }
+    return row;
   };
 
   /**
@@ -208,6 +252,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
         layer,
         ...(input.cell_types === undefined ? {} : { cellTypes: input.cell_types }),
         ...(input.scene_id === undefined ? {} : { sceneId: input.scene_id }),
+        validity: validityOf(options?.validity),
       },
       input.k,
     );
@@ -258,6 +303,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
           }
           sceneId = input.scene_id;
         }
+        const superseded = input.supersedes === undefined ? null : await supersedable(tx, principal, input.supersedes, scope.project);
         const inserted = await insertCell(tx, {
           nodeId: randomUUID(),
           tenantId: principal.tenantId,
@@ -273,6 +319,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
           idempotencyKey: key,
           layer: 'L0',
           originNodeId: null,
+          supersedes: superseded?.node_id ?? null,
           embedding,
           now,
         });
@@ -283,15 +330,32 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
           replayed(principal, original);
           return { row: original, diffs: [] };
         }
+        if (superseded !== null) {
+          await markSuperseded(tx, principal.tenantId, superseded.node_id, inserted.node_id, now);
+          return { row: inserted, diffs: await gossip.emitSupersession(tx, change(inserted, embedding), superseded.node_id, now) };
+        }
         return { row: inserted, diffs: await gossip.emit(tx, 'created', change(inserted, embedding), now) };
       });
       signal(diffs);
       return node(row);
     },
 
-    async getCell(principal, nodeId): Promise<MemoryNode> {
+    async getCell(principal, nodeId, options): Promise<MemoryNode> {
       requireRole(principal, 'reader');
-      return node(await visibleCell(principal, parseUuid('node_id', nodeId)));
+      const row = await visibleCell(principal, parseUuid('node_id', nodeId));
+      if (options?.asOf === undefined) return node(row);
+      const asOf = Date.parse(parseInput(timestampInputSchema, options.asOf));
+      const version = (await cellHistory(db, principal.tenantId, row.node_id)).find(
+        (v) => Date.parse(v.valid_from) <= asOf && (v.valid_until === null || Date.parse(v.valid_until) > asOf),
+      );
+      if (version === undefined) throw new NotFoundError('cell', nodeId);
+      return node(version);
+    },
+
+    async cellHistory(principal, nodeId): Promise<readonly MemoryNode[]> {
+      requireRole(principal, 'reader');
+      const row = await visibleCell(principal, parseUuid('node_id', nodeId));
+      return (await cellHistory(db, principal.tenantId, row.node_id)).filter((v) => canAccessProject(principal, v.project)).map(node);
     },
 
     async listCells(principal, raw): Promise<Page<MemoryNode>> {
@@ -308,6 +372,10 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
           ...(input.scene_id === undefined ? {} : { sceneId: input.scene_id }),
           ...(input.cell_type === undefined ? {} : { cellType: input.cell_type }),
           ...(input.layer === undefined ? {} : { layer: input.layer }),
+          validity: validityOf({
+            ...(input.include_superseded === undefined ? {} : { include_superseded: input.include_superseded }),
+            ...(input.as_of === undefined ? {} : { as_of: input.as_of }),
+          }),
         },
         after,
         input.limit,

@@ -22,6 +22,10 @@ export function toMemoryNode(row: CellRow, now: Date, table: EnergyTable): Memor
     hits: row.hits,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    valid_from: row.valid_from,
+    valid_until: row.valid_until,
+    supersedes: row.supersedes,
+    superseded_by: row.superseded_by,
   };
 }
 

@@ -4,8 +4,9 @@
  * After commit the facade tells the optional OutboxSignal, so a relay can publish at once.
  */
 import type { DiffOp } from '../core/cell-types.js';
-import { BeaconMatcher, type BeaconMatcherOptions } from '../mesh/beacon-matcher.js';
+import { BeaconMatcher, type BeaconMatch, type BeaconMatcherOptions } from '../mesh/beacon-matcher.js';
 import { writeDiffs, type ChangedCell, type WrittenDiff } from '../mesh/diff-writer.js';
+import { beaconsThatReceived } from '../store/beacon-repository.js';
 import type { Queryable } from '../store/db.js';
 
 /** Hook for the outbox relay (issue 4 item 4): woken after diffs commit; it publishes from the diffs table. */
@@ -29,5 +30,22 @@ export class GossipOutbox {
     const matches = await this.matcher.match(tx, change, now);
     if (matches.length === 0) return [];
     return writeDiffs(tx, op, change, matches);
+  }
+
+  /**
+   * A supersession: one `updated` diff (naming both cells) to every beacon the new cell matches,
+   * and to every beacon that was told about the old cell, matching or not — an agent that
+   * received a Decision hears that it was replaced. The author's own beacons stay quiet unless
+   * they asked for their own cells.
+   */
+  async emitSupersession(tx: Queryable, change: GossipChange, supersededId: string, now: Date): Promise<WrittenDiff[]> {
+    const matches = await this.matcher.match(tx, change, now);
+    const seen = new Set(matches.map((m) => m.beaconId));
+    const told: BeaconMatch[] = (await beaconsThatReceived(tx, change.tenantId, supersededId, change.embedding, now))
+      .filter((b) => !seen.has(b.beacon_id) && (b.owner_agent !== change.sourceAgent || b.include_own))
+      .map((b) => ({ beaconId: b.beacon_id, ownerAgent: b.owner_agent, similarity: b.similarity }));
+    const audience = [...matches, ...told];
+    if (audience.length === 0) return [];
+    return writeDiffs(tx, 'updated', change, audience, supersededId);
   }
 }

@@ -36,11 +36,14 @@ import type {
   QueryInput,
   RecallInput,
   StoreInput,
+  ValidityInput,
 } from '../core/schemas.js';
 
 export interface HydrateOption {
   /** Return full nodes with each hit (REST); MCP asks for ids and distances only. */
   readonly withNodes?: boolean;
+  /** Which versions to search (REST `include_superseded` / `as_of`); default: current cells only. */
+  readonly validity?: ValidityInput;
 }
 
 export interface LiveDiffListener {
@@ -58,7 +61,10 @@ export interface MemoryFacade {
   authenticate(apiKey: string): Promise<Principal>;
 
   store(principal: Principal, input: StoreInput): Promise<MemoryNode>;
-  getCell(principal: Principal, nodeId: string): Promise<MemoryNode>;
+  /** The cell; with `asOf`, the version of its chain that was current then (NOT_FOUND if none was). */
+  getCell(principal: Principal, nodeId: string, options?: { readonly asOf?: string }): Promise<MemoryNode>;
+  /** Every version of the cell's supersession chain, oldest first. */
+  cellHistory(principal: Principal, nodeId: string): Promise<readonly MemoryNode[]>;
   listCells(principal: Principal, input: ListCellsInput): Promise<Page<MemoryNode>>;
   deleteCell(principal: Principal, nodeId: string): Promise<void>;
 

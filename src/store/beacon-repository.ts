@@ -147,6 +147,24 @@ export async function nearestBeacons(q: Queryable, tenantId: string, vector: str
   return result.rows;
 }
 
+/**
+ * The unexpired beacons that were delivered a diff of `nodeId` (any op), with their similarity to
+ * `vector` — the audience a supersession of that cell must reach whether or not the new text
+ * matches them.
+ */
+export async function beaconsThatReceived(q: Queryable, tenantId: string, nodeId: string, vector: string, now: Date): Promise<BeaconCandidate[]> {
+  const result = await q.query<BeaconCandidate>(
+    `SELECT b.beacon_id::text AS beacon_id, b.owner_agent, b.owner_projects, b.project, b.threshold, b.cell_types,
+       b.scene_id::text AS scene_id, b.include_own, (1 - (b.embedding <=> $3::vector))::float8 AS similarity
+     FROM beacons b
+     WHERE b.tenant_id = $1 AND (b.expires_at IS NULL OR b.expires_at > $4)
+       AND EXISTS (SELECT 1 FROM diffs d WHERE d.tenant_id = $1 AND d.node_id = $2 AND d.beacon_id = b.beacon_id)
+     ORDER BY b.beacon_id`,
+    [tenantId, nodeId, vector, now.toISOString()],
+  );
+  return result.rows;
+}
+
 /** The lowest threshold among the tenant's beacons (expired ones included: a safe bound), or null with none. */
 export async function lowestBeaconThreshold(q: Queryable, tenantId: string): Promise<number | null> {
   const result = await q.query<{ threshold: number | null }>(`SELECT min(threshold) AS threshold FROM beacons WHERE tenant_id = $1`, [tenantId]);

@@ -23,6 +23,10 @@ export interface CellRow {
   readonly reinforced_at: string;
   readonly created_at: string;
   readonly updated_at: string;
+  readonly valid_from: string;
+  readonly valid_until: string | null;
+  readonly supersedes: string | null;
+  readonly superseded_by: string | null;
 }
 
 /** The cell columns in wire-friendly form; `t` qualifies them when a statement joins another relation. */
@@ -33,7 +37,9 @@ export function cellColumns(t = ''): string {
   ${c('session_id')}::text AS session_id, ${c('source_agent')} AS source_agent, ${c('source_ref')} AS source_ref,
   ${c('metadata')} AS metadata, ${c('layer')} AS layer, ${c('origin_node_id')}::text AS origin_node_id,
   ${c('promoted_node_id')}::text AS promoted_node_id, ${c('hits')} AS hits, ${isoText(c('reinforced_at'))} AS reinforced_at,
-  ${isoText(c('created_at'))} AS created_at, ${isoText(c('updated_at'))} AS updated_at`;
+  ${isoText(c('created_at'))} AS created_at, ${isoText(c('updated_at'))} AS updated_at,
+  ${isoText(c('valid_from'))} AS valid_from, ${isoText(c('valid_until'))} AS valid_until,
+  ${c('supersedes')}::text AS supersedes, ${c('superseded_by')}::text AS superseded_by`;
 }
 
 const CELL_COLUMNS = cellColumns();
@@ -53,6 +59,8 @@ export interface NewCell {
   readonly idempotencyKey: string | null;
   readonly layer: Layer;
   readonly originNodeId: string | null;
+  /** The current cell this one replaces (markSuperseded closes it in the same transaction). */
+  readonly supersedes?: string | null;
   readonly embedding: string;
   readonly now: Date;
 }
@@ -61,8 +69,9 @@ export interface NewCell {
 export async function insertCell(q: Queryable, cell: NewCell): Promise<CellRow | null> {
   const result = await q.query<CellRow>(
     `INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, scene_id, session_id, source_agent,
-       source_ref, metadata, idempotency_key, layer, origin_node_id, embedding, reinforced_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14, $15::vector, $16, $16, $16)
+       source_ref, metadata, idempotency_key, layer, origin_node_id, embedding, reinforced_at, created_at, updated_at,
+       valid_from, supersedes)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14, $15::vector, $16, $16, $16, $16, $17)
      ON CONFLICT (tenant_id, source_agent, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
      RETURNING ${CELL_COLUMNS}`,
     [
@@ -82,9 +91,52 @@ export async function insertCell(q: Queryable, cell: NewCell): Promise<CellRow |
       cell.originNodeId,
       cell.embedding,
       cell.now.toISOString(),
+      cell.supersedes ?? null,
     ],
   );
   return result.rows[0] ?? null;
+}
+
+/** The cell, row-locked for the rest of the transaction (supersession reads and closes it). */
+export async function lockCell(q: Queryable, tenantId: string, nodeId: string): Promise<CellRow | null> {
+  const result = await q.query<CellRow>(`SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND node_id = $2 FOR UPDATE`, [tenantId, nodeId]);
+  return result.rows[0] ?? null;
+}
+
+/**
+ * Closes a current cell as replaced by `successorId` at `now`, and its L2 copy with it (a promoted
+ * copy of a superseded cell is superseded too). Returns how many rows it closed.
+ */
+export async function markSuperseded(q: Queryable, tenantId: string, nodeId: string, successorId: string, now: Date): Promise<number> {
+  const result = await q.query(
+    `UPDATE cells SET valid_until = $4, superseded_by = $3, updated_at = $4
+     WHERE tenant_id = $1 AND valid_until IS NULL
+       AND (node_id = $2 OR node_id = (SELECT promoted_node_id FROM cells WHERE tenant_id = $1 AND node_id = $2))`,
+    [tenantId, nodeId, successorId, now.toISOString()],
+  );
+  return result.rowCount ?? 0;
+}
+
+/** Every version of the cell's chain (the cell, what it replaced, what replaced it), oldest first. */
+export async function cellHistory(q: Queryable, tenantId: string, nodeId: string): Promise<CellRow[]> {
+  const result = await q.query<CellRow>(
+    `WITH RECURSIVE
+       back AS (
+         SELECT node_id, supersedes, 0 AS depth FROM cells WHERE tenant_id = $1 AND node_id = $2
+         UNION ALL
+         SELECT c.node_id, c.supersedes, back.depth - 1 FROM cells c JOIN back ON c.tenant_id = $1 AND c.node_id = back.supersedes
+       ),
+       forward AS (
+         SELECT node_id, superseded_by, 0 AS depth FROM cells WHERE tenant_id = $1 AND node_id = $2
+         UNION ALL
+         SELECT c.node_id, c.superseded_by, forward.depth + 1 FROM cells c
+         JOIN forward ON c.tenant_id = $1 AND c.node_id = forward.superseded_by AND c.supersedes = forward.node_id
+       ),
+       chain AS (SELECT node_id, depth FROM back UNION SELECT node_id, depth FROM forward)
+     SELECT ${CELL_COLUMNS} FROM cells JOIN chain USING (node_id) WHERE cells.tenant_id = $1 ORDER BY chain.depth`,
+    [tenantId, nodeId],
+  );
+  return result.rows;
 }
 
 export async function findCellByIdempotencyKey(q: Queryable, tenantId: string, agent: string, key: string): Promise<CellRow | null> {
@@ -118,7 +170,25 @@ export async function findCellEmbedding(q: Queryable, tenantId: string, nodeId: 
   return result.rows[0]?.embedding ?? null;
 }
 
+/**
+ * Which versions a read sees: the current ones (default), every version, or those valid at an
+ * instant (created by then, not yet superseded then).
+ */
+export type Validity = { readonly kind: 'current' } | { readonly kind: 'all' } | { readonly kind: 'at'; readonly asOf: string };
+
+/** The WHERE clause of a validity, its one parameter (if any) being $n. */
+function validityClause(validity: Validity | undefined, n: number, t = ''): { clause: string | null; param?: string } {
+  const c = (name: string): string => (t === '' ? name : `${t}.${name}`);
+  if (validity === undefined || validity.kind === 'current') return { clause: `${c('valid_until')} IS NULL` };
+  if (validity.kind === 'all') return { clause: null };
+  return {
+    clause: `${c('valid_from')} <= $${n}::timestamptz AND (${c('valid_until')} IS NULL OR ${c('valid_until')} > $${n}::timestamptz)`,
+    param: validity.asOf,
+  };
+}
+
 export interface CellListFilter {
+  readonly validity?: Validity;
   /** Projects the caller may read; null = every project of the tenant. */
   readonly projects: readonly string[] | null;
   readonly project?: string;
@@ -151,6 +221,7 @@ export async function listCells(
   if (filter.sceneId !== undefined) add((n) => `scene_id = $${n}`, filter.sceneId);
   if (filter.cellType !== undefined) add((n) => `cell_type = $${n}`, filter.cellType);
   if (filter.layer !== undefined) add((n) => `layer = $${n}`, filter.layer);
+  addValidity(params, where, filter.validity);
   if (after !== null) {
     params.push(after.createdAt, after.id);
     where.push(`(created_at, node_id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
@@ -161,6 +232,12 @@ export async function listCells(
     params,
   );
   return result.rows;
+}
+
+function addValidity(params: unknown[], where: string[], validity: Validity | undefined): void {
+  const { clause, param } = validityClause(validity, params.length + 1);
+  if (param !== undefined) params.push(param);
+  if (clause !== null) where.push(clause);
 }
 
 /** Deletes a cell; returns it with its embedding, or null when it is not the tenant's. */
@@ -189,6 +266,7 @@ export interface KnnFilter {
   readonly layer: Layer;
   readonly cellTypes?: readonly CellType[];
   readonly sceneId?: string;
+  readonly validity?: Validity;
 }
 
 export interface KnnHit {
@@ -219,6 +297,7 @@ export async function nearestCells(q: Queryable, vector: string, filter: KnnFilt
   }
   if (filter.cellTypes !== undefined) add((n) => `cell_type = ANY($${n}::text[])`, filter.cellTypes);
   if (filter.sceneId !== undefined) add((n) => `scene_id = $${n}`, filter.sceneId);
+  addValidity(params, where, filter.validity);
   params.push(k);
   const result = await q.query<KnnHit>(
     `SELECT node_id::text AS node_id, (embedding <=> $1::vector)::float8 AS distance FROM cells
@@ -276,10 +355,10 @@ export async function insertPromotedCopy(
   return result.rows[0] ?? null;
 }
 
-/** The L0 cells of a scene in the order they were written (consolidation input). */
+/** The current L0 cells of a scene in the order they were written (consolidation input; superseded versions are skipped). */
 export async function sceneMemberCells(q: Queryable, tenantId: string, sceneId: string): Promise<CellRow[]> {
   const result = await q.query<CellRow>(
-    `SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND scene_id = $2 AND layer = 'L0' ORDER BY created_at, node_id`,
+    `SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND scene_id = $2 AND layer = 'L0' AND valid_until IS NULL ORDER BY created_at, node_id`,
     [tenantId, sceneId],
   );
   return result.rows;

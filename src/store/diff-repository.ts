@@ -17,11 +17,13 @@ export interface DiffRow {
   readonly scene_id: string | null;
   readonly preview: string;
   readonly created_at: string;
+  /** On an `updated` diff: the cell the new one replaces. */
+  readonly supersedes: string | null;
 }
 
 const DIFF_COLUMNS = `diff_id::text AS diff_id, seq, op, node_id::text AS node_id, beacon_id::text AS beacon_id,
   similarity, cell_type, salience AS salience, source_agent, project, scene_id::text AS scene_id,
-  preview, ${isoText('created_at')} AS created_at`;
+  preview, ${isoText('created_at')} AS created_at, supersedes::text AS supersedes`;
 
 /**
  * Reserves `count` sequence numbers in the agent's inbox and returns the last one. The upsert
@@ -51,6 +53,7 @@ export interface NewDiff {
   readonly project: string;
   readonly sceneId: string | null;
   readonly preview: string;
+  readonly supersedes: string | null;
 }
 
 /**
@@ -76,6 +79,7 @@ export async function insertInboxDiffs(q: Queryable, tenantId: string, agent: st
       project: d.project,
       scene_id: d.sceneId,
       preview: d.preview,
+      supersedes: d.supersedes,
     })),
   );
   const result = await q.query<DiffRow>(
@@ -84,11 +88,12 @@ export async function insertInboxDiffs(q: Queryable, tenantId: string, agent: st
        FROM diffs WHERE tenant_id = $1 AND recipient_agent = $2
      )
      INSERT INTO diffs (diff_id, tenant_id, recipient_agent, seq, op, node_id, beacon_id, similarity, cell_type, salience,
-       source_agent, project, scene_id, preview, created_at)
+       source_agent, project, scene_id, preview, created_at, supersedes)
      SELECT d.diff_id, $1, $2, d.seq, d.op, d.node_id, d.beacon_id, d.similarity, d.cell_type, d.salience,
-       d.source_agent, d.project, d.scene_id, d.preview, base.t + d.ord * interval '1 microsecond'
+       d.source_agent, d.project, d.scene_id, d.preview, base.t + d.ord * interval '1 microsecond', d.supersedes
      FROM jsonb_to_recordset($3::jsonb) AS d(ord integer, diff_id uuid, seq bigint, op text, node_id uuid, beacon_id uuid,
-       similarity real, cell_type text, salience real, source_agent text, project text, scene_id uuid, preview text)
+       similarity real, cell_type text, salience real, source_agent text, project text, scene_id uuid, preview text,
+       supersedes uuid)
      CROSS JOIN base
      RETURNING ${DIFF_COLUMNS}`,
     [tenantId, agent, batch],

@@ -28,7 +28,7 @@ describe('the OpenAPI document', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('lists every route of SPEC §3 with its method', () => {
+  it('lists every route of SPEC §3 with its method (and the history route of supersession)', () => {
     const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
       Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
     );
@@ -36,6 +36,7 @@ describe('the OpenAPI document', () => {
       [
         'POST /v1/cells',
         'GET /v1/cells/{id}',
+        'GET /v1/cells/{id}/history',
         'GET /v1/cells',
         'DELETE /v1/cells/{id}',
         'POST /v1/recall',

@@ -75,6 +75,7 @@ describe('authentication on every /v1 route', () => {
     ['POST', '/v1/cells', '/v1/cells', { content: 'x', cell_type: 'Fact' }],
     ['GET', `/v1/cells/${randomUUID()}`, '/v1/cells/{id}'],
     ['GET', '/v1/cells', '/v1/cells'],
+    ['GET', `/v1/cells/${randomUUID()}/history`, '/v1/cells/{id}/history'],
     ['DELETE', `/v1/cells/${randomUUID()}`, '/v1/cells/{id}'],
     ['POST', '/v1/recall', '/v1/recall', { query: 'x' }],
     ['POST', '/v1/query', '/v1/query', { query: 'x', layer: 'L0' }],
@@ -234,6 +235,53 @@ describe('cells', () => {
     expect((await call('GET', `/v1/cells/${node_id}`, '/v1/cells/{id}')).statusCode).toBe(404);
     expect((await call('DELETE', `/v1/cells/${node_id}`, '/v1/cells/{id}')).statusCode).toBe(404);
     expect((await call('DELETE', '/v1/cells/nope', '/v1/cells/{id}')).statusCode).toBe(400);
+  });
+});
+
+describe('supersession', () => {
+  it('POST /v1/cells with supersedes replaces a cell; history, include_superseded and as_of read the chain', async () => {
+    const old = await storeCell(alice.key, { content: 'Sessions live in Redis', cell_type: 'Decision' });
+    const next = await storeCell(alice.key, { content: 'Sessions moved to PostgreSQL', cell_type: 'Decision', supersedes: old.node_id });
+    expect(next).toMatchObject({ supersedes: old.node_id, superseded_by: null, valid_until: null });
+    const closed = (await call('GET', `/v1/cells/${old.node_id}`, '/v1/cells/{id}')).json();
+    expect(closed).toMatchObject({ superseded_by: next.node_id, valid_until: (next as unknown as { valid_from: string }).valid_from });
+
+    const history = await call('GET', `/v1/cells/${next.node_id}/history`, '/v1/cells/{id}/history');
+    expect(history.statusCode).toBe(200);
+    expect((history.json() as { cells: { node_id: string }[] }).cells.map((c) => c.node_id)).toEqual([old.node_id, next.node_id]);
+    expect((await call('GET', `/v1/cells/${next.node_id}/history`, '/v1/cells/{id}/history', { key: mallory.key })).statusCode).toBe(404);
+    expect((await call('GET', '/v1/cells/nope/history', '/v1/cells/{id}/history')).statusCode).toBe(400);
+
+    const recalled = async (extra: Record<string, unknown>): Promise<string[]> => {
+      const response = await call('POST', '/v1/recall', '/v1/recall', { body: { query: 'Sessions live in Redis', k: 100, ...extra } });
+      expect(response.statusCode, response.body).toBe(200);
+      return (response.json() as { results: { node: { node_id: string } }[] }).results.map((r) => r.node.node_id);
+    };
+    expect(await recalled({})).not.toContain(old.node_id);
+    expect(await recalled({})).toContain(next.node_id);
+    expect(await recalled({ include_superseded: true })).toContain(old.node_id);
+    const asOf = (closed as { valid_from: string }).valid_from;
+    expect(await recalled({ as_of: asOf })).toContain(old.node_id);
+    expect(await recalled({ as_of: asOf })).not.toContain(next.node_id);
+    const both = await call('POST', '/v1/recall', '/v1/recall', { body: { query: 'x', include_superseded: true, as_of: asOf } });
+    expect(both.statusCode).toBe(400);
+
+    const listed = async (query: string): Promise<string[]> => {
+      const response = await call('GET', `/v1/cells?limit=200${query}`, '/v1/cells');
+      expect(response.statusCode, response.body).toBe(200);
+      return (response.json() as { cells: { node_id: string }[] }).cells.map((c) => c.node_id);
+    };
+    expect(await listed('')).not.toContain(old.node_id);
+    expect(await listed('&include_superseded=true')).toContain(old.node_id);
+    const past = await call('GET', `/v1/cells/${next.node_id}?as_of=${encodeURIComponent(asOf)}`, '/v1/cells/{id}');
+    expect((past.json() as { node_id: string }).node_id).toBe(old.node_id);
+    expect((await call('GET', `/v1/cells/${next.node_id}?as_of=yesterday`, '/v1/cells/{id}')).statusCode).toBe(400);
+
+    // Superseding it again is a conflict; a foreign tenant's supersedes is not found.
+    const again = await call('POST', '/v1/cells', '/v1/cells', { body: { content: 'x', cell_type: 'Fact', supersedes: old.node_id } });
+    expect(again.statusCode).toBe(409);
+    const foreign = await call('POST', '/v1/cells', '/v1/cells', { key: mallory.key, body: { content: 'x', cell_type: 'Fact', supersedes: next.node_id } });
+    expect(foreign.statusCode).toBe(404);
   });
 });
 

@@ -23,6 +23,7 @@ function envelope(seq: number): DiffEnvelope {
     scene_id: null,
     preview: 'a preview with "quotes" and ünïcode',
     created_at: new Date(0).toISOString(),
+    supersedes: null,
   };
   return { tenantId: 'tenant.with dots', recipientAgent: 'reader', diff };
 }

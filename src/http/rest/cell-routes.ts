@@ -1,8 +1,11 @@
 /** `/v1/cells`: store, read, list and delete full nodes. */
-import { cellsPageSchema, memoryNodeSchema } from '../../core/output-schemas.js';
-import { listCellsInputSchema, storeInputSchema } from '../../core/schemas.js';
+import { z } from 'zod';
+import { cellHistorySchema, cellsPageSchema, memoryNodeSchema } from '../../core/output-schemas.js';
+import { listCellsInputSchema, storeInputSchema, validityFields } from '../../core/schemas.js';
 import { cellIdParamsSchema } from './path-params.js';
 import { defineRoute, type RestRoute } from './rest-route.js';
+
+const cellReadQuerySchema = z.strictObject({ as_of: validityFields.as_of });
 
 export const cellRoutes: readonly RestRoute[] = [
   defineRoute({
@@ -22,20 +25,33 @@ export const cellRoutes: readonly RestRoute[] = [
     method: 'GET',
     url: '/v1/cells/:id',
     operationId: 'getCell',
-    summary: 'Read one node',
+    summary: 'Read one node; with as_of, the version of its chain that was current then',
     tag: 'cells',
-    schemas: { params: cellIdParamsSchema },
+    schemas: { params: cellIdParamsSchema, query: cellReadQuerySchema },
     success: { status: 200, description: 'The node', schema: memoryNodeSchema },
     errors: ['NOT_FOUND'],
+    async handle(facade, { principal, params, query }) {
+      return { status: 200, payload: await facade.getCell(principal, params.id, query.as_of === undefined ? {} : { asOf: query.as_of }) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/v1/cells/:id/history',
+    operationId: 'getCellHistory',
+    summary: 'Every version of the node, oldest first: what it superseded and what superseded it',
+    tag: 'cells',
+    schemas: { params: cellIdParamsSchema },
+    success: { status: 200, description: 'The supersession chain', schema: cellHistorySchema },
+    errors: ['NOT_FOUND'],
     async handle(facade, { principal, params }) {
-      return { status: 200, payload: await facade.getCell(principal, params.id) };
+      return { status: 200, payload: { cells: await facade.cellHistory(principal, params.id) } };
     },
   }),
   defineRoute({
     method: 'GET',
     url: '/v1/cells',
     operationId: 'listCells',
-    summary: 'List nodes, newest first, filtered and paginated',
+    summary: 'List nodes, newest first, filtered and paginated (current versions unless include_superseded or as_of)',
     tag: 'cells',
     schemas: { query: listCellsInputSchema },
     success: { status: 200, description: 'One page of nodes', schema: cellsPageSchema },

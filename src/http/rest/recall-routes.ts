@@ -1,7 +1,8 @@
 /** `/v1/recall` and `/v1/query`: the MCP tools' bodies, answered with hydrated nodes. */
 import type { RecallResult } from '../../core/entities.js';
 import { recallNodesResultSchema } from '../../core/output-schemas.js';
-import { queryInputSchema, recallInputSchema } from '../../core/schemas.js';
+import { queryInputSchema, recallInputSchema, validityFields } from '../../core/schemas.js';
+import type { ValidityInput } from '../../core/schemas.js';
 import { UnavailableError } from '../../core/errors.js';
 import { defineRoute, type RestRoute } from './rest-route.js';
 
@@ -19,31 +20,45 @@ function hydratedHits(result: RecallResult): HydratedHits {
   };
 }
 
+/** REST reads may also ask for superseded versions or a past instant; the MCP tools read current cells. */
+const restRecallBodySchema = recallInputSchema.extend(validityFields);
+const restQueryBodySchema = queryInputSchema.extend(validityFields);
+
+function splitValidity<T extends ValidityInput>(body: T): { input: Omit<T, keyof ValidityInput>; validity: ValidityInput } {
+  const { include_superseded, as_of, ...input } = body;
+  return {
+    input,
+    validity: { ...(include_superseded === undefined ? {} : { include_superseded }), ...(as_of === undefined ? {} : { as_of }) },
+  };
+}
+
 export const recallRoutes: readonly RestRoute[] = [
   defineRoute({
     method: 'POST',
     url: '/v1/recall',
     operationId: 'recall',
-    summary: 'The k nearest L0 nodes in your current project (same body as the MCP recall tool)',
+    summary: 'The k nearest current L0 nodes in your current project (the MCP recall body, plus include_superseded / as_of)',
     tag: 'recall',
-    schemas: { body: recallInputSchema },
+    schemas: { body: restRecallBodySchema },
     success: { status: 200, description: 'Nearest nodes, closest first', schema: recallNodesResultSchema },
     errors: ['NOT_FOUND'],
     async handle(facade, { principal, body }) {
-      return { status: 200, payload: hydratedHits(await facade.recall(principal, body, { withNodes: true })) };
+      const { input, validity } = splitValidity(body);
+      return { status: 200, payload: hydratedHits(await facade.recall(principal, input, { withNodes: true, validity })) };
     },
   }),
   defineRoute({
     method: 'POST',
     url: '/v1/query',
     operationId: 'query',
-    summary: 'Like recall, at an explicit layer (same body as the MCP query tool)',
+    summary: 'Like recall, at an explicit layer (the MCP query body, plus include_superseded / as_of)',
     tag: 'recall',
-    schemas: { body: queryInputSchema },
+    schemas: { body: restQueryBodySchema },
     success: { status: 200, description: 'Nearest nodes, closest first', schema: recallNodesResultSchema },
     errors: ['NOT_FOUND'],
     async handle(facade, { principal, body }) {
-      return { status: 200, payload: hydratedHits(await facade.query(principal, body, { withNodes: true })) };
+      const { input, validity } = splitValidity(body);
+      return { status: 200, payload: hydratedHits(await facade.query(principal, input, { withNodes: true, validity })) };
     },
   }),
 ];

@@ -51,6 +51,7 @@ export function projectDiff(diff: Diff): z.output<typeof diffSchema> {
     scene_id: diff.scene_id,
     preview: diff.preview,
     created_at: diff.created_at,
+    supersedes: diff.supersedes,
   };
 }
 

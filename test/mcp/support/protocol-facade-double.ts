@@ -45,6 +45,7 @@ export function createProtocolFacadeDouble(): MemoryFacade {
     },
     store: () => Promise.reject(new Error('relation "cells" violates constraint; SELECT secret FROM keys')),
     getCell: unexpected('getCell'),
+    cellHistory: unexpected('cellHistory'),
     listCells: unexpected('listCells'),
     deleteCell: unexpected('deleteCell'),
     recall: unexpected('recall'),
