@@ -5,6 +5,8 @@
 # root filesystem in mind.
 FROM node:24.22.3-bookworm-slim AS build
 WORKDIR /app
+# .npmrc: no dependency install scripts (onnxruntime-node's would fetch CUDA libraries).
+COPY .npmrc ./
 COPY package.json package-lock.json ./
 COPY packages ./packages
 RUN npm ci --no-audit --no-fund
@@ -20,6 +22,8 @@ ENV NODE_ENV=production \
     HYPHAE_HOST=0.0.0.0 \
     HYPHAE_DATA_DIR=/data
 WORKDIR /app
+# .npmrc: no dependency install scripts (onnxruntime-node's would fetch CUDA libraries).
+COPY .npmrc ./
 COPY package.json package-lock.json ./
 COPY packages ./packages
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

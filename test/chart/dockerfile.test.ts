@@ -40,6 +40,16 @@ function parseDockerfile(text: string): Stage[] {
   return stages;
 }
 
+/** Build-context paths a stage copies before its `npm ci` (which must exist). */
+function copiedBeforeNpmCi(stage: Stage): string[] {
+  const ci = stage.instructions.findIndex((i) => i.op === 'RUN' && /\bnpm ci\b/.test(i.args));
+  expect(ci, `stage ${stage.name ?? stage.from} runs npm ci`).toBeGreaterThanOrEqual(0);
+  return stage.instructions
+    .slice(0, ci)
+    .filter((i) => i.op === 'COPY' && !i.args.startsWith('--from='))
+    .flatMap((i) => i.args.split(/\s+/).slice(0, -1).map((src) => src.replace(/^\.\//, '').replace(/\/$/, '')));
+}
+
 const stages = parseDockerfile(readFileSync(join(repoRoot, 'Dockerfile'), 'utf8'));
 const runtime = stages.at(-1);
 const runtimeOps = (op: string): string[] => (runtime?.instructions ?? []).filter((i) => i.op === op).map((i) => i.args);
@@ -89,16 +99,16 @@ describe('Dockerfile', () => {
       .map((v) => v.slice('file:'.length).replace(/^\.\//, ''));
     expect(local.length).toBeGreaterThan(0);
     for (const stage of stages) {
-      const ci = stage.instructions.findIndex((i) => i.op === 'RUN' && /\bnpm ci\b/.test(i.args));
-      expect(ci, `stage ${stage.name ?? stage.from} runs npm ci`).toBeGreaterThanOrEqual(0);
-      const copied = stage.instructions
-        .slice(0, ci)
-        .filter((i) => i.op === 'COPY' && !i.args.startsWith('--from='))
-        .flatMap((i) => i.args.split(/\s+/).slice(0, -1).map((src) => src.replace(/^\.\//, '').replace(/\/$/, '')));
+      const copied = copiedBeforeNpmCi(stage);
       for (const path of local) {
         expect(copied.some((src) => path === src || path.startsWith(`${src}/`)), `${path} copied before npm ci in ${stage.name ?? stage.from}`).toBe(true);
       }
     }
+  });
+
+  it('copies .npmrc (install scripts off: onnxruntime-node would fetch CUDA libraries) into each stage before its npm ci', () => {
+    expect(readFileSync(join(repoRoot, '.npmrc'), 'utf8')).toMatch(/^ignore-scripts=true$/m);
+    for (const stage of stages) expect(copiedBeforeNpmCi(stage), `.npmrc copied before npm ci in ${stage.name ?? stage.from}`).toContain('.npmrc');
   });
 
   it('starts the hyphae CLI, with `hyphae` on PATH for pods that set command: [hyphae, …]', () => {
