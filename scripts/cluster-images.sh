@@ -28,7 +28,8 @@ log() { echo "cluster-images: $(date -u +%H:%M:%S) $*" >&2; }
 mkdir -p "${IMAGES}/npm"
 
 export STORAGE_DRIVER=overlay
-BUILDAH=(buildah --root "${CACHE}/buildah" --runroot /run/hyphae-buildah)
+# The run root (locks, mounts) belongs to one storage: one per cache root.
+BUILDAH=(buildah --root "${CACHE}/buildah" --runroot "/run/hyphae-buildah-$(echo "${CACHE}" | sha256sum | cut -c1-8)")
 WORK="$(mktemp -d)"
 containers=()
 cleanup() {
@@ -51,6 +52,20 @@ save() {
   rm -f "${tar}.tmp"
   "${BUILDAH[@]}" push --quiet "${image}" "docker-archive:${tar}.tmp:${image}" >/dev/null
   mv "${tar}.tmp" "${tar}"
+  prune "${image}"
+}
+# Older tags of the same repository go, from the tars and from buildah's storage (a hyphae image
+# is ~750 MB; the cache would grow by one per source change). Layers shared with the new image
+# and the layer cache of unchanged build steps stay.
+prune() {
+  local image="$1" repo old
+  repo="${image%:*}"
+  for old in "${IMAGES}/$(echo "${repo}" | tr '/:' '__')"_*.tar; do
+    if [[ -e "${old}" && "${old}" != "$(tar_of "${image}")" ]]; then rm -f "${old}"; fi
+  done
+  for old in $("${BUILDAH[@]}" images --noheading --format '{{.Name}}:{{.Tag}}' 2>/dev/null | grep "^${repo}:" || true); do
+    if [[ "${old}" != "${image}" ]]; then "${BUILDAH[@]}" rmi "${old}" >/dev/null 2>&1 || true; fi
+  done
 }
 # The shared libraries dynamically linked binaries need, copied into a rootfs, except those
 # below $2 (shipped with the binaries themselves; pass "" for none).
@@ -107,8 +122,9 @@ hyphae_image() {
   if [[ ! -s "$(tar_of "${HYPHAE_IMAGE}")" ]] && ! have_image "${HYPHAE_IMAGE}"; then
     node_base
     log "buildah bud ${HYPHAE_IMAGE} (Dockerfile)"
-    # Host network for the build only: `npm ci` reaches the npm registry. No layer cache is kept
-    # between different tags: the tag already says whether anything changed.
+    # Host network for the build only: `npm ci` reaches the npm registry. The layer cache keeps
+    # the npm ci steps while package.json, the lockfile and packages/ are unchanged, so a source
+    # change rebuilds only the compile and the layers after it.
     # A machine behind a TLS-inspecting proxy trusts an extra CA: lend it (and an npmrc naming it)
     # to the build's RUN steps as read-only mounts, which the image does not keep.
     local trust=() cafile
@@ -117,7 +133,7 @@ hyphae_image() {
       printf 'cafile=/etc/hyphae-build-ca.crt\n' > "${WORK}/npmrc"
       trust=(--volume "${cafile}:/etc/hyphae-build-ca.crt:ro" --volume "${WORK}/npmrc:/usr/local/etc/npmrc:ro")
     fi
-    nice -n 10 "${BUILDAH[@]}" bud --quiet --pull-never --network host --layers=false "${trust[@]}" \
+    nice -n 10 "${BUILDAH[@]}" bud --quiet --pull-never --network host --layers "${trust[@]}" \
       -f Dockerfile -t "${HYPHAE_IMAGE}" . >&2
   fi
   save "${HYPHAE_IMAGE}"

@@ -23,7 +23,7 @@ NODE_BINS=(kubelet kube-controller-manager kube-scheduler kube-proxy kubectl)
 log() { echo "k8s-node-assets: $(date -u +%H:%M:%S) $*" >&2; }
 
 # The control plane's apiserver, etcd and helm (same versions as the envtest-style tiers).
-api_assets="$(HYPHAE_K8S_VERSION="${K8S_VERSION}" bash scripts/k8s-assets.sh | tail -n 1)"
+api_assets="$(HYPHAE_K8S_VERSION="${K8S_VERSION}" HYPHAE_ASSETS_DIR="${CACHE}/k8s-assets" bash scripts/k8s-assets.sh | tail -n 1)"
 
 complete() {
   local b

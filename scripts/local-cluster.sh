@@ -42,6 +42,7 @@ CONTAINERD_ROOT="${CACHE}/containerd/${NAME}"  # images stay imported across up/
 LOGS="${CACHE}/cluster-logs/${NAME}"
 PKI="${STATE}/pki"
 KUBECONFIG_FILE="${PKI}/admin.kubeconfig"
+SYSCTLS_SAVED="/var/lib/hyphae-cluster/sysctls.saved"
 SYSCTLS=(vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops kernel.keys.root_maxkeys kernel.keys.root_maxbytes)
 APT_PACKAGES=(containerd runc containernetworking-plugins iptables conntrack buildah debootstrap busybox-static nats-server openssl iproute2)
 log() { echo "local-cluster: $(date -u +%H:%M:%S) $*" >&2; }
@@ -357,9 +358,11 @@ netns() {
   in_ns sysctl -qw net.ipv4.ip_forward=1
   [[ -w /proc/sys/net/bridge/bridge-nf-call-iptables ]] && in_ns sysctl -qw net.bridge.bridge-nf-call-iptables=1
   # kubelet rewrites some machine-wide sysctls; keep the first values seen to restore on down.
-  if [[ ! -f "${STATE}/sysctls.saved" ]]; then
+  # One file for all clusters of the machine: a second cluster started while the first one's
+  # kubelet runs would otherwise save the kubelet's values; the last "down" restores them.
+  if [[ ! -f "${SYSCTLS_SAVED}" ]]; then
     local s
-    for s in "${SYSCTLS[@]}"; do echo "${s}=$(sysctl -n "${s}")"; done > "${STATE}/sysctls.saved"
+    for s in "${SYSCTLS[@]}"; do echo "${s}=$(sysctl -n "${s}")"; done > "${SYSCTLS_SAVED}"
   fi
   mkdir -p "/sys/fs/cgroup/pids/${DAEMON_CGROUP}"
   # kubelet's cgroupRoot must exist in every v1 hierarchy; a new cpuset starts empty.
@@ -394,6 +397,16 @@ import_images() {
       log "importing ${image}"
       nice -n 10 "${ctr[@]}" images import "${tar}" >/dev/null
     fi
+  done
+  # Images of earlier builds go (containerd's root is cached across up/down; its garbage
+  # collector frees their layers): every ref, by name or by the CRI's image id, whose target is
+  # not one of the current images.
+  local current=" ${HYPHAE_IMAGE} ${PAUSE_IMAGE} ${POSTGRES_IMAGE} ${NATS_IMAGE} " keep ref
+  keep="$("${ctr[@]}" images list | awk -v c="${current}" 'NR > 1 && index(c, " " $1 " ") { print $3 }')"
+  "${ctr[@]}" images list | awk 'NR > 1 { print $1, $3 }' | while read -r ref target; do
+    [[ "${ref}" == hyphae.local/* || "${ref}" == sha256:* ]] || continue
+    grep -qx "${target}" <<<"${keep}" && continue
+    "${ctr[@]}" images rm "${ref}" >/dev/null 2>&1 || true
   done
 }
 
@@ -534,9 +547,12 @@ down() {
       [[ -d "${f}" ]] && find "${f}" -depth -type d -exec rmdir {} \; 2>/dev/null || true
     done
   done
-  if [[ -f "${STATE}/sysctls.saved" ]]; then
+  local others
+  others="$(find "${STATE%/*}" -mindepth 1 -maxdepth 1 -type d ! -path "${STATE}" 2>/dev/null)"
+  if [[ -f "${SYSCTLS_SAVED}" && -z "${others}" ]]; then
     local line
-    while IFS= read -r line; do sysctl -qw "${line}" 2>/dev/null || log "could not restore ${line}"; done < "${STATE}/sysctls.saved"
+    while IFS= read -r line; do sysctl -qw "${line}" 2>/dev/null || log "could not restore ${line}"; done < "${SYSCTLS_SAVED}"
+    rm -f "${SYSCTLS_SAVED}"
   fi
   # Pod data, etcd and CNI state go with the cluster; images stay in containerd's cached root.
   [[ -d "${STATE}" ]] && rm -rf --one-file-system "${STATE}"
