@@ -219,4 +219,41 @@ describe.skipIf(skipWithoutNatsServer() || skipWithoutPostgres())('gossip across
     });
     console.info(`50 agents: ${stored.length} stores, ${refused} refused with UNAVAILABLE and retried`);
   });
+  it('a supersession stored on replica B reaches, live on replica A and B, both the watcher told of the old cell and the one the new text matches', async () => {
+    // A tenant of its own, so no beacon of the tests above can match these texts.
+    const tenant = 'acme-supersede';
+    const admin = createKeyAdministration(a.db);
+    const key: Record<string, string> = {};
+    for (const agent of ['author', 'told', 'matched']) key[agent] = (await admin.createKey({ tenant, agent })).key;
+    await callTool(a.url, key.told ?? '', 'place_beacon', { text: 'redis cache cluster sessions', threshold: 0.3 });
+    await callTool(b.url, key.matched ?? '', 'place_beacon', { text: 'logins persist postgresql tables', threshold: 0.3 });
+    const [openOnA, openOnB] = [a.feed.openStreams, b.feed.openStreams];
+    const onA = await openSse(`${a.url}/mcp`, { 'x-hyphae-key': key.told ?? '' });
+    const onB = await openSse(`${b.url}/mcp`, { 'x-hyphae-key': key.matched ?? '' });
+    streams.push(onA, onB);
+    await waitFor(() => a.feed.openStreams === openOnA + 1 && b.feed.openStreams === openOnB + 1);
+
+    const old = await callTool(a.url, key.author ?? '', 'store', { content: 'We keep user sessions in a Redis cache cluster.', cell_type: 'Decision' });
+    await waitFor(() => onA.events.length === 1);
+    const next = await callTool(b.url, key.author ?? '', 'store', {
+      content: 'Logins now persist inside PostgreSQL tables.',
+      cell_type: 'Decision',
+      supersedes: old.node_id,
+    });
+    await waitFor(() => onA.events.length === 2 && onB.events.length === 1);
+    const live = (sse: SseConnection): [string, string, string | null][] =>
+      sse.events.map((e) => (JSON.parse(e.data) as { params: { diff: Diff } }).params.diff).map((d) => [d.op, d.node_id, d.supersedes]);
+    expect(live(onA)).toEqual([
+      ['created', old.node_id, null],
+      ['updated', next.node_id, old.node_id],
+    ]);
+    expect(live(onB)).toEqual([['updated', next.node_id, old.node_id]]);
+    // The inboxes agree with the streams, read through the other replica.
+    const drained = async (on: MeshReplica, agent: string): Promise<[string, string, string | null][]> => {
+      const page = (await callTool(on.url, key[agent] ?? '', 'drain_inbox', { page_size: 500 })) as { diffs: Diff[] };
+      return page.diffs.map((d) => [d.op, d.node_id, d.supersedes]);
+    };
+    expect(await drained(b, 'told')).toEqual(live(onA));
+    expect(await drained(a, 'matched')).toEqual(live(onB));
+  });
 });
