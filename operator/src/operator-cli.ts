@@ -1,5 +1,5 @@
 // The operator's command line, shared by `hyphae operator` and `tsx operator/src/main.ts`:
-// [--kubeconfig PATH] [--namespace NS] [--probe-port N] [--lease-namespace NS]
+// [--kubeconfig PATH] [--namespace NS] [--probe-port N] [--probe-host H] [--lease-namespace NS]
 // [--lease-duration-ms N] [--no-leader-elect] [--log-level L]. SIGTERM/SIGINT stop watches, drain in-flight reconciles and release the Lease.
 import { parseArgs } from 'node:util';
 import { runOperator } from './run-operator.js';
@@ -15,6 +15,8 @@ export async function runOperatorCli(argv: readonly string[]): Promise<void> {
       kubeconfig: { type: 'string' },
       namespace: { type: 'string' },
       'probe-port': { type: 'string', default: process.env.HYPHAE_OPERATOR_PROBE_PORT ?? '8080' },
+      // All interfaces by default (the kubelet probes the pod IP); tests bind loopback.
+      'probe-host': { type: 'string' },
       'lease-namespace': { type: 'string' },
       'lease-duration-ms': { type: 'string' },
       'no-leader-elect': { type: 'boolean', default: false },
@@ -36,6 +38,7 @@ export async function runOperatorCli(argv: readonly string[]): Promise<void> {
     kubeconfig: values.kubeconfig,
     namespace: values.namespace,
     probePort,
+    ...(values['probe-host'] === undefined ? {} : { probeHost: values['probe-host'] }),
     leaderElection: { enabled: !values['no-leader-elect'], namespace: values['lease-namespace'], ...leaseTimings(leaseDuration) },
     log,
   });

@@ -17,7 +17,7 @@ Usage:
   hyphae migrate  [--data-dir D] [--database-url URL] [--embedder E]
   hyphae hook     [--remote URL] [--limit N] [--state-dir D]   (for agent-host hooks: prints new inbox diffs)
   hyphae reembed  [--embedder E] [--data-dir D] [--database-url URL] [--batch-size N]
-  hyphae operator [--metrics-port P] [--namespace NS]
+  hyphae operator [--kubeconfig PATH] [--namespace NS] [--probe-port P] [--probe-host H] [--no-leader-elect]
   hyphae version
 
 Environment: HYPHAE_HOST, HYPHAE_PORT, HYPHAE_DATA_DIR, HYPHAE_DATABASE_URL, HYPHAE_NATS_URL,
