@@ -122,6 +122,9 @@ export const recallNodesResultSchema = z.strictObject({
 });
 
 export const cellsPageSchema = z.strictObject({ cells: z.array(memoryNodeSchema), next_cursor: nextCursorSchema });
+export const forgottenCellsSchema = z
+  .strictObject({ deleted: z.int().min(0), has_more: z.boolean() })
+  .describe('How many cells this call forgot; has_more = more match, call again');
 export const cellHistorySchema = z
   .strictObject({ cells: z.array(memoryNodeSchema) })
   .describe('Every version of a supersession chain, oldest first; the last one is current unless it was deleted');

@@ -155,6 +155,14 @@ export const listCellsInputSchema = z.strictObject({
   cursor: cursorSchema.optional(),
 });
 
+/** Bulk forgetting (REST `DELETE /v1/cells?…`): every cell of a scene, or every cell from one source. */
+export const forgetCellsInputSchema = z.strictObject({
+  scene_id: uuidSchema.optional().describe('Forget every cell of this scene'),
+  source_ref: storableText(1, 2048).optional().describe('Forget every cell whose source_ref.locator is this'),
+  source_ref_kind: storableText(1, 64).optional().describe('With source_ref: only cells whose source_ref.kind is this'),
+  limit: limitSchema(1000, 500).describe('At most this many per call (oldest first); has_more says to call again'),
+});
+
 export const createKeyInputSchema = z.strictObject({
   tenant: z.string().min(1).max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/),
   agent: z.string().min(1).max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._@:-]*$/),
@@ -179,4 +187,5 @@ export type ResourceSubscriptionInput = z.output<typeof resourceSubscriptionInpu
 export type GetSceneInput = z.output<typeof getSceneInputSchema>;
 export type ListScenesInput = z.output<typeof listScenesInputSchema>;
 export type ListCellsInput = z.output<typeof listCellsInputSchema>;
+export type ForgetCellsInput = z.output<typeof forgetCellsInputSchema>;
 export type CreateKeyInput = z.output<typeof createKeyInputSchema>;

@@ -26,6 +26,7 @@ import {
   closeSessionInputSchema,
   createKeyInputSchema,
   drainInboxInputSchema,
+  forgetCellsInputSchema,
   listBeaconsInputSchema,
   listCellsInputSchema,
   listScenesInputSchema,
@@ -52,6 +53,7 @@ import { countLiveBeacons, deleteOwnBeacon, findOwnBeacon, insertBeacon, listOwn
 import {
   cellHistory,
   deleteCell,
+  deleteCellsWhere,
   findCell,
   findCellByIdempotencyKey,
   findCells,
@@ -397,6 +399,42 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
         return gossip.emit(tx, 'deleted', change(deleted, deleted.embedding), now);
       });
       signal(diffs);
+    },
+
+    async forgetCells(principal, raw): Promise<{ deleted: number; has_more: boolean }> {
+      requireRole(principal, 'writer');
+      const input = parseInput(forgetCellsInputSchema, raw);
+      if ((input.scene_id === undefined) === (input.source_ref === undefined)) {
+        throw new InvalidArgumentError('name what to forget: scene_id or source_ref, one of them', [
+          { path: input.scene_id === undefined ? 'scene_id' : 'source_ref', message: 'send exactly one of scene_id and source_ref' },
+        ]);
+      }
+      if (input.source_ref_kind !== undefined && input.source_ref === undefined) {
+        throw new InvalidArgumentError('source_ref_kind narrows source_ref; send source_ref too', [{ path: 'source_ref_kind', message: 'needs source_ref' }]);
+      }
+      const now = clock();
+      const { deleted, diffs } = await db.transaction(async (tx) => {
+        const rows = await deleteCellsWhere(
+          tx,
+          principal.tenantId,
+          {
+            projects: readableProjects(principal),
+            ...(input.scene_id === undefined ? {} : { sceneId: input.scene_id }),
+            ...(input.source_ref === undefined ? {} : { sourceRefLocator: input.source_ref }),
+            ...(input.source_ref_kind === undefined ? {} : { sourceRefKind: input.source_ref_kind }),
+          },
+          input.limit,
+        );
+        const written: WrittenDiff[] = [];
+        for (const row of rows) {
+          await clearSceneConsolidation(tx, principal.tenantId, row.node_id);
+          written.push(...(await gossip.emit(tx, 'deleted', change(row, row.embedding), now)));
+        }
+        return { deleted: rows.length, diffs: written };
+      });
+      signal(diffs);
+      // A full batch may have left more behind; the next call answers 0 and false when it did not.
+      return { deleted, has_more: deleted === input.limit };
     },
 
     async recall(principal, raw, options): Promise<RecallResult> {

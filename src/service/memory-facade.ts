@@ -25,6 +25,7 @@ import type {
   CloseSessionInput,
   CreateKeyInput,
   DrainInboxInput,
+  ForgetCellsInput,
   ListBeaconsInput,
   ListCellsInput,
   ListScenesInput,
@@ -67,6 +68,8 @@ export interface MemoryFacade {
   cellHistory(principal: Principal, nodeId: string): Promise<readonly MemoryNode[]>;
   listCells(principal: Principal, input: ListCellsInput): Promise<Page<MemoryNode>>;
   deleteCell(principal: Principal, nodeId: string): Promise<void>;
+  /** Forgets the readable cells of a scene or of one source (a batch per call); `deleted` diffs as for deleteCell. */
+  forgetCells(principal: Principal, input: ForgetCellsInput): Promise<{ readonly deleted: number; readonly has_more: boolean }>;
 
   recall(principal: Principal, input: RecallInput, options?: HydrateOption): Promise<RecallResult>;
   query(principal: Principal, input: QueryInput, options?: HydrateOption): Promise<RecallResult>;

@@ -240,6 +240,44 @@ function addValidity(params: unknown[], where: string[], validity: Validity | un
   if (clause !== null) where.push(clause);
 }
 
+export interface BulkForgetFilter {
+  /** Projects the caller may read; null = every project of the tenant. */
+  readonly projects: readonly string[] | null;
+  readonly sceneId?: string;
+  readonly sourceRefLocator?: string;
+  readonly sourceRefKind?: string;
+}
+
+/**
+ * Deletes up to `limit` cells matching the filter, oldest first (so repeated calls make progress),
+ * and returns them with their embeddings for the `deleted` diffs.
+ */
+export async function deleteCellsWhere(
+  q: Queryable,
+  tenantId: string,
+  filter: BulkForgetFilter,
+  limit: number,
+): Promise<(CellRow & { embedding: string })[]> {
+  const params: unknown[] = [tenantId];
+  const where = ['tenant_id = $1'];
+  const add = (clause: (n: number) => string, value: unknown): void => {
+    params.push(value);
+    where.push(clause(params.length));
+  };
+  if (filter.projects !== null) add((n) => `project = ANY($${n}::text[])`, filter.projects);
+  if (filter.sceneId !== undefined) add((n) => `scene_id = $${n}`, filter.sceneId);
+  if (filter.sourceRefLocator !== undefined) add((n) => `source_ref->>'locator' = $${n}`, filter.sourceRefLocator);
+  if (filter.sourceRefKind !== undefined) add((n) => `source_ref->>'kind' = $${n}`, filter.sourceRefKind);
+  params.push(limit);
+  const result = await q.query<CellRow & { embedding: string }>(
+    `DELETE FROM cells WHERE tenant_id = $1 AND node_id IN (
+       SELECT node_id FROM cells WHERE ${where.join(' AND ')} ORDER BY created_at, node_id LIMIT $${params.length} FOR UPDATE)
+     RETURNING ${CELL_COLUMNS}, embedding::text AS embedding`,
+    params,
+  );
+  return result.rows;
+}
+
 /** Deletes a cell; returns it with its embedding, or null when it is not the tenant's. */
 export async function deleteCell(q: Queryable, tenantId: string, nodeId: string): Promise<(CellRow & { embedding: string }) | null> {
   const result = await q.query<CellRow & { embedding: string }>(

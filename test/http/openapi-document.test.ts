@@ -39,6 +39,7 @@ describe('the OpenAPI document', () => {
         'GET /v1/cells/{id}/history',
         'GET /v1/cells',
         'DELETE /v1/cells/{id}',
+        'DELETE /v1/cells',
         'POST /v1/recall',
         'POST /v1/query',
         'POST /v1/sessions',

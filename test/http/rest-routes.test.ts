@@ -76,6 +76,7 @@ describe('authentication on every /v1 route', () => {
     ['GET', `/v1/cells/${randomUUID()}`, '/v1/cells/{id}'],
     ['GET', '/v1/cells', '/v1/cells'],
     ['GET', `/v1/cells/${randomUUID()}/history`, '/v1/cells/{id}/history'],
+    ['DELETE', `/v1/cells?scene_id=${randomUUID()}`, '/v1/cells'],
     ['DELETE', `/v1/cells/${randomUUID()}`, '/v1/cells/{id}'],
     ['POST', '/v1/recall', '/v1/recall', { query: 'x' }],
     ['POST', '/v1/query', '/v1/query', { query: 'x', layer: 'L0' }],
@@ -235,6 +236,23 @@ describe('cells', () => {
     expect((await call('GET', `/v1/cells/${node_id}`, '/v1/cells/{id}')).statusCode).toBe(404);
     expect((await call('DELETE', `/v1/cells/${node_id}`, '/v1/cells/{id}')).statusCode).toBe(404);
     expect((await call('DELETE', '/v1/cells/nope', '/v1/cells/{id}')).statusCode).toBe(400);
+  });
+});
+
+describe('bulk forgetting', () => {
+  it('DELETE /v1/cells?source_ref=… forgets the caller\'s cells from that source and counts them; bad filters are 400', async () => {
+    const locator = `docs/${randomUUID()}.md`;
+    await storeCell(alice.key, { source_ref: { kind: 'file', locator } });
+    await storeCell(alice.key, { source_ref: { kind: 'file', locator } });
+    const foreign = await call('DELETE', `/v1/cells?source_ref=${encodeURIComponent(locator)}`, '/v1/cells', { key: mallory.key });
+    expect(foreign.json()).toEqual({ deleted: 0, has_more: false });
+    const forgotten = await call('DELETE', `/v1/cells?source_ref=${encodeURIComponent(locator)}&source_ref_kind=file&limit=1`, '/v1/cells');
+    expect(forgotten.statusCode, forgotten.body).toBe(200);
+    expect(forgotten.json()).toEqual({ deleted: 1, has_more: true });
+    expect((await call('DELETE', `/v1/cells?source_ref=${encodeURIComponent(locator)}`, '/v1/cells')).json()).toEqual({ deleted: 1, has_more: false });
+    expect((await call('DELETE', '/v1/cells', '/v1/cells')).statusCode).toBe(400);
+    expect((await call('DELETE', '/v1/cells?scene_id=nope', '/v1/cells')).statusCode).toBe(400);
+    expect((await call('DELETE', '/v1/cells?source_ref=x&limit=0', '/v1/cells')).statusCode).toBe(400);
   });
 });
 

@@ -1,7 +1,7 @@
 /** `/v1/cells`: store, read, list and delete full nodes. */
 import { z } from 'zod';
-import { cellHistorySchema, cellsPageSchema, memoryNodeSchema } from '../../core/output-schemas.js';
-import { listCellsInputSchema, storeInputSchema, validityFields } from '../../core/schemas.js';
+import { cellHistorySchema, cellsPageSchema, forgottenCellsSchema, memoryNodeSchema } from '../../core/output-schemas.js';
+import { forgetCellsInputSchema, listCellsInputSchema, storeInputSchema, validityFields } from '../../core/schemas.js';
 import { cellIdParamsSchema } from './path-params.js';
 import { defineRoute, type RestRoute } from './rest-route.js';
 
@@ -73,6 +73,19 @@ export const cellRoutes: readonly RestRoute[] = [
     async handle(facade, { principal, params }) {
       await facade.deleteCell(principal, params.id);
       return { status: 204 };
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    url: '/v1/cells',
+    operationId: 'forgetCells',
+    summary: 'Forget every cell of a scene (scene_id) or from one source (source_ref, optionally source_ref_kind); a `deleted` diff per cell',
+    tag: 'cells',
+    schemas: { query: forgetCellsInputSchema },
+    success: { status: 200, description: 'How many were forgotten; has_more = call again', schema: forgottenCellsSchema },
+    errors: [],
+    async handle(facade, { principal, query }) {
+      return { status: 200, payload: await facade.forgetCells(principal, query) };
     },
   }),
 ];

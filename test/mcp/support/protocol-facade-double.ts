@@ -48,6 +48,7 @@ export function createProtocolFacadeDouble(): MemoryFacade {
     cellHistory: unexpected('cellHistory'),
     listCells: unexpected('listCells'),
     deleteCell: unexpected('deleteCell'),
+    forgetCells: unexpected('forgetCells'),
     recall: unexpected('recall'),
     query: unexpected('query'),
     openSession: unexpected('openSession'),
