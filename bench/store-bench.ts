@@ -19,6 +19,7 @@ import { BeaconMatcher } from '../src/mesh/beacon-matcher.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/create-memory-facade.js';
 import type { Db } from '../src/store/db.js';
 import { migrate } from '../src/store/migrator.js';
+import { reembedDatabase, REEMBED_DEFAULT_BATCH_SIZE } from '../src/service/reembed-database.js';
 import { openPgliteDb } from '../src/store/pglite-driver.js';
 import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
 import { toVectorText } from '../src/store/vector-text.js';
@@ -252,6 +253,35 @@ async function modelSection(scale: Scale, rows: BenchRow[], kind: 'minilm' | 'us
   }
 }
 
+/** `hyphae reembed`'s engine: a hash-embedded table moved to minilm, against embedding the same texts alone. */
+async function reembedSection(scale: Scale, rows: BenchRow[]): Promise<void> {
+  const cells = Math.min(scale.modelCells, 1_000);
+  const hash = new HashEmbedder();
+  const corpus = syntheticCorpus(cells, CORPUS_SEED + 1);
+  const engine = await openEngine(hash);
+  const minilm = new MiniLmEmbedder();
+  try {
+    await bulkLoad(engine.db, 'cells', corpus, await hash.embed(corpus));
+    await minilm.warmUp();
+    const { ms: embedMs } = await timed(async () => {
+      for (let i = 0; i < cells; i += REEMBED_DEFAULT_BATCH_SIZE) await minilm.embed(corpus.slice(i, i + REEMBED_DEFAULT_BATCH_SIZE));
+    });
+    const { value: outcome, ms } = await timed(() => reembedDatabase(engine.db, minilm));
+    if (outcome.status !== 'done' || outcome.rows !== cells) throw new Error(`reembed bench: expected ${cells} rows re-embedded, got ${JSON.stringify(outcome)}`);
+    rows.push({
+      metric: `reembed hash → minilm, ${cells} cells`,
+      value: round(cells / (ms / 1000)),
+      unit: 'cells/s',
+      baseline: round(cells / (embedMs / 1000)),
+      ratio: ratio(ms, embedMs),
+      note: `baseline: minilm embedding the same texts in calls of ${REEMBED_DEFAULT_BATCH_SIZE}; ratio = reembed time ÷ embed time (adds the row writes, column swap and HNSW rebuild)`,
+    });
+  } finally {
+    await engine.close();
+    await minilm.close();
+  }
+}
+
 /** Beacon texts of random tokens: near no cell, so the measure is the index scan, not the diffs. */
 function noiseTexts(n: number, seed: number): string[] {
   const random = seededRandom(seed);
@@ -332,12 +362,13 @@ async function beaconSection(scale: Scale, rows: BenchRow[]): Promise<void> {
 
 export async function runStoreBench(): Promise<BenchSection> {
   const scale = SCALES[process.env.BENCH_SCALE ?? 'standard'] ?? (SCALES.standard as Scale);
-  // BENCH_STORE_PARTS=hash,minilm,use-lite,beacons runs a subset (all by default).
-  const parts = new Set((process.env.BENCH_STORE_PARTS ?? 'hash,minilm,use-lite,beacons').split(','));
+  // BENCH_STORE_PARTS=hash,minilm,use-lite,reembed,beacons runs a subset (all by default).
+  const parts = new Set((process.env.BENCH_STORE_PARTS ?? 'hash,minilm,use-lite,reembed,beacons').split(','));
   const rows: BenchRow[] = [];
   if (parts.has('hash')) await hashSection(scale, rows);
   if (parts.has('minilm')) await modelSection(scale, rows, 'minilm');
   if (parts.has('use-lite')) await modelSection(scale, rows, 'use-lite');
+  if (parts.has('reembed')) await reembedSection(scale, rows);
   if (parts.has('beacons')) await beaconSection(scale, rows);
   return { name: `store (scale ${scale.name})`, rows };
 }
