@@ -131,7 +131,9 @@ describe('resources/subscribe over Streamable HTTP and stdio bridged to it', () 
   });
 });
 
-describe('resources/subscribe over stdio (a spawned, embedded hyphae mcp), then the embedded hook', () => {
+// A spawned process with the default embedder, two hook runs and a data folder of its own: minutes
+// on a loaded 2-core machine, so the hang guard is wider than the suite's 60 s (not a timing assertion).
+describe('resources/subscribe over stdio (a spawned, embedded hyphae mcp), then the embedded hook', { timeout: 300_000 }, () => {
   it('hears updated for its inbox when its own beacon (include_own) matches its store, none after unsubscribe; the hook prints both once', async () => {
     const dataDir = await createEmbeddedDataDir('solo', 'solo-agent');
     const stdio = await connectStdio('2025-11-25', dataDir);
