@@ -72,6 +72,7 @@ export async function startProcessRuntime(config: HyphaeConfig, options: Process
         maxBeaconsPerAgent: config.maxBeaconsPerAgent,
         maxStreamsPerKey: config.maxStreamsPerKey,
         maxStreamsPerProcess: config.maxStreamsPerProcess,
+        maxInboxDiffs: config.maxInboxDiffs,
       },
       onBackgroundError: options.onBackgroundError,
       mesh: async (db) => {
@@ -83,6 +84,7 @@ export async function startProcessRuntime(config: HyphaeConfig, options: Process
           outbox: {
             diffsCommitted: (diffs) => {
               metrics.countDiffsProduced(diffs.length);
+              metrics.countInboxTrimmed(diffs.reduce((sum, written) => sum + written.trimmed, 0));
               signal.diffsCommitted(diffs);
             },
           },

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       maxBeaconsPerAgent: 200,
       maxStreamsPerKey: 10,
       maxStreamsPerProcess: 1000,
+      maxInboxDiffs: 10000,
       allowedHosts: [],
       dbPoolMax: 10,
       dbAcquireTimeoutMs: 5000,

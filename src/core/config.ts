@@ -49,6 +49,7 @@ const envSchema = z.object({
   HYPHAE_MAX_BEACONS_PER_AGENT: z.coerce.number().int().min(1).max(100_000).default(200),
   HYPHAE_MAX_STREAMS_PER_KEY: z.coerce.number().int().min(1).max(100_000).default(10),
   HYPHAE_MAX_STREAMS_PER_PROCESS: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
+  HYPHAE_MAX_INBOX_DIFFS: z.coerce.number().int().min(1).max(100_000_000).default(10_000),
   HYPHAE_DIFF_RETENTION_DAYS: z.coerce.number().min(0.001).max(3650).default(30),
   HYPHAE_BOOTSTRAP_ADMIN_KEY: z.string().min(16).optional(),
   HYPHAE_TRUST_PROXY: z
@@ -89,6 +90,8 @@ export interface HyphaeConfig {
   /** Live streams open at once per API key and per process; one more is a 429 with Retry-After. */
   readonly maxStreamsPerKey: number;
   readonly maxStreamsPerProcess: number;
+  /** Diffs one inbox keeps; older ones are trimmed first. */
+  readonly maxInboxDiffs: number;
   readonly diffRetentionDays: number;
   /** A key to install as the tenant-`default` admin on first start (clustered installs). */
   readonly bootstrapAdminKey: string | undefined;
@@ -174,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
     maxBeaconsPerAgent: c.HYPHAE_MAX_BEACONS_PER_AGENT,
     maxStreamsPerKey: c.HYPHAE_MAX_STREAMS_PER_KEY,
     maxStreamsPerProcess: c.HYPHAE_MAX_STREAMS_PER_PROCESS,
+    maxInboxDiffs: c.HYPHAE_MAX_INBOX_DIFFS,
     diffRetentionDays: c.HYPHAE_DIFF_RETENTION_DAYS,
     bootstrapAdminKey: c.HYPHAE_BOOTSTRAP_ADMIN_KEY,
     trustProxy: parseTrustProxy(c.HYPHAE_TRUST_PROXY),

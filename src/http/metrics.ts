@@ -26,6 +26,8 @@ export interface HyphaeMetrics {
   /** One call of the embedder: its latency and how many texts it embedded. */
   observeEmbed(seconds: number, batchSize: number): void;
   countDiffsProduced(count: number): void;
+  /** Diffs deleted from full inboxes, oldest first, to keep each within its size. */
+  countInboxTrimmed(count: number): void;
   countDiffsDelivered(transport: DiffTransport, count: number): void;
   /** Age of the oldest diff not yet published by the outbox relay (0 when empty). */
   setOutboxLag(seconds: number): void;
@@ -106,6 +108,11 @@ export function createHyphaeMetrics(): HyphaeMetrics {
     help: 'Diffs written to inboxes',
     registers: [registry],
   });
+  const inboxTrimmed = new Counter({
+    name: 'hyphae_inbox_trimmed_total',
+    help: 'Diffs deleted from full inboxes (oldest first)',
+    registers: [registry],
+  });
   const diffsDelivered = new Counter({
     name: 'hyphae_diffs_delivered_total',
     help: 'Diffs delivered, by transport',
@@ -165,6 +172,9 @@ export function createHyphaeMetrics(): HyphaeMetrics {
     },
     countDiffsProduced(count): void {
       diffsProduced.inc(count);
+    },
+    countInboxTrimmed(count): void {
+      if (count > 0) inboxTrimmed.inc(count);
     },
     countDiffsDelivered(transport, count): void {
       diffsDelivered.inc({ transport }, count);

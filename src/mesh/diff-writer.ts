@@ -9,7 +9,7 @@ import type { CellType, DiffOp } from '../core/cell-types.js';
 import type { Diff } from '../core/entities.js';
 import { PREVIEW_CHARS } from '../core/limits.js';
 import type { Queryable } from '../store/db.js';
-import { allocateInboxSeqs, insertInboxDiffs } from '../store/diff-repository.js';
+import { allocateInboxSeqs, insertInboxDiffs, trimInbox } from '../store/diff-repository.js';
 import type { BeaconMatch } from './beacon-matcher.js';
 import { toDiff } from './diff-row.js';
 
@@ -28,6 +28,13 @@ export interface WrittenDiff {
   readonly tenantId: string;
   readonly recipientAgent: string;
   readonly diff: Diff;
+  /** Diffs this write trimmed from the recipient's inbox, oldest first, to keep it within its size. */
+  readonly trimmed: number;
+}
+
+export interface DiffWriterOptions {
+  /** Diffs an inbox keeps; a write beyond it deletes the oldest (default: unbounded). */
+  readonly maxInboxDiffs?: number;
 }
 
 export async function writeDiffs(
@@ -36,6 +43,7 @@ export async function writeDiffs(
   cell: ChangedCell,
   matches: readonly BeaconMatch[],
   supersedes: string | null = null,
+  options: DiffWriterOptions = {},
 ): Promise<WrittenDiff[]> {
   // One diff per recipient and cell, whatever the number of the recipient's beacons the cell
   // reaches: the most similar one names the beacon. Fan-out follows recipients, not beacons.
@@ -67,7 +75,9 @@ export async function writeDiffs(
         supersedes,
       },
     ]);
-    for (const row of rows) written.push({ tenantId: cell.tenantId, recipientAgent: recipient, diff: toDiff(row) });
+    // Under the inbox row lock allocateInboxSeqs holds: seqs are gap-free, so the oldest kept is seq - max + 1.
+    const trimmed = options.maxInboxDiffs === undefined ? 0 : await trimInbox(tx, cell.tenantId, recipient, seq - options.maxInboxDiffs);
+    for (const row of rows) written.push({ tenantId: cell.tenantId, recipientAgent: recipient, diff: toDiff(row), trimmed });
   }
   return written;
 }

@@ -126,7 +126,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
   const table = config.energyTable;
   const keyAdmin = createKeyAdministration(db);
   const authenticator = new KeyAuthenticator(db, deps.authCacheTtlMs === undefined ? {} : { cacheTtlMs: deps.authCacheTtlMs });
-  const gossip = new GossipOutbox({ reachFactor: config.reachFactor, energyTable: table });
+  const gossip = new GossipOutbox({ reachFactor: config.reachFactor, energyTable: table, maxInboxDiffs: config.maxInboxDiffs });
   const summarizer = deps.summarizer ?? new ExtractiveSceneSummarizer(embedder, config.summaryBudgetChars);
   const reportError = deps.onBackgroundError ?? ((): void => undefined);
   const streams = new LiveStreamRegistry({

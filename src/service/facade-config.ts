@@ -20,6 +20,8 @@ export interface FacadeConfig {
   /** Live streams (SSE, stdio pushes) open at once per API key, and in the whole process; one more is RATE_LIMITED. */
   readonly maxStreamsPerKey: number;
   readonly maxStreamsPerProcess: number;
+  /** Diffs one inbox keeps; a write beyond it deletes the oldest (reported as hyphae_inbox_trimmed_total). */
+  readonly maxInboxDiffs: number;
   /** How often open streams' keys are checked for a revocation made on another replica. */
   readonly streamRevocationCheckMs: number;
 }
@@ -36,6 +38,7 @@ export const DEFAULT_FACADE_CONFIG: FacadeConfig = {
   maxBeaconsPerAgent: 200,
   maxStreamsPerKey: 10,
   maxStreamsPerProcess: 1_000,
+  maxInboxDiffs: 10_000,
   // The auth cache's TTL: a key revoked elsewhere stops everywhere within the same bound.
   streamRevocationCheckMs: 5_000,
 };

@@ -5,7 +5,7 @@
  */
 import type { DiffOp } from '../core/cell-types.js';
 import { BeaconMatcher, type BeaconMatch, type BeaconMatcherOptions } from '../mesh/beacon-matcher.js';
-import { writeDiffs, type ChangedCell, type WrittenDiff } from '../mesh/diff-writer.js';
+import { writeDiffs, type ChangedCell, type DiffWriterOptions, type WrittenDiff } from '../mesh/diff-writer.js';
 import { beaconsThatReceived } from '../store/beacon-repository.js';
 import type { Queryable } from '../store/db.js';
 
@@ -21,15 +21,21 @@ export interface GossipChange extends ChangedCell {
 
 export class GossipOutbox {
   private readonly matcher: BeaconMatcher;
+  private readonly maxInboxDiffs: number | undefined;
 
-  constructor(options: BeaconMatcherOptions) {
+  constructor(options: BeaconMatcherOptions & { readonly maxInboxDiffs?: number }) {
     this.matcher = new BeaconMatcher(options);
+    this.maxInboxDiffs = options.maxInboxDiffs;
+  }
+
+  private writerOptions(): DiffWriterOptions {
+    return this.maxInboxDiffs === undefined ? {} : { maxInboxDiffs: this.maxInboxDiffs };
   }
 
   async emit(tx: Queryable, op: DiffOp, change: GossipChange, now: Date): Promise<WrittenDiff[]> {
     const matches = await this.matcher.match(tx, change, now);
     if (matches.length === 0) return [];
-    return writeDiffs(tx, op, change, matches);
+    return writeDiffs(tx, op, change, matches, null, this.writerOptions());
   }
 
   /**
@@ -46,6 +52,6 @@ export class GossipOutbox {
       .map((b) => ({ beaconId: b.beacon_id, ownerAgent: b.owner_agent, similarity: b.similarity }));
     const audience = [...matches, ...told];
     if (audience.length === 0) return [];
-    return writeDiffs(tx, 'updated', change, audience, supersededId);
+    return writeDiffs(tx, 'updated', change, audience, supersededId, this.writerOptions());
   }
 }

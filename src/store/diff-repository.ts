@@ -156,3 +156,10 @@ export async function purgeDiffsBefore(q: Queryable, cutoff: Date, batch: number
   );
   return result.rowCount;
 }
+
+/** Deletes the inbox's diffs with seq <= throughSeq (oldest first trimming); returns how many. */
+export async function trimInbox(q: Queryable, tenantId: string, agent: string, throughSeq: number): Promise<number> {
+  if (throughSeq < 1) return 0;
+  const result = await q.query(`DELETE FROM diffs WHERE tenant_id = $1 AND recipient_agent = $2 AND seq <= $3`, [tenantId, agent, throughSeq]);
+  return result.rowCount;
+}

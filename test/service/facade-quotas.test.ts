@@ -8,17 +8,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diff } from '../../src/core/entities.js';
 import type { Principal } from '../../src/core/principal.js';
+import type { WrittenDiff } from '../../src/mesh/diff-writer.js';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
 import { expectCode, freshTenant } from './service-test-helpers.js';
 
 const EPOCH = '2000-01-01T00:00:00Z';
 const LIMIT = 4;
+const INBOX = 3;
 
 describe.each(TEST_DRIVERS)('beacon quota and one diff per recipient on %s', (driver) => {
   let rt: TestRuntime;
+  const signalled: WrittenDiff[] = [];
 
   beforeAll(async () => {
-    rt = await createTestRuntime({ driver, facade: { maxBeaconsPerAgent: LIMIT } });
+    rt = await createTestRuntime({
+      driver,
+      facade: { maxBeaconsPerAgent: LIMIT, maxInboxDiffs: INBOX },
+      outbox: { diffsCommitted: (diffs) => signalled.push(...diffs) },
+    });
   });
   afterAll(async () => rt.close());
 
@@ -81,5 +88,24 @@ describe.each(TEST_DRIVERS)('beacon quota and one diff per recipient on %s', (dr
       ['created', 1],
       ['deleted', 2],
     ]);
+  });
+
+  it('an inbox keeps the newest maxInboxDiffs diffs: a write beyond deletes the oldest and reports how many', async () => {
+    const [author, watcher] = await agents('author', 'watcher');
+    if (author === undefined || watcher === undefined) throw new Error('principals');
+    await rt.facade.placeBeacon(watcher, { text: 'disk pressure on the ingest nodes', include_own: false, threshold: 0.2 });
+    const before = signalled.length;
+    for (let i = 0; i < 5; i++) await rt.facade.store(author, { content: `disk pressure on the ingest nodes, alert ${i}`, cell_type: 'Risk', salience: 0.8 });
+    const mine = signalled.slice(before).filter((w) => w.recipientAgent === 'watcher' && w.tenantId === watcher.tenantId);
+    expect(mine.map((w) => [w.diff.seq, w.trimmed])).toEqual([
+      [1, 0],
+      [2, 0],
+      [3, 0],
+      [4, 1],
+      [5, 1],
+    ]);
+    expect((await inbox(watcher)).map((d) => d.seq)).toEqual([3, 4, 5]);
+    const drained = await rt.facade.drainInbox(watcher, { page_size: 50 });
+    expect(drained.diffs.map((d) => d.seq)).toEqual([3, 4, 5]);
   });
 });
