@@ -22,6 +22,7 @@ const SECTIONS: readonly SectionEntry[] = [
   { name: 'mcp', module: './mcp-bench.js', exportName: 'runMcpBench' },
   { name: 'mesh', module: './mesh-bench.js', exportName: 'runMeshBench' },
   { name: 'worker', module: './worker-bench.js', exportName: 'runWorkerBench' },
+  { name: 'peer', module: './peer-bench.js', exportName: 'runPeerBench' },
   { name: 'operator', module: '../operator/bench/operator-bench.js', exportName: 'runOperatorBench' },
 ];
 
