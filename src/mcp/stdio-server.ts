@@ -18,7 +18,7 @@ import { McpDispatcher } from './mcp-dispatcher.js';
 import { ASSUMED_PROTOCOL_VERSION } from './protocol-version.js';
 import { forwardLiveDiffs } from './stdio-live-diffs.js';
 import { InMemorySubscriptions } from './resources/session-subscriptions.js';
-import { openListenFeed } from './modern/listen-feed.js';
+import { openListenFeed, REVOKED_LISTEN_MESSAGE } from './modern/listen-feed.js';
 import type { ListenFeed } from './modern/listen-feed.js';
 import type { ListenFilter } from './modern/modern-methods.js';
 import { modernError } from './modern/modern-methods.js';
@@ -99,6 +99,13 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
       });
       listens.set(id, feed);
       feed.start();
+      // The key was revoked: the listen is answered with UNAUTHENTICATED, as a new request would be.
+      void feed.ended?.then(async () => {
+        if (listens.get(id) !== feed) return;
+        listens.delete(id);
+        await feed.close();
+        write(serializeError(id, modernError(toRpcError(new UnauthenticatedError(REVOKED_LISTEN_MESSAGE)))));
+      });
     } catch (error) {
       write(serializeError(id, modernError(toRpcError(error))));
     }

@@ -171,6 +171,23 @@ describe('subscriptions/listen on one replica', () => {
     expect(read.body?.result?.contents?.[0]?.text).toContain('after the reconnect');
   });
 
+  it('answers a listen whose key is revoked with UNAUTHENTICATED and ends its stream; the re-issued listen is refused', async () => {
+    const keys = createKeyAdministration(replica.db);
+    const doomed = await keys.createKey({ tenant: 'acme', agent: 'doomed' });
+    const admin = await replica.facade.authenticate((await keys.createKey({ tenant: 'acme', agent: 'root', roles: ['admin'] })).key);
+    const before = replica.listenStreams.openStreams;
+    const stream = await listen('doomed-listen', { resourceSubscriptions: ['hyphae://inbox'] }, doomed.key);
+    await waitFor(() => stream.messages.length === 1 && replica.listenStreams.openStreams === before + 1);
+    await replica.facade.revokeKey(admin, doomed.key_id);
+    await stream.ended;
+    const last = stream.messages.at(-1);
+    expect(last?.id).toBe('doomed-listen');
+    expect(last?.error?.data?.code).toBe('UNAUTHENTICATED');
+    await waitFor(() => replica.listenStreams.openStreams === before);
+    const again = await modernPost(`${replica.url}/mcp`, doomed.key, modernRequest(2, 'subscriptions/listen', { notifications: { resourceSubscriptions: ['hyphae://inbox'] } }));
+    expect(again.status).toBe(401);
+  });
+
   it('over stdio: multiplexed with replies, ended by the client’s notifications/cancelled, and by the server’s on shutdown', async () => {
     const stdio = startRawStdio(replica.facade, reader);
     try {

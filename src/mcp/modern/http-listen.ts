@@ -7,7 +7,7 @@
  * read is cut off, and re-issues the request like after any broken stream.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_SPECS, isHyphaeError } from '../../core/errors.js';
+import { ERROR_SPECS, UnauthenticatedError, isHyphaeError } from '../../core/errors.js';
 import type { Principal } from '../../core/principal.js';
 import type { MemoryFacade } from '../../service/memory-facade.js';
 import type { JsonRpcId } from '../json-rpc.js';
@@ -15,7 +15,7 @@ import { serializeError } from '../json-rpc.js';
 import { toRpcError } from '../rpc-errors.js';
 import type { ListenFilter } from './modern-methods.js';
 import { modernError } from './modern-methods.js';
-import { openListenFeed } from './listen-feed.js';
+import { openListenFeed, REVOKED_LISTEN_MESSAGE } from './listen-feed.js';
 import { writeSseHead } from '../sse-head.js';
 
 export interface HttpListenOptions {
@@ -99,6 +99,11 @@ export function createHttpListenStreams(options: HttpListenOptions): HttpListenS
       res.on('error', () => end(false));
       writeSseHead(reply);
       feed.start();
+      // The key was revoked: the listen is answered with UNAUTHENTICATED and the stream ends (re-issuing gets 401).
+      void feed.ended?.then(() => {
+        write(frame(serializeError(id, modernError(toRpcError(new UnauthenticatedError(REVOKED_LISTEN_MESSAGE))))));
+        end(false);
+      });
     },
     closeAll(): void {
       for (const close of [...graceful]) close();

@@ -21,6 +21,8 @@ export interface ListenFeed {
   /** Sends the acknowledgment, then what landed since the subscription began, then everything live. */
   start(): void;
   close(): Promise<void>;
+  /** Settles when the server ends the subscription (the key was revoked); the transport then answers the listen. */
+  readonly ended: Promise<void> | undefined;
 }
 
 export interface ListenFeedOptions {
@@ -85,5 +87,9 @@ export async function openListenFeed(options: ListenFeedOptions): Promise<Listen
       held.length = 0;
       await subscription?.close();
     },
+    ended: subscription?.ended,
   };
 }
+
+/** The answer a listen gets when the server ends it because its key no longer authenticates. */
+export const REVOKED_LISTEN_MESSAGE = 'the API key of this subscription was revoked';
