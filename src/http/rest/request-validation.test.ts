@@ -4,10 +4,14 @@ import { listCellsInputSchema, pullDiffsInputSchema } from '../../core/schemas.j
 import { coerceQuery, parseRequestPart, queryScalarKinds } from './request-validation.js';
 
 describe('query coercion', () => {
-  it('converts the numeric fields the schema declares, and nothing else', () => {
+  it('converts the numeric and boolean fields the schema declares, and nothing else', () => {
     const kinds = queryScalarKinds(listCellsInputSchema);
-    expect([...kinds.entries()]).toEqual([['limit', 'integer']]);
-    expect(coerceQuery({ limit: '20', project: '42' }, kinds)).toEqual({ limit: 20, project: '42' });
+    expect([...kinds.entries()].sort()).toEqual([
+      ['include_superseded', 'boolean'],
+      ['limit', 'integer'],
+    ]);
+    expect(coerceQuery({ limit: '20', project: '42', include_superseded: 'true' }, kinds)).toEqual({ limit: 20, project: '42', include_superseded: true });
+    expect(coerceQuery({ include_superseded: 'yes' }, kinds)).toEqual({ include_superseded: 'yes' });
   });
 
   it('leaves unconvertible values for the schema to refuse', () => {
