@@ -73,6 +73,8 @@ export async function startProcessRuntime(config: HyphaeConfig, options: Process
         maxStreamsPerKey: config.maxStreamsPerKey,
         maxStreamsPerProcess: config.maxStreamsPerProcess,
         maxInboxDiffs: config.maxInboxDiffs,
+        maxCellsPerTenant: config.maxCellsPerTenant,
+        maxOpenSessionsPerAgent: config.maxOpenSessionsPerAgent,
       },
       onBackgroundError: options.onBackgroundError,
       mesh: async (db) => {

@@ -19,6 +19,8 @@ describe('loadConfig', () => {
       maxStreamsPerKey: 10,
       maxStreamsPerProcess: 1000,
       maxInboxDiffs: 10000,
+      maxCellsPerTenant: 1_000_000,
+      maxOpenSessionsPerAgent: 100,
       allowedHosts: [],
       dbPoolMax: 10,
       dbAcquireTimeoutMs: 5000,

@@ -50,6 +50,8 @@ const envSchema = z.object({
   HYPHAE_MAX_STREAMS_PER_KEY: z.coerce.number().int().min(1).max(100_000).default(10),
   HYPHAE_MAX_STREAMS_PER_PROCESS: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
   HYPHAE_MAX_INBOX_DIFFS: z.coerce.number().int().min(1).max(100_000_000).default(10_000),
+  HYPHAE_MAX_CELLS_PER_TENANT: z.coerce.number().int().min(1).max(1_000_000_000).default(1_000_000),
+  HYPHAE_MAX_OPEN_SESSIONS_PER_AGENT: z.coerce.number().int().min(1).max(1_000_000).default(100),
   HYPHAE_DIFF_RETENTION_DAYS: z.coerce.number().min(0.001).max(3650).default(30),
   HYPHAE_BOOTSTRAP_ADMIN_KEY: z.string().min(16).optional(),
   HYPHAE_TRUST_PROXY: z
@@ -92,6 +94,10 @@ export interface HyphaeConfig {
   readonly maxStreamsPerProcess: number;
   /** Diffs one inbox keeps; older ones are trimmed first. */
   readonly maxInboxDiffs: number;
+  /** Cells one tenant may hold; one more store is a 409 CONFLICT. */
+  readonly maxCellsPerTenant: number;
+  /** Sessions one agent may hold open; one more is a 409 CONFLICT. */
+  readonly maxOpenSessionsPerAgent: number;
   readonly diffRetentionDays: number;
   /** A key to install as the tenant-`default` admin on first start (clustered installs). */
   readonly bootstrapAdminKey: string | undefined;
@@ -178,6 +184,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
     maxStreamsPerKey: c.HYPHAE_MAX_STREAMS_PER_KEY,
     maxStreamsPerProcess: c.HYPHAE_MAX_STREAMS_PER_PROCESS,
     maxInboxDiffs: c.HYPHAE_MAX_INBOX_DIFFS,
+    maxCellsPerTenant: c.HYPHAE_MAX_CELLS_PER_TENANT,
+    maxOpenSessionsPerAgent: c.HYPHAE_MAX_OPEN_SESSIONS_PER_AGENT,
     diffRetentionDays: c.HYPHAE_DIFF_RETENTION_DAYS,
     bootstrapAdminKey: c.HYPHAE_BOOTSTRAP_ADMIN_KEY,
     trustProxy: parseTrustProxy(c.HYPHAE_TRUST_PROXY),

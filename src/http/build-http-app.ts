@@ -116,7 +116,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   const liveStream = createLiveStream({ facade: deps.facade, metrics });
   // Open SSE streams would hold a graceful close up forever.
   app.addHook('preClose', async () => liveStream.closeAll());
-  registerMcpRoutes(app, { facade: deps.facade, liveStream: liveStream.handler, observer: metrics, serverVersion: deps.version });
+  registerMcpRoutes(app, { facade: deps.facade, liveStream: liveStream.handler, observer: metrics, streamDrops: metrics, serverVersion: deps.version });
 
   const document = buildOpenApiDocument({
     version: deps.version,

@@ -4,6 +4,7 @@
  * one place and labels stay low-cardinality: no ids, keys, tenants or raw URLs ever become labels.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { StreamDropReason, StreamDropTransport } from '../mcp/stream-drop.js';
 
 export type McpCallOutcome = 'ok' | 'error' | 'invalid';
 export type DiffTransport = 'bus' | 'sse' | 'inbox' | 'pull';
@@ -33,6 +34,8 @@ export interface HyphaeMetrics {
   setOutboxLag(seconds: number): void;
   /** +1 when a live stream (SSE) opens, -1 when it closes. */
   addLiveStreams(delta: number): void;
+  /** A live stream ended by backpressure (its client read too slowly, or its catch-up outgrew the bound). */
+  countStreamsDropped(transport: StreamDropTransport, reason: StreamDropReason): void;
   /** Registers the sampler read on each scrape; the last registration wins. */
   trackDbPool(sample: () => DbPoolSample): void;
   render(): Promise<string>;
@@ -129,6 +132,12 @@ export function createHyphaeMetrics(): HyphaeMetrics {
     help: 'Live diff streams currently open',
     registers: [registry],
   });
+  const streamsDropped = new Counter({
+    name: 'hyphae_live_streams_dropped_total',
+    help: 'Live streams ended by backpressure, by transport and reason',
+    labelNames: ['transport', 'reason'] as const,
+    registers: [registry],
+  });
   let poolSampler: (() => DbPoolSample) | undefined;
   new Gauge({
     name: 'hyphae_db_pool_connections',
@@ -184,6 +193,9 @@ export function createHyphaeMetrics(): HyphaeMetrics {
     },
     addLiveStreams(delta): void {
       liveStreams.inc(delta);
+    },
+    countStreamsDropped(transport, reason): void {
+      streamsDropped.inc({ transport, reason });
     },
     trackDbPool(sample): void {
       poolSampler = sample;

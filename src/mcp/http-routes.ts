@@ -27,6 +27,7 @@ import { MCP_SESSION_HEADER, mintSessionId, sessionKeyOf } from './mcp-session-i
 import { storedSubscriptions } from './resources/session-subscriptions.js';
 import { checkModernHeaders } from './modern/http-headers.js';
 import { createHttpListenStreams } from './modern/http-listen.js';
+import type { StreamDropMetrics } from './stream-drop.js';
 import type { HttpListenStreams } from './modern/http-listen.js';
 import { META_SUBSCRIPTION_ID, declaresModernMeta } from './modern/modern-meta.js';
 
@@ -45,6 +46,8 @@ export interface McpRouteDeps {
    */
   readonly liveStream?: RouteHandlerMethod;
   readonly observer?: McpCallObserver;
+  /** Where listen streams dropped by backpressure are counted. */
+  readonly streamDrops?: StreamDropMetrics;
   readonly serverVersion?: string;
   /** Keep-alive interval of subscriptions/listen streams; default 15 s. */
   readonly listenHeartbeatMs?: number;
@@ -196,6 +199,7 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): Mcp
     closedResult: (id) => dispatcher.modern.listenClosedResult(id, META_SUBSCRIPTION_ID),
     log,
     ...(deps.listenHeartbeatMs === undefined ? {} : { heartbeatMs: deps.listenHeartbeatMs }),
+    ...(deps.streamDrops === undefined ? {} : { metrics: deps.streamDrops }),
   });
   app.addHook('preClose', async () => listenStreams.closeAll());
 

@@ -22,13 +22,14 @@ import { DIFF_NOTIFICATION_METHOD, ResourceNotifier, diffNotification } from './
 import type { JsonRpcNotificationMessage } from './resources/resource-notifications.js';
 import { MCP_SESSION_HEADER, sessionKeyOf } from './mcp-session-id.js';
 import { writeSseHead } from './sse-head.js';
+import { streamDroppedFrame, type StreamDropMetrics, type StreamDropReason } from './stream-drop.js';
 
 export { DIFF_NOTIFICATION_METHOD };
 /** The request header with which a client asks for notifications/hyphae/diff on its stream. */
 export const DIFFS_HEADER = 'x-hyphae-diffs';
 
 /** Structurally a subset of HyphaeMetrics. */
-export interface LiveStreamMetrics {
+export interface LiveStreamMetrics extends StreamDropMetrics {
   addLiveStreams(delta: number): void;
   countDiffsDelivered(transport: 'sse', count: number): void;
 }
@@ -125,7 +126,7 @@ export function createLiveStream(options: LiveStreamOptions): LiveStreamEndpoint
     const res = reply.raw;
     // Diffs caught up during subscribe arrive before the headers are out: held (bounded) until then.
     const held: { frame: string; isDiff: boolean }[] = [];
-    const state = { live: false, open: true, heldBytes: 0, overflow: false, end: (): void => undefined };
+    const state = { live: false, open: true, heldBytes: 0, overflow: false, end: (): void => undefined, drop: (_reason: StreamDropReason): void => undefined };
     const hold = (frame: string, isDiff: boolean): void => {
       if (state.overflow) return;
       held.push({ frame, isDiff });
@@ -139,7 +140,7 @@ export function createLiveStream(options: LiveStreamOptions): LiveStreamEndpoint
       res.write(frame);
       if (isDiff) options.metrics?.countDiffsDelivered('sse', 1);
       // A client that does not keep up is ended (what was written still reaches it), not buffered without bound.
-      if (res.writableLength > maxBufferedBytes) state.end();
+      if (res.writableLength > maxBufferedBytes) state.drop('slow_reader');
     };
     const out = (frame: string, isDiff: boolean): void => (state.live ? send(frame, isDiff) : hold(frame, isDiff));
     const notifier = new ResourceNotifier(
@@ -191,6 +192,12 @@ export function createLiveStream(options: LiveStreamOptions): LiveStreamEndpoint
       }
     };
     state.end = close;
+    state.drop = (reason): void => {
+      if (!state.open) return;
+      res.write(streamDroppedFrame(reason, maxBufferedBytes));
+      options.metrics?.countStreamsDropped('sse', reason);
+      close();
+    };
     closers.add(close);
     options.metrics?.addLiveStreams(1);
     res.on('close', close);
@@ -201,7 +208,7 @@ export function createLiveStream(options: LiveStreamOptions): LiveStreamEndpoint
     writeSseHead(reply);
     res.write(`retry: ${retryMs}\n: stream open\n\n`);
     for (const { frame, isDiff } of held.splice(0)) send(frame, isDiff);
-    if (state.overflow) close();
+    if (state.overflow) state.drop('backlog');
     state.live = true;
   };
 

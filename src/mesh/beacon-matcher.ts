@@ -5,7 +5,9 @@
  * nearest first, and the scan stops once similarity falls below the lowest threshold of the
  * tenant's beacons minus this cell's reach — so the cost follows the number of beacons near the
  * cell, not the number of beacons. The bound is the tenant's lowest beacon threshold, read
- * from an index; a tenant without beacons skips the scan altogether.
+ * from an index; a tenant without beacons skips the scan altogether. The batch stops growing at
+ * `maxBatch`: a change reaches at most that many of its nearest beacons, so one store's scan and
+ * fan-out stay bounded however many beacons a tenant places on one topic.
  */
 import type { CellType } from '../core/cell-types.js';
 import { computeReach, type EnergyTable } from '../core/energy.js';
@@ -35,7 +37,11 @@ export interface BeaconMatcherOptions {
   readonly energyTable: EnergyTable;
   /** First batch of nearest beacons fetched (default 16); grows ×4 while the batch is still within reach. */
   readonly initialBatch?: number;
+  /** The largest batch (default 4,096): past it the scan stops with the nearest beacons found. */
+  readonly maxBatch?: number;
 }
+
+const DEFAULT_MAX_BEACON_BATCH = 4_096;
 
 const MAX_EF_SEARCH = 1000;
 const MIN_EF_SEARCH = 40;
@@ -53,7 +59,8 @@ export class BeaconMatcher {
     if (lowest === null) return [];
     const reach = computeReach(cell.cellType, cell.salience, this.options.reachFactor, this.options.energyTable);
     const floor = lowest - reach;
-    let limit = this.options.initialBatch ?? 16;
+    const maxBatch = this.options.maxBatch ?? DEFAULT_MAX_BEACON_BATCH;
+    let limit = Math.min(maxBatch, this.options.initialBatch ?? 16);
     let candidates: BeaconCandidate[];
     for (;;) {
       await tx.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)`, [
@@ -61,8 +68,8 @@ export class BeaconMatcher {
       ]);
       candidates = await nearestBeacons(tx, cell.tenantId, cell.embedding, now, limit);
       const farthest = candidates.reduce((min, c) => Math.min(min, c.similarity), Number.POSITIVE_INFINITY);
-      if (candidates.length < limit || farthest < floor) break;
-      limit *= 4;
+      if (candidates.length < limit || farthest < floor || limit >= maxBatch) break;
+      limit = Math.min(maxBatch, limit * 4);
     }
     return candidates
       .filter((b) => b.similarity >= b.threshold - reach && beaconAccepts(b, cell))

@@ -88,6 +88,7 @@ import { decodeCursor, pageOf } from './page-cursor.js';
 import { searchCells } from './cell-search.js';
 import type { SceneSummarizer } from './scene-summarizer.js';
 import { resolveSessionScope } from './session-scope.js';
+import { TenantQuotas } from './tenant-quotas.js';
 
 export interface MemoryFacadeDeps {
   readonly db: Db;
@@ -126,7 +127,13 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
   const table = config.energyTable;
   const keyAdmin = createKeyAdministration(db);
   const authenticator = new KeyAuthenticator(db, deps.authCacheTtlMs === undefined ? {} : { cacheTtlMs: deps.authCacheTtlMs });
-  const gossip = new GossipOutbox({ reachFactor: config.reachFactor, energyTable: table, maxInboxDiffs: config.maxInboxDiffs });
+  const gossip = new GossipOutbox({
+    reachFactor: config.reachFactor,
+    energyTable: table,
+    maxInboxDiffs: config.maxInboxDiffs,
+    maxBatch: config.maxBeaconCandidates,
+  });
+  const quotas = new TenantQuotas(config);
   const summarizer = deps.summarizer ?? new ExtractiveSceneSummarizer(embedder, config.summaryBudgetChars);
   const reportError = deps.onBackgroundError ?? ((): void => undefined);
   const streams = new LiveStreamRegistry({
@@ -306,6 +313,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
           sceneId = input.scene_id;
         }
         const superseded = input.supersedes === undefined ? null : await supersedable(tx, principal, input.supersedes, scope.project);
+        await quotas.admitCell(tx, principal.tenantId);
         const inserted = await insertCell(tx, {
           nodeId: randomUUID(),
           tenantId: principal.tenantId,
@@ -455,6 +463,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
       requireProject(principal, input.project);
       const sceneId = randomUUID();
       const session = await db.transaction(async (tx) => {
+        await quotas.admitSession(tx, principal.tenantId, principal.agent);
         await insertScene(tx, { tenantId: principal.tenantId, sceneId, project: input.project, title: input.title ?? null, createdBy: principal.agent });
         return insertSession(tx, { tenantId: principal.tenantId, sessionId: randomUUID(), agent: principal.agent, project: input.project, sceneId });
       });
@@ -478,7 +487,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     async getScene(principal, sceneId, options): Promise<SceneWithCells> {
       requireRole(principal, 'reader');
       const scene = await visibleScene(principal, parseUuid('scene_id', sceneId));
-      const cellIds = await sceneCellIds(db, principal.tenantId, scene.scene_id);
+      const cellIds = await sceneCellIds(db, principal.tenantId, scene.scene_id, config.maxSceneCells);
       const result: SceneWithCells = { ...toScene(scene), cell_ids: cellIds };
       if (options?.withNodes !== true) return result;
       const rows = new Map((await findCells(db, principal.tenantId, cellIds)).map((r) => [r.node_id, r]));
@@ -498,7 +507,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     async consolidateScene(principal, sceneId): Promise<MemoryNode> {
       requireRole(principal, 'writer');
       const scene = await visibleScene(principal, parseUuid('scene_id', sceneId));
-      const members = await sceneMemberCells(db, principal.tenantId, scene.scene_id);
+      const members = await sceneMemberCells(db, principal.tenantId, scene.scene_id, config.maxSceneCells);
       if (members.length === 0) throw new ConflictError(`scene ${scene.scene_id} has no cells to consolidate`);
       const latest = members[members.length - 1]?.created_at ?? '';
       const current = async (): Promise<CellRow | null> =>
@@ -521,6 +530,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
           const winner = await findCell(tx, principal.tenantId, locked.consolidated_node_id);
           if (winner !== null) return { row: winner, diffs: [] };
         }
+        await quotas.admitCell(tx, principal.tenantId);
         const inserted = await insertCell(tx, {
           nodeId: randomUUID(),
           tenantId: principal.tenantId,

@@ -24,6 +24,14 @@ export interface FacadeConfig {
   readonly maxInboxDiffs: number;
   /** How often open streams' keys are checked for a revocation made on another replica. */
   readonly streamRevocationCheckMs: number;
+  /** Cells one tenant may hold (every layer and version); one more store is a CONFLICT. */
+  readonly maxCellsPerTenant: number;
+  /** Sessions one agent may hold open; opening one more is a CONFLICT. */
+  readonly maxOpenSessionsPerAgent: number;
+  /** Nearest beacons a cell change is matched against at most (bounds one store's scan and fan-out). */
+  readonly maxBeaconCandidates: number;
+  /** Member cells get_scene lists and a consolidation summarizes at most: the scene's newest. */
+  readonly maxSceneCells: number;
 }
 
 export const DEFAULT_FACADE_CONFIG: FacadeConfig = {
@@ -41,6 +49,10 @@ export const DEFAULT_FACADE_CONFIG: FacadeConfig = {
   maxInboxDiffs: 10_000,
   // The auth cache's TTL: a key revoked elsewhere stops everywhere within the same bound.
   streamRevocationCheckMs: 5_000,
+  maxCellsPerTenant: 1_000_000,
+  maxOpenSessionsPerAgent: 100,
+  maxBeaconCandidates: 4_096,
+  maxSceneCells: 500,
 };
 
 /**

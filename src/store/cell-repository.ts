@@ -394,18 +394,25 @@ export async function insertPromotedCopy(
 }
 
 /** The current L0 cells of a scene in the order they were written (consolidation input; superseded versions are skipped). */
-export async function sceneMemberCells(q: Queryable, tenantId: string, sceneId: string): Promise<CellRow[]> {
+/** The scene's newest `limit` current L0 cells, oldest first. */
+export async function sceneMemberCells(q: Queryable, tenantId: string, sceneId: string, limit: number): Promise<CellRow[]> {
   const result = await q.query<CellRow>(
-    `SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND scene_id = $2 AND layer = 'L0' AND valid_until IS NULL ORDER BY created_at, node_id`,
-    [tenantId, sceneId],
+    `SELECT ${cellColumns('newest')} FROM (
+       SELECT * FROM cells WHERE tenant_id = $1 AND scene_id = $2 AND layer = 'L0' AND valid_until IS NULL
+        ORDER BY created_at DESC, node_id DESC LIMIT $3
+     ) AS newest ORDER BY newest.created_at, newest.node_id`,
+    [tenantId, sceneId, limit],
   );
   return result.rows;
 }
 
-export async function sceneCellIds(q: Queryable, tenantId: string, sceneId: string): Promise<string[]> {
+/** The ids of the scene's newest `limit` cells, oldest first. */
+export async function sceneCellIds(q: Queryable, tenantId: string, sceneId: string, limit: number): Promise<string[]> {
   const result = await q.query<{ node_id: string }>(
-    `SELECT node_id::text AS node_id FROM cells WHERE tenant_id = $1 AND scene_id = $2 ORDER BY created_at, node_id`,
-    [tenantId, sceneId],
+    `SELECT newest.node_id::text AS node_id FROM (
+       SELECT node_id, created_at FROM cells WHERE tenant_id = $1 AND scene_id = $2 ORDER BY created_at DESC, node_id DESC LIMIT $3
+     ) AS newest ORDER BY newest.created_at, newest.node_id`,
+    [tenantId, sceneId, limit],
   );
   return result.rows.map((r) => r.node_id);
 }

@@ -23,6 +23,8 @@ beforeAll(async () => {
     HYPHAE_MAX_INBOX_DIFFS: '2',
     HYPHAE_MAX_BEACONS_PER_AGENT: '1',
     HYPHAE_MAX_STREAMS_PER_KEY: '1',
+    HYPHAE_MAX_CELLS_PER_TENANT: '5',
+    HYPHAE_MAX_OPEN_SESSIONS_PER_AGENT: '1',
   });
   runtime = await startProcessRuntime(config, { command: 'test', onBackgroundError: (error) => errors.push(error) });
 });
@@ -32,7 +34,7 @@ afterAll(async () => {
 });
 
 describe('process runtime limits', () => {
-  it('applies the beacon, stream and inbox settings and counts trimmed diffs', async () => {
+  it('applies the beacon, stream, inbox, cell and session settings and counts trimmed diffs', async () => {
     const mint = async (agent: string) => runtime.facade.authenticate((await runtime.runtime.keyAdmin.createKey({ tenant: 'lim', agent })).key);
     const author = await mint('author');
     const watcher = await mint('watcher');
@@ -49,6 +51,11 @@ describe('process runtime limits', () => {
     const families = parsePrometheusText(await runtime.metrics.render());
     expect(families.get('hyphae_inbox_trimmed_total')?.samples[0]?.value).toBe(3);
     expect(families.get('hyphae_diffs_produced_total')?.samples[0]?.value).toBe(5);
+    const overCells = await runtime.facade.store(author, { content: 'one cell too many', cell_type: 'Fact', salience: 0.5 }).catch((e: unknown) => e);
+    expect((overCells as HyphaeError).details).toMatchObject({ quota: 'cells_per_tenant', limit: 5 });
+    await runtime.facade.openSession(author, { project: 'first' });
+    const overSessions = await runtime.facade.openSession(author, { project: 'second' }).catch((e: unknown) => e);
+    expect((overSessions as HyphaeError).details).toMatchObject({ quota: 'open_sessions_per_agent', limit: 1 });
     expect(errors).toEqual([]);
   });
 });

@@ -4,7 +4,9 @@ import type { Diff } from '../../src/core/entities.js';
 import { createEmbedder } from '../../src/embed/create-embedder.js';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { DIFF_NOTIFICATION_METHOD } from '../../src/mcp/live-stream.js';
+import { STREAM_DROPPED_METHOD } from '../../src/mcp/stream-drop.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
+import { parsePrometheusText } from '../http/support/prometheus-text.js';
 import { createMeshTestDb } from './mesh-test-db.js';
 import { callTool, startMeshReplica } from './mesh-replica.js';
 import type { MeshReplica } from './mesh-replica.js';
@@ -18,7 +20,10 @@ interface DiffNotification {
   readonly params: { readonly diff: Diff };
 }
 
-const notificationsOf = (sse: SseConnection): DiffNotification[] => sse.events.map((e) => JSON.parse(e.data) as DiffNotification);
+const messagesOf = (sse: SseConnection): { method: string; params: Record<string, unknown> }[] =>
+  sse.events.map((e) => JSON.parse(e.data) as { method: string; params: Record<string, unknown> });
+const notificationsOf = (sse: SseConnection): DiffNotification[] =>
+  messagesOf(sse).filter((m) => m.method === DIFF_NOTIFICATION_METHOD) as unknown as DiffNotification[];
 const INTEREST = 'the deploy pipeline needs a manual approval step';
 
 describe('GET /mcp live stream (SSE) on one replica', () => {
@@ -139,18 +144,29 @@ describe('GET /mcp with a backlog larger than the stream buffer', () => {
       }
       const received: number[] = [];
       let connections = 0;
+      let dropped = 0;
       while (received.length < total) {
         const stream = await openSse(`${replica.url}/mcp`, { 'x-hyphae-key': readerKey, 'last-event-id': String(received.at(-1) ?? 0) });
         connections += 1;
         let ended = false;
         void stream.ended.then(() => (ended = true));
-        await waitFor(() => ended || received.length + stream.events.length >= total);
+        await waitFor(() => ended || received.length + notificationsOf(stream).length >= total);
         stream.close();
         received.push(...notificationsOf(stream).map((n) => n.params.diff.seq));
+        // A stream ended by the bound says so in its last message, and the replica counts it: backlog when
+        // the catch-up alone passed the bound, slow_reader when the socket had not taken it yet.
+        const last = messagesOf(stream).at(-1);
+        if (ended) expect(last).toMatchObject({ method: STREAM_DROPPED_METHOD, params: { reason: expect.stringMatching(/^(backlog|slow_reader)$/), max_buffered_bytes: 1_500 } });
+        if (last?.method === STREAM_DROPPED_METHOD) dropped += 1;
         if (connections > total) break;
       }
       expect(received).toEqual(Array.from({ length: total }, (_, i) => i + 1));
       expect(connections).toBeGreaterThan(1);
+      expect(dropped).toBeGreaterThanOrEqual(connections - 1);
+      const families = parsePrometheusText(await replica.metrics.render());
+      const drops = families.get('hyphae_live_streams_dropped_total')?.samples ?? [];
+      expect(drops.reduce((sum, sample) => sum + sample.value, 0)).toBe(dropped);
+      expect(new Set(drops.map((sample) => sample.labels.transport))).toEqual(new Set(['sse']));
     } finally {
       await replica.close();
       await embedder.close();

@@ -5,6 +5,7 @@
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Embedder } from '../../src/embed/embedder.js';
+import { createHyphaeMetrics, type HyphaeMetrics } from '../../src/http/metrics.js';
 import { registerMcpRoutes } from '../../src/mcp/http-routes.js';
 import { createLiveStream } from '../../src/mcp/live-stream.js';
 import type { LiveStreamEndpoint } from '../../src/mcp/live-stream.js';
@@ -29,6 +30,7 @@ export interface MeshReplica {
   /** The modern era's subscriptions/listen streams (MCP 2026-07-28). */
   readonly listenStreams: HttpListenStreams;
   readonly app: FastifyInstance;
+  readonly metrics: HyphaeMetrics;
   readonly errors: unknown[];
   close(): Promise<void>;
 }
@@ -69,13 +71,15 @@ export async function startMeshReplica(options: MeshReplicaOptions): Promise<Mes
     diffFeed: feed,
     onBeaconsChanged: (tenantId, agent) => void feed.beaconsChanged(tenantId, agent),
   });
+  const metrics = createHyphaeMetrics();
   const liveStream = createLiveStream({
     facade,
+    metrics,
     heartbeatMs: options.heartbeatMs ?? 15_000,
     ...(options.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: options.maxBufferedBytes }),
   });
   const app = Fastify({ logger: false });
-  const { listenStreams } = registerMcpRoutes(app, { facade, liveStream: liveStream.handler });
+  const { listenStreams } = registerMcpRoutes(app, { facade, liveStream: liveStream.handler, streamDrops: metrics });
   app.addHook('preClose', async () => liveStream.closeAll());
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   relay.start();
@@ -90,6 +94,7 @@ export async function startMeshReplica(options: MeshReplicaOptions): Promise<Mes
     liveStream,
     listenStreams,
     app,
+    metrics,
     errors,
     async close(): Promise<void> {
       await app.close();

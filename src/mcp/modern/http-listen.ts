@@ -17,6 +17,7 @@ import type { ListenFilter } from './modern-methods.js';
 import { modernError } from './modern-methods.js';
 import { openListenFeed, REVOKED_LISTEN_MESSAGE } from './listen-feed.js';
 import { writeSseHead } from '../sse-head.js';
+import { listenDroppedError, type StreamDropMetrics } from '../stream-drop.js';
 
 export interface HttpListenOptions {
   readonly facade: Pick<MemoryFacade, 'subscribeDiffs'>;
@@ -27,6 +28,7 @@ export interface HttpListenOptions {
   readonly heartbeatMs?: number;
   /** A stream whose unsent bytes exceed this is cut off; default 1 MiB. */
   readonly maxBufferedBytes?: number;
+  readonly metrics?: StreamDropMetrics;
 }
 
 export interface HttpListenStreams {
@@ -55,7 +57,12 @@ export function createHttpListenStreams(options: HttpListenOptions): HttpListenS
       const write = (text: string): void => {
         if (!state.open) return;
         res.write(text);
-        if (res.writableLength > maxBufferedBytes) state.end(false);
+        if (res.writableLength > maxBufferedBytes) {
+          // Cut off, not buffered without bound: the listen's last message says why, so the client re-issues it.
+          res.write(frame(serializeError(id, modernError(toRpcError(listenDroppedError(maxBufferedBytes))))));
+          options.metrics?.countStreamsDropped('listen', 'slow_reader');
+          state.end(false);
+        }
       };
       let feed: Awaited<ReturnType<typeof openListenFeed>>;
       try {

@@ -1,0 +1,69 @@
+/**
+ * Quotas the facade checks inside its write transactions, before anything is written (SPEC §5,
+ * issue 13): cells per tenant and open sessions per agent. One more is a CONFLICT naming the
+ * quota and its limit; the transaction rolls back, so nothing of the refused write remains.
+ *
+ * Sessions are few per agent, so they are counted exactly, under an advisory lock per agent.
+ * Cells may be millions per tenant, so a store does not count them every time: each process
+ * remembers the last count per tenant plus what it inserted since, and counts again (exactly,
+ * under an advisory lock per tenant, so racing stores cannot pass the limit) once that estimate
+ * comes within a tenth of the limit or is older than CELL_RECOUNT_MS.
+ */
+import { ConflictError } from '../core/errors.js';
+import type { Queryable } from '../store/db.js';
+import { countOpenSessions, countTenantCells, lockAgentSessions, lockTenantCells } from '../store/quota-repository.js';
+
+export interface TenantQuotaLimits {
+  /** Cells (every layer and version) one tenant may hold. */
+  readonly maxCellsPerTenant: number;
+  /** Sessions one agent may hold open at once in a tenant. */
+  readonly maxOpenSessionsPerAgent: number;
+}
+
+/** How long a tenant's remembered cell count is trusted far from the limit. */
+export const CELL_RECOUNT_MS = 10_000;
+
+interface CellEstimate {
+  count: number;
+  readonly countedAt: number;
+}
+
+export class TenantQuotas {
+  private readonly cells = new Map<string, CellEstimate>();
+
+  constructor(
+    private readonly limits: TenantQuotaLimits,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Admits one more cell for the tenant, or throws CONFLICT (quota cells_per_tenant). */
+  async admitCell(tx: Queryable, tenantId: string): Promise<void> {
+    const limit = this.limits.maxCellsPerTenant;
+    const known = this.cells.get(tenantId);
+    const margin = Math.max(1, Math.floor(limit / 10));
+    if (known !== undefined && known.count + 1 < limit - margin && this.now() - known.countedAt < CELL_RECOUNT_MS) {
+      known.count += 1;
+      return;
+    }
+    await lockTenantCells(tx, tenantId);
+    const count = await countTenantCells(tx, tenantId, limit);
+    if (count >= limit) {
+      this.cells.set(tenantId, { count, countedAt: this.now() });
+      throw new ConflictError(`this tenant holds ${limit} cells, its limit; delete cells before storing more`, {
+        details: { quota: 'cells_per_tenant', limit },
+      });
+    }
+    this.cells.set(tenantId, { count: count + 1, countedAt: this.now() });
+  }
+
+  /** Admits one more open session for the agent, or throws CONFLICT (quota open_sessions_per_agent). */
+  async admitSession(tx: Queryable, tenantId: string, agent: string): Promise<void> {
+    const limit = this.limits.maxOpenSessionsPerAgent;
+    await lockAgentSessions(tx, tenantId, agent);
+    if ((await countOpenSessions(tx, tenantId, agent, limit)) >= limit) {
+      throw new ConflictError(`this agent already has ${limit} open sessions, the limit; close one first`, {
+        details: { quota: 'open_sessions_per_agent', limit },
+      });
+    }
+  }
+}
