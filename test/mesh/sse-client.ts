@@ -1,3 +1,5 @@
+import { readSseBlocks } from '../support/sse-blocks.js';
+
 /** A minimal Server-Sent Events reader over fetch, for tests: events, comments, and the response status. */
 export interface SseEvent {
   readonly id: string | undefined;
@@ -28,33 +30,18 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
       await response.text().catch(() => undefined);
       return;
     }
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += value;
-        let boundary = buffer.indexOf('\n\n');
-        while (boundary !== -1) {
-          const block = buffer.slice(0, boundary);
-          buffer = buffer.slice(boundary + 2);
-          boundary = buffer.indexOf('\n\n');
-          let id: string | undefined;
-          let event: string | undefined;
-          const data: string[] = [];
-          for (const line of block.split('\n')) {
-            if (line.startsWith(':')) comments.push(line.slice(1).trim());
-            else if (line.startsWith('id:')) id = line.slice(3).trim();
-            else if (line.startsWith('event:')) event = line.slice(6).trim();
-            else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-          }
-          if (data.length > 0) events.push({ id, event, data: data.join('\n'), receivedAt: performance.now() });
-        }
+    await readSseBlocks(response.body, (lines) => {
+      let id: string | undefined;
+      let event: string | undefined;
+      const data: string[] = [];
+      for (const line of lines) {
+        if (line.startsWith(':')) comments.push(line.slice(1).trim());
+        else if (line.startsWith('id:')) id = line.slice(3).trim();
+        else if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
       }
-    } catch {
-      // aborted by close()
-    }
+      if (data.length > 0) events.push({ id, event, data: data.join('\n'), receivedAt: performance.now() });
+    });
   })();
   return { status: response.status, headers: response.headers, events, comments, ended, close: () => abort.abort() };
 }

@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import type { Principal } from '../../../src/core/principal.js';
 import { runStdioServer } from '../../../src/mcp/stdio-server.js';
 import type { MemoryFacade } from '../../../src/service/memory-facade.js';
+import { readSseBlocks } from '../../support/sse-blocks.js';
 
 export const MODERN = '2026-07-28';
 export const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
@@ -104,27 +105,12 @@ export async function openListen(url: URL | string, key: string, id: string | nu
       messages.push(JSON.parse(text) as RpcMessage);
       return;
     }
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += value;
-        let boundary = buffer.indexOf('\n\n');
-        while (boundary !== -1) {
-          const block = buffer.slice(0, boundary);
-          buffer = buffer.slice(boundary + 2);
-          boundary = buffer.indexOf('\n\n');
-          for (const line of block.split('\n')) {
-            if (line.startsWith('data:')) messages.push(JSON.parse(line.slice(5).trim()) as RpcMessage);
-            else if (line !== '' && !line.startsWith(':')) fieldLines.push(line);
-          }
-        }
+    await readSseBlocks(response.body, (lines) => {
+      for (const line of lines) {
+        if (line.startsWith('data:')) messages.push(JSON.parse(line.slice(5).trim()) as RpcMessage);
+        else if (line !== '' && !line.startsWith(':')) fieldLines.push(line);
       }
-    } catch {
-      // aborted by the client
-    }
+    });
   })();
   return { status: response.status, headers: response.headers, messages, fieldLines, ended, abort: () => abort.abort() };
 }
