@@ -30,6 +30,12 @@ mkdir -p "${IMAGES}/npm"
 export STORAGE_DRIVER=overlay
 # The run root (locks, mounts) belongs to one storage: one per cache root.
 BUILDAH=(buildah --root "${CACHE}/buildah" --runroot "/run/hyphae-buildah-$(echo "${CACHE}" | sha256sum | cut -c1-8)")
+mkdir -p "${CACHE}"
+# One build at a time per storage (two clusters' `up` may overlap); holding the lock, any working
+# container left in it belongs to a run that was killed, so it goes before this run starts.
+exec 9>"${CACHE}/buildah.lock"
+flock 9
+"${BUILDAH[@]}" rm --all >/dev/null 2>&1 || true
 WORK="$(mktemp -d)"
 containers=()
 cleanup() {
@@ -43,7 +49,9 @@ trap cleanup EXIT
 hash_of() { (cd "${ROOT_DIR}" && find "$@" -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12); }
 tar_of() { echo "${IMAGES}/$(echo "$1" | tr '/:' '__').tar"; }
 have_image() { "${BUILDAH[@]}" inspect --type image "$1" >/dev/null 2>&1; }
-new_container() { local c; c="$("${BUILDAH[@]}" from --pull-never "$1")"; containers+=("${c}"); echo "${c}"; }
+# Sets NEW_CONTAINER (not echoed: a command substitution's subshell would lose the record that
+# lets `cleanup` remove the working container).
+new_container() { NEW_CONTAINER="$("${BUILDAH[@]}" from --pull-never "$1")"; containers+=("${NEW_CONTAINER}"); }
 save() {
   local image="$1" tar
   tar="$(tar_of "${image}")"
@@ -96,7 +104,8 @@ node_base() {
   [[ -s "${npm_tgz}" ]] || (cd "${IMAGES}/npm" && npm pack --silent "npm@${NPM_VERSION}" >/dev/null)
   log "assembling ${NODE_BASE}"
   local c m
-  c="$(new_container scratch)"
+  new_container scratch
+  c="${NEW_CONTAINER}"
   m="$("${BUILDAH[@]}" mount "${c}")"
   tar -C "${m}" --numeric-owner -xf "${rootfs_tar}"
   mkdir -p "${m}/usr/local/bin" "${m}/usr/local/lib/node_modules/npm"
@@ -222,7 +231,8 @@ pause_image() {
 from_rootfs() {
   local rootfs="$1" image="$2" c m
   shift 2
-  c="$(new_container scratch)"
+  new_container scratch
+  c="${NEW_CONTAINER}"
   m="$("${BUILDAH[@]}" mount "${c}")"
   cp -a "${rootfs}/." "${m}/"
   "${BUILDAH[@]}" umount "${c}" >/dev/null
