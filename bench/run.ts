@@ -12,6 +12,7 @@ interface SectionEntry {
   readonly name: string;
   readonly module: string;
   readonly exportName: string;
+  readonly onlyWhenNamed?: boolean;
 }
 
 const SECTIONS: readonly SectionEntry[] = [
@@ -24,6 +25,8 @@ const SECTIONS: readonly SectionEntry[] = [
   { name: 'worker', module: './worker-bench.js', exportName: 'runWorkerBench' },
   { name: 'peer', module: './peer-bench.js', exportName: 'runPeerBench' },
   { name: 'operator', module: '../operator/bench/operator-bench.js', exportName: 'runOperatorBench' },
+  // Only when named (`npm run bench cluster`): it starts a Kubernetes node, as root, for minutes.
+  { name: 'cluster', module: './cluster-bench.js', exportName: 'runClusterBench', onlyWhenNamed: true },
 ];
 
 const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
@@ -55,7 +58,7 @@ function printSection(section: BenchSection): void {
 
 async function main(selected: readonly string[]): Promise<void> {
   await mkdir(resultsDir, { recursive: true });
-  const wanted = selected.length > 0 ? SECTIONS.filter((s) => selected.includes(s.name)) : SECTIONS;
+  const wanted = selected.length > 0 ? SECTIONS.filter((s) => selected.includes(s.name)) : SECTIONS.filter((s) => s.onlyWhenNamed !== true);
   let failed = 0;
   for (const entry of wanted) {
     const started = Date.now();
