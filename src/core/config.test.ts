@@ -27,6 +27,13 @@ describe('loadConfig', () => {
       dbStatementTimeoutMs: 30000,
     });
     expect(config.databaseUrl).toBeUndefined();
+    // Unset: the store's KNN_DEFAULTS apply.
+    expect([config.dbHnswEfSearch, config.dbHnswIterativeScan, config.dbHnswMaxScanTuples]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('reads the HNSW scan settings', () => {
+    const config = loadConfig({ HYPHAE_HNSW_EF_SEARCH: '100', HYPHAE_HNSW_ITERATIVE_SCAN: 'strict_order', HYPHAE_HNSW_MAX_SCAN_TUPLES: '50000' });
+    expect([config.dbHnswEfSearch, config.dbHnswIterativeScan, config.dbHnswMaxScanTuples]).toEqual([100, 'strict_order', 50000]);
   });
 
   it('lets flags override the environment', () => {
@@ -49,6 +56,10 @@ describe('loadConfig', () => {
     ['HYPHAE_DB_POOL_MAX', '0'],
     ['HYPHAE_DB_ACQUIRE_TIMEOUT_MS', 'soon'],
     ['HYPHAE_DB_STATEMENT_TIMEOUT_MS', '-1'],
+    ['HYPHAE_HNSW_EF_SEARCH', '0'],
+    ['HYPHAE_HNSW_EF_SEARCH', '1001'],
+    ['HYPHAE_HNSW_ITERATIVE_SCAN', 'sideways'],
+    ['HYPHAE_HNSW_MAX_SCAN_TUPLES', '0'],
     ['HYPHAE_PORT', 'eighty'],
     ['HYPHAE_PORT', '70000'],
     ['HYPHAE_EMBEDDER', 'word2vec'],

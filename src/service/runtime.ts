@@ -12,6 +12,7 @@ import type { Db } from '../store/db.js';
 import { pingDatabase } from '../store/database-probe.js';
 import { migrate } from '../store/migrator.js';
 import { openDb } from '../store/open-db.js';
+import type { IterativeScanMode, KnnSettings } from '../store/knn-session.js';
 import { analyzeMemoryTables } from '../store/statistics-repository.js';
 import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from './create-memory-facade.js';
 import type { FacadeConfig } from './facade-config.js';
@@ -23,6 +24,9 @@ export interface RuntimeConfig {
   readonly dbPoolMax?: number;
   readonly dbAcquireTimeoutMs?: number;
   readonly dbStatementTimeoutMs?: number;
+  readonly dbHnswEfSearch?: number | undefined;
+  readonly dbHnswIterativeScan?: IterativeScanMode | undefined;
+  readonly dbHnswMaxScanTuples?: number | undefined;
   readonly embedder: EmbedderKind;
   readonly embedUrl?: string | undefined;
   readonly embedModel?: string | undefined;
@@ -145,13 +149,21 @@ export async function createRuntime(config: RuntimeConfig, options: RuntimeOptio
   }
 }
 
-/** The pool settings of the configuration, as openDb takes them (PostgreSQL only). */
-export function databasePoolSettings(config: Pick<RuntimeConfig, 'dbPoolMax' | 'dbAcquireTimeoutMs' | 'dbStatementTimeoutMs'>): {
+/** The database settings of the configuration, as openDb takes them: the pool (PostgreSQL only) and the HNSW scan (both). */
+export function databasePoolSettings(
+  config: Pick<RuntimeConfig, 'dbPoolMax' | 'dbAcquireTimeoutMs' | 'dbStatementTimeoutMs' | 'dbHnswEfSearch' | 'dbHnswIterativeScan' | 'dbHnswMaxScanTuples'>,
+): {
   poolMax?: number;
   acquireTimeoutMs?: number;
   statementTimeoutMs?: number;
+  knn: Partial<KnnSettings>;
 } {
   return {
+    knn: {
+      ...(config.dbHnswEfSearch === undefined ? {} : { efSearch: config.dbHnswEfSearch }),
+      ...(config.dbHnswIterativeScan === undefined ? {} : { iterativeScan: config.dbHnswIterativeScan }),
+      ...(config.dbHnswMaxScanTuples === undefined ? {} : { maxScanTuples: config.dbHnswMaxScanTuples }),
+    },
     ...(config.dbPoolMax === undefined ? {} : { poolMax: config.dbPoolMax }),
     ...(config.dbAcquireTimeoutMs === undefined ? {} : { acquireTimeoutMs: config.dbAcquireTimeoutMs }),
     ...(config.dbStatementTimeoutMs === undefined ? {} : { statementTimeoutMs: config.dbStatementTimeoutMs }),

@@ -3,6 +3,8 @@
  * `pg` Pool (HYPHAE_DATABASE_URL). Every query of the product is written once against it, in
  * PostgreSQL SQL with $n parameters; vectors travel as pgvector text ('[0.1,0.2,…]').
  */
+import type { KnnSettings } from './knn-session.js';
+
 export interface QueryResult<Row> {
   readonly rows: Row[];
   readonly rowCount: number;
@@ -30,6 +32,8 @@ export interface TransactionOptions {
 
 export interface Db extends Queryable {
   readonly driver: DbDriverName;
+  /** The HNSW scan settings every session of this database carries (src/store/knn-session.ts). */
+  readonly knn: KnnSettings;
   /** Runs fn in one transaction on one connection; commits when fn resolves, rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   poolStats(): PoolStats;

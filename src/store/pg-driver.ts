@@ -3,7 +3,7 @@ import type { PoolClient, QueryResult as PgQueryResult } from 'pg';
 import { isHyphaeError } from '../core/errors.js';
 import { DatabaseUnavailableError, sqlStateOf } from './errors.js';
 import type { Db, PoolStats, QueryResult, Queryable, TransactionOptions } from './db.js';
-import { KNN_SESSION_SETUP } from './knn-session.js';
+import { knnSessionSetup, knnSettings, type KnnSettings } from './knn-session.js';
 
 export interface PgDbOptions {
   /** A PostgreSQL connection URL (HYPHAE_DATABASE_URL). */
@@ -23,6 +23,8 @@ export interface PgDbOptions {
   readonly statementTimeoutMs?: number;
   /** Errors of connections dropped outside a query (server restart, network drop); they never crash the process. */
   readonly onIdleError?: (error: Error) => void;
+  /** HNSW scan settings of every session (src/store/knn-session.ts); defaults KNN_DEFAULTS. */
+  readonly knn?: Partial<KnnSettings>;
 }
 
 export const PG_POOL_DEFAULTS = { max: 10, acquireTimeoutMs: 5_000, statementTimeoutMs: 30_000 } as const;
@@ -39,6 +41,8 @@ const INT8_OID = 20;
 export async function openPgDb(options: PgDbOptions): Promise<Db> {
   const acquireTimeoutMs = options.acquireTimeoutMs ?? PG_POOL_DEFAULTS.acquireTimeoutMs;
   const statementTimeoutMs = options.statementTimeoutMs ?? PG_POOL_DEFAULTS.statementTimeoutMs;
+  const knn = knnSettings(options.knn);
+  const knnSetup = knnSessionSetup(knn);
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.max ?? PG_POOL_DEFAULTS.max,
@@ -50,7 +54,7 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
     // Once per connection, so a kNN search is one statement instead of a four-statement transaction.
     onConnect: async (client: pg.ClientBase): Promise<void> => {
       // query_timeout is honoured by pg but missing from its QueryConfig type.
-      const setup = { text: KNN_SESSION_SETUP, query_timeout: acquireTimeoutMs };
+      const setup = { text: knnSetup, query_timeout: acquireTimeoutMs };
       await client.query(setup);
     },
   });
@@ -144,6 +148,7 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
   let closing: Promise<void> | undefined;
   return {
     driver: 'pg',
+    knn,
     async query<Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
       return toQueryResult<Row>(await withClient((run) => run(sql, params, answerWithin(statementTimeoutMs)), READ_ONLY.test(sql)));
     },

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import type { DataDirLock } from './data-dir-lock.js';
 import type { Db, PoolStats, QueryResult, Queryable } from './db.js';
+import { knnSessionSetup, knnSettings, type KnnSettings } from './knn-session.js';
 
 export interface PgliteDbOptions {
   /** The data folder; undefined keeps the database in memory. */
@@ -17,6 +18,8 @@ export interface PgliteDbOptions {
   readonly lockCommand?: string;
   /** Extra initdb arguments, used only when a new database is created (test templates shrink their WAL). */
   readonly initdbArgs?: readonly string[];
+  /** HNSW scan settings of the session (src/store/knn-session.ts); defaults KNN_DEFAULTS. */
+  readonly knn?: Partial<KnnSettings>;
 }
 
 /** The PGlite driver; `pglite` is exposed for tooling that needs the engine (dumps, wire server). */
@@ -37,6 +40,7 @@ const PGLITE_POOL_STATS: PoolStats = { total: 1, idle: 1, waiting: 0 };
  */
 export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<PgliteDb> {
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
+  const knn = knnSettings(options.knn);
   const lock: DataDirLock | undefined =
     dataDir === undefined
       ? undefined
@@ -52,6 +56,8 @@ export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<Pglit
     });
     // A dump of a folder-backed database carries that folder's lock file; unpacking it replaced ours.
     if (options.loadFrom !== undefined) await lock?.reassert();
+    // One session for the life of the database: set once, it holds for every search.
+    await created.exec(knnSessionSetup(knn));
   } catch (error) {
     await created?.close().catch(() => undefined);
     await lock?.release();
@@ -61,6 +67,7 @@ export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<Pglit
   let closing: Promise<void> | undefined;
   return {
     driver: 'pglite',
+    knn,
     pglite,
     query<Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
       return runQuery<Row>(pglite, sql, params);

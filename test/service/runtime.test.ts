@@ -34,6 +34,19 @@ describe('createRuntime on an embedded data folder', () => {
     }
   });
 
+  it('gives the database sessions the configured HNSW scan settings', async () => {
+    const runtime = await createRuntime({ ...config, dbHnswEfSearch: 64, dbHnswIterativeScan: 'strict_order', dbHnswMaxScanTuples: 30_000 }, { command: 'runtime test' });
+    try {
+      expect(runtime.db.knn).toEqual({ efSearch: 64, iterativeScan: 'strict_order', maxScanTuples: 30_000 });
+      const shown = await runtime.db.query<{ ef: string; scan: string; tuples: string }>(
+        `SELECT current_setting('hnsw.ef_search') AS ef, current_setting('hnsw.iterative_scan') AS scan, current_setting('hnsw.max_scan_tuples') AS tuples`,
+      );
+      expect(shown.rows[0]).toEqual({ ef: '64', scan: 'strict_order', tuples: '30000' });
+    } finally {
+      await runtime.close();
+    }
+  });
+
   it('refuses to start with another embedder than the one the database was created with', async () => {
     const other = createRuntime({ ...config, embedder: 'use-lite' }, { command: 'runtime test' });
     await expect(other).rejects.toThrow(/hash-512/);

@@ -35,6 +35,7 @@ async function createWireDb(options: TestDbOptions & { readonly poolMax?: number
   const opened = db;
   return {
     driver: opened.driver,
+    knn: opened.knn,
     query: (sql, params) => opened.query(sql, params),
     transaction: (fn, transactionOptions) => opened.transaction(fn, transactionOptions),
     poolStats: () => opened.poolStats(),
