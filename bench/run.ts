@@ -24,6 +24,7 @@ const SECTIONS: readonly SectionEntry[] = [
   { name: 'mesh', module: './mesh-bench.js', exportName: 'runMeshBench' },
   { name: 'worker', module: './worker-bench.js', exportName: 'runWorkerBench' },
   { name: 'peer', module: './peer-bench.js', exportName: 'runPeerBench' },
+  { name: 'abuse', module: './abuse-bench.js', exportName: 'runAbuseBench' },
   { name: 'operator', module: '../operator/bench/operator-bench.js', exportName: 'runOperatorBench' },
   // Only when named (`npm run bench cluster`): it starts a Kubernetes node, as root, for minutes.
   { name: 'cluster', module: './cluster-bench.js', exportName: 'runClusterBench', onlyWhenNamed: true },

@@ -5,12 +5,11 @@
  */
 import { loadConfig } from '../core/config.js';
 import { describeLoggableError } from '../core/loggable-error.js';
-import { buildHttpApp } from '../http/build-http-app.js';
-import { resolveHttpConfig } from '../http/http-config.js';
 import { SERVER_VERSION } from '../mcp/server-version.js';
 import { configFlags, parseCommand } from './args.js';
 import { printBootstrapBanner } from './bootstrap-banner.js';
 import { startProcessRuntime } from './process-runtime.js';
+import { buildServeApp } from './serve-app.js';
 import { onShutdownSignal } from './shutdown.js';
 
 export async function runServeCommand(argv: readonly string[]): Promise<void> {
@@ -24,27 +23,11 @@ export async function runServeCommand(argv: readonly string[]): Promise<void> {
     command: 'hyphae serve',
     onBackgroundError: (error) => process.stderr.write(`hyphae serve: background task failed: ${describeLoggableError(error)}\n`),
   });
-  const { runtime, metrics, readiness } = processRuntime;
-  let app: Awaited<ReturnType<typeof buildHttpApp>> | undefined;
+  const { runtime } = processRuntime;
+  let app: Awaited<ReturnType<typeof buildServeApp>> | undefined;
   try {
     const bootstrap = await runtime.keyAdmin.bootstrapAdminKey(config.bootstrapAdminKey);
-    app = await buildHttpApp({
-      facade: processRuntime.facade,
-      config: resolveHttpConfig({
-        allowedHosts: config.allowedHosts,
-        allowedOrigins: config.allowedOrigins,
-        bodyLimitBytes: config.bodyLimitBytes,
-        rateLimitMax: config.rateLimitPerMinute,
-        rateLimitWindowMs: 60_000,
-        failedAuthMax: config.failedAuthPerMinute,
-        trustProxy: config.trustProxy,
-        metricsBearerToken: config.metricsToken,
-      }),
-      readiness,
-      metrics,
-      logger: { level: config.logLevel },
-      version: SERVER_VERSION,
-    });
+    app = await buildServeApp(processRuntime);
     const address = await app.listen({ host: config.host, port: config.port });
     // The clear key is shown once, only when this start minted it (never a preset key from the environment).
     if (bootstrap !== null && config.bootstrapAdminKey === undefined) printBootstrapBanner(bootstrap, publicBaseUrl(config.host, address));

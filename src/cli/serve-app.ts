@@ -1,0 +1,36 @@
+/**
+ * The HTTP app `hyphae serve` runs over a process runtime (src/cli/process-runtime.ts), its
+ * settings taken from the process configuration. Tests and benches that claim to run "what serve
+ * runs" build it here too, rather than wiring their own.
+ */
+import type { FastifyInstance } from 'fastify';
+import { buildHttpApp, type HttpAppDeps } from '../http/build-http-app.js';
+import { resolveHttpConfig } from '../http/http-config.js';
+import { SERVER_VERSION } from '../mcp/server-version.js';
+import type { ProcessRuntime } from './process-runtime.js';
+
+export interface ServeAppOptions {
+  /** Defaults to the configured log level on stdout. */
+  readonly logger?: HttpAppDeps['logger'];
+}
+
+export function buildServeApp(processRuntime: ProcessRuntime, options: ServeAppOptions = {}): Promise<FastifyInstance> {
+  const { config } = processRuntime;
+  return buildHttpApp({
+    facade: processRuntime.facade,
+    config: resolveHttpConfig({
+      allowedHosts: config.allowedHosts,
+      allowedOrigins: config.allowedOrigins,
+      bodyLimitBytes: config.bodyLimitBytes,
+      rateLimitMax: config.rateLimitPerMinute,
+      rateLimitWindowMs: 60_000,
+      failedAuthMax: config.failedAuthPerMinute,
+      trustProxy: config.trustProxy,
+      metricsBearerToken: config.metricsToken,
+    }),
+    readiness: processRuntime.readiness,
+    metrics: processRuntime.metrics,
+    logger: options.logger ?? { level: config.logLevel },
+    version: SERVER_VERSION,
+  });
+}
