@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'bench/results/**', 'charts/**', 'crds/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'bench/results/**', 'charts/**', 'crds/**', 'src/grpc/gen/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -8,6 +8,7 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       host: '127.0.0.1',
       port: 8787,
+      grpcPort: 50051,
       dataDir: './.hyphae',
       embedder: 'minilm',
       embedded: true,
@@ -34,6 +35,12 @@ describe('loadConfig', () => {
   it('reads the HNSW scan settings', () => {
     const config = loadConfig({ HYPHAE_HNSW_EF_SEARCH: '100', HYPHAE_HNSW_ITERATIVE_SCAN: 'strict_order', HYPHAE_HNSW_MAX_SCAN_TUPLES: '50000' });
     expect([config.dbHnswEfSearch, config.dbHnswIterativeScan, config.dbHnswMaxScanTuples]).toEqual([100, 'strict_order', 50000]);
+  });
+
+  it('turns the gRPC surface off with HYPHAE_GRPC_PORT=0 and refuses a port out of range', () => {
+    expect(loadConfig({ HYPHAE_GRPC_PORT: '0' }).grpcPort).toBe(0);
+    expect(loadConfig({ HYPHAE_GRPC_PORT: '6000' }).grpcPort).toBe(6000);
+    expect(() => loadConfig({ HYPHAE_GRPC_PORT: '70000' })).toThrow(/HYPHAE_GRPC_PORT/);
   });
 
   it('lets flags override the environment', () => {

@@ -8,6 +8,9 @@ import { InvalidArgumentError } from './errors.js';
 export const EMBEDDER_KINDS = ['minilm', 'use-lite', 'hash', 'openai', 'nats'] as const;
 export type EmbedderKind = (typeof EMBEDDER_KINDS)[number];
 
+/** gRPC's conventional port; `HYPHAE_GRPC_PORT=0` turns the gRPC surface off. */
+export const DEFAULT_GRPC_PORT = 50051;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 /** pgvector's hnsw.iterative_scan modes (src/store/knn-session.ts holds the defaults). */
 const HNSW_ITERATIVE_SCANS = ['relaxed_order', 'strict_order', 'off'] as const;
@@ -29,6 +32,7 @@ const urlString = (protocols: readonly string[]): z.ZodType<string> =>
 const envSchema = z.object({
   HYPHAE_HOST: z.string().min(1).default('127.0.0.1'),
   HYPHAE_PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  HYPHAE_GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_GRPC_PORT),
   HYPHAE_DATA_DIR: z.string().min(1).default('./.hyphae'),
   HYPHAE_DATABASE_URL: urlString(['postgres:', 'postgresql:']).optional(),
   HYPHAE_DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
@@ -70,6 +74,8 @@ const envSchema = z.object({
 export interface HyphaeConfig {
   readonly host: string;
   readonly port: number;
+  /** Port of the gRPC surface (gRPC, gRPC-Web and Connect over h2c) on `host`; 0 = off. */
+  readonly grpcPort: number;
   readonly dataDir: string;
   readonly databaseUrl: string | undefined;
   /** PostgreSQL pool size per process. */
@@ -173,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
   return {
     host: c.HYPHAE_HOST,
     port: c.HYPHAE_PORT,
+    grpcPort: c.HYPHAE_GRPC_PORT,
     dataDir: c.HYPHAE_DATA_DIR,
     databaseUrl: c.HYPHAE_DATABASE_URL,
     dbPoolMax: c.HYPHAE_DB_POOL_MAX,

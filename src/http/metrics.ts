@@ -7,7 +7,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { StreamDropReason, StreamDropTransport } from '../mcp/stream-drop.js';
 
 export type McpCallOutcome = 'ok' | 'error' | 'invalid';
-export type DiffTransport = 'bus' | 'sse' | 'inbox' | 'pull';
+export type DiffTransport = 'bus' | 'sse' | 'grpc' | 'inbox' | 'pull';
 
 /** Structurally the store's `PoolStats`: sampled at scrape time. */
 export interface DbPoolSample {
@@ -22,6 +22,8 @@ export interface HyphaeMetrics {
   /** `route` is the route pattern (`/v1/cells/:id`), never the raw URL. */
   observeHttpRequest(method: string, route: string, status: number, seconds: number): void;
   observeMcpCall(tool: string, outcome: McpCallOutcome, seconds: number): void;
+  /** One MemoryService call: `method` is the RPC name (the router only routes known ones), `code` its status name. */
+  observeGrpcCall(method: string, code: string, seconds: number): void;
   observeStore(seconds: number): void;
   observeRecall(seconds: number): void;
   /** One call of the embedder: its latency and how many texts it embedded. */
@@ -32,7 +34,7 @@ export interface HyphaeMetrics {
   countDiffsDelivered(transport: DiffTransport, count: number): void;
   /** Age of the oldest diff not yet published by the outbox relay (0 when empty). */
   setOutboxLag(seconds: number): void;
-  /** +1 when a live stream (SSE) opens, -1 when it closes. */
+  /** +1 when a live stream (SSE, MCP listen, gRPC WatchDiffs) opens, -1 when it closes. */
   addLiveStreams(delta: number): void;
   /** A live stream ended by backpressure (its client read too slowly, or its catch-up outgrew the bound). */
   countStreamsDropped(transport: StreamDropTransport, reason: StreamDropReason): void;
@@ -79,6 +81,19 @@ export function createHyphaeMetrics(): HyphaeMetrics {
     name: 'hyphae_mcp_call_duration_seconds',
     help: 'MCP tool call duration by tool',
     labelNames: ['tool'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const grpcCalls = new Counter({
+    name: 'hyphae_grpc_calls_total',
+    help: 'gRPC MemoryService calls by method and status code',
+    labelNames: ['method', 'code'] as const,
+    registers: [registry],
+  });
+  const grpcDuration = new Histogram({
+    name: 'hyphae_grpc_call_duration_seconds',
+    help: 'gRPC MemoryService call duration by method (a stream counts until it ends)',
+    labelNames: ['method'] as const,
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
@@ -168,6 +183,10 @@ export function createHyphaeMetrics(): HyphaeMetrics {
       const label = KNOWN_MCP_TOOLS.has(tool) ? tool : 'unknown';
       mcpCalls.inc({ tool: label, outcome });
       mcpDuration.observe({ tool: label }, seconds);
+    },
+    observeGrpcCall(method, code, seconds): void {
+      grpcCalls.inc({ method, code });
+      grpcDuration.observe({ method }, seconds);
     },
     observeStore(seconds): void {
       storeDuration.observe(seconds);

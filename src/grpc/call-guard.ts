@@ -1,0 +1,99 @@
+/**
+ * The interceptor in front of every MemoryService call, in REST's order: a client address with too
+ * many failed authentications is refused before any database work; then the `x-hyphae-key`
+ * metadata is resolved by the facade (a failure counts against the address); then the key's call
+ * rate. Every outcome is counted with its gRPC status, and everything thrown — by the guard or a
+ * handler, unary or mid-stream — leaves as a gRPC status with the Hyphae code in its details.
+ */
+import { Code, ConnectError, type Interceptor, type StreamResponse } from '@connectrpc/connect';
+import { createHash } from 'node:crypto';
+import { RateLimitedError, UnauthenticatedError } from '../core/errors.js';
+import type { FailedAuthLimiter } from '../http/failed-auth-limiter.js';
+import type { MemoryFacade } from '../service/memory-facade.js';
+import { API_KEY_METADATA, CLIENT_ADDRESS, PRINCIPAL } from './call-context.js';
+import type { CallRateLimiter } from './call-rate-limiter.js';
+import { isServerFault, toConnectError } from './grpc-errors.js';
+
+const MAX_KEY_LENGTH = 512;
+
+/** Structurally a subset of HyphaeMetrics. */
+export interface GrpcCallObserver {
+  observeGrpcCall(method: string, code: string, seconds: number): void;
+}
+
+export interface CallGuardDeps {
+  readonly facade: Pick<MemoryFacade, 'authenticate'>;
+  readonly failedAuth: FailedAuthLimiter;
+  readonly rateLimiter: CallRateLimiter;
+  readonly observer?: GrpcCallObserver;
+  readonly onServerFault?: (error: unknown) => void;
+}
+
+/** The status name a call ended with, as the metric label: "ok", "not_found", … */
+function statusLabel(error: ConnectError | undefined): string {
+  return error === undefined ? 'ok' : (Code[error.code] ?? 'unknown').replace(/[A-Z]/g, (c, i: number) => `${i === 0 ? '' : '_'}${c.toLowerCase()}`);
+}
+
+function keyOf(header: Headers): string | undefined {
+  const value = header.get(API_KEY_METADATA);
+  return value !== null && value.length > 0 && value.length <= MAX_KEY_LENGTH ? value : undefined;
+}
+
+export function callGuard(deps: CallGuardDeps): Interceptor {
+  const fail = (error: unknown): ConnectError => {
+    if (isServerFault(error)) deps.onServerFault?.(error);
+    return toConnectError(error);
+  };
+  return (next) => async (request) => {
+    const started = performance.now();
+    const method = request.method.name;
+    const finish = (error: ConnectError | undefined): void =>
+      deps.observer?.observeGrpcCall(method, statusLabel(error), (performance.now() - started) / 1000);
+    try {
+      const address = request.contextValues.get(CLIENT_ADDRESS);
+      const blockedFor = deps.failedAuth.retryAfterSeconds(address);
+      if (blockedFor !== null) throw new RateLimitedError(blockedFor);
+      const key = keyOf(request.header);
+      let principal;
+      try {
+        if (key === undefined) throw new UnauthenticatedError(`missing or invalid ${API_KEY_METADATA} metadata`);
+        principal = await deps.facade.authenticate(key);
+      } catch (error) {
+        if (error instanceof UnauthenticatedError) deps.failedAuth.recordFailure(address);
+        throw error;
+      }
+      // Hashed so the limiter's memory never holds a clear key.
+      const retryAfter = deps.rateLimiter.take(createHash('sha256').update(key).digest('base64url').slice(0, 32));
+      if (retryAfter !== null) throw new RateLimitedError(retryAfter);
+      request.contextValues.set(PRINCIPAL, principal);
+      const response = await next(request);
+      if (!response.stream) {
+        finish(undefined);
+        return response;
+      }
+      return { ...response, message: observedStream(response, fail, finish) } satisfies StreamResponse;
+    } catch (error) {
+      const mapped = fail(error);
+      finish(mapped);
+      throw mapped;
+    }
+  };
+}
+
+async function* observedStream(
+  response: StreamResponse,
+  fail: (error: unknown) => ConnectError,
+  finish: (error: ConnectError | undefined) => void,
+): AsyncGenerator<StreamResponse['message'] extends AsyncIterable<infer M> ? M : never> {
+  // A stream the client cancels is returned early, through neither branch below.
+  let outcome: ConnectError | undefined = new ConnectError('cancelled by the client', Code.Canceled);
+  try {
+    yield* response.message;
+    outcome = undefined;
+  } catch (error) {
+    outcome = fail(error);
+    throw outcome;
+  } finally {
+    finish(outcome);
+  }
+}
