@@ -27,6 +27,7 @@ export function buildServeApp(processRuntime: ProcessRuntime, options: ServeAppO
       failedAuthMax: config.failedAuthPerMinute,
       trustProxy: config.trustProxy,
       metricsBearerToken: config.metricsToken,
+      a2a: config.a2a,
     }),
     readiness: processRuntime.readiness,
     metrics: processRuntime.metrics,

@@ -97,6 +97,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HYPHAE_METRICS_TOKEN: 'short' })).toThrow(/HYPHAE_METRICS_TOKEN/);
   });
 
+  it('keeps the A2A surface off unless HYPHAE_A2A turns it on', () => {
+    expect(loadConfig({}).a2a).toBe(false);
+    expect(loadConfig({ HYPHAE_A2A: '1' }).a2a).toBe(true);
+    expect(loadConfig({ HYPHAE_A2A: 'true' }).a2a).toBe(true);
+    expect(loadConfig({ HYPHAE_A2A: '0' }).a2a).toBe(false);
+    expect(() => loadConfig({ HYPHAE_A2A: 'yes' })).toThrow(/HYPHAE_A2A/);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ HYPHAE_DATABASE_URL: '' }).embedded).toBe(true);
   });

@@ -69,6 +69,7 @@ const envSchema = z.object({
     .regex(/^(true|false|\d+|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$/, 'true, false, a hop count, or a comma-separated list of proxy addresses/CIDRs')
     .default('false'),
   HYPHAE_METRICS_TOKEN: z.string().min(16).optional(),
+  HYPHAE_A2A: z.enum(['1', '0', 'true', 'false']).default('0').transform((v) => v === '1' || v === 'true'),
 });
 
 export interface HyphaeConfig {
@@ -123,6 +124,8 @@ export interface HyphaeConfig {
   readonly trustProxy: boolean | number | readonly string[];
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
   readonly metricsToken: string | undefined;
+  /** Serve the A2A agent card and JSON-RPC endpoint (opt-in; docs/a2a.md). */
+  readonly a2a: boolean;
   /** True when the database is the embedded PGlite folder. */
   readonly embedded: boolean;
 }
@@ -212,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
     bootstrapAdminKey: c.HYPHAE_BOOTSTRAP_ADMIN_KEY,
     trustProxy: parseTrustProxy(c.HYPHAE_TRUST_PROXY),
     metricsToken: c.HYPHAE_METRICS_TOKEN,
+    a2a: c.HYPHAE_A2A,
     embedded: c.HYPHAE_DATABASE_URL === undefined,
   };
 }

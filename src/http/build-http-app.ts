@@ -5,6 +5,7 @@
 import rateLimit from '@fastify/rate-limit';
 import { createHash } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { registerA2aRoutes } from '../a2a/index.js';
 import { InvalidArgumentError, RateLimitedError } from '../core/errors.js';
 import { registerMcpRoutes } from '../mcp/http-routes.js';
 import { createLiveStream } from '../mcp/live-stream.js';
@@ -117,6 +118,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   // Open SSE streams would hold a graceful close up forever.
   app.addHook('preClose', async () => liveStream.closeAll());
   registerMcpRoutes(app, { facade: deps.facade, liveStream: liveStream.handler, observer: metrics, streamDrops: metrics, serverVersion: deps.version });
+  // Opt-in, and outside the OpenAPI document: A2A is its own protocol with its own card.
+  if (config.a2a) registerA2aRoutes(app, { facade: deps.facade, version: deps.version, metrics });
 
   const document = buildOpenApiDocument({
     version: deps.version,

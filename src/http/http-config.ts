@@ -16,6 +16,8 @@ export interface HttpConfig {
   readonly metricsBearerToken: string | undefined;
   /** How long one readiness check may take before it counts as failing. */
   readonly readinessTimeoutMs: number;
+  /** Mount the A2A surface (agent card + JSON-RPC endpoint); off unless HYPHAE_A2A=1. */
+  readonly a2a: boolean;
 }
 
 export const DEFAULT_HTTP_CONFIG: HttpConfig = {
@@ -28,6 +30,7 @@ export const DEFAULT_HTTP_CONFIG: HttpConfig = {
   trustProxy: false,
   metricsBearerToken: undefined,
   readinessTimeoutMs: 2_000,
+  a2a: false,
 };
 
 export function resolveHttpConfig(overrides: Partial<HttpConfig> = {}): HttpConfig {

@@ -1,0 +1,73 @@
+/**
+ * Hyphae's A2A agent card (A2A 1.0): the three skills, JSON-RPC at `/a2a` with streaming, and the
+ * same API keys as every other surface (the `x-hyphae-key` header). The card is public, as
+ * discovery needs; it names the endpoint by the URL the caller reached this server at.
+ */
+import { A2A_PROTOCOL_VERSION, type AgentCard, type AgentSkill } from '@a2a-js/sdk';
+import { DEFAULT_CELL_TYPE, DEFAULT_SKILL } from './skill-selection.js';
+
+export const A2A_PATH = '/a2a';
+export const AGENT_CARD_URL_PATH = '/.well-known/agent-card.json';
+export const API_KEY_SCHEME = 'hyphaeApiKey';
+export const API_KEY_HEADER = 'x-hyphae-key';
+
+const MODES = ['text/plain', 'application/json'];
+
+function skill(id: string, name: string, description: string, examples: string[], tags: string[]): AgentSkill {
+  return { id, name, description, tags, examples, inputModes: MODES, outputModes: MODES, securityRequirements: [] };
+}
+
+const SKILL_CARDS: readonly AgentSkill[] = [
+  skill(
+    'remember',
+    'Remember',
+    `Store one memory cell in the shared memory. Send a data part {"skill":"remember","content":"…","cell_type":"Decision",` +
+      `"salience":0.8} (the fields of the MCP store tool); text fills content, cell_type defaults to ${DEFAULT_CELL_TYPE}. ` +
+      'Answers a message with the stored node.',
+    ['{"skill":"remember","content":"The billing service retries webhooks 3 times","cell_type":"Fact"}'],
+    ['memory', 'store', 'write'],
+  ),
+  skill(
+    'recall',
+    'Recall',
+    `Semantic recall over the memories you may read. Plain text is a recall of that text (the default skill: ${DEFAULT_SKILL}); ` +
+      'or a data part {"skill":"recall","query":"…","k":5,"cell_types":["Decision"]}. Answers a message with the hits ' +
+      '(data part) and a readable list (text part).',
+    ['what did we decide about webhook retries?', '{"skill":"recall","query":"webhook retries","k":3}'],
+    ['memory', 'recall', 'search', 'read'],
+  ),
+  skill(
+    'subscribe',
+    'Subscribe to diffs',
+    'A task that streams every diff gossiped to you (the beacons you placed) as artifact updates over ' +
+      'SendStreamingMessage, until you cancel it. {"skill":"subscribe","after_seq":42} resumes after an inbox seq.',
+    ['{"skill":"subscribe"}', '{"skill":"subscribe","after_seq":42}'],
+    ['memory', 'diffs', 'live', 'stream'],
+  ),
+];
+
+export function agentCard(baseUrl: string, version: string): AgentCard {
+  return {
+    name: 'Hyphae',
+    description:
+      'Shared memory for AI agents: typed memory cells in PostgreSQL + pgvector, recalled by meaning and ' +
+      'gossiped as diffs to the agents whose beacons they match.',
+    supportedInterfaces: [{ url: `${baseUrl}${A2A_PATH}`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION }],
+    provider: undefined,
+    version,
+    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    securitySchemes: {
+      [API_KEY_SCHEME]: {
+        scheme: {
+          $case: 'apiKeySecurityScheme',
+          value: { description: 'A Hyphae API key, the same as for MCP and REST', location: 'header', name: API_KEY_HEADER },
+        },
+      },
+    },
+    securityRequirements: [{ schemes: { [API_KEY_SCHEME]: { list: [] } } }],
+    defaultInputModes: MODES,
+    defaultOutputModes: MODES,
+    skills: [...SKILL_CARDS],
+    signatures: [],
+  };
+}

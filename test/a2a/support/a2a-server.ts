@@ -1,0 +1,122 @@
+/**
+ * `hyphae serve`'s HTTP app with A2A on (or off), on a loopback port, over a real core: a
+ * template-cloned PGlite, the hash embedder, the outbox relay and live diff feed on an in-process
+ * bus — the feed the MCP and REST live streams use — and the SDK's own A2A client.
+ */
+import { Role, type Message, type Part, type SendMessageRequest } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
+import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { createKeyAdministration } from '../../../src/auth/key-administration.js';
+import type { Role as HyphaeRole } from '../../../src/core/cell-types.js';
+import type { Principal } from '../../../src/core/principal.js';
+import { createEmbedder } from '../../../src/embed/create-embedder.js';
+import { buildHttpApp } from '../../../src/http/build-http-app.js';
+import { resolveHttpConfig } from '../../../src/http/http-config.js';
+import { createHyphaeMetrics, type HyphaeMetrics } from '../../../src/http/metrics.js';
+import { LiveDiffFeed } from '../../../src/mesh/live-diff-feed.js';
+import { MemoryBus } from '../../../src/mesh/memory-bus.js';
+import { OutboxRelay } from '../../../src/mesh/outbox-relay.js';
+import { createMemoryFacade, type ManagedMemoryFacade } from '../../../src/service/create-memory-facade.js';
+import { createTestDb } from '../../support/test-db.js';
+
+export interface A2aTestServer {
+  readonly baseUrl: string;
+  readonly app: FastifyInstance;
+  readonly facade: ManagedMemoryFacade;
+  readonly metrics: HyphaeMetrics;
+  /** Mints a key; returns it and the principal it resolves to. */
+  mintKey(tenant: string, agent: string, roles?: HyphaeRole[]): Promise<{ key: string; principal: Principal }>;
+  close(): Promise<void>;
+}
+
+export async function startA2aServer(options: { readonly a2a?: boolean } = {}): Promise<A2aTestServer> {
+  const embedder = await createEmbedder({ kind: 'hash' });
+  const db = await createTestDb({ modelId: embedder.modelId, dimension: embedder.dimension });
+  const bus = new MemoryBus();
+  const relay = new OutboxRelay({ db, bus, pollIntervalMs: 100 });
+  const feed = new LiveDiffFeed({ db, bus });
+  const facade = createMemoryFacade({
+    db,
+    embedder,
+    authCacheTtlMs: 0,
+    outbox: relay,
+    diffFeed: feed,
+    onBeaconsChanged: (tenantId, agent) => void feed.beaconsChanged(tenantId, agent),
+    config: { hitFlushIntervalMs: 3_600_000 },
+  });
+  const metrics = createHyphaeMetrics();
+  const app = await buildHttpApp({
+    facade,
+    config: resolveHttpConfig({ rateLimitMax: 1_000_000, failedAuthMax: 1_000_000, ...(options.a2a === undefined ? {} : { a2a: options.a2a }) }),
+    readiness: [],
+    metrics,
+    logger: false,
+    version: '0.0.0-test',
+  });
+  const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  relay.start();
+  const keys = createKeyAdministration(db);
+  return {
+    baseUrl,
+    app,
+    facade,
+    metrics,
+    async mintKey(tenant, agent, roles = ['writer']) {
+      const created = await keys.createKey({ tenant, agent, roles });
+      return { key: created.key, principal: await facade.authenticate(created.key) };
+    },
+    async close(): Promise<void> {
+      await app.close();
+      await relay.stop();
+      await feed.close();
+      await facade.close();
+      await bus.close();
+      await db.close();
+      await embedder.close();
+    },
+  };
+}
+
+/** A fetch that sends the API key on every request, as an A2A client configured for this card would. */
+export function fetchWithKey(key: string | undefined): typeof fetch {
+  return (input, init) => {
+    const headers = new Headers(init?.headers);
+    if (key !== undefined) headers.set('x-hyphae-key', key);
+    return fetch(input, { ...init, headers });
+  };
+}
+
+/** The SDK's client, from the agent card at `baseUrl`, over JSON-RPC. */
+export async function a2aClient(baseUrl: string, key: string | undefined): Promise<Client> {
+  const fetchImpl = fetchWithKey(key);
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl })],
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+    }),
+  );
+  return factory.createFromUrl(baseUrl);
+}
+
+export function text(value: string): Part {
+  return { content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: 'text/plain' };
+}
+
+export function data(value: unknown): Part {
+  return { content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: 'application/json' };
+}
+
+export function userMessage(parts: Part[], metadata?: Record<string, unknown>): Message {
+  return { messageId: randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER, parts, metadata, extensions: [], referenceTaskIds: [] };
+}
+
+export function sendRequest(message: Message): SendMessageRequest {
+  return { tenant: '', message, configuration: undefined, metadata: undefined };
+}
+
+/** The JSON-RPC code an SDK client error carries. */
+export function rpcCodeOf(error: unknown): number | undefined {
+  const code = (error as { envelopeCode?: unknown }).envelopeCode;
+  return typeof code === 'number' ? code : undefined;
+}
