@@ -7,6 +7,7 @@
  * every error is the documented shape.
  */
 import fc from 'fast-check';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_TOOLS } from '../../src/mcp/tools/tool-registry.js';
 import { REST_ROUTES } from '../../src/http/rest/rest-routes.js';
@@ -69,38 +70,75 @@ const hostilePathId: fc.Arbitrary<string> = fc.oneof(
 interface Fixtures {
   readonly sceneId: string;
   readonly sessionId: string;
+  readonly cellId: string;
 }
 
-/** A valid body per route (what the fuzzer poisons), keyed by operationId; fields as JSON text. */
-function validBodies(f: Fixtures): Record<string, Record<string, string>> {
+/**
+ * Valid bodies per route (what the fuzzer poisons), keyed by operationId; fields as JSON text.
+ * Fields that exclude each other (as_of / include_superseded, scene_id / source_ref) go in
+ * separate variants, so each variant gets past the facade's own checks; together the variants
+ * name every field of the route's schema (checked below).
+ */
+function validBodies(f: Fixtures): Record<string, readonly Record<string, string>[]> {
   const j = JSON.stringify;
+  const search = { query: j('payments'), k: '5', cell_types: j(['Fact']), scene_id: j(f.sceneId) };
   return {
-    storeCell: {
-      content: j('a memory about payments'),
-      cell_type: j('Fact'),
-      salience: '0.5',
-      metadata: j({ source: 'fuzz' }),
-      source_ref: j({ kind: 'file', locator: 'a.md:1' }),
-      idempotency_key: j('k1'),
-      scene_id: j(f.sceneId),
-    },
-    recall: { query: j('payments'), k: '5', cell_types: j(['Fact']) },
-    query: { query: j('payments'), layer: j('L0'), k: '5' },
-    openSession: { project: j('fuzz'), title: j('a title') },
-    placeBeacon: { text: j('payments'), threshold: '0.5', project: j('fuzz'), ttl_seconds: '60', scene_id: j(f.sceneId) },
-    drainInbox: { page_size: '10' },
-    createKey: { tenant: j('fuzz'), agent: j('other'), roles: j(['reader']), projects: j(['fuzz']) },
+    storeCell: [
+      {
+        content: j('a memory about payments'),
+        cell_type: j('Fact'),
+        salience: '0.5',
+        metadata: j({ source: 'fuzz' }),
+        source_ref: j({ kind: 'file', locator: 'a.md:1' }),
+        idempotency_key: j('k1'),
+        scene_id: j(f.sceneId),
+      },
+      { content: j('a newer memory about payments'), cell_type: j('Fact'), supersedes: j(f.cellId) },
+    ],
+    recall: [
+      { ...search, include_superseded: 'true' },
+      { ...search, as_of: j('2030-01-01T00:00:00Z') },
+    ],
+    query: [
+      { ...search, layer: j('L0'), include_superseded: 'false' },
+      { ...search, layer: j('L1'), as_of: j('2020-01-01T00:00:00Z') },
+    ],
+    openSession: [{ project: j('fuzz'), title: j('a title') }],
+    placeBeacon: [
+      { text: j('payments'), threshold: '0.5', project: j('fuzz'), ttl_seconds: '60', scene_id: j(f.sceneId), cell_types: j(['Fact']), include_own: 'true' },
+    ],
+    drainInbox: [{ page_size: '10' }],
+    createKey: [{ tenant: j('fuzz'), agent: j('other'), roles: j(['reader']), projects: j(['fuzz']), default_project: j('fuzz'), trust: '0.5' }],
   };
 }
 
-function validQueries(): Record<string, Record<string, string>> {
+function validQueries(f: Fixtures): Record<string, readonly Record<string, string>[]> {
+  const cursor = forgedCursor('2020-01-01T00:00:00Z');
+  const listing = { project: 'fuzz', scene_id: f.sceneId, cell_type: 'Fact', layer: 'L0', limit: '5', cursor };
   return {
-    listCells: { project: 'fuzz', layer: 'L0', limit: '5' },
-    listBeacons: { limit: '5' },
-    pullDiffs: { since: '2020-01-01T00:00:00Z', limit: '5' },
-    listScenes: { project: 'fuzz', limit: '5' },
+    getCell: [{ as_of: '2030-01-01T00:00:00Z' }],
+    listCells: [
+      { ...listing, include_superseded: 'true' },
+      { ...listing, as_of: '2030-01-01T00:00:00Z' },
+    ],
+    forgetCells: [
+      { scene_id: f.sceneId, limit: '5' },
+      { source_ref: 'a.md:1', source_ref_kind: 'file', limit: '5' },
+    ],
+    listBeacons: [{ limit: '5', cursor }],
+    pullDiffs: [{ since: '2020-01-01T00:00:00Z', limit: '5' }],
+    listScenes: [{ project: 'fuzz', limit: '5', cursor }],
   };
 }
+
+/** The property names of a zod schema as a client sends them. */
+function fieldsOf(schema: z.ZodType | undefined): string[] {
+  if (schema === undefined) return [];
+  return Object.keys((z.toJSONSchema(schema, { io: 'input' }) as { properties?: Record<string, unknown> }).properties ?? {}).sort();
+}
+
+const namedIn = (variants: readonly Record<string, string>[] | undefined): string[] =>
+  [...new Set((variants ?? []).flatMap((variant) => Object.keys(variant)))].sort();
 
 function objectText(fields: Record<string, string>): string {
   return `{${Object.entries(fields)
@@ -126,8 +164,8 @@ beforeAll(async () => {
   writer = await http.runtime.mintKey({ tenant: 'fuzz', agent: 'writer', projects: ['fuzz'], default_project: 'fuzz' });
   admin = await http.runtime.mintKey({ tenant: 'fuzz', agent: 'admin', roles: ['admin', 'writer'], projects: ['*'], default_project: 'fuzz' });
   const opened = await http.runtime.facade.openSession(writer.principal, { project: 'fuzz', title: 'fuzz scene' });
-  fixtures = { sceneId: opened.scene_id, sessionId: opened.session_id };
-  await http.runtime.facade.store(writer.principal, { content: 'payments are retried', cell_type: 'Fact', salience: 0.5 });
+  const cell = await http.runtime.facade.store(writer.principal, { content: 'payments are retried', cell_type: 'Fact', salience: 0.5 });
+  fixtures = { sceneId: opened.scene_id, sessionId: opened.session_id, cellId: cell.node_id };
 });
 
 afterAll(async () => {
@@ -135,9 +173,18 @@ afterAll(async () => {
 });
 
 describe('REST: hostile input never yields a 5xx', () => {
+  it('the fuzzer knows every body and query field of every route (a new field or route is fuzzed, or this fails)', () => {
+    const bodies = validBodies(fixtures);
+    const queries = validQueries(fixtures);
+    for (const route of REST_ROUTES) {
+      expect(namedIn(bodies[route.operationId]), `${route.operationId} body`).toEqual(fieldsOf(route.schemas.body));
+      expect(namedIn(queries[route.operationId]), `${route.operationId} query`).toEqual(fieldsOf(route.schemas.query));
+    }
+  });
+
   it('poisons one or two fields of a valid request to every route, path, query and body alike', async () => {
     const bodies = validBodies(fixtures);
-    const queries = validQueries();
+    const queries = validQueries(fixtures);
     const routes = REST_ROUTES;
     await fc.assert(
       fc.asyncProperty(
@@ -145,11 +192,13 @@ describe('REST: hostile input never yields a 5xx', () => {
         fc.array(fc.tuple(fc.nat(), hostileJsonText, hostileQueryValue), { minLength: 1, maxLength: 2 }),
         fc.boolean(),
         fc.option(hostilePathId, { nil: undefined }),
-        async (route, poisons, asAdmin, pathId) => {
-          const validId = route.url.includes('/sessions/') ? fixtures.sessionId : fixtures.sceneId;
+        fc.nat(),
+        async (route, poisons, asAdmin, pathId, variant) => {
+          const validId = route.url.includes('/sessions/') ? fixtures.sessionId : route.url.startsWith('/v1/cells/') ? fixtures.cellId : fixtures.sceneId;
           const url = route.url.replace(':id', pathId ?? validId);
-          const body = { ...(bodies[route.operationId] ?? {}) };
-          const query = { ...(queries[route.operationId] ?? {}) };
+          const pick = (variants: readonly Record<string, string>[] | undefined): Record<string, string> => ({ ...(variants?.[variant % variants.length] ?? {}) });
+          const body = pick(bodies[route.operationId]);
+          const query = pick(queries[route.operationId]);
           const bodyNames = Object.keys(body);
           const queryNames = Object.keys(query);
           for (const [index, jsonText, queryValue] of poisons) {
@@ -233,12 +282,29 @@ describe('MCP over HTTP: hostile tool arguments never yield a 5xx or an internal
   const validArguments = (f: Fixtures): Record<string, Record<string, string>> => {
     const j = JSON.stringify;
     return {
-      store: { content: j('a memory'), cell_type: j('Fact'), metadata: j({ a: 1 }), idempotency_key: j('m1'), source_ref: j({ kind: 'file', locator: 'x' }) },
-      recall: { query: j('memory'), k: '3' },
-      query: { query: j('memory'), layer: j('L1'), k: '3' },
+      store: {
+        content: j('a memory'),
+        cell_type: j('Fact'),
+        salience: '0.5',
+        scene_id: j(f.sceneId),
+        metadata: j({ a: 1 }),
+        idempotency_key: j('m1'),
+        source_ref: j({ kind: 'file', locator: 'x' }),
+        supersedes: j(f.cellId),
+      },
+      recall: { query: j('memory'), k: '3', cell_types: j(['Fact']), scene_id: j(f.sceneId) },
+      query: { query: j('memory'), layer: j('L1'), k: '3', cell_types: j(['Fact']), scene_id: j(f.sceneId) },
       open_session: { project: j('fuzz'), title: j('t') },
       close_session: { session_id: j(f.sessionId) },
-      place_beacon: { text: j('memory'), threshold: '0.5', project: j('fuzz') },
+      place_beacon: {
+        text: j('memory'),
+        threshold: '0.5',
+        project: j('fuzz'),
+        cell_types: j(['Fact']),
+        scene_id: j(f.sceneId),
+        ttl_seconds: '60',
+        include_own: 'false',
+      },
       list_beacons: { limit: '3', cursor: j(forgedCursor('2020-01-01T00:00:00Z')) },
       pull_diffs: { since: j('2020-01-01T00:00:00Z'), limit: '3' },
       get_scene: { scene_id: j(f.sceneId) },
@@ -247,9 +313,14 @@ describe('MCP over HTTP: hostile tool arguments never yield a 5xx or an internal
     };
   };
 
-  it('poisons one or two arguments of a valid call to every tool, under both argument-error conventions', async () => {
+  it('the fuzzer knows every argument of every tool (a new tool or argument is fuzzed, or this fails)', () => {
     const args = validArguments(fixtures);
     expect(Object.keys(args).sort()).toEqual(MCP_TOOLS.map((tool) => tool.name).sort());
+    for (const tool of MCP_TOOLS) expect(Object.keys(args[tool.name] ?? {}).sort(), tool.name).toEqual(fieldsOf(tool.input));
+  });
+
+  it('poisons one or two arguments of a valid call to every tool, under both argument-error conventions', async () => {
+    const args = validArguments(fixtures);
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...MCP_TOOLS.map((tool) => tool.name)),
