@@ -75,6 +75,7 @@ export async function startProcessRuntime(config: HyphaeConfig, options: Process
         maxInboxDiffs: config.maxInboxDiffs,
         maxCellsPerTenant: config.maxCellsPerTenant,
         maxOpenSessionsPerAgent: config.maxOpenSessionsPerAgent,
+        ...(config.dedupSimilarity === undefined ? {} : { nearDuplicateSimilarity: config.dedupSimilarity }),
       },
       onBackgroundError: options.onBackgroundError,
       mesh: async (db) => {

@@ -105,6 +105,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HYPHAE_A2A: 'yes' })).toThrow(/HYPHAE_A2A/);
   });
 
+  it('reads the near-duplicate similarity: unset is the embedder default, 0 and off disable, anything else outside (0, 1] is refused', () => {
+    expect(loadConfig({}).dedupSimilarity).toBeUndefined();
+    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: '0.9' }).dedupSimilarity).toBe(0.9);
+    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: '1' }).dedupSimilarity).toBe(1);
+    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: 'off' }).dedupSimilarity).toBeNull();
+    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: '0' }).dedupSimilarity).toBeNull();
+    for (const bad of ['1.5', '-0.2', 'high', '0,9']) expect(() => loadConfig({ HYPHAE_DEDUP_SIMILARITY: bad }), bad).toThrow(InvalidArgumentError);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ HYPHAE_DATABASE_URL: '' }).embedded).toBe(true);
   });

@@ -62,6 +62,11 @@ const envSchema = z.object({
   HYPHAE_MAX_INBOX_DIFFS: z.coerce.number().int().min(1).max(100_000_000).default(10_000),
   HYPHAE_MAX_CELLS_PER_TENANT: z.coerce.number().int().min(1).max(1_000_000_000).default(1_000_000),
   HYPHAE_MAX_OPEN_SESSIONS_PER_AGENT: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  HYPHAE_DEDUP_SIMILARITY: z
+    .string()
+    .regex(/^(off|0|0?\.\d+|1|1\.0+)$/, 'a cosine similarity in (0, 1], or 0 / off to disable near-duplicate reinforcement')
+    .transform((v) => (v === 'off' || Number(v) === 0 ? null : Number(v)))
+    .optional(),
   HYPHAE_DIFF_RETENTION_DAYS: z.coerce.number().min(0.001).max(3650).default(30),
   HYPHAE_BOOTSTRAP_ADMIN_KEY: z.string().min(16).optional(),
   HYPHAE_TRUST_PROXY: z
@@ -99,6 +104,8 @@ export interface HyphaeConfig {
   /** Vector length of a remote model the embedders do not know by name. */
   readonly embedDimension: number | undefined;
   readonly embedLocalFallback: boolean;
+  /** Near-duplicate reinforcement's similarity; null = off, undefined = the embedder's default. */
+  readonly dedupSimilarity: number | null | undefined;
   readonly apiKey: string | undefined;
   readonly allowedHosts: readonly string[];
   readonly allowedOrigins: readonly string[];
@@ -211,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
     maxInboxDiffs: c.HYPHAE_MAX_INBOX_DIFFS,
     maxCellsPerTenant: c.HYPHAE_MAX_CELLS_PER_TENANT,
     maxOpenSessionsPerAgent: c.HYPHAE_MAX_OPEN_SESSIONS_PER_AGENT,
+    dedupSimilarity: c.HYPHAE_DEDUP_SIMILARITY,
     diffRetentionDays: c.HYPHAE_DIFF_RETENTION_DAYS,
     bootstrapAdminKey: c.HYPHAE_BOOTSTRAP_ADMIN_KEY,
     trustProxy: parseTrustProxy(c.HYPHAE_TRUST_PROXY),

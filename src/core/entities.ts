@@ -33,6 +33,27 @@ export interface MemoryNode {
   readonly supersedes: string | null;
   /** The version that replaced this one, if any. */
   readonly superseded_by: string | null;
+  /** Stores that restated this cell and reinforced it instead of writing their own. */
+  readonly corroborations: number;
+  /** The agents who stated it: its author first, then each agent that restated it. */
+  readonly stated_by: readonly string[];
+  /** Its author's trust, raised by each further agent that restated it. */
+  readonly trust: number;
+}
+
+/** What an admin purge of a project erased, by kind. */
+export interface PurgedProject {
+  readonly project: string;
+  readonly cells: number;
+  readonly scenes: number;
+  readonly sessions: number;
+  readonly beacons: number;
+  readonly diffs: number;
+}
+
+/** What a store answers: the cell, and whether the store reinforced it rather than writing it. */
+export interface StoredNode extends MemoryNode {
+  readonly reinforced: boolean;
 }
 
 export interface RecallHit {

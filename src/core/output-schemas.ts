@@ -33,8 +33,15 @@ export const memoryNodeSchema = z
     valid_until: timestampSchema.nullable().describe('When a newer version superseded it; null while current'),
     supersedes: uuidSchema.nullable().describe('The version this one replaced'),
     superseded_by: uuidSchema.nullable().describe('The version that replaced this one'),
+    corroborations: z.int().min(0).describe('Stores that restated this cell and reinforced it instead of writing their own'),
+    stated_by: z.array(z.string()).min(1).describe('The agents who stated it: its author first, then each agent that restated it'),
+    trust: z.number().min(0).max(1).describe("Its author's trust, raised by each further agent that restated it"),
   })
   .describe('A stored memory cell');
+
+export const storedNodeSchema = memoryNodeSchema
+  .extend({ reinforced: z.boolean().describe('true when the store restated a current cell and reinforced it instead of writing a new one') })
+  .describe('The stored cell, or the cell the store reinforced');
 
 export const sceneSchema = z
   .strictObject({
@@ -125,6 +132,16 @@ export const cellsPageSchema = z.strictObject({ cells: z.array(memoryNodeSchema)
 export const forgottenCellsSchema = z
   .strictObject({ deleted: z.int().min(0), has_more: z.boolean() })
   .describe('How many cells this call forgot; has_more = more match, call again');
+export const purgedProjectSchema = z
+  .strictObject({
+    project: z.string(),
+    cells: z.int().min(0),
+    scenes: z.int().min(0),
+    sessions: z.int().min(0),
+    beacons: z.int().min(0).describe('Beacons that watched only this project'),
+    diffs: z.int().min(0).describe('Diffs about the project removed from inboxes'),
+  })
+  .describe('What the purge erased');
 export const cellHistorySchema = z
   .strictObject({ cells: z.array(memoryNodeSchema) })
   .describe('Every version of a supersession chain, oldest first; the last one is current unless it was deleted');

@@ -163,6 +163,11 @@ export const forgetCellsInputSchema = z.strictObject({
   limit: limitSchema(1000, 500).describe('At most this many per call (oldest first); has_more says to call again'),
 });
 
+/** The admin purge of one project of the caller's tenant (REST `DELETE /v1/admin/projects?project=…`). */
+export const purgeProjectInputSchema = z.strictObject({
+  project: projectSchema.describe('The project to erase: its cells, scenes, sessions, project beacons and their diffs'),
+});
+
 export const createKeyInputSchema = z.strictObject({
   tenant: z.string().min(1).max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/),
   agent: z.string().min(1).max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._@:-]*$/),
@@ -188,4 +193,5 @@ export type GetSceneInput = z.output<typeof getSceneInputSchema>;
 export type ListScenesInput = z.output<typeof listScenesInputSchema>;
 export type ListCellsInput = z.output<typeof listCellsInputSchema>;
 export type ForgetCellsInput = z.output<typeof forgetCellsInputSchema>;
+export type PurgeProjectInput = z.output<typeof purgeProjectInputSchema>;
 export type CreateKeyInput = z.output<typeof createKeyInputSchema>;

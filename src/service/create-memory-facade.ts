@@ -19,6 +19,8 @@ import type {
   SceneWithCells,
   SessionClosed,
   SessionOpened,
+  PurgedProject,
+  StoredNode,
 } from '../core/entities.js';
 import { ConflictError, ForbiddenError, InvalidArgumentError, NotFoundError, UnavailableError } from '../core/errors.js';
 import { canAccessProject, type Principal } from '../core/principal.js';
@@ -35,6 +37,7 @@ import {
   resourceSubscriptionInputSchema,
   placeBeaconInputSchema,
   pullDiffsInputSchema,
+  purgeProjectInputSchema,
   queryInputSchema,
   recallInputSchema,
   storeInputSchema,
@@ -71,6 +74,7 @@ import type { Db, Queryable } from '../store/db.js';
 import { diffsSince } from '../store/diff-repository.js';
 import { revokedKeyIds } from '../store/key-repository.js';
 import { clearSceneConsolidation, findScene, insertScene, listScenes, lockScene, markSceneConsolidated } from '../store/scene-repository.js';
+import { purgeProject } from '../store/project-purge-repository.js';
 import { closeSession, insertSession } from '../store/session-repository.js';
 import { toVectorText } from '../store/vector-text.js';
 import { deleteSubscription, sessionSubscriptions, upsertSubscription } from '../store/resource-subscription-repository.js';
@@ -78,11 +82,12 @@ import { readableProjects, requireProject, requireRole } from './authorization.j
 import type { DiffFeed } from './diff-feed.js';
 import { cellEnergy, toBeacon, toMemoryNode, toScene } from './entity-mapping.js';
 import { ExtractiveSceneSummarizer } from './extractive-scene-summarizer.js';
-import { defaultBeaconThresholdFor, facadeConfig, type FacadeConfig } from './facade-config.js';
+import { defaultBeaconThresholdFor, defaultNearDuplicateSimilarityFor, facadeConfig, type FacadeConfig } from './facade-config.js';
 import { GossipOutbox, type GossipChange, type OutboxSignal } from './gossip-outbox.js';
 import { HitRecorder } from './hit-recorder.js';
 import { LiveStreamRegistry } from './live-stream-registry.js';
 import { checkStoreLimits, parseInput, parseUuid } from './input-validation.js';
+import { reinforceNearDuplicate } from './near-duplicate-reinforcement.js';
 import type { HydrateOption, LiveDiffListener, LiveSubscription, MemoryFacade } from './memory-facade.js';
 import { decodeCursor, pageOf } from './page-cursor.js';
 import { searchCells } from './cell-search.js';
@@ -122,7 +127,11 @@ export interface ManagedMemoryFacade extends MemoryFacade {
 
 export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade {
   const { db, embedder } = deps;
-  const config = facadeConfig({ defaultBeaconThreshold: defaultBeaconThresholdFor(embedder.modelId), ...deps.config });
+  const config = facadeConfig({
+    defaultBeaconThreshold: defaultBeaconThresholdFor(embedder.modelId),
+    nearDuplicateSimilarity: defaultNearDuplicateSimilarityFor(embedder.modelId),
+    ...deps.config,
+  });
   const clock = deps.clock ?? ((): Date => new Date());
   const table = config.energyTable;
   const keyAdmin = createKeyAdministration(db);
@@ -287,18 +296,18 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
       return authenticator.authenticate(apiKey);
     },
 
-    async store(principal, raw): Promise<MemoryNode> {
+    async store(principal, raw): Promise<StoredNode> {
       requireRole(principal, 'writer');
       const input = parseInput(storeInputSchema, raw);
       checkStoreLimits(input);
       const key = input.idempotency_key ?? null;
       if (key !== null) {
         const existing = await findCellByIdempotencyKey(db, principal.tenantId, principal.agent, key);
-        if (existing !== null) return replayed(principal, existing);
+        if (existing !== null) return { ...replayed(principal, existing), reinforced: false };
       }
       const embedding = await embedOne(input.content);
       const now = clock();
-      const { row, diffs } = await db.transaction(async (tx) => {
+      const { row, diffs, reinforced = false } = await db.transaction(async (tx): Promise<{ row: CellRow; diffs: WrittenDiff[]; reinforced?: boolean }> => {
         const scope = await resolveSessionScope(tx, principal);
         requireProject(principal, scope.project);
         let sceneId = scope.sceneId;
@@ -313,6 +322,11 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
           sceneId = input.scene_id;
         }
         const superseded = input.supersedes === undefined ? null : await supersedable(tx, principal, input.supersedes, scope.project);
+        if (superseded === null && config.nearDuplicateSimilarity !== null) {
+          const statement = { tenantId: principal.tenantId, project: scope.project, cellType: input.cell_type, content: input.content, embedding };
+          const twin = await reinforceNearDuplicate(tx, { ...statement, agent: principal.agent, trust: principal.trust, idempotencyKey: key, now }, config.nearDuplicateSimilarity);
+          if (twin !== null) return { row: twin, diffs: [], reinforced: true };
+        }
         await quotas.admitCell(tx, principal.tenantId);
         const inserted = await insertCell(tx, {
           nodeId: randomUUID(),
@@ -330,6 +344,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
           layer: 'L0',
           originNodeId: null,
           supersedes: superseded?.node_id ?? null,
+          trust: principal.trust,
           embedding,
           now,
         });
@@ -347,7 +362,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
         return { row: inserted, diffs: await gossip.emit(tx, 'created', change(inserted, embedding), now) };
       });
       signal(diffs);
-      return node(row);
+      return { ...node(row), reinforced };
     },
 
     async getCell(principal, nodeId, options): Promise<MemoryNode> {
@@ -443,6 +458,15 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
       signal(diffs);
       // A full batch may have left more behind; the next call answers 0 and false when it did not.
       return { deleted, has_more: deleted === input.limit };
+    },
+
+    async purgeProject(principal, raw): Promise<PurgedProject> {
+      requireRole(principal, 'admin');
+      const { project } = parseInput(purgeProjectInputSchema, raw);
+      requireProject(principal, project);
+      // One transaction, however large the project: a purge is all or nothing, so no statement timeout.
+      const purged = await db.transaction((tx) => purgeProject(tx, principal.tenantId, project), { statementTimeoutMs: 0 });
+      return { project, ...purged };
     },
 
     async recall(principal, raw, options): Promise<RecallResult> {
@@ -546,6 +570,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
           idempotencyKey: null,
           layer: 'L1',
           originNodeId: null,
+          trust: principal.trust,
           embedding,
           now,
         });

@@ -26,6 +26,9 @@ export function toMemoryNode(row: CellRow, now: Date, table: EnergyTable): Memor
     valid_until: row.valid_until,
     supersedes: row.supersedes,
     superseded_by: row.superseded_by,
+    corroborations: row.corroborations,
+    stated_by: [row.source_agent, ...row.corroborators],
+    trust: row.trust,
   };
 }
 

@@ -32,6 +32,11 @@ export interface FacadeConfig {
   readonly maxBeaconCandidates: number;
   /** Member cells get_scene lists and a consolidation summarizes at most: the scene's newest. */
   readonly maxSceneCells: number;
+  /**
+   * Cosine similarity at which a store reinforces a current cell of its project and type instead
+   * of writing one (near-duplicate-reinforcement.ts); null turns reinforcement off.
+   */
+  readonly nearDuplicateSimilarity: number | null;
 }
 
 export const DEFAULT_FACADE_CONFIG: FacadeConfig = {
@@ -53,6 +58,7 @@ export const DEFAULT_FACADE_CONFIG: FacadeConfig = {
   maxOpenSessionsPerAgent: 100,
   maxBeaconCandidates: 4_096,
   maxSceneCells: 500,
+  nearDuplicateSimilarity: null,
 };
 
 /**
@@ -64,6 +70,20 @@ export function defaultBeaconThresholdFor(modelId: string): number {
   if (modelId.startsWith('hash')) return 0.4;
   if (modelId.startsWith('all-minilm')) return 0.3;
   return 0.6;
+}
+
+/**
+ * The near-duplicate similarity that suits the embedder, chosen on bench/near-duplicate-fixture.ts
+ * (`npm run bench dedup` prints the confusion counts): the lowest of 0.75, 0.8 … 0.95 at least 0.05
+ * above the fixture's most similar pair of distinct statements (minilm 0.76, use-lite 0.79) — a
+ * false merge loses a statement, a missed one only leaves a duplicate. Feature hashing scores shared words, not meaning — its restatements (0.13–0.76)
+ * overlap its distinct pairs (0–0.54) — so it merges nothing unless a similarity is set; so does a
+ * model this table does not know.
+ */
+export function defaultNearDuplicateSimilarityFor(modelId: string): number | null {
+  if (modelId.startsWith('all-minilm')) return 0.85;
+  if (modelId.startsWith('use-lite')) return 0.85;
+  return null;
 }
 
 export function facadeConfig(overrides: Partial<FacadeConfig> = {}): FacadeConfig {

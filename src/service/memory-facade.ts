@@ -19,6 +19,8 @@ import type {
   SceneWithCells,
   SessionClosed,
   SessionOpened,
+  PurgedProject,
+  StoredNode,
 } from '../core/entities.js';
 import type { Principal } from '../core/principal.js';
 import type {
@@ -34,6 +36,7 @@ import type {
   ResourceSubscriptionInput,
   PlaceBeaconInput,
   PullDiffsInput,
+  PurgeProjectInput,
   QueryInput,
   RecallInput,
   StoreInput,
@@ -61,7 +64,8 @@ export interface MemoryFacade {
   /** Resolves a clear API key to its principal; UNAUTHENTICATED when unknown or revoked. */
   authenticate(apiKey: string): Promise<Principal>;
 
-  store(principal: Principal, input: StoreInput): Promise<MemoryNode>;
+  /** The new cell; the reinforced one (`reinforced: true`) when it restates a current cell; the original on an idempotent replay. */
+  store(principal: Principal, input: StoreInput): Promise<StoredNode>;
   /** The cell; with `asOf`, the version of its chain that was current then (NOT_FOUND if none was). */
   getCell(principal: Principal, nodeId: string, options?: { readonly asOf?: string }): Promise<MemoryNode>;
   /** Every version of the cell's supersession chain, oldest first. */
@@ -70,6 +74,12 @@ export interface MemoryFacade {
   deleteCell(principal: Principal, nodeId: string): Promise<void>;
   /** Forgets the readable cells of a scene or of one source (a batch per call); `deleted` diffs as for deleteCell. */
   forgetCells(principal: Principal, input: ForgetCellsInput): Promise<{ readonly deleted: number; readonly has_more: boolean }>;
+
+  /**
+   * Admin only: erases one project of the principal's tenant — cells, scenes, sessions, the beacons
+   * watching only it and the diffs about it — in one transaction. No `deleted` diffs (see memory-model.md).
+   */
+  purgeProject(principal: Principal, input: PurgeProjectInput): Promise<PurgedProject>;
 
   recall(principal: Principal, input: RecallInput, options?: HydrateOption): Promise<RecallResult>;
   query(principal: Principal, input: QueryInput, options?: HydrateOption): Promise<RecallResult>;

@@ -27,6 +27,11 @@ export interface CellRow {
   readonly valid_until: string | null;
   readonly supersedes: string | null;
   readonly superseded_by: string | null;
+  /** Stores that restated this cell and reinforced it instead of writing their own. */
+  readonly corroborations: number;
+  /** Agents other than the author who restated it, in order of first restatement. */
+  readonly corroborators: readonly string[];
+  readonly trust: number;
 }
 
 /** The cell columns in wire-friendly form; `t` qualifies them when a statement joins another relation. */
@@ -39,7 +44,8 @@ export function cellColumns(t = ''): string {
   ${c('promoted_node_id')}::text AS promoted_node_id, ${c('hits')} AS hits, ${isoText(c('reinforced_at'))} AS reinforced_at,
   ${isoText(c('created_at'))} AS created_at, ${isoText(c('updated_at'))} AS updated_at,
   ${isoText(c('valid_from'))} AS valid_from, ${isoText(c('valid_until'))} AS valid_until,
-  ${c('supersedes')}::text AS supersedes, ${c('superseded_by')}::text AS superseded_by`;
+  ${c('supersedes')}::text AS supersedes, ${c('superseded_by')}::text AS superseded_by,
+  ${c('corroborations')} AS corroborations, ${c('corroborators')} AS corroborators, ${c('trust')}::float8 AS trust`;
 }
 
 const CELL_COLUMNS = cellColumns();
@@ -61,6 +67,8 @@ export interface NewCell {
   readonly originNodeId: string | null;
   /** The current cell this one replaces (markSuperseded closes it in the same transaction). */
   readonly supersedes?: string | null;
+  /** The author's trust (its key's); restatements by other agents raise it. */
+  readonly trust: number;
   readonly embedding: string;
   readonly now: Date;
 }
@@ -70,8 +78,8 @@ export async function insertCell(q: Queryable, cell: NewCell): Promise<CellRow |
   const result = await q.query<CellRow>(
     `INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, scene_id, session_id, source_agent,
        source_ref, metadata, idempotency_key, layer, origin_node_id, embedding, reinforced_at, created_at, updated_at,
-       valid_from, supersedes)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14, $15::vector, $16, $16, $16, $16, $17)
+       valid_from, supersedes, trust)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14, $15::vector, $16, $16, $16, $16, $17, $18)
      ON CONFLICT (tenant_id, source_agent, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
      RETURNING ${CELL_COLUMNS}`,
     [
@@ -92,6 +100,7 @@ export async function insertCell(q: Queryable, cell: NewCell): Promise<CellRow |
       cell.embedding,
       cell.now.toISOString(),
       cell.supersedes ?? null,
+      cell.trust,
     ],
   );
   return result.rows[0] ?? null;
@@ -139,9 +148,13 @@ export async function cellHistory(q: Queryable, tenantId: string, nodeId: string
   return result.rows;
 }
 
+/** The cell a store with this key wrote — or reinforced (reinforcement_keys): its replay returns that cell. */
 export async function findCellByIdempotencyKey(q: Queryable, tenantId: string, agent: string, key: string): Promise<CellRow | null> {
   const result = await q.query<CellRow>(
-    `SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND source_agent = $2 AND idempotency_key = $3`,
+    `SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND (
+       (source_agent = $2 AND idempotency_key = $3)
+       OR node_id = (SELECT r.node_id FROM reinforcement_keys r WHERE r.tenant_id = $1 AND r.agent = $2 AND r.idempotency_key = $3))
+     LIMIT 1`,
     [tenantId, agent, key],
   );
   return result.rows[0] ?? null;
@@ -366,8 +379,9 @@ export async function applyHits(q: Queryable, hits: readonly HitCount[], now: Da
 }
 
 /**
- * Writes the L2 copy of an L0 cell (same content and embedding, linked by origin_node_id) and
- * records it on the origin, once: returns null when the origin was already promoted or is gone.
+ * Writes the L2 copy of a current L0 cell (same content, embedding and corroboration, linked by
+ * origin_node_id) and records it on the origin, once: returns null when the origin was already
+ * promoted, is gone, or was superseded (a replaced version is not durable knowledge).
  */
 export async function insertPromotedCopy(
   q: Queryable,
@@ -377,15 +391,16 @@ export async function insertPromotedCopy(
   now: Date,
 ): Promise<(CellRow & { embedding: string }) | null> {
   const claimed = await q.query(
-    `UPDATE cells SET promoted_node_id = $3 WHERE tenant_id = $1 AND node_id = $2 AND promoted_node_id IS NULL AND layer = 'L0'`,
+    `UPDATE cells SET promoted_node_id = $3 WHERE tenant_id = $1 AND node_id = $2 AND promoted_node_id IS NULL AND layer = 'L0' AND valid_until IS NULL`,
     [tenantId, originId, copyId],
   );
   if (claimed.rowCount === 0) return null;
   const result = await q.query<CellRow & { embedding: string }>(
     `INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, scene_id, session_id, source_agent,
-       source_ref, metadata, layer, origin_node_id, embedding, reinforced_at, created_at, updated_at)
+       source_ref, metadata, layer, origin_node_id, embedding, reinforced_at, created_at, updated_at,
+       corroborations, corroborators, trust)
      SELECT $3, tenant_id, project, content, cell_type, salience, NULL, NULL, source_agent,
-       source_ref, metadata, 'L2', node_id, embedding, $4, $4, $4
+       source_ref, metadata, 'L2', node_id, embedding, $4, $4, $4, corroborations, corroborators, trust
      FROM cells WHERE tenant_id = $1 AND node_id = $2
      RETURNING ${CELL_COLUMNS}, embedding::text AS embedding`,
     [tenantId, originId, copyId, now.toISOString()],

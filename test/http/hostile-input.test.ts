@@ -128,6 +128,8 @@ function validQueries(f: Fixtures): Record<string, readonly Record<string, strin
     listBeacons: [{ limit: '5', cursor }],
     pullDiffs: [{ since: '2020-01-01T00:00:00Z', limit: '5' }],
     listScenes: [{ project: 'fuzz', limit: '5', cursor }],
+    // A project that holds nothing: a valid purge must not erase the fixtures the other routes use.
+    purgeProject: [{ project: 'fuzz-purged' }],
   };
 }
 

@@ -55,6 +55,7 @@ describe('the OpenAPI document', () => {
         'POST /v1/admin/keys',
         'GET /v1/admin/keys',
         'DELETE /v1/admin/keys/{id}',
+        'DELETE /v1/admin/projects',
         'GET /healthz',
         'GET /readyz',
         'GET /metrics',

@@ -93,6 +93,7 @@ describe('authentication on every /v1 route', () => {
     ['POST', '/v1/admin/keys', '/v1/admin/keys', { tenant: 'acme', agent: 'x' }],
     ['GET', '/v1/admin/keys', '/v1/admin/keys'],
     ['DELETE', `/v1/admin/keys/${randomUUID()}`, '/v1/admin/keys/{id}'],
+    ['DELETE', '/v1/admin/projects?project=p', '/v1/admin/projects'],
   ];
 
   it.each(routes)('%s %s without a key is 401 UNAUTHENTICATED', async (method, url, pattern, body) => {
@@ -480,6 +481,27 @@ describe('admin keys', () => {
   it('an admin cannot mint a key in another tenant', async () => {
     const response = await call('POST', '/v1/admin/keys', '/v1/admin/keys', { key: acmeAdmin.key, body: { tenant: 'globex', agent: 'spy' } });
     expect([403, 400]).toContain(response.statusCode);
+  });
+
+  it("DELETE /v1/admin/projects purges one project of the admin's tenant and counts it; writers get 403; another tenant's project of that name stays", async () => {
+    const open = async (key: string): Promise<void> => {
+      expect((await call('POST', '/v1/sessions', '/v1/sessions', { key, body: { project: 'purge-me' } })).statusCode).toBe(201);
+    };
+    await open(alice.key);
+    const mine = await storeCell(alice.key, { content: 'a memory of the purged project', cell_type: 'Fact' });
+    await open(mallory.key);
+    const theirs = await storeCell(mallory.key, { content: 'a memory of the purged project', cell_type: 'Fact' });
+
+    const denied = await call('DELETE', '/v1/admin/projects?project=purge-me', '/v1/admin/projects');
+    expect(denied.statusCode).toBe(403);
+    expect(errorCode(denied)).toBe('FORBIDDEN');
+    const purged = await call('DELETE', '/v1/admin/projects?project=purge-me', '/v1/admin/projects', { key: acmeAdmin.key });
+    expect(purged.statusCode).toBe(200);
+    expect(purged.json()).toEqual({ project: 'purge-me', cells: 1, scenes: 1, sessions: 1, beacons: 0, diffs: 0 });
+    expect((await call('GET', `/v1/cells/${mine.node_id}`, '/v1/cells/{id}')).statusCode).toBe(404);
+    expect((await call('GET', `/v1/cells/${theirs.node_id}`, '/v1/cells/{id}', { key: mallory.key })).statusCode).toBe(200);
+    expect((await call('DELETE', '/v1/admin/projects', '/v1/admin/projects', { key: acmeAdmin.key })).statusCode).toBe(400);
+    expect((await call('DELETE', '/v1/admin/projects?project=%20bad', '/v1/admin/projects', { key: acmeAdmin.key })).statusCode).toBe(400);
   });
 
   it('refuses invalid key requests', async () => {

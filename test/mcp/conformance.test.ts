@@ -174,7 +174,7 @@ describe.each(['stdio', 'http', 'stdio bridged to http (--remote)'] as const)('M
         idempotency_key: `adr-1-${version}`,
       };
       const { node_id: nodeId } = await callOk(client, 'store', storeArgs);
-      expect(await callOk(client, 'store', storeArgs)).toEqual({ node_id: nodeId });
+      expect(await callOk(client, 'store', storeArgs)).toEqual({ node_id: nodeId, reinforced: false });
 
       const recalled = await callOk(client, 'recall', { query: 'PostgreSQL database', k: 5 });
       expect((recalled.results as { node_id: string }[]).map((hit) => hit.node_id)).toContain(nodeId);

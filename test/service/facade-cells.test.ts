@@ -28,7 +28,9 @@ describe.each(TEST_DRIVERS)('cells on %s', (driver) => {
     expect(node).toMatchObject({ source_agent: 'alice', project: 'default', salience: 0.5, layer: 'L0', hits: 0, metadata: {}, scene_id: null, session_id: null });
     expect(node.source_ref).toEqual({ kind: 'file', locator: 'docs/x.md:3' });
     expect(node.energy).toBeGreaterThan(0);
-    expect(await rt.facade.getCell(writer, node.node_id)).toEqual({ ...node, energy: expect.any(Number) as number });
+    expect(node).toMatchObject({ reinforced: false, corroborations: 0, stated_by: ['alice'], trust: 0.5 });
+    const { reinforced: _, ...stored } = node;
+    expect(await rt.facade.getCell(writer, node.node_id)).toEqual({ ...stored, energy: expect.any(Number) as number });
   });
 
   it('replays an idempotency key: same node, nothing stored, even with different content', async () => {

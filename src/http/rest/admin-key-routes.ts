@@ -1,6 +1,6 @@
-/** `/v1/admin/keys`: API key administration; the facade admits the admin role only. */
-import { apiKeyListSchema, createdApiKeySchema } from '../../core/output-schemas.js';
-import { createKeyInputSchema } from '../../core/schemas.js';
+/** `/v1/admin/keys`: API key administration, and `/v1/admin/projects`: the project purge; the facade admits the admin role only. */
+import { apiKeyListSchema, createdApiKeySchema, purgedProjectSchema } from '../../core/output-schemas.js';
+import { createKeyInputSchema, purgeProjectInputSchema } from '../../core/schemas.js';
 import { keyIdParamsSchema } from './path-params.js';
 import { defineRoute, type RestRoute } from './rest-route.js';
 
@@ -43,6 +43,19 @@ export const adminKeyRoutes: readonly RestRoute[] = [
     async handle(facade, { principal, params }) {
       await facade.revokeKey(principal, params.id);
       return { status: 204 };
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    url: '/v1/admin/projects',
+    operationId: 'purgeProject',
+    summary: "Erase one project of your tenant: its cells (every layer and version), scenes, sessions, the beacons watching only it and the diffs about it; no deleted diffs are sent",
+    tag: 'admin',
+    schemas: { query: purgeProjectInputSchema },
+    success: { status: 200, description: 'What was erased, by kind (all zero for a project that holds nothing)', schema: purgedProjectSchema },
+    errors: [],
+    async handle(facade, { principal, query }) {
+      return { status: 200, payload: await facade.purgeProject(principal, query) };
     },
   }),
 ];

@@ -1,6 +1,6 @@
 /** `/v1/cells`: store, read, list and delete full nodes. */
 import { z } from 'zod';
-import { cellHistorySchema, cellsPageSchema, forgottenCellsSchema, memoryNodeSchema } from '../../core/output-schemas.js';
+import { cellHistorySchema, cellsPageSchema, forgottenCellsSchema, memoryNodeSchema, storedNodeSchema } from '../../core/output-schemas.js';
 import { forgetCellsInputSchema, listCellsInputSchema, storeInputSchema, validityFields } from '../../core/schemas.js';
 import { cellIdParamsSchema } from './path-params.js';
 import { defineRoute, type RestRoute } from './rest-route.js';
@@ -15,7 +15,12 @@ export const cellRoutes: readonly RestRoute[] = [
     summary: 'Store a cell (same body as the MCP store tool)',
     tag: 'cells',
     schemas: { body: storeInputSchema },
-    success: { status: 201, description: 'The stored node (the original one when the idempotency key was replayed)', schema: memoryNodeSchema },
+    success: {
+      status: 201,
+      description:
+        'The stored node; the existing one, reinforced (reinforced: true), when the content restates a current cell of the project and type; the original one when the idempotency key was replayed',
+      schema: storedNodeSchema,
+    },
     errors: ['NOT_FOUND', 'CONFLICT', 'TOO_LARGE'],
     async handle(facade, { principal, body }) {
       return { status: 201, payload: await facade.store(principal, body) };

@@ -8,7 +8,10 @@ import type { Beacon, Diff, Scene, SceneWithCells } from '../../core/entities.js
 import type { beaconSchema, diffSchema, sceneSchema, sceneWithCellIdsSchema } from '../../core/output-schemas.js';
 import { uuidSchema } from '../../core/schemas.js';
 
-export const nodeIdOutput = z.strictObject({ node_id: uuidSchema.describe('Id of the stored cell') });
+export const storedNodeOutput = z.strictObject({
+  node_id: uuidSchema.describe('Id of the stored cell, or of the cell this store reinforced'),
+  reinforced: z.boolean().describe('true when the memory restated a current cell and reinforced it instead of adding one'),
+});
 
 export const beaconIdOutput = z.strictObject({ beacon_id: uuidSchema.describe('Id of the placed beacon') });
 

@@ -49,6 +49,7 @@ export function createProtocolFacadeDouble(): MemoryFacade {
     listCells: unexpected('listCells'),
     deleteCell: unexpected('deleteCell'),
     forgetCells: unexpected('forgetCells'),
+    purgeProject: unexpected('purgeProject'),
     recall: unexpected('recall'),
     query: unexpected('query'),
     openSession: unexpected('openSession'),

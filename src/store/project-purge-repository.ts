@@ -1,0 +1,31 @@
+/** SQL of the admin purge of one project of a tenant (docs/memory-model.md, "Forgetting"). */
+import type { Queryable } from './db.js';
+
+export interface PurgedProject {
+  readonly cells: number;
+  readonly scenes: number;
+  readonly sessions: number;
+  readonly beacons: number;
+  readonly diffs: number;
+}
+
+/**
+ * Deletes everything one project of a tenant holds: its cells (every layer and version; their
+ * reinforcement keys and cell resource subscriptions go with them), scenes, sessions, the beacons
+ * that watch only it, and the diffs about it still in inboxes (their previews quote the cells).
+ * Tenant-wide beacons stay. Counts what went.
+ */
+export async function purgeProject(q: Queryable, tenantId: string, project: string): Promise<PurgedProject> {
+  const count = async (sql: string): Promise<number> => (await q.query(sql, [tenantId, project])).rowCount;
+  const diffs = await count(`DELETE FROM diffs WHERE tenant_id = $1 AND project = $2`);
+  const cells = await q.query<{ n: number }>(
+    `WITH gone AS (DELETE FROM cells WHERE tenant_id = $1 AND project = $2 RETURNING node_id),
+       unsubscribed AS (DELETE FROM resource_subscriptions WHERE tenant_id = $1 AND resource IN (SELECT 'cell:' || node_id::text FROM gone))
+     SELECT count(*)::int AS n FROM gone`,
+    [tenantId, project],
+  );
+  const sessions = await count(`DELETE FROM sessions WHERE tenant_id = $1 AND project = $2`);
+  const scenes = await count(`DELETE FROM scenes WHERE tenant_id = $1 AND project = $2`);
+  const beacons = await count(`DELETE FROM beacons WHERE tenant_id = $1 AND project = $2`);
+  return { cells: cells.rows[0]?.n ?? 0, scenes, sessions, beacons, diffs };
+}

@@ -1,0 +1,148 @@
+/**
+ * Near-duplicate reinforcement through the facade with the real minilm embedder (docs/memory-model.md):
+ * a store that rewords a current cell of the same tenant, project and type writes no cell and
+ * gossips nothing; it reinforces that cell (reinforcement time, corroborations, stated_by, trust)
+ * and answers with it. A different statement, a changed value, another tenant, project or type,
+ * a superseded cell, an idempotent replay and the off switch all keep their own meaning.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Diff } from '../../src/core/entities.js';
+import type { Principal } from '../../src/core/principal.js';
+import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
+import { freshTenant } from './service-test-helpers.js';
+
+const EPOCH = '2000-01-01T00:00:00Z';
+const DAY = 86_400_000;
+const STATEMENT = 'User sessions are stored in PostgreSQL.';
+const REWORDING = 'We keep user sessions in PostgreSQL.';
+const DIFFERENT = 'User sessions used to be stored in Redis.';
+const CHANGED_VALUE = ['The Android build requires JDK 17.', 'The Android build requires JDK 21.'] as const;
+
+describe.each(TEST_DRIVERS)('near-duplicate reinforcement on %s (minilm)', (driver) => {
+  let rt: TestRuntime;
+
+  beforeAll(async () => {
+    rt = await createTestRuntime({ driver, embedder: 'minilm' });
+  });
+  afterAll(async () => rt.close());
+
+  const team = async (): Promise<{ tenant: string; author: Principal; peer: Principal; watcher: Principal }> => {
+    const tenant = freshTenant();
+    return {
+      tenant,
+      author: await rt.principal({ tenant, agent: 'author', default_project: 'p', trust: 0.5 }),
+      peer: await rt.principal({ tenant, agent: 'peer', default_project: 'p', trust: 0.6 }),
+      watcher: await rt.principal({ tenant, agent: 'watcher', default_project: 'p' }),
+    };
+  };
+  const cellsOf = async (p: Principal): Promise<string[]> => (await rt.facade.listCells(p, { limit: 50 })).items.map((c) => c.node_id);
+  const diffsOf = async (p: Principal): Promise<readonly Diff[]> => (await rt.facade.pullDiffs(p, { since: EPOCH, limit: 500 })).diffs;
+
+  it('uses the per-embedder default similarity', () => {
+    expect(rt.facade.config.nearDuplicateSimilarity).toBe(0.85);
+  });
+
+  it("reinforces the cell a rewording restates: no new cell, its energy renewed, the peer's corroboration counted and its trust raised", async () => {
+    const { author, peer } = await team();
+    const original = await rt.facade.store(author, { content: STATEMENT, cell_type: 'Decision', salience: 0.5 });
+    expect(original).toMatchObject({ reinforced: false, corroborations: 0, stated_by: ['author'], trust: 0.5 });
+    rt.clock.advance(30 * DAY);
+    const decayed = await rt.facade.getCell(author, original.node_id);
+
+    const restated = await rt.facade.store(peer, { content: REWORDING, cell_type: 'Decision', salience: 0.5 });
+    expect(restated).toMatchObject({ node_id: original.node_id, reinforced: true, content: STATEMENT, corroborations: 1, stated_by: ['author', 'peer'] });
+    expect(restated.trust).toBeCloseTo(1 - (1 - 0.5) * (1 - 0.6), 5);
+    expect(restated.energy).toBeGreaterThan(decayed.energy);
+    expect(restated.energy).toBeCloseTo(original.energy, 5);
+    expect(Date.parse(restated.updated_at)).toBeGreaterThan(Date.parse(original.updated_at));
+    expect(await cellsOf(author)).toEqual([original.node_id]);
+
+    // The author restating its own cell is one more corroboration, not a new agent: trust stays.
+    const again = await rt.facade.store(author, { content: REWORDING, cell_type: 'Decision', salience: 0.5 });
+    expect(again).toMatchObject({ node_id: original.node_id, reinforced: true, corroborations: 2, stated_by: ['author', 'peer'] });
+    expect(again.trust).toBeCloseTo(restated.trust, 5);
+  });
+
+  it('writes a cell of its own for a different statement on the same subject, and for a changed value', async () => {
+    const { author } = await team();
+    const first = await rt.facade.store(author, { content: STATEMENT, cell_type: 'Decision', salience: 0.5 });
+    const other = await rt.facade.store(author, { content: DIFFERENT, cell_type: 'Decision', salience: 0.5 });
+    expect(other.reinforced).toBe(false);
+    expect(other.node_id).not.toBe(first.node_id);
+    const jdk17 = await rt.facade.store(author, { content: CHANGED_VALUE[0], cell_type: 'Constraint', salience: 0.5 });
+    const jdk21 = await rt.facade.store(author, { content: CHANGED_VALUE[1], cell_type: 'Constraint', salience: 0.5 });
+    expect(jdk21.reinforced).toBe(false);
+    expect(new Set(await cellsOf(author))).toEqual(new Set([first.node_id, other.node_id, jdk17.node_id, jdk21.node_id]));
+    expect((await rt.facade.getCell(author, first.node_id)).corroborations).toBe(0);
+  });
+
+  it('gossips nothing for a reinforcement', async () => {
+    const { author, peer, watcher } = await team();
+    await rt.facade.placeBeacon(watcher, { text: 'where user sessions are stored', threshold: 0.3, include_own: false });
+    const original = await rt.facade.store(author, { content: STATEMENT, cell_type: 'Decision', salience: 0.8 });
+    expect((await diffsOf(watcher)).map((d) => [d.op, d.node_id])).toEqual([['created', original.node_id]]);
+    await rt.facade.store(peer, { content: REWORDING, cell_type: 'Decision', salience: 0.8 });
+    expect((await diffsOf(watcher)).map((d) => [d.op, d.node_id])).toEqual([['created', original.node_id]]);
+  });
+
+  it('never reinforces across tenants, projects or cell types', async () => {
+    const { author } = await team();
+    const original = await rt.facade.store(author, { content: STATEMENT, cell_type: 'Decision', salience: 0.5 });
+    const foreigner = await rt.principal({ tenant: freshTenant(), agent: 'author', default_project: 'p' });
+    const foreign = await rt.facade.store(foreigner, { content: STATEMENT, cell_type: 'Decision', salience: 0.5 });
+    expect(foreign).toMatchObject({ reinforced: false, corroborations: 0 });
+    expect(foreign.node_id).not.toBe(original.node_id);
+    expect(await cellsOf(foreigner)).toEqual([foreign.node_id]);
+
+    await rt.facade.openSession(author, { project: 'q' });
+    const otherProject = await rt.facade.store(author, { content: REWORDING, cell_type: 'Decision', salience: 0.5 });
+    expect(otherProject).toMatchObject({ reinforced: false, project: 'q' });
+    const otherType = await rt.facade.store(foreigner, { content: REWORDING, cell_type: 'Fact', salience: 0.5 });
+    expect(otherType.reinforced).toBe(false);
+    expect((await rt.facade.getCell(author, original.node_id)).corroborations).toBe(0);
+    expect((await rt.facade.getCell(foreigner, foreign.node_id)).corroborations).toBe(0);
+  });
+
+  it('does not reinforce a superseded cell', async () => {
+    const { author } = await team();
+    const old = await rt.facade.store(author, { content: STATEMENT, cell_type: 'Decision', salience: 0.5 });
+    const next = await rt.facade.store(author, { content: 'Logins moved to a managed identity provider.', cell_type: 'Decision', salience: 0.5, supersedes: old.node_id });
+    expect(next.reinforced).toBe(false);
+    const restated = await rt.facade.store(author, { content: REWORDING, cell_type: 'Decision', salience: 0.5 });
+    expect(restated.reinforced).toBe(false);
+    expect([old.node_id, next.node_id]).not.toContain(restated.node_id);
+    expect((await rt.facade.getCell(author, old.node_id)).corroborations).toBe(0);
+  });
+
+  it('keeps exact replay for idempotency keys: a replay returns the original and reinforces nothing', async () => {
+    const { author, peer } = await team();
+    const original = await rt.facade.store(author, { content: STATEMENT, cell_type: 'Decision', salience: 0.5, idempotency_key: 'k1' });
+    const replay = await rt.facade.store(author, { content: STATEMENT, cell_type: 'Decision', salience: 0.5, idempotency_key: 'k1' });
+    expect(replay).toMatchObject({ node_id: original.node_id, reinforced: false, corroborations: 0 });
+
+    // A keyed store that reinforced: its replay answers the same cell and counts nothing twice.
+    const restated = await rt.facade.store(peer, { content: REWORDING, cell_type: 'Decision', salience: 0.5, idempotency_key: 'k2' });
+    expect(restated).toMatchObject({ node_id: original.node_id, reinforced: true, corroborations: 1 });
+    const restatedReplay = await rt.facade.store(peer, { content: REWORDING, cell_type: 'Decision', salience: 0.5, idempotency_key: 'k2' });
+    expect(restatedReplay).toMatchObject({ node_id: original.node_id, reinforced: false, corroborations: 1, stated_by: ['author', 'peer'] });
+    expect(await cellsOf(author)).toEqual([original.node_id]);
+  });
+});
+
+describe('near-duplicate reinforcement switched off', () => {
+  let rt: TestRuntime;
+
+  beforeAll(async () => {
+    rt = await createTestRuntime({ embedder: 'minilm', facade: { nearDuplicateSimilarity: null } });
+  });
+  afterAll(async () => rt.close());
+
+  it('writes every restatement as a cell of its own', async () => {
+    const author = await rt.principal({ tenant: freshTenant(), agent: 'author', default_project: 'p' });
+    const first = await rt.facade.store(author, { content: STATEMENT, cell_type: 'Decision', salience: 0.5 });
+    const second = await rt.facade.store(author, { content: STATEMENT, cell_type: 'Decision', salience: 0.5 });
+    expect(second.reinforced).toBe(false);
+    expect(second.node_id).not.toBe(first.node_id);
+    expect((await rt.facade.listCells(author, { limit: 50 })).items).toHaveLength(2);
+  });
+});
