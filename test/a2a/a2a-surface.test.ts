@@ -192,6 +192,10 @@ describe('A2A surface (HYPHAE_A2A=1)', () => {
       const followUp = userMessage([text('hello')]);
       expect(rpcCodeOf(await caught(stranger.sendMessage(sendRequest({ ...followUp, taskId }))))).toBe(-32001);
     }
+    const otherTenant = await a2aClient(server.baseUrl, otherTenantKey);
+    expect((await otherTenant.listTasks({ tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined })).tasks).toEqual([]);
+    const own = await reader.listTasks({ tenant: '', contextId: '', status: TaskState.TASK_STATE_WORKING, pageToken: '', statusTimestampAfter: undefined });
+    expect(own.tasks.map((t) => t.id)).toEqual([taskId]);
     const foreignTenant = await rawRpc(server.baseUrl, otherTenantKey, { jsonrpc: '2.0', id: 2, method: 'GetTask', params: { tenant: 'acme', id: taskId } });
     expect(foreignTenant.status).toBe(200);
     expect(foreignTenant.body.error?.code).toBe(-32602);
@@ -256,6 +260,41 @@ describe('A2A surface (HYPHAE_A2A=1)', () => {
     } finally {
       await mcp.close();
     }
+  });
+});
+
+describe('A2A subscribe tasks ended by the server', () => {
+  let server: A2aTestServer;
+
+  beforeAll(async () => {
+    server = await startA2aServer({ a2a: true });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const drain = async (stream: AsyncGenerator<StreamResponse, void, undefined>): Promise<TaskState | undefined> => {
+    let state: TaskState | undefined;
+    for await (const event of { [Symbol.asyncIterator]: () => stream }) {
+      if (event.payload?.$case === 'statusUpdate') state = event.payload.value.status?.state;
+    }
+    return state;
+  };
+
+  it('fails the task when its key is revoked, and completes every task when the server closes', async () => {
+    const admin = await server.mintKey('acme', 'admin', ['admin']);
+    const revoked = await server.mintKey('acme', 'reader');
+    const kept = await server.mintKey('acme', 'other-reader');
+    const revokedStream = (await a2aClient(server.baseUrl, revoked.key)).sendMessageStream(sendRequest(userMessage([data({ skill: 'subscribe' })])));
+    const keptStream = (await a2aClient(server.baseUrl, kept.key)).sendMessageStream(sendRequest(userMessage([data({ skill: 'subscribe' })])));
+    expect((await revokedStream.next()).value?.payload?.$case).toBe('task');
+    expect((await keptStream.next()).value?.payload?.$case).toBe('task');
+    await server.facade.revokeKey(admin.principal, revoked.principal.keyId);
+    expect(await drain(revokedStream)).toBe(TaskState.TASK_STATE_FAILED);
+    const closing = server.app.close();
+    expect(await drain(keptStream)).toBe(TaskState.TASK_STATE_COMPLETED);
+    await closing;
   });
 });
 
