@@ -86,6 +86,34 @@ describe('LiveDiffFeed on PGlite with the in-process bus', () => {
     expect(diffs.map((d) => d.seq)).toEqual([2, 3, 4, 5]);
   });
 
+  it('a stream that reconnects with its last seq gets what it missed while away — already published on the bus — then live, once each', async () => {
+    const beacon = randomUUID();
+    await insertBeacon(db, TENANT, 'reader', beacon);
+    // A second stream of the same inbox stays open throughout, so the tenant's bus subscription does too.
+    const steady = collector();
+    await feed.subscribe(TENANT, 'reader', steady.listener);
+    const first = collector();
+    const connection = await feed.subscribe(TENANT, 'reader', first.listener);
+    for (let i = 0; i < 3; i += 1) await insertDiff(db, TENANT, 'reader', beacon, `before ${i}`);
+    await relay.relayAll();
+    await waitFor(() => first.diffs.length === 3);
+    await connection.close();
+
+    for (let i = 0; i < 4; i += 1) await insertDiff(db, TENANT, 'reader', beacon, `while away ${i}`);
+    await relay.relayAll();
+    await waitFor(() => steady.diffs.length === 7);
+    expect(first.diffs).toHaveLength(3);
+
+    const again = collector();
+    await feed.subscribe(TENANT, 'reader', again.listener, first.diffs.at(-1)?.seq);
+    expect(again.diffs.map((d) => d.preview)).toEqual(['while away 0', 'while away 1', 'while away 2', 'while away 3']);
+    await insertDiff(db, TENANT, 'reader', beacon, 'after');
+    await relay.relayAll();
+    await waitFor(() => again.diffs.length === 5 && steady.diffs.length === 8);
+    expect([...first.diffs, ...again.diffs].map((d) => d.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(steady.diffs.map((d) => d.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
   it('drops republished diffs (seq at or below the last delivered)', async () => {
     const beacon = randomUUID();
     await insertBeacon(db, TENANT, 'reader', beacon);
