@@ -12,6 +12,8 @@ import type { ProcessRuntime } from './process-runtime.js';
 export interface ServeAppOptions {
   /** Defaults to the configured log level on stdout. */
   readonly logger?: HttpAppDeps['logger'];
+  /** The failed-authentication limiter shared with the gRPC port (serve-grpc.ts). */
+  readonly failedAuth?: HttpAppDeps['failedAuth'];
 }
 
 export function buildServeApp(processRuntime: ProcessRuntime, options: ServeAppOptions = {}): Promise<FastifyInstance> {
@@ -33,5 +35,6 @@ export function buildServeApp(processRuntime: ProcessRuntime, options: ServeAppO
     metrics: processRuntime.metrics,
     logger: options.logger ?? { level: config.logLevel },
     version: SERVER_VERSION,
+    ...(options.failedAuth === undefined ? {} : { failedAuth: options.failedAuth }),
   });
 }

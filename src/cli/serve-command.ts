@@ -1,6 +1,7 @@
 /**
- * `hyphae serve`: REST + MCP over HTTP + health + metrics on one port. Embedded by default.
- * SIGTERM/SIGINT: stop accepting, drain in-flight requests and live streams, flush recall hits
+ * `hyphae serve`: REST + MCP over HTTP + health + metrics on one port, gRPC (with gRPC-Web and
+ * Connect) on another (HYPHAE_GRPC_PORT, default 50051, 0 = off). Embedded by default.
+ * SIGTERM/SIGINT: stop accepting on both, drain in-flight calls and live streams, flush recall hits
  * and the outbox, close the bus and the database (PGlite is closed cleanly, never corrupted).
  */
 import { loadConfig } from '../core/config.js';
@@ -10,6 +11,7 @@ import { configFlags, parseCommand } from './args.js';
 import { printBootstrapBanner } from './bootstrap-banner.js';
 import { startProcessRuntime } from './process-runtime.js';
 import { buildServeApp } from './serve-app.js';
+import { createSharedFailedAuthLimiter, startServeGrpc } from './serve-grpc.js';
 import { onShutdownSignal } from './shutdown.js';
 
 export async function runServeCommand(argv: readonly string[]): Promise<void> {
@@ -25,25 +27,32 @@ export async function runServeCommand(argv: readonly string[]): Promise<void> {
   });
   const { runtime } = processRuntime;
   let app: Awaited<ReturnType<typeof buildServeApp>> | undefined;
+  let grpc: Awaited<ReturnType<typeof startServeGrpc>>;
   try {
     const bootstrap = await runtime.keyAdmin.bootstrapAdminKey(config.bootstrapAdminKey);
-    app = await buildServeApp(processRuntime);
+    const failedAuth = createSharedFailedAuthLimiter(processRuntime);
+    app = await buildServeApp(processRuntime, { failedAuth });
+    grpc = await startServeGrpc(processRuntime, failedAuth);
     const address = await app.listen({ host: config.host, port: config.port });
     // The clear key is shown once, only when this start minted it (never a preset key from the environment).
     if (bootstrap !== null && config.bootstrapAdminKey === undefined) printBootstrapBanner(bootstrap, publicBaseUrl(config.host, address));
+    // Before the "serving on" line: whoever waits for that line finds the gRPC port up too.
+    process.stderr.write(grpc === undefined ? 'hyphae serve: gRPC off (HYPHAE_GRPC_PORT=0)\n' : `hyphae serve: gRPC, gRPC-Web and Connect (h2c) on ${grpc.address}\n`);
     process.stderr.write(
       `hyphae ${SERVER_VERSION} serving on ${address} (${config.embedded ? `embedded, data in ${config.dataDir}` : 'PostgreSQL'}; ` +
         `embedder ${runtime.embedder.modelId}; bus ${config.natsUrl === undefined ? 'in-process' : 'NATS'})\n`,
     );
   } catch (error) {
+    await grpc?.close().catch(() => undefined);
     await app?.close().catch(() => undefined);
     await processRuntime.close().catch(() => undefined);
     throw error;
   }
   const server = app;
+  const grpcServer = grpc;
   await onShutdownSignal(async (signal) => {
     process.stderr.write(`hyphae serve: ${signal}: draining requests and closing\n`);
-    await server.close();
+    await Promise.all([server.close(), grpcServer?.close()]);
     await processRuntime.close();
   });
 }

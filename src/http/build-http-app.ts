@@ -33,6 +33,8 @@ export interface HttpAppDeps {
   /** `false` silences the logger (benchmarks). */
   readonly logger: HttpLoggerOptions | false;
   readonly version: string;
+  /** Shared with the gRPC port, so guessing keys on both draws on one budget per address; default: one of its own. */
+  readonly failedAuth?: FailedAuthLimiter;
 }
 
 const OPENAPI_OPERATION: PlainOperation = {
@@ -88,7 +90,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   });
 
   installSecurityHooks(app, config);
-  const failedAuth = new FailedAuthLimiter({ max: config.failedAuthMax, windowMs: config.rateLimitWindowMs });
+  const failedAuth = deps.failedAuth ?? new FailedAuthLimiter({ max: config.failedAuthMax, windowMs: config.rateLimitWindowMs });
   app.addHook('onRequest', async (request, reply) => {
     const retryAfter = isProbeRoute(request.routeOptions.url) ? null : failedAuth.retryAfterSeconds(request.ip);
     if (retryAfter === null) return;

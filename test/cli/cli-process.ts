@@ -59,9 +59,14 @@ export interface RunningServer {
   stop(): Promise<number | null>;
 }
 
-/** Starts `hyphae serve` and resolves once it reports the address it listens on. */
+/**
+ * Starts `hyphae serve` and resolves once it reports the address it listens on. Test servers run
+ * concurrently, so the gRPC port stays off (HYPHAE_GRPC_PORT=0) unless the caller's env names one;
+ * an empty HYPHAE_GRPC_PORT means unset, i.e. the default port (test/product/default-serve.test.ts).
+ */
 export function startServer(args: readonly string[], env: NodeJS.ProcessEnv, launcher: Launcher = NODE_LAUNCHER): Promise<RunningServer> {
-  return startHyphae(['serve', ...args], env, /serving on (http:\/\/[^\s]+)/, launcher);
+  const withGrpcPort = 'HYPHAE_GRPC_PORT' in env ? env : { ...env, HYPHAE_GRPC_PORT: '0' };
+  return startHyphae(['serve', ...args], withGrpcPort, /serving on (http:\/\/[^\s]+)/, launcher);
 }
 
 /** Starts `hyphae worker` and resolves once it reports its model and HTTP address. */

@@ -3,7 +3,8 @@
  * setting (only `--port 0`, so runs never collide), the default embedder included. The key it
  * prints on first start stores and recalls a paraphrase over REST, MCP over HTTP (the official SDK
  * client) and the stdio bridge (`npx hyphae mcp --remote`); `npx hyphae keys create` mints a key
- * on the stopped folder, and a restart finds both the data and that key.
+ * on the stopped folder, and a restart finds both the data and that key. The first start also
+ * serves gRPC on its default port (50051, the one test that leaves HYPHAE_GRPC_PORT to its default).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HYPHAE_BIN, NODE_LAUNCHER, npxLauncher, runHyphae, startServer } from '../cli/cli-process.js';
 import type { RunningServer } from '../cli/cli-process.js';
+import { DEFAULT_GRPC_PORT } from '../../src/core/config.js';
+import { grpcJsClient } from '../grpc/support/grpc-js-client.js';
 import { KEY_PATTERN, recallOverMcp, recallOverRest, storeOverMcp, storeOverRest, userEnv, workFolder } from './product-support.js';
 import type { WorkFolder } from './product-support.js';
 
@@ -39,7 +42,8 @@ describe(`the default embedded server (node ${HYPHAE_BIN} serve)`, { timeout: 60
   const launcher = (): typeof NODE_LAUNCHER => ({ ...NODE_LAUNCHER, cwd: folder.dir });
 
   it('first start mints the key it prints; REST stores and recalls a paraphrase with it', async () => {
-    server = await startServer(['--port', '0'], userEnv(), launcher());
+    // An empty HYPHAE_GRPC_PORT is unset: the default gRPC port (startServer turns it off otherwise).
+    server = await startServer(['--port', '0'], userEnv({ HYPHAE_GRPC_PORT: '' }), launcher());
     // The default embedder is minilm (issue 11); the paraphrase checks below hold for any sentence model.
     expect(server.stderr()).toMatch(/embedder all-minilm-l6-v2-int8;/);
     key = (await printedKey(server)) ?? '';
@@ -47,6 +51,20 @@ describe(`the default embedded server (node ${HYPHAE_BIN} serve)`, { timeout: 60
     expect(existsSync(join(folder.dir, '.hyphae'))).toBe(true);
     answers.push(await storeOverRest(server.url, key));
     expect(await recallOverRest(server.url, key)).toBe(answers[0]);
+  });
+
+  it(`serves gRPC on the default port ${DEFAULT_GRPC_PORT}: health SERVING, and the key recalls the paraphrase over @grpc/grpc-js`, async () => {
+    expect(server?.stderr()).toContain(`gRPC, gRPC-Web and Connect (h2c) on 127.0.0.1:${DEFAULT_GRPC_PORT}`);
+    const health = grpcJsClient(`127.0.0.1:${DEFAULT_GRPC_PORT}`, 'grpc/health/v1/health.proto', ['grpc', 'health', 'v1', 'Health']);
+    const memory = grpcJsClient(`127.0.0.1:${DEFAULT_GRPC_PORT}`);
+    try {
+      expect(await health.unary('Check', { service: '' }, undefined)).toEqual({ status: 'SERVING' });
+      const recalled = await memory.unary<{ results: { node: { node_id: string } }[] }>('Recall', { query: 'how do clients receive their bills?', k: 1 }, key);
+      expect(recalled.results.map((hit) => hit.node.node_id)).toEqual([answers[0]]);
+    } finally {
+      health.close();
+      memory.close();
+    }
   });
 
   it('MCP over HTTP (the official SDK client) stores and recalls the paraphrase', async () => {
