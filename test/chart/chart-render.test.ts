@@ -133,6 +133,8 @@ describe.skipIf(skip !== undefined)('helm chart rendering', () => {
       [{ 'mesh.api.resources.requests.cpu': 'lots' }, "at '/mesh/api/resources/requests/cpu'"],
       [{ 'image.pullPolicy': 'Sometimes' }, "at '/image/pullPolicy'"],
       [{ 'mesh.nats.replicas': 12 }, "at '/mesh/nats/replicas': maximum: got 12, want 9"],
+      [{ 'mesh.api.database.hnsw.efSearch': 0 }, "at '/mesh/api/database/hnsw/efSearch': minimum: got 0, want 1"],
+      [{ 'mesh.api.database.hnsw.iterativeScan': 'sideways' }, "at '/mesh/api/database/hnsw/iterativeScan'"],
     ];
     for (const [set, message] of cases) {
       const r = await runHelm(['template', 'hyphae', CHART_DIR, '--kube-version', KUBE_VERSION, ...valueArgs([], set)]);
@@ -195,6 +197,26 @@ describe.skipIf(skip !== undefined)('helm chart rendering', () => {
     });
     const off = operatorObjectsFor(await renderChart([], { 'mesh.enabled': true, 'mesh.networkPolicy.enabled': false }));
     expect(off.filter((o) => o.kind === 'NetworkPolicy')).toEqual([]);
+  });
+
+  it('passes mesh.api.database to the API pods as HYPHAE_DB_* / HYPHAE_HNSW_* settings, defaulting to the server’s own', async () => {
+    const configOf = (objects: RenderedObject[]): Record<string, string> =>
+      (objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'hyphae-config') as unknown as { data: Record<string, string> }).data;
+    const defaults = configOf(operatorObjectsFor(await renderChart([], { 'mesh.enabled': true })));
+    expect(defaults).toMatchObject({
+      HYPHAE_DB_POOL_MAX: '10',
+      HYPHAE_DB_ACQUIRE_TIMEOUT_MS: '5000',
+      HYPHAE_DB_STATEMENT_TIMEOUT_MS: '30000',
+      HYPHAE_HNSW_EF_SEARCH: '40',
+      HYPHAE_HNSW_ITERATIVE_SCAN: 'relaxed_order',
+      HYPHAE_HNSW_MAX_SCAN_TUPLES: '20000',
+    });
+    const set = { 'mesh.enabled': true, 'mesh.api.database.poolMax': 20, 'mesh.api.database.hnsw.efSearch': 100, 'mesh.api.database.hnsw.iterativeScan': 'strict_order' };
+    const rendered = await renderChart([], set);
+    expect(findObject(rendered, 'HyphaeMesh')?.spec).toMatchObject({ api: { database: { poolMax: 20, hnsw: { efSearch: 100, iterativeScan: 'strict_order' } } } });
+    const api = operatorObjectsFor(rendered).find((o) => o.kind === 'Deployment' && o.metadata.name === 'hyphae-api');
+    expect(JSON.stringify(api?.spec)).toContain('"configMapRef":{"name":"hyphae-config"}');
+    expect(configOf(operatorObjectsFor(rendered))).toMatchObject({ HYPHAE_DB_POOL_MAX: '20', HYPHAE_HNSW_EF_SEARCH: '100', HYPHAE_HNSW_ITERATIVE_SCAN: 'strict_order' });
   });
 
   it('grants the operator exactly the kinds it manages, with the verbs it uses', async () => {

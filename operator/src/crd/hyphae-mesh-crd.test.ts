@@ -28,7 +28,12 @@ describe('HyphaeMesh CRD', () => {
 
   it('defaults an empty spec the way the API server does', () => {
     const spec = applyDefaults<HyphaeMeshSpec>(specSchema.json, {});
-    expect(spec.api).toEqual({ replicas: 2, port: 8787, resources: { requests: { cpu: '100m', memory: '256Mi' } } });
+    expect(spec.api).toEqual({
+      replicas: 2,
+      port: 8787,
+      database: { poolMax: 10, acquireTimeoutMs: 5000, statementTimeoutMs: 30000, hnsw: { efSearch: 40, iterativeScan: 'relaxed_order', maxScanTuples: 20000 } },
+      resources: { requests: { cpu: '100m', memory: '256Mi' } },
+    });
     expect(spec.workers.resources.requests).toEqual({ cpu: '100m', memory: '256Mi' });
     expect(spec.postgres.resources.requests).toEqual({ cpu: '250m', memory: '512Mi' });
     expect(spec.nats.resources.requests).toEqual({ cpu: '50m', memory: '64Mi' });

@@ -61,10 +61,42 @@ export const imageSchema = object(
   { defaultEmpty: true, description: 'The Hyphae server image used by the API and the workers.' },
 );
 
+/** How each API pod uses PostgreSQL (docs/storage.md); the defaults are the server's own. */
+export const databaseSchema = object(
+  {
+    poolMax: integer({ minimum: 1, maximum: 1000, default: 10, description: 'PostgreSQL connections per API pod (HYPHAE_DB_POOL_MAX).' }),
+    acquireTimeoutMs: integer({
+      minimum: 1,
+      maximum: 600_000,
+      default: 5_000,
+      description: 'How long a request waits for a connection (outage, restart, busy pool) before 503 with Retry-After (HYPHAE_DB_ACQUIRE_TIMEOUT_MS).',
+    }),
+    statementTimeoutMs: integer({
+      minimum: 0,
+      maximum: 86_400_000,
+      default: 30_000,
+      description: 'statement_timeout of every session, 0 for none; migrations run without one (HYPHAE_DB_STATEMENT_TIMEOUT_MS).',
+    }),
+    hnsw: object(
+      {
+        efSearch: integer({ minimum: 1, maximum: 1000, default: 40, description: 'pgvector hnsw.ef_search of every session: recall against speed (HYPHAE_HNSW_EF_SEARCH).' }),
+        iterativeScan: enumOf(['relaxed_order', 'strict_order', 'off'] as const, {
+          default: 'relaxed_order',
+          description: 'pgvector hnsw.iterative_scan; off lets the tenant/project filters leave a recall short of k (HYPHAE_HNSW_ITERATIVE_SCAN).',
+        }),
+        maxScanTuples: integer({ minimum: 1, maximum: 2_147_483_647, default: 20_000, description: 'pgvector hnsw.max_scan_tuples: where an iterative scan gives up (HYPHAE_HNSW_MAX_SCAN_TUPLES).' }),
+      },
+      { defaultEmpty: true, description: 'HNSW scan settings of the kNN search.' },
+    ),
+  },
+  { defaultEmpty: true, description: 'Connection pool, timeouts and kNN scan settings of the API pods.' },
+);
+
 export const apiSchema = object(
   {
     replicas: integer({ minimum: 0, maximum: 1000, default: 2, description: 'API pods (ignored while autoscaling is enabled).' }),
     port: integer({ minimum: 1, maximum: 65535, default: 8787 }),
+    database: databaseSchema,
     resources: resources('100m', '256Mi'),
     env: array(envVar, { listType: 'map', listMapKeys: ['name'], maxItems: 64, description: 'Extra environment for the API pods.' }),
   },

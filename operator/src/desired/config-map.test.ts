@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/core/config.js';
+import { KNN_DEFAULTS } from '../../../src/store/knn-session.js';
 import { configMap } from './config-map.js';
 import { meshFixture } from './test-fixtures.js';
 
@@ -13,7 +15,32 @@ describe('configMap', () => {
       HYPHAE_EMBEDDER: 'nats',
       HYPHAE_NATS_URL: 'nats://demo-nats.team-a.svc:4222',
       HYPHAE_ALLOWED_HOSTS: 'demo-api,demo-api.team-a,demo-api.team-a.svc,demo-api.team-a.svc.cluster.local',
+      HYPHAE_DB_POOL_MAX: '10',
+      HYPHAE_DB_ACQUIRE_TIMEOUT_MS: '5000',
+      HYPHAE_DB_STATEMENT_TIMEOUT_MS: '30000',
+      HYPHAE_HNSW_EF_SEARCH: '40',
+      HYPHAE_HNSW_ITERATIVE_SCAN: 'relaxed_order',
+      HYPHAE_HNSW_MAX_SCAN_TUPLES: '20000',
     });
+  });
+
+  it('passes spec.api.database to the API pods as the server reads it', () => {
+    const database = { poolMax: 25, acquireTimeoutMs: 2000, statementTimeoutMs: 0, hnsw: { efSearch: 100, iterativeScan: 'strict_order', maxScanTuples: 50000 } };
+    const { mesh, spec } = meshFixture({ api: { database } });
+    const config = loadConfig(configMap(mesh, spec).data as Record<string, string>);
+    expect(config).toMatchObject({ dbPoolMax: 25, dbAcquireTimeoutMs: 2000, dbStatementTimeoutMs: 0, dbHnswEfSearch: 100, dbHnswIterativeScan: 'strict_order', dbHnswMaxScanTuples: 50000 });
+  });
+
+  it('defaults spec.api.database to the server’s own defaults', () => {
+    const { mesh, spec } = meshFixture();
+    const server = loadConfig({});
+    expect(spec.api.database).toEqual({
+      poolMax: server.dbPoolMax,
+      acquireTimeoutMs: server.dbAcquireTimeoutMs,
+      statementTimeoutMs: server.dbStatementTimeoutMs,
+      hnsw: KNN_DEFAULTS,
+    });
+    expect(configMap(mesh, spec).metadata.name).toBe('demo-config');
   });
 
   it('uses the external NATS URL and allows the ingress host', () => {

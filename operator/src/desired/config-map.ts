@@ -11,6 +11,12 @@ export function configMap(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject {
     // API pods never embed locally: embedding is the workers' job, reached over NATS.
     HYPHAE_EMBEDDER: 'nats',
     HYPHAE_NATS_URL: natsUrl(mesh, spec),
+    HYPHAE_DB_POOL_MAX: String(spec.api.database.poolMax),
+    HYPHAE_DB_ACQUIRE_TIMEOUT_MS: String(spec.api.database.acquireTimeoutMs),
+    HYPHAE_DB_STATEMENT_TIMEOUT_MS: String(spec.api.database.statementTimeoutMs),
+    HYPHAE_HNSW_EF_SEARCH: String(spec.api.database.hnsw.efSearch),
+    HYPHAE_HNSW_ITERATIVE_SCAN: spec.api.database.hnsw.iterativeScan,
+    HYPHAE_HNSW_MAX_SCAN_TUPLES: String(spec.api.database.hnsw.maxScanTuples),
   };
   // The server answers only the Host names it is told (DNS-rebinding defence): the in-cluster
   // Service names, plus the ingress host. Probes are exempt server-side. api.env can override.
