@@ -30,7 +30,8 @@ import {
   type A2aErrorReply,
   type A2aRpcError,
 } from './a2a-errors.js';
-import { A2A_PATH, AGENT_CARD_URL_PATH, API_KEY_HEADER, agentCard } from './agent-card.js';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { A2A_PATH, AGENT_CARD_URL_PATH, API_KEY_HEADER, LEGACY_PROTOCOL_VERSION, agentCard, legacyAgentCard } from './agent-card.js';
 import { callContextFor, ownerOf } from './caller-identity.js';
 import { MemoryRequestHandler } from './memory-request-handler.js';
 import { SubscribeExecutor, type SubscribeMetrics } from './subscribe-executor.js';
@@ -89,6 +90,11 @@ function withoutTenant(body: unknown, principal: Principal): { body: unknown } |
   return { body: { ...body, params } };
 }
 
+/** A2A 1.0 says a request without A2A-Version is 0.3. */
+function isLegacy(version: string | undefined): boolean {
+  return version === undefined || version.trim() === '' || version.trim() === LEGACY_PROTOCOL_VERSION;
+}
+
 function isStream<T>(value: unknown): value is AsyncGenerator<T, void, undefined> {
   return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }
@@ -102,7 +108,9 @@ export function registerA2aRoutes(app: FastifyInstance, deps: A2aRouteDeps): A2a
   const taskStore = new InMemoryTaskStore(ownerOf);
   const executor = new SubscribeExecutor(deps.metrics);
   const tasks = new DefaultRequestHandler(baseCard, taskStore, executor, new DefaultExecutionEventBusManager(ownerOf));
-  const transport = new JsonRpcTransportHandler(new MemoryRequestHandler(deps.facade, tasks, taskStore));
+  const handler = new MemoryRequestHandler(deps.facade, tasks, taskStore);
+  const transport = new JsonRpcTransportHandler(handler);
+  const legacyTransport = new LegacyJsonRpcTransportHandler(handler);
   const principals = new WeakMap<FastifyRequest, Principal>();
   app.addHook('preClose', async () => executor.closeAll());
 
@@ -143,9 +151,11 @@ export function registerA2aRoutes(app: FastifyInstance, deps: A2aRouteDeps): A2a
     return sendRpcError(reply, null, plain(500, RPC_INTERNAL_ERROR, 'internal error'));
   }
 
-  app.get(AGENT_CARD_URL_PATH, async (request, reply) =>
-    reply.header('content-type', JSON_CONTENT_TYPE).send(AgentCard.toJSON(agentCard(`${request.protocol}://${request.host}`, deps.version))),
-  );
+  app.get(AGENT_CARD_URL_PATH, async (request, reply) => {
+    const baseUrl = `${request.protocol}://${request.host}`;
+    const card = isLegacy(headerValue(request, 'a2a-version')) ? legacyAgentCard(baseUrl, deps.version) : AgentCard.toJSON(agentCard(baseUrl, deps.version));
+    return reply.header('content-type', JSON_CONTENT_TYPE).header('vary', 'A2A-Version').send(card);
+  });
 
   app.post(A2A_PATH, { onRequest: authenticate, errorHandler }, async (request, reply) => {
     const principal = principals.get(request);
@@ -159,7 +169,8 @@ export function registerA2aRoutes(app: FastifyInstance, deps: A2aRouteDeps): A2a
     } catch (error) {
       return sendRpcError(reply, id, { status: 200, error: JsonRpcTransportHandler.mapToJSONRPCError(error) });
     }
-    const outcome = await transport.handle(checked.body as Record<string, unknown>, context);
+    const body = checked.body as Record<string, unknown>;
+    const outcome = isLegacy(context.requestedVersion) ? await legacyTransport.handle(body, context) : await transport.handle(body, context);
     if (!isStream<{ id: RpcId }>(outcome)) {
       if (outcome.error === undefined) return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(outcome);
       return sendRpcError(reply, outcome.id, errorFor(context, outcome.error as A2aRpcError));

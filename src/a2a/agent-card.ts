@@ -1,7 +1,8 @@
 /**
- * Hyphae's A2A agent card (A2A 1.0): the three skills, JSON-RPC at `/a2a` with streaming, and the
- * same API keys as every other surface (the `x-hyphae-key` header). The card is public, as
- * discovery needs; it names the endpoint by the URL the caller reached this server at.
+ * Hyphae's A2A agent card: the three skills, JSON-RPC at `/a2a` with streaming (A2A 1.0, and 0.3
+ * for clients that still speak it), and the same API keys as every other surface (the
+ * `x-hyphae-key` header). The card is public, as discovery needs; it names the endpoint by the
+ * URL the caller reached this server at. A 0.3 client gets the card in 0.3's shape.
  */
 import { A2A_PROTOCOL_VERSION, type AgentCard, type AgentSkill } from '@a2a-js/sdk';
 import { DEFAULT_CELL_TYPE, DEFAULT_SKILL } from './skill-selection.js';
@@ -12,6 +13,7 @@ export const API_KEY_SCHEME = 'hyphaeApiKey';
 export const API_KEY_HEADER = 'x-hyphae-key';
 
 const MODES = ['text/plain', 'application/json'];
+export const LEGACY_PROTOCOL_VERSION = '0.3';
 
 function skill(id: string, name: string, description: string, examples: string[], tags: string[]): AgentSkill {
   return { id, name, description, tags, examples, inputModes: MODES, outputModes: MODES, securityRequirements: [] };
@@ -52,7 +54,12 @@ export function agentCard(baseUrl: string, version: string): AgentCard {
     description:
       'Shared memory for AI agents: typed memory cells in PostgreSQL + pgvector, recalled by meaning and ' +
       'gossiped as diffs to the agents whose beacons they match.',
-    supportedInterfaces: [{ url: `${baseUrl}${A2A_PATH}`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION }],
+    supportedInterfaces: [A2A_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSION].map((protocolVersion) => ({
+      url: `${baseUrl}${A2A_PATH}`,
+      protocolBinding: 'JSONRPC',
+      tenant: '',
+      protocolVersion,
+    })),
     provider: undefined,
     version,
     capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
@@ -69,5 +76,26 @@ export function agentCard(baseUrl: string, version: string): AgentCard {
     defaultOutputModes: MODES,
     skills: [...SKILL_CARDS],
     signatures: [],
+  };
+}
+
+/** The same card in A2A 0.3's JSON shape, for clients that ask for no version or for 0.3. */
+export function legacyAgentCard(baseUrl: string, version: string): Record<string, unknown> {
+  const card = agentCard(baseUrl, version);
+  return {
+    protocolVersion: '0.3.0',
+    name: card.name,
+    description: card.description,
+    url: `${baseUrl}${A2A_PATH}`,
+    preferredTransport: 'JSONRPC',
+    version,
+    capabilities: { streaming: true, pushNotifications: false },
+    securitySchemes: {
+      [API_KEY_SCHEME]: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'A Hyphae API key, the same as for MCP and REST' },
+    },
+    security: [{ [API_KEY_SCHEME]: [] }],
+    defaultInputModes: MODES,
+    defaultOutputModes: MODES,
+    skills: card.skills.map(({ id, name, description, tags, examples, inputModes, outputModes }) => ({ id, name, description, tags, examples, inputModes, outputModes })),
   };
 }

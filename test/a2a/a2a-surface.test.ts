@@ -5,12 +5,13 @@
  */
 import { AgentCard, TaskState, type Message, type StreamResponse, type Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
+import { LegacyJsonRpcTransport, isLegacyAgentCard, parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diff, MemoryNode, RecallResult } from '../../src/core/entities.js';
 import { waitFor } from '../mesh/wait-for.js';
-import { a2aClient, data, rpcCodeOf, sendRequest, startA2aServer, text, userMessage, type A2aTestServer } from './support/a2a-server.js';
+import { a2aClient, data, fetchWithKey, rpcCodeOf, sendRequest, startA2aServer, text, userMessage, type A2aTestServer } from './support/a2a-server.js';
 
 function dataOf(message: Message): unknown {
   const part = message.parts.find((p) => p.content?.$case === 'data');
@@ -63,13 +64,16 @@ describe('A2A surface (HYPHAE_A2A=1)', () => {
   });
 
   it('serves a valid agent card at the well-known path naming the skills, the endpoint and the API key scheme', async () => {
-    const response = await fetch(`${server.baseUrl}/.well-known/agent-card.json`);
+    const response = await fetch(`${server.baseUrl}/.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } });
     expect(response.status).toBe(200);
     const json = (await response.json()) as Record<string, unknown>;
     const card = AgentCard.fromJSON(json);
     expect(AgentCard.toJSON(card)).toEqual(json);
     expect(card.skills.map((s) => s.id)).toEqual(['remember', 'recall', 'subscribe']);
-    expect(card.supportedInterfaces).toEqual([{ url: `${server.baseUrl}/a2a`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }]);
+    expect(card.supportedInterfaces).toEqual([
+      { url: `${server.baseUrl}/a2a`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
+      { url: `${server.baseUrl}/a2a`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '0.3' },
+    ]);
     expect(card.capabilities?.streaming).toBe(true);
     expect(card.securitySchemes.hyphaeApiKey?.scheme).toEqual({
       $case: 'apiKeySecurityScheme',
@@ -239,10 +243,53 @@ describe('A2A surface (HYPHAE_A2A=1)', () => {
     ]);
     const notJson = await rawRpc(server.baseUrl, writerKey, '{"jsonrpc":');
     expect([notJson.status, notJson.body.error?.code]).toEqual([400, -32700]);
-    const oldVersion = await rawRpc(server.baseUrl, writerKey, message([{ text: 'x' }]), { 'a2a-version': '0.3' });
-    expect([oldVersion.status, oldVersion.body.error?.code]).toEqual([200, -32009]);
+    const unknownVersion = await rawRpc(server.baseUrl, writerKey, message([{ text: 'x' }]), { 'a2a-version': '2.0' });
+    expect([unknownVersion.status, unknownVersion.body.error?.code]).toEqual([200, -32009]);
     // The SDK client sees the same codes.
     expect(rpcCodeOf(await caught(writer.sendMessage(sendRequest(userMessage([data({ skill: 'remember' })])))))).toBe(-32602);
+  });
+
+  it('speaks A2A 0.3 to clients that ask for no version: its card, message/send and message/stream', async () => {
+    const legacyCard = (await (await fetch(`${server.baseUrl}/.well-known/agent-card.json`)).json()) as Record<string, unknown>;
+    expect(isLegacyAgentCard(legacyCard)).toBe(true);
+    expect(legacyCard).toMatchObject({
+      protocolVersion: '0.3.0',
+      url: `${server.baseUrl}/a2a`,
+      preferredTransport: 'JSONRPC',
+      capabilities: { streaming: true },
+      securitySchemes: { hyphaeApiKey: { type: 'apiKey', in: 'header', name: 'x-hyphae-key' } },
+      security: [{ hyphaeApiKey: [] }],
+    });
+    expect(parseLegacyAgentCard(legacyCard).skills.map((s) => s.id)).toEqual(['remember', 'recall', 'subscribe']);
+
+    const legacy = (key: string): LegacyJsonRpcTransport => new LegacyJsonRpcTransport({ endpoint: `${server.baseUrl}/a2a`, fetchImpl: fetchWithKey(key) });
+    const writer03 = legacy(writerKey);
+    const stored = (await writer03.sendMessage(sendRequest(userMessage([data({ skill: 'remember', content: 'Legacy clients speak 0.3', cell_type: 'Fact' })])))) as Message;
+    const node = dataOf(stored) as MemoryNode;
+    expect(node.content).toBe('Legacy clients speak 0.3');
+    const recalled = (await writer03.sendMessage(sendRequest(userMessage([text('Legacy clients speak 0.3')])))) as Message;
+    expect((dataOf(recalled) as RecallResult).results[0]?.node_id).toBe(node.node_id);
+
+    const reader03 = legacy(readerKey);
+    const stream = reader03.sendMessageStream(sendRequest(userMessage([data({ skill: 'subscribe' })])));
+    const opened = (await stream.next()).value as StreamResponse;
+    const taskId = opened.payload?.$case === 'task' ? opened.payload.value.id : '';
+    await writer03.sendMessage(sendRequest(userMessage([data({ skill: 'remember', content: `${INTEREST} in 0.3`, cell_type: 'Risk', salience: 0.8 })])));
+    const update = (await stream.next()).value as StreamResponse;
+    const diff = update.payload?.$case === 'artifactUpdate' ? update.payload.value.artifact?.parts[0]?.content : undefined;
+    expect(diff?.$case === 'data' ? (diff.value as Diff).source_agent : undefined).toBe('writer');
+    expect((await reader03.getTask({ tenant: '', id: taskId, historyLength: undefined })).status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect(rpcCodeOf(await caught(legacy(otherTenantKey).getTask({ tenant: '', id: taskId, historyLength: undefined })))).toBe(-32001);
+    expect((await reader03.cancelTask({ tenant: '', id: taskId, metadata: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    for await (const event of { [Symbol.asyncIterator]: () => stream }) void event;
+
+    const bad = await rawRpc(
+      server.baseUrl,
+      writerKey,
+      { jsonrpc: '2.0', id: 3, method: 'message/send', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'data', data: { skill: 'remember' } }] } } },
+      { 'a2a-version': '0.3' },
+    );
+    expect([bad.status, bad.body.error?.code]).toEqual([200, -32602]);
   });
 
   it('is absent from the OpenAPI document and from MCP', async () => {
