@@ -511,7 +511,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     async getScene(principal, sceneId, options): Promise<SceneWithCells> {
       requireRole(principal, 'reader');
       const scene = await visibleScene(principal, parseUuid('scene_id', sceneId));
-      const cellIds = await sceneCellIds(db, principal.tenantId, scene.scene_id, config.maxSceneCells);
+      const cellIds = await sceneCellIds(db, principal.tenantId, scene.scene_id, config.maxSceneCells, validityOf(options?.validity));
       const result: SceneWithCells = { ...toScene(scene), cell_ids: cellIds };
       if (options?.withNodes !== true) return result;
       const rows = new Map((await findCells(db, principal.tenantId, cellIds)).map((r) => [r.node_id, r]));

@@ -408,8 +408,7 @@ export async function insertPromotedCopy(
   return result.rows[0] ?? null;
 }
 
-/** The current L0 cells of a scene in the order they were written (consolidation input; superseded versions are skipped). */
-/** The scene's newest `limit` current L0 cells, oldest first. */
+/** The scene's newest `limit` current L0 cells, oldest first (consolidation input: superseded versions are skipped). */
 export async function sceneMemberCells(q: Queryable, tenantId: string, sceneId: string, limit: number): Promise<CellRow[]> {
   const result = await q.query<CellRow>(
     `SELECT ${cellColumns('newest')} FROM (
@@ -421,13 +420,16 @@ export async function sceneMemberCells(q: Queryable, tenantId: string, sceneId: 
   return result.rows;
 }
 
-/** The ids of the scene's newest `limit` cells, oldest first. */
-export async function sceneCellIds(q: Queryable, tenantId: string, sceneId: string, limit: number): Promise<string[]> {
+/** The ids of the scene's newest `limit` cells of a validity (default: current ones), oldest first. */
+export async function sceneCellIds(q: Queryable, tenantId: string, sceneId: string, limit: number, validity?: Validity): Promise<string[]> {
+  const params: unknown[] = [tenantId, sceneId, limit];
+  const where = ['tenant_id = $1', 'scene_id = $2'];
+  addValidity(params, where, validity);
   const result = await q.query<{ node_id: string }>(
     `SELECT newest.node_id::text AS node_id FROM (
-       SELECT node_id, created_at FROM cells WHERE tenant_id = $1 AND scene_id = $2 ORDER BY created_at DESC, node_id DESC LIMIT $3
+       SELECT node_id, created_at FROM cells WHERE ${where.join(' AND ')} ORDER BY created_at DESC, node_id DESC LIMIT $3
      ) AS newest ORDER BY newest.created_at, newest.node_id`,
-    [tenantId, sceneId, limit],
+    params,
   );
   return result.rows.map((r) => r.node_id);
 }

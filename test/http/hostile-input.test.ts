@@ -117,6 +117,7 @@ function validQueries(f: Fixtures): Record<string, readonly Record<string, strin
   const listing = { project: 'fuzz', scene_id: f.sceneId, cell_type: 'Fact', layer: 'L0', limit: '5', cursor };
   return {
     getCell: [{ as_of: '2030-01-01T00:00:00Z' }],
+    getScene: [{ include_superseded: 'true' }, { as_of: '2030-01-01T00:00:00Z' }],
     listCells: [
       { ...listing, include_superseded: 'true' },
       { ...listing, as_of: '2030-01-01T00:00:00Z' },

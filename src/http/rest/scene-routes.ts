@@ -1,6 +1,6 @@
 /** `/v1/scenes`: list, read with cells, consolidate into an L1 node. */
 import { memoryNodeSchema, sceneWithCellsSchema, scenesPageSchema } from '../../core/output-schemas.js';
-import { listScenesInputSchema } from '../../core/schemas.js';
+import { listScenesInputSchema, validityInputSchema } from '../../core/schemas.js';
 import { sceneIdParamsSchema } from './path-params.js';
 import { defineRoute, type RestRoute } from './rest-route.js';
 
@@ -23,13 +23,13 @@ export const sceneRoutes: readonly RestRoute[] = [
     method: 'GET',
     url: '/v1/scenes/:id',
     operationId: 'getScene',
-    summary: 'One scene with its cells',
+    summary: 'One scene with its current cells; include_superseded or as_of for other versions',
     tag: 'scenes',
-    schemas: { params: sceneIdParamsSchema },
+    schemas: { params: sceneIdParamsSchema, query: validityInputSchema },
     success: { status: 200, description: 'The scene, its cell ids and its full nodes', schema: sceneWithCellsSchema },
     errors: ['NOT_FOUND'],
-    async handle(facade, { principal, params }) {
-      const scene = await facade.getScene(principal, params.id, { withNodes: true });
+    async handle(facade, { principal, params, query }) {
+      const scene = await facade.getScene(principal, params.id, { withNodes: true, validity: query });
       return { status: 200, payload: { ...scene, cells: scene.cells ?? [] } };
     },
   }),
