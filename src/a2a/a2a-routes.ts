@@ -202,6 +202,7 @@ export function registerA2aRoutes(app: FastifyInstance, deps: A2aRouteDeps): A2a
       writable = false;
       // The task ends with its stream; the loop below still drains it so its final state is stored.
       executor.endOpenedBy(context);
+      if (!res.writableEnded) res.end();
     };
     res.on('close', () => {
       if (!finished) stopWriting();
