@@ -1,6 +1,6 @@
 /**
  * The limits of issue 13 as `hyphae serve` and `hyphae mcp` wire them (src/cli/process-runtime.ts):
- * HYPHAE_* settings reach the facade, and inbox trimming is counted in hyphae_inbox_trimmed_total.
+ * HYPHAE_* settings (HYPHAE_DEDUP_SIMILARITY too) reach the facade, and inbox trimming is counted in hyphae_inbox_trimmed_total.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,8 @@ beforeAll(async () => {
     HYPHAE_MAX_STREAMS_PER_KEY: '1',
     HYPHAE_MAX_CELLS_PER_TENANT: '5',
     HYPHAE_MAX_OPEN_SESSIONS_PER_AGENT: '1',
+    // hash has no default near-duplicate similarity; this turns reinforcement on.
+    HYPHAE_DEDUP_SIMILARITY: '0.99',
   });
   runtime = await startProcessRuntime(config, { command: 'test', onBackgroundError: (error) => errors.push(error) });
 });
@@ -34,7 +36,7 @@ afterAll(async () => {
 });
 
 describe('process runtime limits', () => {
-  it('applies the beacon, stream, inbox, cell and session settings and counts trimmed diffs', async () => {
+  it('applies the beacon, stream, inbox, cell, session and near-duplicate settings and counts trimmed diffs', async () => {
     const mint = async (agent: string) => runtime.facade.authenticate((await runtime.runtime.keyAdmin.createKey({ tenant: 'lim', agent })).key);
     const author = await mint('author');
     const watcher = await mint('watcher');
@@ -53,6 +55,10 @@ describe('process runtime limits', () => {
     expect(families.get('hyphae_diffs_produced_total')?.samples[0]?.value).toBe(5);
     const overCells = await runtime.facade.store(author, { content: 'one cell too many', cell_type: 'Fact', salience: 0.5 }).catch((e: unknown) => e);
     expect((overCells as HyphaeError).details).toMatchObject({ quota: 'cells_per_tenant', limit: 5 });
+    // A restatement adds no cell, so a full tenant can still reinforce what it holds.
+    expect(runtime.facade.config.nearDuplicateSimilarity).toBe(0.99);
+    const restated = await runtime.facade.store(author, { content: 'queue depth alarms fired 4', cell_type: 'Risk', salience: 0.8 });
+    expect(restated).toMatchObject({ reinforced: true, corroborations: 1 });
     await runtime.facade.openSession(author, { project: 'first' });
     const overSessions = await runtime.facade.openSession(author, { project: 'second' }).catch((e: unknown) => e);
     expect((overSessions as HyphaeError).details).toMatchObject({ quota: 'open_sessions_per_agent', limit: 1 });
