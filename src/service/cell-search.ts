@@ -10,15 +10,15 @@ import { nearestCells, type KnnFilter, type KnnHit } from '../store/cell-reposit
 import type { Db } from '../store/db.js';
 import { MAX_EF_SEARCH } from '../store/knn-session.js';
 
-export async function searchCells(db: Db, vector: string, filter: KnnFilter, k: number): Promise<KnnHit[]> {
+export async function searchCells(db: Db, vector: string, filter: KnnFilter, k: number, withCells = false): Promise<KnnHit[]> {
   const sessionEfSearch = db.knn.efSearch;
   const efSearch = Math.min(MAX_EF_SEARCH, Math.max(sessionEfSearch, k * 2));
   const hits =
     efSearch === sessionEfSearch
-      ? await nearestCells(db, vector, filter, k)
+      ? await nearestCells(db, vector, filter, k, withCells)
       : await db.transaction(async (tx) => {
           await tx.query(`SELECT set_config('hnsw.ef_search', $1, true)`, [String(efSearch)]);
-          return nearestCells(tx, vector, filter, k);
+          return nearestCells(tx, vector, filter, k, withCells);
         });
   return hits.sort((a, b) => a.distance - b.distance);
 }

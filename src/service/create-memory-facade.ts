@@ -261,6 +261,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     options: HydrateOption | undefined,
   ): Promise<RecallResult> => {
     const vector = await embedOne(input.query);
+    const withNodes = options?.withNodes === true;
     const found = await searchCells(
       db,
       vector,
@@ -273,19 +274,15 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
         validity: validityOf(options?.validity),
       },
       input.k,
+      withNodes,
     );
     hits.record(
       principal.tenantId,
       found.map((h) => h.node_id),
     );
-    if (options?.withNodes !== true) return { results: found };
-    const rows = new Map((await findCells(db, principal.tenantId, found.map((h) => h.node_id))).map((r) => [r.node_id, r]));
-    return {
-      results: found.flatMap((h) => {
-        const row = rows.get(h.node_id);
-        return row === undefined ? [] : [{ node_id: h.node_id, distance: h.distance, node: node(row) }];
-      }),
-    };
+    if (!withNodes) return { results: found };
+    // The kNN statement returned the cells themselves: no second read by id.
+    return { results: found.flatMap((h) => (h.cell === undefined ? [] : [{ node_id: h.node_id, distance: h.distance, node: node(h.cell) }])) };
   };
 
   return {

@@ -323,14 +323,17 @@ export interface KnnFilter {
 export interface KnnHit {
   readonly node_id: string;
   readonly distance: number;
+  /** The whole cell, when the search was asked for it (withCells). */
+  readonly cell?: CellRow;
 }
 
 /**
  * k nearest cells by cosine distance on the HNSW index, in one statement (the current project is
  * an init-plan subquery over the open sessions). The caller enables hnsw.iterative_scan, so the
- * tenant/project/layer filters cannot starve the result.
+ * tenant/project/layer filters cannot starve the result. With withCells the same statement
+ * returns each hit's cell, so a caller that shows the cells needs no second round trip.
  */
-export async function nearestCells(q: Queryable, vector: string, filter: KnnFilter, k: number): Promise<KnnHit[]> {
+export async function nearestCells(q: Queryable, vector: string, filter: KnnFilter, k: number, withCells = false): Promise<KnnHit[]> {
   const params: unknown[] = [vector, filter.tenantId, filter.layer];
   const where = ['tenant_id = $2', 'layer = $3'];
   const add = (clause: (n: number) => string, value: unknown): void => {
@@ -350,12 +353,16 @@ export async function nearestCells(q: Queryable, vector: string, filter: KnnFilt
   if (filter.sceneId !== undefined) add((n) => `scene_id = $${n}`, filter.sceneId);
   addValidity(params, where, filter.validity);
   params.push(k);
-  const result = await q.query<KnnHit>(
-    `SELECT node_id::text AS node_id, (embedding <=> $1::vector)::float8 AS distance FROM cells
-     WHERE ${where.join(' AND ')} ORDER BY embedding <=> $1::vector LIMIT $${params.length}`,
+  const order = `WHERE ${where.join(' AND ')} ORDER BY embedding <=> $1::vector LIMIT $${params.length}`;
+  if (!withCells) {
+    const result = await q.query<KnnHit>(`SELECT node_id::text AS node_id, (embedding <=> $1::vector)::float8 AS distance FROM cells ${order}`, params);
+    return result.rows;
+  }
+  const result = await q.query<CellRow & { readonly distance: number }>(
+    `SELECT (embedding <=> $1::vector)::float8 AS distance, ${CELL_COLUMNS} FROM cells ${order}`,
     params,
   );
-  return result.rows;
+  return result.rows.map(({ distance, ...cell }) => ({ node_id: cell.node_id, distance, cell }));
 }
 
 export interface HitCount {
