@@ -15,6 +15,7 @@ import { openDb } from '../store/open-db.js';
 import type { IterativeScanMode, KnnSettings } from '../store/knn-session.js';
 import { analyzeMemoryTables } from '../store/statistics-repository.js';
 import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from './create-memory-facade.js';
+import { startEmbeddedAnalyzer } from './embedded-analyzer.js';
 import type { FacadeConfig } from './facade-config.js';
 
 /** The part of the process configuration (src/core/config.ts) the core needs; HyphaeConfig satisfies it. */
@@ -51,8 +52,10 @@ export interface RuntimeOptions {
   readonly facade?: Partial<FacadeConfig>;
   readonly mesh?: (db: Db) => Promise<MeshHooks>;
   readonly retentionIntervalMs?: number;
-  /** Embedded (PGlite) only: how often planner statistics are refreshed, as autovacuum would. */
+  /** Embedded (PGlite) only: how often every table's planner statistics are refreshed. */
   readonly analyzeIntervalMs?: number;
+  /** Embedded (PGlite) only: how often table growth is checked, so a growing table is analyzed as autovacuum would. */
+  readonly analyzeCheckIntervalMs?: number;
   readonly clock?: () => Date;
   readonly onBackgroundError?: (error: unknown) => void;
 }
@@ -71,6 +74,7 @@ export interface HyphaeRuntime {
 
 const DEFAULT_RETENTION_INTERVAL_MS = 3_600_000;
 const DEFAULT_ANALYZE_INTERVAL_MS = 300_000;
+const DEFAULT_ANALYZE_CHECK_INTERVAL_MS = 2_000;
 
 export async function createRuntime(config: RuntimeConfig, options: RuntimeOptions = {}): Promise<HyphaeRuntime> {
   const embedder =
@@ -112,11 +116,12 @@ export async function createRuntime(config: RuntimeConfig, options: RuntimeOptio
     const opened = db;
     const analyzer =
       opened.driver === 'pglite'
-        ? setInterval(() => {
-            analyzeMemoryTables(opened).catch((error: unknown) => options.onBackgroundError?.(error));
-          }, options.analyzeIntervalMs ?? DEFAULT_ANALYZE_INTERVAL_MS)
+        ? startEmbeddedAnalyzer(opened, {
+            checkIntervalMs: options.analyzeCheckIntervalMs ?? DEFAULT_ANALYZE_CHECK_INTERVAL_MS,
+            fullIntervalMs: options.analyzeIntervalMs ?? DEFAULT_ANALYZE_INTERVAL_MS,
+            ...(options.onBackgroundError === undefined ? {} : { onError: options.onBackgroundError }),
+          })
         : undefined;
-    analyzer?.unref();
     // Statistics now, so a restarted embedded server plans kNN on the HNSW indexes from the start.
     if (opened.driver === 'pglite') await analyzeMemoryTables(opened);
     let closing: Promise<void> | undefined;
@@ -130,7 +135,7 @@ export async function createRuntime(config: RuntimeConfig, options: RuntimeOptio
       close(): Promise<void> {
         closing ??= (async (): Promise<void> => {
           try {
-            if (analyzer !== undefined) clearInterval(analyzer);
+            await analyzer?.stop();
             await facade.close();
             await retention.stop();
             await mesh.close?.();

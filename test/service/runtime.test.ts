@@ -47,6 +47,26 @@ describe('createRuntime on an embedded data folder', () => {
     }
   });
 
+  it('analyzes a growing embedded table on its own, long before the slow full pass (kNN plans follow table size)', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'hyphae-runtime-analyze-'));
+    const runtime = await createRuntime({ ...config, dataDir: folder }, { command: 'runtime test', analyzeCheckIntervalMs: 50 });
+    try {
+      const key = await runtime.keyAdmin.createKey({ tenant: 'analyze', agent: 'writer', roles: ['writer'] });
+      const principal = await runtime.facade.authenticate(key.key);
+      // Statistics were taken on the empty table at start; every store below grows it.
+      for (let i = 0; i < 400; i++) await runtime.facade.store(principal, { content: `memory ${i} about topic ${i % 37} and detail ${i * 7}`, cell_type: 'Fact' });
+      const counted = async (): Promise<number> =>
+        (await runtime.db.query<{ n: number }>(`SELECT reltuples::int AS n FROM pg_class WHERE relname = 'cells'`)).rows[0]?.n ?? 0;
+      await expect.poll(counted, { timeout: 10_000, interval: 50 }).toBe(400);
+      // Column statistics too: the planner now knows every cell is this tenant's L0 (it guessed 1 row before).
+      const plan = await runtime.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN SELECT node_id FROM cells WHERE tenant_id = 'analyze' AND layer = 'L0'`);
+      expect(plan.rows[0]?.['QUERY PLAN']).toMatch(/rows=400 /);
+    } finally {
+      await runtime.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it('refuses to start with another embedder than the one the database was created with', async () => {
     const other = createRuntime({ ...config, embedder: 'use-lite' }, { command: 'runtime test' });
     await expect(other).rejects.toThrow(/hash-512/);
