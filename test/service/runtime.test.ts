@@ -54,7 +54,7 @@ describe('createRuntime on an embedded data folder', () => {
       const key = await runtime.keyAdmin.createKey({ tenant: 'analyze', agent: 'writer', roles: ['writer'] });
       const principal = await runtime.facade.authenticate(key.key);
       // Statistics were taken on the empty table at start; every store below grows it.
-      for (let i = 0; i < 400; i++) await runtime.facade.store(principal, { content: `memory ${i} about topic ${i % 37} and detail ${i * 7}`, cell_type: 'Fact' });
+      for (let i = 0; i < 400; i++) await runtime.facade.store(principal, { content: `memory ${i} about topic ${i % 37} and detail ${i * 7}`, cell_type: 'Fact', salience: 0.5 });
       const counted = async (): Promise<number> =>
         (await runtime.db.query<{ n: number }>(`SELECT reltuples::int AS n FROM pg_class WHERE relname = 'cells'`)).rows[0]?.n ?? 0;
       await expect.poll(counted, { timeout: 10_000, interval: 50 }).toBe(400);
