@@ -193,7 +193,7 @@ describe.skipIf(skip !== undefined)('helm chart rendering', () => {
     const objects = operatorObjectsFor(await renderChart([ciValues('mesh-managed-values.yaml')]));
     const api = objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'hyphae-api');
     expect(api?.spec).toMatchObject({
-      ingress: [{ from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }], ports: [{ port: 8787 }] }],
+      ingress: [{ from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }], ports: [{ port: 8787 }, { port: 50051 }] }],
     });
     const off = operatorObjectsFor(await renderChart([], { 'mesh.enabled': true, 'mesh.networkPolicy.enabled': false }));
     expect(off.filter((o) => o.kind === 'NetworkPolicy')).toEqual([]);

@@ -50,7 +50,7 @@ describe.skipIf(skip !== undefined)('HyphaeMesh CRD on a real kube-apiserver', (
     const mesh = await create('defaults', {});
     expect(mesh.spec).toMatchObject({
       image: { repository: 'ghcr.io/hyphae-dev/hyphae', pullPolicy: 'IfNotPresent' },
-      api: { replicas: 2, port: 8787 },
+      api: { replicas: 2, port: 8787, grpcPort: 50051 },
       autoscaling: { enabled: false, minReplicas: 2, maxReplicas: 10 },
       workers: { replicas: 1, embedder: 'minilm' },
       postgres: { mode: 'managed', image: 'pgvector/pgvector:pg17', storage: { size: '10Gi' } },
@@ -75,6 +75,7 @@ describe.skipIf(skip !== undefined)('HyphaeMesh CRD on a real kube-apiserver', (
     );
     expect(await rejection('nats-no-url', { nats: { mode: 'external' } })).toMatch(/nats.mode external requires url/);
     expect(await rejection('ingress-no-host', { ingress: { enabled: true } })).toMatch(/ingress.enabled requires host/);
+    expect(await rejection('grpc-on-http-port', { api: { port: 9000, grpcPort: 9000 } })).toMatch(/api.grpcPort must differ from api.port/);
     expect(await rejection('openai-no-url', { workers: { embedder: 'openai' } })).toMatch(/openai requires url/);
     await expect(create('ext-ok', { postgres: { mode: 'external', secretRef: { name: 'db' } } })).resolves.toBeDefined();
   });

@@ -31,6 +31,7 @@ describe('HyphaeMesh CRD', () => {
     expect(spec.api).toEqual({
       replicas: 2,
       port: 8787,
+      grpcPort: 50051,
       database: { poolMax: 10, acquireTimeoutMs: 5000, statementTimeoutMs: 30000, hnsw: { efSearch: 40, iterativeScan: 'relaxed_order', maxScanTuples: 20000 } },
       resources: { requests: { cpu: '100m', memory: '256Mi' } },
     });

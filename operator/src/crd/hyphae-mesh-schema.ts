@@ -97,10 +97,14 @@ export const apiSchema = object(
     replicas: integer({ minimum: 0, maximum: 1000, default: 2, description: 'API pods (ignored while autoscaling is enabled).' }),
     port: integer({ minimum: 1, maximum: 65535, default: 8787 }),
     database: databaseSchema,
+    grpcPort: integer({ minimum: 0, maximum: 65535, default: 50051, description: 'gRPC port (gRPC, gRPC-Web, Connect over h2c) on the API pods and Service; 0 turns it off.' }),
     resources: resources('100m', '256Mi'),
     env: array(envVar, { listType: 'map', listMapKeys: ['name'], maxItems: 64, description: 'Extra environment for the API pods.' }),
   },
-  { defaultEmpty: true },
+  {
+    defaultEmpty: true,
+    validations: [{ rule: '!has(self.grpcPort) || !has(self.port) || self.grpcPort != self.port', message: 'api.grpcPort must differ from api.port', fieldPath: '.grpcPort' }],
+  },
 );
 
 export const autoscalingSchema = object(
@@ -174,6 +178,7 @@ export const ingressSchema = object(
     enabled: boolean({ default: false }),
     className: string(),
     host: string(dnsName),
+    grpcHost: string({ ...dnsName, description: 'A host whose every path goes to the gRPC port (the controller must speak h2c to the backend).' }),
     tlsSecretName: string(dnsName),
   },
   {

@@ -23,7 +23,10 @@ describe('apiDeployment', () => {
     expect(c.image).toBe('ghcr.io/hyphae-dev/hyphae:1.2.3');
     expect(c.livenessProbe).toMatchObject({ httpGet: { path: '/healthz', port: 'http' } });
     expect(c.readinessProbe).toMatchObject({ httpGet: { path: '/readyz', port: 'http' } });
-    expect(c.ports).toEqual([{ name: 'http', containerPort: 8787, protocol: 'TCP' }]);
+    expect(c.ports).toEqual([
+      { name: 'http', containerPort: 8787, protocol: 'TCP' },
+      { name: 'grpc', containerPort: 50051, protocol: 'TCP' },
+    ]);
     expect(pod.initContainers[0]?.command).toEqual(['hyphae', 'migrate']);
     expect(c.env).toContainEqual({ name: 'HYPHAE_DATABASE_URL', valueFrom: { secretKeyRef: { name: 'demo-postgres', key: 'url' } } });
     expect(d.metadata.ownerReferences).toEqual([

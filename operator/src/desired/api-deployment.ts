@@ -77,7 +77,11 @@ export function apiDeployment(mesh: HyphaeMesh, spec: HyphaeMeshSpec, configData
               image: image(spec),
               imagePullPolicy: spec.image.pullPolicy,
               command: ['hyphae', 'serve'],
-              ports: [{ name: 'http', containerPort: spec.api.port, protocol: 'TCP' }],
+              // Probes stay on http: /healthz and /readyz are the process's health, gRPC included.
+              ports: [
+                { name: 'http', containerPort: spec.api.port, protocol: 'TCP' },
+                ...(spec.api.grpcPort > 0 ? [{ name: 'grpc', containerPort: spec.api.grpcPort, protocol: 'TCP' }] : []),
+              ],
               env,
               envFrom,
               resources: spec.api.resources,

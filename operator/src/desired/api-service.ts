@@ -1,4 +1,5 @@
-// ClusterIP Service in front of the API pods; the Ingress and ServiceMonitor target its `http` port.
+// ClusterIP Service in front of the API pods; the Ingress and ServiceMonitor target its `http` port,
+// gRPC clients (and the Ingress's grpcHost) its `grpc` port, marked h2c for controllers that read appProtocol.
 import type { HyphaeMeshSpec } from '../crd/hyphae-mesh-schema.js';
 import type { KubeObject } from '../kube/kube-object.js';
 import { metadata, names, selectorLabels } from './common.js';
@@ -12,7 +13,10 @@ export function apiService(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject {
     spec: {
       type: 'ClusterIP',
       selector: selectorLabels(mesh, 'api'),
-      ports: [{ name: 'http', port: spec.api.port, targetPort: 'http', protocol: 'TCP' }],
+      ports: [
+        { name: 'http', port: spec.api.port, targetPort: 'http', protocol: 'TCP' },
+        ...(spec.api.grpcPort > 0 ? [{ name: 'grpc', port: spec.api.grpcPort, targetPort: 'grpc', protocol: 'TCP', appProtocol: 'kubernetes.io/h2c' }] : []),
+      ],
     },
   };
 }

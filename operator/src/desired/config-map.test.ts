@@ -12,6 +12,7 @@ describe('configMap', () => {
     expect(cm.data).toEqual({
       HYPHAE_HOST: '0.0.0.0',
       HYPHAE_PORT: '8787',
+      HYPHAE_GRPC_PORT: '50051',
       HYPHAE_EMBEDDER: 'nats',
       HYPHAE_NATS_URL: 'nats://demo-nats.team-a.svc:4222',
       HYPHAE_ALLOWED_HOSTS: 'demo-api,demo-api.team-a,demo-api.team-a.svc,demo-api.team-a.svc.cluster.local',

@@ -8,6 +8,7 @@ export function configMap(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject {
   const data: Record<string, string> = {
     HYPHAE_HOST: '0.0.0.0',
     HYPHAE_PORT: String(spec.api.port),
+    HYPHAE_GRPC_PORT: String(spec.api.grpcPort),
     // API pods never embed locally: embedding is the workers' job, reached over NATS.
     HYPHAE_EMBEDDER: 'nats',
     HYPHAE_NATS_URL: natsUrl(mesh, spec),

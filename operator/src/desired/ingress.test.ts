@@ -23,4 +23,16 @@ describe('ingress', () => {
       ],
     });
   });
+
+  it('routes every path of grpcHost to the gRPC port, covered by the same TLS secret', () => {
+    const { mesh, spec } = meshFixture({ ingress: { enabled: true, host: 'mem.example.com', grpcHost: 'grpc.mem.example.com', tlsSecretName: 'mem-tls' } });
+    const i = ingress(mesh, spec) as unknown as { spec: { tls: { hosts: string[] }[]; rules: { host: string; http: { paths: unknown[] } }[] } };
+    expect(i.spec.tls[0]?.hosts).toEqual(['mem.example.com', 'grpc.mem.example.com']);
+    expect(i.spec.rules[1]).toEqual({
+      host: 'grpc.mem.example.com',
+      http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'demo-api', port: { name: 'grpc' } } } }] },
+    });
+    const off = meshFixture({ api: { grpcPort: 0 }, ingress: { enabled: true, host: 'mem.example.com', grpcHost: 'grpc.mem.example.com' } });
+    expect((ingress(off.mesh, off.spec) as unknown as { spec: { rules: unknown[] } }).spec.rules).toHaveLength(1);
+  });
 });

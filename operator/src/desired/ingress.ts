@@ -1,4 +1,5 @@
-// Ingress exposing the MCP endpoint (/mcp) and the REST API (/v1) of the API Service.
+// Ingress exposing the MCP endpoint (/mcp) and the REST API (/v1) of the API Service, and with
+// ingress.grpcHost (and the gRPC port on) every path of that host to its gRPC port.
 import type { HyphaeMeshSpec } from '../crd/hyphae-mesh-schema.js';
 import type { KubeObject } from '../kube/kube-object.js';
 import { compact, metadata, names } from './common.js';
@@ -7,16 +8,19 @@ import type { HyphaeMesh } from './hyphae-mesh.js';
 export const INGRESS_PATHS = ['/mcp', '/v1'] as const;
 
 export function ingress(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject {
-  const { className, host, tlsSecretName } = spec.ingress;
+  const { className, host, grpcHost, tlsSecretName } = spec.ingress;
   const backend = { service: { name: names.api(mesh), port: { name: 'http' } } };
+  const grpc = grpcHost !== undefined && spec.api.grpcPort > 0 ? grpcHost : undefined;
+  const grpcRules =
+    grpc === undefined ? [] : [{ host: grpc, http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: names.api(mesh), port: { name: 'grpc' } } } }] } }];
   return compact({
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
     metadata: metadata(mesh, names.api(mesh), 'api'),
     spec: {
       ingressClassName: className,
-      tls: tlsSecretName && host ? [{ hosts: [host], secretName: tlsSecretName }] : undefined,
-      rules: [{ host, http: { paths: INGRESS_PATHS.map((path) => ({ path, pathType: 'Prefix', backend })) } }],
+      tls: tlsSecretName && host ? [{ hosts: grpc === undefined ? [host] : [host, grpc], secretName: tlsSecretName }] : undefined,
+      rules: [{ host, http: { paths: INGRESS_PATHS.map((path) => ({ path, pathType: 'Prefix', backend })) } }, ...grpcRules],
     },
   });
 }

@@ -25,10 +25,10 @@ describe('networkPolicies', () => {
     }
   });
 
-  it('opens the API port to any source, or only to apiFrom when given', () => {
-    expect(policies()['demo-api']?.ingress).toEqual([{ ports: [{ port: 8787, protocol: 'TCP' }] }]);
+  it('opens the API ports (HTTP and gRPC) to any source, or only to apiFrom when given', () => {
+    expect(policies()['demo-api']?.ingress).toEqual([{ ports: [{ port: 8787, protocol: 'TCP' }, { port: 50051, protocol: 'TCP' }] }]);
     const ingressNs = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } };
-    expect(policies({ api: { port: 9000 }, networkPolicy: { apiFrom: [ingressNs] } })['demo-api']?.ingress).toEqual([
+    expect(policies({ api: { port: 9000, grpcPort: 0 }, networkPolicy: { apiFrom: [ingressNs] } })['demo-api']?.ingress).toEqual([
       { from: [ingressNs], ports: [{ port: 9000, protocol: 'TCP' }] },
     ]);
   });

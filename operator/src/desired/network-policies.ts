@@ -24,12 +24,14 @@ function policy(mesh: HyphaeMesh, name: string, component: Component, ingress: I
 }
 
 export function networkPolicies(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject[] {
+  // The gRPC port admits the same clients as the HTTP port.
+  const apiPorts = [tcp(spec.api.port), ...(spec.api.grpcPort > 0 ? [tcp(spec.api.grpcPort)] : [])];
   if (!spec.networkPolicy.enabled) return [];
   const peer = (component: Component): Record<string, unknown> => ({ podSelector: podSelector(mesh, component) });
   const apiFrom = spec.networkPolicy.apiFrom ?? [];
   const out = [
     // Clients come through the Service, the Ingress controller or Prometheus: any source unless apiFrom narrows it.
-    policy(mesh, names.api(mesh), 'api', [apiFrom.length > 0 ? { from: apiFrom, ports: [tcp(spec.api.port)] } : { ports: [tcp(spec.api.port)] }]),
+    policy(mesh, names.api(mesh), 'api', [apiFrom.length > 0 ? { from: apiFrom, ports: apiPorts } : { ports: apiPorts }]),
     // Workers take their work from NATS; only the API pods may call their HTTP port.
     policy(mesh, names.worker(mesh), 'worker', [{ from: [peer('api')], ports: [tcp(WORKER_PORT)] }]),
   ];
