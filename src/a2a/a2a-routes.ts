@@ -10,7 +10,6 @@ import { AgentCard, formatSSEErrorEvent, formatSSEEvent } from '@a2a-js/sdk';
 import {
   DefaultExecutionEventBusManager,
   DefaultRequestHandler,
-  InMemoryTaskStore,
   JsonRpcTransportHandler,
   validateVersion,
   type ServerCallContext,
@@ -33,6 +32,7 @@ import {
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { A2A_PATH, AGENT_CARD_URL_PATH, API_KEY_HEADER, LEGACY_PROTOCOL_VERSION, agentCard, legacyAgentCard } from './agent-card.js';
 import { callContextFor, ownerOf } from './caller-identity.js';
+import { BoundedTaskStore } from './bounded-task-store.js';
 import { MemoryRequestHandler } from './memory-request-handler.js';
 import { SubscribeExecutor, type SubscribeMetrics } from './subscribe-executor.js';
 
@@ -45,6 +45,8 @@ export interface A2aRouteDeps {
   readonly heartbeatMs?: number;
   /** A stream whose unsent bytes exceed this stops being written (and its subscribe task ends); default 1 MiB. */
   readonly maxBufferedBytes?: number;
+  /** Finished tasks each agent's GetTask/ListTasks still see; older ones are dropped. Default 100. */
+  readonly maxFinishedTasksPerAgent?: number;
 }
 
 export interface A2aRoutes {
@@ -105,7 +107,7 @@ export function registerA2aRoutes(app: FastifyInstance, deps: A2aRouteDeps): A2a
   const maxBufferedBytes = deps.maxBufferedBytes ?? 1024 * 1024;
   // The SDK checks versions and capabilities against this card; callers get one naming their URL.
   const baseCard = agentCard('', deps.version);
-  const taskStore = new InMemoryTaskStore(ownerOf);
+  const taskStore = new BoundedTaskStore(deps.maxFinishedTasksPerAgent);
   const executor = new SubscribeExecutor(deps.metrics);
   const tasks = new DefaultRequestHandler(baseCard, taskStore, executor, new DefaultExecutionEventBusManager(ownerOf));
   const handler = new MemoryRequestHandler(deps.facade, tasks, taskStore);
