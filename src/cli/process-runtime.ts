@@ -19,6 +19,9 @@ import { createEmbedder } from '../embed/create-embedder.js';
 import { meteredEmbedder } from '../embed/metered-embedder.js';
 import { meteredFacade } from '../service/metered-facade.js';
 import { embedderConfigFrom } from './embedder-config.js';
+import type { Embedder } from '../embed/embedder.js';
+import type { FacadeConfig } from '../service/facade-config.js';
+import type { Db } from '../store/db.js';
 
 export interface ProcessRuntime {
   readonly config: HyphaeConfig;
@@ -26,9 +29,28 @@ export interface ProcessRuntime {
   /** The runtime's facade with latencies and deliveries reported to `metrics`: what surfaces call. */
   readonly facade: ManagedMemoryFacade;
   readonly bus: Bus;
+  readonly relay: OutboxRelay;
+  readonly feed: LiveDiffFeed;
   readonly metrics: HyphaeMetrics;
   readonly readiness: readonly ReadinessProbe[];
   close(): Promise<void>;
+}
+
+/**
+ * What a caller already holds, used instead of what the configuration would open, and the
+ * timings of the background loops — for tests that run several replicas of this very runtime in
+ * one process. The runtime owns the parts from here and closes them.
+ */
+export interface ProcessRuntimeParts {
+  readonly db?: Db;
+  readonly bus?: Bus;
+  readonly embedder?: Embedder;
+  readonly relayPollMs?: number;
+  readonly relayMaxBackoffMs?: number;
+  readonly feedRefreshMs?: number;
+  readonly authCacheTtlMs?: number;
+  /** Facade settings beyond the ones the configuration names. */
+  readonly facade?: Partial<FacadeConfig>;
 }
 
 export interface ProcessRuntimeOptions {
@@ -36,6 +58,7 @@ export interface ProcessRuntimeOptions {
   readonly command: string;
   /** Where background failures are reported (never stdout: stdio MCP owns it). */
   readonly onBackgroundError: (error: unknown) => void;
+  readonly parts?: ProcessRuntimeParts;
 }
 
 async function connectBus(config: HyphaeConfig): Promise<Bus> {
@@ -60,14 +83,17 @@ export function redactUrl(url: string): string {
 
 export async function startProcessRuntime(config: HyphaeConfig, options: ProcessRuntimeOptions): Promise<ProcessRuntime> {
   const metrics = createHyphaeMetrics();
-  const bus = await connectBus(config);
+  const parts = options.parts ?? {};
+  const bus = parts.bus ?? (await connectBus(config));
   let relay: OutboxRelay | undefined;
   let feed: LiveDiffFeed | undefined;
   let runtime: HyphaeRuntime;
   try {
     runtime = await createRuntime(config, {
       command: options.command,
-      embedder: meteredEmbedder(await createEmbedder(embedderConfigFrom(config)), metrics),
+      embedder: meteredEmbedder(parts.embedder ?? (await createEmbedder(embedderConfigFrom(config))), metrics),
+      ...(parts.db === undefined ? {} : { db: parts.db }),
+      ...(parts.authCacheTtlMs === undefined ? {} : { authCacheTtlMs: parts.authCacheTtlMs }),
       facade: {
         maxBeaconsPerAgent: config.maxBeaconsPerAgent,
         maxStreamsPerKey: config.maxStreamsPerKey,
@@ -76,11 +102,24 @@ export async function startProcessRuntime(config: HyphaeConfig, options: Process
         maxCellsPerTenant: config.maxCellsPerTenant,
         maxOpenSessionsPerAgent: config.maxOpenSessionsPerAgent,
         ...(config.dedupSimilarity === undefined ? {} : { nearDuplicateSimilarity: config.dedupSimilarity }),
+        ...parts.facade,
       },
       onBackgroundError: options.onBackgroundError,
       mesh: async (db) => {
-        relay = new OutboxRelay({ db, bus, metrics, onError: options.onBackgroundError });
-        feed = new LiveDiffFeed({ db, bus, onError: options.onBackgroundError });
+        relay = new OutboxRelay({
+          db,
+          bus,
+          metrics,
+          onError: options.onBackgroundError,
+          ...(parts.relayPollMs === undefined ? {} : { pollIntervalMs: parts.relayPollMs }),
+          ...(parts.relayMaxBackoffMs === undefined ? {} : { maxBackoffMs: parts.relayMaxBackoffMs }),
+        });
+        feed = new LiveDiffFeed({
+          db,
+          bus,
+          onError: options.onBackgroundError,
+          ...(parts.feedRefreshMs === undefined ? {} : { refreshIntervalMs: parts.feedRefreshMs }),
+        });
         const liveFeed = feed;
         const signal = relay;
         return {
@@ -104,7 +143,9 @@ export async function startProcessRuntime(config: HyphaeConfig, options: Process
     await bus.close().catch(() => undefined);
     throw error;
   }
-  relay?.start();
+  const mesh = { relay, feed };
+  if (mesh.relay === undefined || mesh.feed === undefined) throw new Error('the runtime built no mesh');
+  mesh.relay.start();
   const db = runtime.db;
   metrics.trackDbPool(() => {
     const stats = db.poolStats();
@@ -130,6 +171,8 @@ export async function startProcessRuntime(config: HyphaeConfig, options: Process
     runtime,
     facade: meteredFacade(runtime.facade, metrics),
     bus,
+    relay: mesh.relay,
+    feed: mesh.feed,
     metrics,
     readiness,
     close(): Promise<void> {

@@ -4,7 +4,7 @@
  * runs" build it here too, rather than wiring their own.
  */
 import type { FastifyInstance } from 'fastify';
-import { buildHttpApp, type HttpAppDeps } from '../http/build-http-app.js';
+import { buildHttpAppWithStreams, type HttpAppDeps, type HttpAppWithStreams } from '../http/build-http-app.js';
 import { resolveHttpConfig } from '../http/http-config.js';
 import { SERVER_VERSION } from '../mcp/server-version.js';
 import type { ProcessRuntime } from './process-runtime.js';
@@ -14,11 +14,17 @@ export interface ServeAppOptions {
   readonly logger?: HttpAppDeps['logger'];
   /** The failed-authentication limiter shared with the gRPC port (serve-grpc.ts). */
   readonly failedAuth?: HttpAppDeps['failedAuth'];
+  readonly liveStream?: HttpAppDeps['liveStream'];
 }
 
-export function buildServeApp(processRuntime: ProcessRuntime, options: ServeAppOptions = {}): Promise<FastifyInstance> {
+export async function buildServeApp(processRuntime: ProcessRuntime, options: ServeAppOptions = {}): Promise<FastifyInstance> {
+  return (await buildServeAppWithStreams(processRuntime, options)).app;
+}
+
+/** The same app, with its live-stream endpoints (tests count their open streams). */
+export function buildServeAppWithStreams(processRuntime: ProcessRuntime, options: ServeAppOptions = {}): Promise<HttpAppWithStreams> {
   const { config } = processRuntime;
-  return buildHttpApp({
+  return buildHttpAppWithStreams({
     facade: processRuntime.facade,
     config: resolveHttpConfig({
       allowedHosts: config.allowedHosts,
@@ -36,5 +42,6 @@ export function buildServeApp(processRuntime: ProcessRuntime, options: ServeAppO
     logger: options.logger ?? { level: config.logLevel },
     version: SERVER_VERSION,
     ...(options.failedAuth === undefined ? {} : { failedAuth: options.failedAuth }),
+    ...(options.liveStream === undefined ? {} : { liveStream: options.liveStream }),
   });
 }

@@ -8,7 +8,8 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import { registerA2aRoutes } from '../a2a/index.js';
 import { InvalidArgumentError, RateLimitedError } from '../core/errors.js';
 import { registerMcpRoutes } from '../mcp/http-routes.js';
-import { createLiveStream } from '../mcp/live-stream.js';
+import { createLiveStream, type LiveStreamEndpoint } from '../mcp/live-stream.js';
+import type { HttpListenStreams } from '../mcp/modern/http-listen.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
 import { apiKeyOf } from './api-key-auth.js';
 import { toErrorReply } from './error-reply.js';
@@ -35,6 +36,15 @@ export interface HttpAppDeps {
   readonly version: string;
   /** Shared with the gRPC port, so guessing keys on both draws on one budget per address; default: one of its own. */
   readonly failedAuth?: FailedAuthLimiter;
+  /** GET /mcp stream settings (keep-alive interval, buffer bound); defaults in src/mcp/live-stream.ts. */
+  readonly liveStream?: { readonly heartbeatMs?: number; readonly maxBufferedBytes?: number };
+}
+
+/** The app and its live-stream endpoints, whose open streams its owner may count. */
+export interface HttpAppWithStreams {
+  readonly app: FastifyInstance;
+  readonly liveStream: LiveStreamEndpoint;
+  readonly listenStreams: HttpListenStreams;
 }
 
 const OPENAPI_OPERATION: PlainOperation = {
@@ -58,6 +68,10 @@ function trustProxyOption(trust: HttpConfig['trustProxy']): boolean | string[] |
 }
 
 export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
+  return (await buildHttpAppWithStreams(deps)).app;
+}
+
+export async function buildHttpAppWithStreams(deps: HttpAppDeps): Promise<HttpAppWithStreams> {
   const { config, metrics } = deps;
   const app = Fastify({
     logger: deps.logger === false ? false : pinoOptions(deps.logger),
@@ -116,10 +130,10 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   registerMetricsRoute(app, metrics, config.metricsBearerToken);
   registerHealthRoutes(app, { version: deps.version, probes: deps.readiness, timeoutMs: config.readinessTimeoutMs });
   registerRestRoutes(app, deps.facade, REST_ROUTES);
-  const liveStream = createLiveStream({ facade: deps.facade, metrics });
+  const liveStream = createLiveStream({ facade: deps.facade, metrics, ...deps.liveStream });
   // Open SSE streams would hold a graceful close up forever.
   app.addHook('preClose', async () => liveStream.closeAll());
-  registerMcpRoutes(app, { facade: deps.facade, liveStream: liveStream.handler, observer: metrics, streamDrops: metrics, serverVersion: deps.version });
+  const { listenStreams } = registerMcpRoutes(app, { facade: deps.facade, liveStream: liveStream.handler, observer: metrics, streamDrops: metrics, serverVersion: deps.version });
   // Opt-in, and outside the OpenAPI document: A2A is its own protocol with its own card.
   if (config.a2a) registerA2aRoutes(app, { facade: deps.facade, version: deps.version, metrics });
 
@@ -131,5 +145,5 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   app.get('/openapi.json', async () => document);
 
   await app.ready();
-  return app;
+  return { app, liveStream, listenStreams };
 }

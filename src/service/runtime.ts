@@ -49,6 +49,10 @@ export interface RuntimeOptions {
   readonly command?: string;
   /** A ready embedder instead of one built from the configuration. */
   readonly embedder?: Embedder;
+  /** An open database instead of the configured one (tests running several replicas in one process); closed with the runtime. */
+  readonly db?: Db;
+  /** How long an authenticated key is trusted before it is looked up again (default 5 s). */
+  readonly authCacheTtlMs?: number;
   readonly facade?: Partial<FacadeConfig>;
   readonly mesh?: (db: Db) => Promise<MeshHooks>;
   readonly retentionIntervalMs?: number;
@@ -88,12 +92,14 @@ export async function createRuntime(config: RuntimeConfig, options: RuntimeOptio
     }));
   let db: Db | undefined;
   try {
-    db = await openDb({
-      dataDir: config.dataDir,
-      ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
-      ...(options.command === undefined ? {} : { command: options.command }),
-      ...databasePoolSettings(config),
-    });
+    db =
+      options.db ??
+      (await openDb({
+        dataDir: config.dataDir,
+        ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
+        ...(options.command === undefined ? {} : { command: options.command }),
+        ...databasePoolSettings(config),
+      }));
     await migrate(db, { modelId: embedder.modelId, dimension: embedder.dimension });
     const mesh = options.mesh === undefined ? {} : await options.mesh(db);
     const clock = options.clock ?? ((): Date => new Date());
@@ -106,6 +112,7 @@ export async function createRuntime(config: RuntimeConfig, options: RuntimeOptio
       ...(mesh.diffFeed === undefined ? {} : { diffFeed: mesh.diffFeed }),
       ...(mesh.onBeaconsChanged === undefined ? {} : { onBeaconsChanged: mesh.onBeaconsChanged }),
       ...(options.onBackgroundError === undefined ? {} : { onBackgroundError: options.onBackgroundError }),
+      ...(options.authCacheTtlMs === undefined ? {} : { authCacheTtlMs: options.authCacheTtlMs }),
     });
     const retention = startRetention(db, {
       diffRetentionDays: facade.config.diffRetentionDays,

@@ -1,19 +1,20 @@
 /**
- * One `hyphae serve`-equivalent replica in this process: its own pool on the shared database,
- * its own bus connection, outbox relay and live feed, and its own HTTP server with POST/GET /mcp.
+ * One `hyphae serve` replica in this process, built by the code `serve` runs: the process runtime
+ * (src/cli/process-runtime.ts: facade, outbox relay, live feed, metrics) and the serve app
+ * (src/cli/serve-app.ts) on its own port — with a database pool, bus and embedder the test hands
+ * it, shorter background loops, and limits that let tests send many requests.
  */
-import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
+import { startProcessRuntime } from '../../src/cli/process-runtime.js';
+import { buildServeAppWithStreams } from '../../src/cli/serve-app.js';
+import { loadConfig } from '../../src/core/config.js';
 import type { Embedder } from '../../src/embed/embedder.js';
-import { createHyphaeMetrics, type HyphaeMetrics } from '../../src/http/metrics.js';
-import { registerMcpRoutes } from '../../src/mcp/http-routes.js';
-import { createLiveStream } from '../../src/mcp/live-stream.js';
+import type { HyphaeMetrics } from '../../src/http/metrics.js';
 import type { LiveStreamEndpoint } from '../../src/mcp/live-stream.js';
 import type { HttpListenStreams } from '../../src/mcp/modern/http-listen.js';
 import type { Bus } from '../../src/mesh/bus.js';
-import { LiveDiffFeed } from '../../src/mesh/live-diff-feed.js';
-import { OutboxRelay } from '../../src/mesh/outbox-relay.js';
-import { createMemoryFacade } from '../../src/service/create-memory-facade.js';
+import type { LiveDiffFeed } from '../../src/mesh/live-diff-feed.js';
+import type { OutboxRelay } from '../../src/mesh/outbox-relay.js';
 import type { ManagedMemoryFacade } from '../../src/service/create-memory-facade.js';
 import type { FacadeConfig } from '../../src/service/facade-config.js';
 import type { Db } from '../../src/store/db.js';
@@ -37,8 +38,10 @@ export interface MeshReplica {
 
 export interface MeshReplicaOptions {
   readonly name: string;
+  /** Owned by the replica from here: closed with it. */
   readonly db: Db;
   readonly bus: Bus;
+  /** Shared by the test's replicas and closed by the test. */
   readonly embedder: Embedder;
   readonly heartbeatMs?: number;
   readonly maxBufferedBytes?: number;
@@ -51,60 +54,61 @@ export interface MeshReplicaOptions {
 export async function startMeshReplica(options: MeshReplicaOptions): Promise<MeshReplica> {
   const { db, bus } = options;
   const errors: unknown[] = [];
-  const onError = (error: unknown): void => {
-    errors.push(error);
-  };
-  const relay = new OutboxRelay({
-    db,
-    bus,
-    pollIntervalMs: options.relayPollMs ?? 1_000,
-    maxBackoffMs: options.maxBackoffMs ?? 500,
-    onError,
+  const { embedder } = options;
+  // Each replica closes what it holds; the embedder is the test's to close, once.
+  const borrowed: Embedder = { modelId: embedder.modelId, dimension: embedder.dimension, embed: (texts) => embedder.embed(texts), close: async () => undefined };
+  const config = loadConfig({
+    HYPHAE_EMBEDDER: 'hash',
+    HYPHAE_LOG_LEVEL: 'silent',
+    // Tests send thousands of requests per key and many bad keys on purpose; the limiters have tests of their own.
+    HYPHAE_RATE_LIMIT_PER_MINUTE: '1000000',
+    HYPHAE_FAILED_AUTH_PER_MINUTE: '1000000',
   });
-  const feed = new LiveDiffFeed({ db, bus, refreshIntervalMs: options.refreshIntervalMs ?? 2_000, onError });
-  const facade = createMemoryFacade({
-    db,
-    embedder: options.embedder,
-    authCacheTtlMs: 0,
-    ...(options.facade === undefined ? {} : { config: options.facade }),
-    outbox: relay,
-    diffFeed: feed,
-    onBeaconsChanged: (tenantId, agent) => void feed.beaconsChanged(tenantId, agent),
-  });
-  const metrics = createHyphaeMetrics();
-  const liveStream = createLiveStream({
-    facade,
-    metrics,
-    heartbeatMs: options.heartbeatMs ?? 15_000,
-    ...(options.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: options.maxBufferedBytes }),
-  });
-  const app = Fastify({ logger: false });
-  const { listenStreams } = registerMcpRoutes(app, { facade, liveStream: liveStream.handler, streamDrops: metrics });
-  app.addHook('preClose', async () => liveStream.closeAll());
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
-  relay.start();
-  return {
-    name: options.name,
-    url,
-    db,
-    bus,
-    facade,
-    relay,
-    feed,
-    liveStream,
-    listenStreams,
-    app,
-    metrics,
-    errors,
-    async close(): Promise<void> {
-      await app.close();
-      await relay.stop();
-      await feed.close();
-      await facade.close();
-      await bus.close();
-      await db.close();
+  const runtime = await startProcessRuntime(config, {
+    command: `mesh replica ${options.name}`,
+    onBackgroundError: (error) => errors.push(error),
+    parts: {
+      db,
+      bus,
+      embedder: borrowed,
+      authCacheTtlMs: 0,
+      relayPollMs: options.relayPollMs ?? 1_000,
+      relayMaxBackoffMs: options.maxBackoffMs ?? 500,
+      feedRefreshMs: options.refreshIntervalMs ?? 2_000,
+      ...(options.facade === undefined ? {} : { facade: options.facade }),
     },
-  };
+  });
+  try {
+    const { app, liveStream, listenStreams } = await buildServeAppWithStreams(runtime, {
+      logger: false,
+      liveStream: {
+        heartbeatMs: options.heartbeatMs ?? 15_000,
+        ...(options.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: options.maxBufferedBytes }),
+      },
+    });
+    const url = await app.listen({ host: '127.0.0.1', port: 0 });
+    return {
+      name: options.name,
+      url,
+      db: runtime.runtime.db,
+      bus,
+      facade: runtime.facade,
+      relay: runtime.relay,
+      feed: runtime.feed,
+      liveStream,
+      listenStreams,
+      app,
+      metrics: runtime.metrics,
+      errors,
+      async close(): Promise<void> {
+        await app.close();
+        await runtime.close();
+      },
+    };
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
 }
 
 /** Calls one MCP tool over POST /mcp and returns its structuredContent. */
