@@ -21,6 +21,7 @@ const SECTIONS: readonly SectionEntry[] = [
   { name: 'pg', module: './pg-bench.js', exportName: 'runPgBench' },
   { name: 'rest', module: './rest-bench.js', exportName: 'runRestBench' },
   { name: 'mcp', module: './mcp-bench.js', exportName: 'runMcpBench' },
+  { name: 'grpc', module: './grpc-bench.js', exportName: 'runGrpcBench' },
   { name: 'mesh', module: './mesh-bench.js', exportName: 'runMeshBench' },
   { name: 'worker', module: './worker-bench.js', exportName: 'runWorkerBench' },
   { name: 'peer', module: './peer-bench.js', exportName: 'runPeerBench' },
