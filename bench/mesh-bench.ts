@@ -33,13 +33,13 @@ const FANOUT_STREAMS = Number(process.env.HYPHAE_BENCH_MESH_STREAMS ?? 16);
 const FANOUT_STORES = Number(process.env.HYPHAE_BENCH_MESH_STORES ?? 150);
 const STORE_CONCURRENCY = 8;
 
-interface BenchDatabase {
+export interface BenchDatabase {
   connect(max: number): Promise<Db>;
   close(): Promise<void>;
 }
 
 /** One PostgreSQL for both replicas: PGlite served over the wire protocol (the test helper needs vitest). */
-async function startBenchDatabase(embedder: Embedder): Promise<BenchDatabase> {
+export async function startBenchDatabase(embedder: Embedder): Promise<BenchDatabase> {
   const pglite = await openPgliteDb();
   await migrate(pglite, { modelId: embedder.modelId, dimension: embedder.dimension });
   const queue = new WireQueryQueue(pglite.pglite);

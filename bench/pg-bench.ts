@@ -1,11 +1,19 @@
 /**
- * Recall on a native PostgreSQL 18 with pgvector (scripts/postgres-assets.sh, started as the
- * tests start it): the facade's recall p50/p99 against the bare SQL of the same HNSW query sent
- * by a plain `pg` client on the same server and data, interleaved call by call, and HNSW
- * recall@10 against exact search. A missing PostgreSQL fails the section.
+ * Native PostgreSQL 18 with pgvector (scripts/postgres-assets.sh, started as the tests start it),
+ * with PGlite beside it, every figure a ratio to a baseline measured in the same run:
+ * - recall: the facade's recall p50/p99 against the bare SQL of the same HNSW query sent by a
+ *   plain `pg` client on the same server and data, interleaved call by call, and HNSW recall@10
+ *   against exact search; at the largest size also for other ef_search values;
+ * - store throughput with 1, 8 and 32 concurrent clients over one and two replicas (each its own
+ *   pool and facade in this process), against one client on one replica;
+ * - beacon matching per store at few vs many beacons.
+ * A missing PostgreSQL fails the section.
  *
- * BENCH_PG_CELLS: comma-separated table sizes (default 10000,100000). Hash embedder (512-d), the
- * same synthetic corpus as the PGlite store bench; the table is bulk-loaded and indexed after.
+ * BENCH_PG_CELLS: table sizes (default 10000,100000). BENCH_PG_EF_SEARCH: the alternative
+ * ef_search values measured at the largest size (default 100,250). BENCH_PG_BEACONS and
+ * BENCH_PGLITE_BEACONS: beacon counts (default 10,100000 and 10,10000: PGlite builds a 100k HNSW
+ * index in minutes). BENCH_PG_STORES: stores per throughput figure (default 400). Hash embedder
+ * (512-d), the same synthetic corpus as the PGlite store bench, bulk-loaded and indexed after.
  */
 import pg from 'pg';
 import type { Principal } from '../src/core/principal.js';
@@ -14,12 +22,15 @@ import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/cre
 import type { Db } from '../src/store/db.js';
 import { migrate } from '../src/store/migrator.js';
 import { openPgDb } from '../src/store/pg-driver.js';
+import { openPgliteDb } from '../src/store/pglite-driver.js';
+import { KNN_DEFAULTS } from '../src/store/knn-session.js';
 import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
 import { toVectorText } from '../src/store/vector-text.js';
 import { startRealPostgres, type RealPostgres } from '../test/support/real-postgres.js';
 import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
 import { syntheticCorpus } from './corpus.js';
-import { bulkLoad } from './store-bench.js';
+import { startBenchDatabase } from './mesh-bench.js';
+import { beaconCost, beaconRows, bulkLoad, type BeaconCost } from './store-bench.js';
 
 const TENANT = 'bench';
 const PROJECT = 'default';
@@ -29,12 +40,23 @@ const QUERIES = 600;
 const WARMUP = 50;
 const EXACT_QUERIES = 50;
 const K = 10;
+const ALTERNATIVE_QUERIES = 300;
+const CLIENTS = [1, 8, 32] as const;
+// Two rows whose 10th and 11th exact distances differ by less than this are a tie.
+const TIE = 1e-6;
 
 // What a hand-written client sends: the same filters, order and limit as the facade's kNN, with the
-// scan settings the facade uses (iterative scan, ef_search 40) set once on its session.
+// scan settings the facade uses (iterative scan, ef_search) set once on its session.
 const BARE_KNN = `SELECT node_id::text AS node_id, (embedding <=> $1::vector)::float8 AS distance FROM cells
   WHERE tenant_id = $2 AND layer = 'L0' AND project = $3 ORDER BY embedding <=> $1::vector LIMIT $4`;
-const EXACT = `SELECT node_id::text AS node_id FROM cells
+// The facade's own statement (src/store/cell-repository.ts nearestCells): the caller's current project
+// resolved from the open sessions in the same statement, and current versions only.
+const FACADE_KNN = `SELECT node_id::text AS node_id, (embedding <=> $1::vector)::float8 AS distance FROM cells
+  WHERE tenant_id = $2 AND layer = 'L0' AND project = COALESCE((SELECT s.project FROM sessions s WHERE s.tenant_id = $2 AND s.agent = 'bench'
+    AND s.closed_at IS NULL AND ($3::text[] IS NULL OR s.project = ANY($3::text[])) ORDER BY s.opened_at DESC, s.session_id DESC LIMIT 1), $5)
+  AND valid_until IS NULL ORDER BY embedding <=> $1::vector LIMIT $4`;
+// One more row than k, to tell ties at the k-th distance.
+const EXACT = `SELECT node_id::text AS node_id, (embedding <=> $1::vector)::float8 AS distance FROM cells
   WHERE tenant_id = $2 AND layer = 'L0' AND project = $3 ORDER BY (embedding <=> $1::vector) + 0 LIMIT $4`;
 
 function round(value: number, digits = 3): number {
@@ -47,92 +69,274 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-async function recallAt(server: RealPostgres, cells: number, rows: BenchRow[]): Promise<void> {
-  const embedder = new HashEmbedder();
+interface Truth {
+  readonly ids: ReadonlySet<string>;
+  /** The k-th exact distance: a returned row this near is as good as any of the k. */
+  readonly kth: number;
+  readonly tied: boolean;
+}
+
+/** Exact top-k per query (sequential scan + sort), with the k-th distance for tie-aware recall. */
+async function exactNeighbours(bare: pg.Client, vectors: readonly string[]): Promise<Truth[]> {
+  const truth: Truth[] = [];
+  for (const vector of vectors) {
+    const { rows } = await bare.query<{ node_id: string; distance: number }>(EXACT, [vector, TENANT, PROJECT, K + 1]);
+    const kth = rows[K - 1]?.distance ?? Number.POSITIVE_INFINITY;
+    truth.push({ ids: new Set(rows.slice(0, K).map((r) => r.node_id)), kth, tied: (rows[K]?.distance ?? Number.POSITIVE_INFINITY) - kth < TIE });
+  }
+  return truth;
+}
+
+/**
+ * recall@10 two ways: by distance (a returned row counts when it is as near as the k-th exact
+ * neighbour, as ann-benchmarks counts it, so a tie at the k-th place is no miss) and by id overlap.
+ */
+function recallOf(results: readonly (readonly { node_id: string; distance: number }[])[], truth: readonly Truth[]): { byDistance: number; byId: number } {
+  let byDistance = 0;
+  let byId = 0;
+  results.forEach((hits, i) => {
+    const t = truth[i] as Truth;
+    byDistance += hits.filter((h) => h.distance <= t.kth + TIE).length / K;
+    byId += hits.filter((h) => t.ids.has(h.node_id)).length / K;
+  });
+  return { byDistance: byDistance / results.length, byId: byId / results.length };
+}
+
+interface RecallRun {
+  readonly facadeMs: number[];
+  readonly bareMs: number[];
+  readonly sameSqlMs: number[];
+}
+
+/** Each query through the facade, as bare SQL and as the facade's own SQL from the bare client, who goes first rotating. */
+async function interleaved(facade: ManagedMemoryFacade, principal: Principal, bare: pg.Client, queries: readonly string[], vectors: readonly string[]): Promise<RecallRun> {
+  const run: RecallRun = { facadeMs: [], bareMs: [], sameSqlMs: [] };
+  const measures = [
+    async (i: number): Promise<void> => {
+      run.facadeMs.push(await timed(() => facade.recall(principal, { query: queries[i] as string, k: K })));
+    },
+    async (i: number): Promise<void> => {
+      run.bareMs.push(await timed(() => bare.query(BARE_KNN, [vectors[i], TENANT, PROJECT, K])));
+    },
+    async (i: number): Promise<void> => {
+      run.sameSqlMs.push(await timed(() => bare.query(FACADE_KNN, [vectors[i], TENANT, [PROJECT], K, PROJECT])));
+    },
+  ];
+  // Interleaved so all see the same background load; the one going second finds that query's index pages cached.
+  for (let i = 0; i < queries.length; i++) {
+    for (let j = 0; j < measures.length; j++) await (measures[(i + j) % measures.length] as (i: number) => Promise<void>)(i);
+  }
+  return run;
+}
+
+async function createDatabase(server: RealPostgres, name: string): Promise<string> {
   const admin = new pg.Client({ connectionString: server.url });
   await admin.connect();
-  await admin.query(`CREATE DATABASE bench_${cells}`);
-  await admin.end();
-  const url = server.url.replace(/\/postgres$/, `/bench_${cells}`);
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return server.url.replace(/\/postgres$/, `/${name}`);
+}
+
+async function recallAt(server: RealPostgres, cells: number, alternatives: readonly number[], rows: BenchRow[]): Promise<void> {
+  const embedder = new HashEmbedder();
+  const url = await createDatabase(server, `bench_${cells}`);
   const loader = await openPgDb({ url, max: 1, statementTimeoutMs: 0 });
-  let db: Db | undefined;
-  let facade: ManagedMemoryFacade | undefined;
   const bare = new pg.Client({ connectionString: url });
+  const opened: { db: Db; facade: ManagedMemoryFacade }[] = [];
+  const openFacade = async (efSearch: number): Promise<{ facade: ManagedMemoryFacade; principal: Principal }> => {
+    const db = await openPgDb({ url, knn: { efSearch } });
+    const facade = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000 } });
+    opened.push({ db, facade });
+    const key = await facade.keyAdmin.createKey({ tenant: TENANT, agent: 'bench', default_project: PROJECT, projects: [PROJECT] });
+    return { facade, principal: await facade.authenticate(key.key) };
+  };
   try {
     await migrate(loader, { modelId: embedder.modelId, dimension: embedder.dimension });
     const corpus = syntheticCorpus(cells, CORPUS_SEED);
     const indexMs = await bulkLoad(loader, 'cells', corpus, await embedder.embed(corpus));
     await analyzeMemoryTables(loader);
-    rows.push({ metric: `native ${cells / 1000}k: HNSW index build after bulk load`, value: round(indexMs / 1000), unit: 's', note: `${cells} vectors, ${embedder.dimension}-d, m 16, ef_construction 64` });
+    const label = `native ${cells / 1000}k`;
+    rows.push({ metric: `${label}: HNSW index build after bulk load`, value: round(indexMs / 1000), unit: 's', note: `${cells} vectors, ${embedder.dimension}-d, m 16, ef_construction 64 (pgvector's defaults)` });
 
-    db = await openPgDb({ url });
-    facade = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000 } });
-    const key = await facade.keyAdmin.createKey({ tenant: TENANT, agent: 'bench', default_project: PROJECT, projects: [PROJECT] });
-    const principal: Principal = await facade.authenticate(key.key);
     await bare.connect();
-    await bare.query(`SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 40`);
-
     const queries = syntheticCorpus(QUERIES, QUERY_SEED);
     const vectors = (await embedder.embed(queries)).map(toVectorText);
-    const recall = facade.recall.bind(facade);
-    for (let i = 0; i < WARMUP; i++) {
-      await recall(principal, { query: queries[i] as string, k: K });
-      await bare.query(BARE_KNN, [vectors[i], TENANT, PROJECT, K]);
+    const truth = await exactNeighbours(bare, vectors.slice(0, EXACT_QUERIES));
+    const tied = truth.filter((t) => t.tied).length;
+    for (const efSearch of [KNN_DEFAULTS.efSearch, ...alternatives]) {
+      const chosen = efSearch === KNN_DEFAULTS.efSearch;
+      const { facade, principal } = await openFacade(efSearch);
+      await bare.query(`SET hnsw.iterative_scan = ${KNN_DEFAULTS.iterativeScan}; SET hnsw.ef_search = ${efSearch}`);
+      const count = chosen ? queries.length : ALTERNATIVE_QUERIES;
+      for (let i = 0; i < WARMUP; i++) {
+        await facade.recall(principal, { query: queries[i] as string, k: K });
+        await bare.query(BARE_KNN, [vectors[i], TENANT, PROJECT, K]);
+      }
+      const run = await interleaved(facade, principal, bare, queries.slice(0, count), vectors);
+      const approx = [];
+      for (let i = 0; i < EXACT_QUERIES; i++) approx.push((await facade.recall(principal, { query: queries[i] as string, k: K })).results);
+      const recall = recallOf(approx, truth);
+      const settings = `ef_search ${efSearch}${chosen ? ' (default)' : ''}`;
+      const [p50, p99, bareP50, bareP99] = [percentile(run.facadeMs, 50), percentile(run.facadeMs, 99), percentile(run.bareMs, 50), percentile(run.bareMs, 99)];
+      rows.push({
+        metric: `${label}, ${settings}: recall p50 (facade)`,
+        value: round(p50),
+        unit: 'ms',
+        baseline: round(bareP50),
+        ratio: round(p50 / bareP50),
+        target: '≤ 1.3×',
+        note: `baseline: the same HNSW query as bare SQL from a plain pg client with the same scan settings, same server and data; ${count} queries, each sent by both, who goes first rotating; k ${K}, hash embedder (the facade embeds each query)`,
+      });
+      rows.push({ metric: `${label}, ${settings}: recall p99 (facade)`, value: round(p99), unit: 'ms', baseline: round(bareP99), ratio: round(p99 / bareP99), target: '≤ 1.3×' });
+      const sameP50 = percentile(run.sameSqlMs, 50);
+      rows.push({
+        metric: `${label}, ${settings}: the facade's own kNN SQL from the bare client (p50)`,
+        value: round(sameP50),
+        unit: 'ms',
+        baseline: round(bareP50),
+        ratio: round(sameP50 / bareP50),
+        note: `what the facade's filters cost in SQL (current project from the open sessions, current versions only); facade ÷ this = ${round(p50 / sameP50)}× is the rest (embedding, validation, the driver)`,
+      });
+      rows.push({
+        metric: `${label}, ${settings}: HNSW recall@10 vs exact search`,
+        value: round(recall.byDistance),
+        unit: 'fraction',
+        target: '≥ 0.95',
+        note: `${EXACT_QUERIES} queries; a row counts when as near as the 10th exact neighbour (ties at the 10th place: ${tied} of ${EXACT_QUERIES} queries); by id overlap ${round(recall.byId)}; iterative scan ${KNN_DEFAULTS.iterativeScan}; exact = sequential scan + sort`,
+      });
     }
-    const facadeMs: number[] = [];
-    const bareMs: number[] = [];
-    // Interleaved so both see the same background load, each query sent by both; who goes first
-    // alternates, since the second finds the index pages of that query already in the cache.
-    for (let i = 0; i < queries.length; i++) {
-      const viaFacade = async (): Promise<void> => {
-        facadeMs.push(await timed(() => recall(principal, { query: queries[i] as string, k: K })));
-      };
-      const viaBare = async (): Promise<void> => {
-        bareMs.push(await timed(() => bare.query(BARE_KNN, [vectors[i], TENANT, PROJECT, K])));
-      };
-      for (const measure of i % 2 === 0 ? [viaFacade, viaBare] : [viaBare, viaFacade]) await measure();
-    }
-    let overlap = 0;
-    for (let i = 0; i < EXACT_QUERIES; i++) {
-      const approx = await recall(principal, { query: queries[i] as string, k: K });
-      const exact = await bare.query<{ node_id: string }>(EXACT, [vectors[i], TENANT, PROJECT, K]);
-      const truth = new Set(exact.rows.map((r) => r.node_id));
-      overlap += approx.results.filter((r) => truth.has(r.node_id)).length / Math.max(1, truth.size);
-    }
-    const p50 = percentile(facadeMs, 50);
-    const p99 = percentile(facadeMs, 99);
-    const bareP50 = percentile(bareMs, 50);
-    const bareP99 = percentile(bareMs, 99);
-    const label = `native ${cells / 1000}k`;
-    rows.push({
-      metric: `${label}: recall p50 (facade)`,
-      value: round(p50),
-      unit: 'ms',
-      baseline: round(bareP50),
-      ratio: round(p50 / bareP50),
-      target: '≤ 1.3×',
-      note: `baseline: the same HNSW query as bare SQL from a plain pg client, same server and data; ${queries.length} queries, each sent by both, who goes first alternating; k ${K}, hash embedder (the facade embeds each query)`,
-    });
-    rows.push({ metric: `${label}: recall p99 (facade)`, value: round(p99), unit: 'ms', baseline: round(bareP99), ratio: round(p99 / bareP99), target: '≤ 1.3×' });
-    rows.push({ metric: `${label}: HNSW recall@10 vs exact search`, value: round(overlap / EXACT_QUERIES), unit: 'fraction', target: '≥ 0.95', note: `${EXACT_QUERIES} queries; exact = sequential scan + sort` });
   } finally {
     await bare.end().catch(() => undefined);
-    await facade?.close();
-    await db?.close();
+    for (const { db, facade } of opened) {
+      await facade.close();
+      await db.close();
+    }
     await loader.close();
   }
 }
 
+/** Stores per second with `clients` concurrent callers spread over the facades (replicas). */
+async function storeRate(facades: readonly ManagedMemoryFacade[], writers: readonly Principal[], clients: number, texts: readonly string[]): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      const facade = facades[c % facades.length] as ManagedMemoryFacade;
+      const writer = writers[c] as Principal;
+      for (let i = next++; i < texts.length; i = next++) await facade.store(writer, { content: texts[i] as string, cell_type: 'Fact', salience: 0.5 });
+    }),
+  );
+  return texts.length / ((performance.now() - started) / 1000);
+}
+
+/**
+ * Store throughput over one and two replicas (each its own pool and facade, in this process: on
+ * two shared cores the replicas share one event loop, so this shows the database side — pools,
+ * row locks, commits — not CPU scaling). Ten watchers' beacons make some stores write diffs.
+ */
+async function throughput(label: string, connect: () => Promise<Db>, maxReplicas: 1 | 2, stores: number, rows: BenchRow[]): Promise<void> {
+  const embedder = new HashEmbedder();
+  const pools: Db[] = [];
+  const facades: ManagedMemoryFacade[] = [];
+  try {
+    const first = await connect();
+    pools.push(first);
+    await migrate(first, { modelId: embedder.modelId, dimension: embedder.dimension });
+    const interests = syntheticCorpus(10, 99);
+    await bulkLoad(first, 'beacons', interests, await embedder.embed(interests));
+    const admin = createMemoryFacade({ db: first, embedder, config: { hitFlushIntervalMs: 3_600_000 } });
+    facades.push(admin);
+    const writers: Principal[] = [];
+    for (let c = 0; c < Math.max(...CLIENTS); c++) {
+      const key = await admin.keyAdmin.createKey({ tenant: TENANT, agent: `writer-${c}`, projects: [PROJECT] });
+      writers.push(await admin.authenticate(key.key));
+    }
+    const replicaSets: ManagedMemoryFacade[][] = [[admin]];
+    if (maxReplicas === 2) {
+      const second = await connect();
+      pools.push(second);
+      const other = createMemoryFacade({ db: second, embedder, config: { hitFlushIntervalMs: 3_600_000 } });
+      facades.push(other);
+      replicaSets.push([admin, other]);
+    }
+    const texts = syntheticCorpus((stores * CLIENTS.length + 50) * replicaSets.length + 50, QUERY_SEED + 2);
+    let offset = 0;
+    const take = (n: number): string[] => texts.slice(offset, (offset += n));
+    let baseline: number | undefined;
+    for (const replicas of replicaSets) {
+      // Opens every replica's pooled connections before anything is measured.
+      await storeRate(replicas, writers, Math.max(...CLIENTS), take(50));
+      for (const clients of CLIENTS) {
+        const rate = await storeRate(replicas, writers, clients, take(stores));
+        baseline ??= rate;
+        rows.push({
+          metric: `${label}: store throughput, ${clients} client${clients > 1 ? 's' : ''}, ${replicas.length} replica${replicas.length > 1 ? 's' : ''}`,
+          value: round(rate),
+          unit: 'stores/s',
+          baseline: round(baseline),
+          ratio: round(rate / baseline),
+          note: `${stores} stores through the facade (hash embedder, 10 beacons); baseline: 1 client, 1 replica; pool ${first.driver === 'pglite' ? '1 (PGlite)' : '10'} per replica`,
+        });
+      }
+    }
+    const { rows: counted } = await first.query<{ n: number }>(`SELECT count(*)::int AS n FROM diffs`);
+    rows.push({ metric: `${label}: diffs written per store (throughput run)`, value: round((counted[0]?.n ?? 0) / (texts.length || 1)), unit: 'diffs' });
+  } finally {
+    for (const facade of facades) await facade.close();
+    for (const db of pools) await db.close();
+  }
+}
+
+async function beaconCosts(counts: readonly number[], open: (count: number) => Promise<Db>): Promise<BeaconCost[]> {
+  const embedder = new HashEmbedder();
+  const costs: BeaconCost[] = [];
+  for (const count of counts) {
+    const db = await open(count);
+    try {
+      await migrate(db, { modelId: embedder.modelId, dimension: embedder.dimension });
+      costs.push(await beaconCost(db, count));
+    } finally {
+      await db.close();
+    }
+  }
+  return costs;
+}
+
+function sizes(name: string, fallback: string, minimum: number): number[] {
+  const values = (process.env[name] ?? fallback).split(',').map(Number);
+  if (values.some((n) => !Number.isInteger(n) || n < minimum)) throw new Error(`${name} must be integers ≥ ${minimum}, comma-separated`);
+  return values;
+}
+
 export async function runPgBench(): Promise<BenchSection> {
-  const sizes = (process.env.BENCH_PG_CELLS ?? '10000,100000').split(',').map(Number);
-  if (sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error('BENCH_PG_CELLS must be table sizes ≥ 100, comma-separated');
+  const cellSizes = sizes('BENCH_PG_CELLS', '10000,100000', 100);
+  const alternatives = sizes('BENCH_PG_EF_SEARCH', '100,250', 1);
+  const beacons = sizes('BENCH_PG_BEACONS', '10,100000', 10);
+  const pgliteBeacons = sizes('BENCH_PGLITE_BEACONS', '10,10000', 10);
+  const [stores] = sizes('BENCH_PG_STORES', '400', 10);
   // Fails the section, naming how to install it, when PostgreSQL with pgvector is absent.
   const server = await startRealPostgres(undefined, { settings: { shared_buffers: '512MB', maintenance_work_mem: '1GB' } });
   const rows: BenchRow[] = [];
   try {
-    for (const cells of sizes) await recallAt(server, cells, rows);
+    const largest = Math.max(...cellSizes);
+    for (const cells of cellSizes) await recallAt(server, cells, cells === largest ? alternatives : [], rows);
+    const storeUrl = await createDatabase(server, 'bench_stores');
+    await throughput('native', () => openPgDb({ url: storeUrl }), 2, stores ?? 400, rows);
+    rows.push(...beaconRows(await beaconCosts(beacons, async (count) => openPgDb({ url: await createDatabase(server, `bench_beacons_${count}`), statementTimeoutMs: 0 })), 'native: '));
   } finally {
     await server.close();
   }
-  return { name: 'native PostgreSQL 18 + pgvector 0.8 (recall)', rows };
+  // PGlite beside it: embedded (one process, one session), and two replicas sharing one PGlite over the wire protocol (the clustered set-up before native PostgreSQL).
+  await throughput('PGlite embedded', () => openPgliteDb({}), 1, stores ?? 400, rows);
+  const wire = await startBenchDatabase(new HashEmbedder());
+  try {
+    await throughput('PGlite over the wire', () => wire.connect(10), 2, stores ?? 400, rows);
+  } finally {
+    await wire.close();
+  }
+  rows.push(...beaconRows(await beaconCosts(pgliteBeacons, () => openPgliteDb({})), 'PGlite: '));
+  return { name: 'native PostgreSQL 18 + pgvector 0.8, PGlite beside it', rows };
 }

@@ -289,75 +289,98 @@ function noiseTexts(n: number, seed: number): string[] {
   return Array.from({ length: n }, () => Array.from({ length: 6 }, token).join(' '));
 }
 
-async function beaconSection(scale: Scale, rows: BenchRow[]): Promise<void> {
+export interface BeaconCost {
+  readonly beacons: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly matches: number;
+  readonly storeP50: number;
+  readonly diffs: number;
+  readonly exhaustiveP50: number;
+}
+
+/** Loads `count` beacons (five real interests among noise) into a migrated, empty database and measures matching one store against them. */
+export async function beaconCost(db: Db, count: number): Promise<BeaconCost> {
   const embedder = new HashEmbedder();
   const matcher = new BeaconMatcher({ reachFactor: 0.15, energyTable: DEFAULT_ENERGY_TABLE });
   const cells = syntheticCorpus(200, QUERY_SEED + 1);
   const cellVectors = (await embedder.embed(cells)).map(toVectorText);
   // Five real interests (memories of the same kind as the cells) among the noise, so every size also finds some matches.
   const interests = syntheticCorpus(5, 99);
-  const costs: { beacons: number; p50: number; p99: number; matches: number; storeP50: number; diffs: number; exhaustiveP50: number }[] = [];
-  for (const count of scale.beacons) {
-    const db = await openPgliteDb({});
-    try {
-      await migrate(db, { modelId: embedder.modelId, dimension: embedder.dimension });
-      const texts = [...interests, ...noiseTexts(count - interests.length, count)];
-      await bulkLoad(db, 'beacons', texts, await embedder.embed(texts));
-      const samples: number[] = [];
-      let matches = 0;
-      for (let round = 0; round < 2; round++) {
-        for (let i = 0; i < cells.length; i++) {
-          const { value, ms } = await timed(() =>
-            db.transaction((tx) =>
-              matcher.match(tx, { tenantId: TENANT, project: PROJECT, cellType: 'Decision', salience: 0.5, sceneId: null, sourceAgent: 'author', embedding: cellVectors[i] as string }, new Date()),
-            ),
-          );
-          // The first round warms the index pages; the second is measured.
-          if (round === 1) {
-            samples.push(ms);
-            matches += value.length;
-          }
-        }
+  const texts = [...interests, ...noiseTexts(count - interests.length, count)];
+  await bulkLoad(db, 'beacons', texts, await embedder.embed(texts));
+  const samples: number[] = [];
+  let matches = 0;
+  for (let round = 0; round < 2; round++) {
+    for (let i = 0; i < cells.length; i++) {
+      const { value, ms } = await timed(() =>
+        db.transaction((tx) =>
+          matcher.match(tx, { tenantId: TENANT, project: PROJECT, cellType: 'Decision', salience: 0.5, sceneId: null, sourceAgent: 'author', embedding: cellVectors[i] as string }, new Date()),
+        ),
+      );
+      // The first round warms the index pages; the second is measured.
+      if (round === 1) {
+        samples.push(ms);
+        matches += value.length;
       }
-      // What matching would cost without the index: every beacon of the tenant compared.
-      const exhaustive: number[] = [];
-      for (const vector of cellVectors.slice(0, 20)) {
-        exhaustive.push((await timed(() => db.query(`SELECT count(*) FROM beacons WHERE tenant_id = $1 AND 1 - ((embedding <=> $2::vector) + 0) >= threshold - 0.0675`, [TENANT, vector]))).ms);
-      }
-      // The same, end to end: a store through the facade (embed, insert, match, diffs, commit).
-      const facade = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000 } });
-      const key = await facade.keyAdmin.createKey({ tenant: TENANT, agent: 'author', projects: [PROJECT] });
-      const author = await facade.authenticate(key.key);
-      const storeMs: number[] = [];
-      for (const content of cells.slice(0, 100)) storeMs.push((await timed(() => facade.store(author, { content, cell_type: 'Decision', salience: 0.5 }))).ms);
-      const { rows: diffRows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM diffs`);
-      await facade.close();
-      costs.push({ beacons: count, p50: percentile(samples, 50), p99: percentile(samples, 99), matches: matches / cells.length, storeP50: percentile(storeMs.slice(20), 50), diffs: (diffRows[0]?.n ?? 0) / 100, exhaustiveP50: percentile(exhaustive, 50) });
-    } finally {
-      await db.close();
     }
   }
+  // What matching would cost without the index: every beacon of the tenant compared.
+  const exhaustive: number[] = [];
+  for (const vector of cellVectors.slice(0, 20)) {
+    exhaustive.push((await timed(() => db.query(`SELECT count(*) FROM beacons WHERE tenant_id = $1 AND 1 - ((embedding <=> $2::vector) + 0) >= threshold - 0.0675`, [TENANT, vector]))).ms);
+  }
+  // The same, end to end: a store through the facade (embed, insert, match, diffs, commit).
+  const facade = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000 } });
+  const key = await facade.keyAdmin.createKey({ tenant: TENANT, agent: 'author', projects: [PROJECT] });
+  const author = await facade.authenticate(key.key);
+  const storeMs: number[] = [];
+  for (const content of cells.slice(0, 100)) storeMs.push((await timed(() => facade.store(author, { content, cell_type: 'Decision', salience: 0.5 }))).ms);
+  const { rows: diffRows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM diffs`);
+  await facade.close();
+  return { beacons: count, p50: percentile(samples, 50), p99: percentile(samples, 99), matches: matches / cells.length, storeP50: percentile(storeMs.slice(20), 50), diffs: (diffRows[0]?.n ?? 0) / 100, exhaustiveP50: percentile(exhaustive, 50) };
+}
+
+/** Rows of beacon costs, each a ratio to the first (smallest) count, measured in the same run. */
+export function beaconRows(costs: readonly BeaconCost[], label: string): BenchRow[] {
+  const rows: BenchRow[] = [];
   const base = costs[0];
   for (const c of costs) {
     rows.push({
-      metric: `beacon matching per store, ${c.beacons} beacons (p50)`,
+      metric: `${label}beacon matching per store, ${c.beacons} beacons (p50)`,
       value: round(c.p50),
       unit: 'ms',
       ...(base === undefined || c === base ? {} : { baseline: round(base.p50), ratio: ratio(c.p50, base.p50) }),
-      ...(c === costs[costs.length - 1] && c !== base ? { target: '≤ 3× the 10-beacon cost' } : {}),
+      ...(c === costs[costs.length - 1] && c !== base ? { target: `≤ 3× the ${base?.beacons ?? ''}-beacon cost` } : {}),
       note: `p99 ${round(c.p99)} ms; ${round(c.matches, 2)} matches per store; without the index (every beacon compared) p50 ${round(c.exhaustiveP50)} ms`,
     });
   }
   for (const c of costs) {
     rows.push({
-      metric: `store p50 through the facade, ${c.beacons} beacons`,
+      metric: `${label}store p50 through the facade, ${c.beacons} beacons`,
       value: round(c.storeP50),
       unit: 'ms',
       ...(base === undefined || c === base ? {} : { baseline: round(base.storeP50), ratio: ratio(c.storeP50, base.storeP50) }),
-      ...(c === costs[costs.length - 1] && c !== base ? { target: '≤ 3× the 10-beacon cost' } : {}),
+      ...(c === costs[costs.length - 1] && c !== base ? { target: `≤ 3× the ${base?.beacons ?? ''}-beacon cost` } : {}),
       note: `80 stores measured; ${round(c.diffs, 2)} diffs written per store`,
     });
   }
+  return rows;
+}
+
+async function beaconSection(scale: Scale, rows: BenchRow[]): Promise<void> {
+  const embedder = new HashEmbedder();
+  const costs: BeaconCost[] = [];
+  for (const count of scale.beacons) {
+    const db = await openPgliteDb({});
+    try {
+      await migrate(db, { modelId: embedder.modelId, dimension: embedder.dimension });
+      costs.push(await beaconCost(db, count));
+    } finally {
+      await db.close();
+    }
+  }
+  rows.push(...beaconRows(costs, ''));
 }
 
 export async function runStoreBench(): Promise<BenchSection> {
