@@ -46,16 +46,12 @@ async function meshAndPodsReady(): Promise<true | undefined> {
   return all.length > 0 && all.every(ready) && (await apiPods()).length === 2 ? true : undefined;
 }
 
-/** Store from `writer` and wait for the reader's live push of that cell: `samples` latencies in ms. */
-async function pushLatencies(reader: PushReader, writer: typeof fetch, key: string, interest: string, samples: number): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const started = performance.now();
-    const stored = await callTool(writer, key, 'store', { content: `${interest}, observation ${i}`, cell_type: 'Risk', salience: 0.8 });
-    await reader.waitFor(stored.node_id as string);
-    out.push(performance.now() - started);
-  }
-  return out;
+/** Store from `writer` and wait for the reader's live push of that cell: the latency in ms. */
+async function pushLatency(reader: PushReader, writer: typeof fetch, key: string, content: string): Promise<number> {
+  const started = performance.now();
+  const stored = await callTool(writer, key, 'store', { content, cell_type: 'Risk', salience: 0.8 });
+  await reader.waitFor(stored.node_id as string);
+  return performance.now() - started;
 }
 
 class PushReader {
@@ -141,8 +137,20 @@ async function main(): Promise<void> {
         await new Promise((r) => setTimeout(r, 1000));
         return reader.has(s.node_id as string) ? true : undefined;
       }, 120_000);
-      const samePodPushMs = await pushLatencies(reader, viaB, writerKey, interest, SAMPLES);
-      const crossPodPushMs = await pushLatencies(reader, viaA, writerKey, interest, SAMPLES);
+      // Interleaved, the order flipping each round, so warm-up and drift fall on both sides alike.
+      const samePodPushMs: number[] = [];
+      const crossPodPushMs: number[] = [];
+      for (let i = 0; i < SAMPLES; i++) {
+        const same = (): Promise<number> => pushLatency(reader, viaB, writerKey, `${interest}, same-pod observation ${i}`);
+        const cross = (): Promise<number> => pushLatency(reader, viaA, writerKey, `${interest}, cross-pod observation ${i}`);
+        if (i % 2 === 0) {
+          samePodPushMs.push(await same());
+          crossPodPushMs.push(await cross());
+        } else {
+          crossPodPushMs.push(await cross());
+          samePodPushMs.push(await same());
+        }
+      }
       console.log(JSON.stringify({ installToReadyMs, crossPodPushMs, samePodPushMs } satisfies ClusterProbeResult));
     } finally {
       await client.close();
