@@ -12,7 +12,7 @@
 import type { CellType } from '../core/cell-types.js';
 import { computeReach, type EnergyTable } from '../core/energy.js';
 import { ALL_PROJECTS } from '../core/principal.js';
-import { lowestBeaconThreshold, nearestBeacons, type BeaconCandidate } from '../store/beacon-repository.js';
+import { lowestBeaconThresholdWithScan, nearestBeacons, setBeaconScan, type BeaconCandidate } from '../store/beacon-repository.js';
 import type { Queryable } from '../store/db.js';
 
 export interface MatchableCell {
@@ -55,17 +55,16 @@ export class BeaconMatcher {
 
   /** Must run inside a transaction: it sets transaction-local HNSW scan parameters. */
   async match(tx: Queryable, cell: MatchableCell, now: Date): Promise<BeaconMatch[]> {
-    const lowest = await lowestBeaconThreshold(tx, cell.tenantId);
+    const maxBatch = this.options.maxBatch ?? DEFAULT_MAX_BEACON_BATCH;
+    let limit = Math.min(maxBatch, this.options.initialBatch ?? 16);
+    // The tenant's lowest threshold and the first batch's scan settings in one round trip.
+    const lowest = await lowestBeaconThresholdWithScan(tx, cell.tenantId, efSearchFor(limit));
     if (lowest === null) return [];
     const reach = computeReach(cell.cellType, cell.salience, this.options.reachFactor, this.options.energyTable);
     const floor = lowest - reach;
-    const maxBatch = this.options.maxBatch ?? DEFAULT_MAX_BEACON_BATCH;
-    let limit = Math.min(maxBatch, this.options.initialBatch ?? 16);
     let candidates: BeaconCandidate[];
-    for (;;) {
-      await tx.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)`, [
-        String(Math.min(MAX_EF_SEARCH, Math.max(MIN_EF_SEARCH, limit))),
-      ]);
+    for (let first = true; ; first = false) {
+      if (!first) await setBeaconScan(tx, efSearchFor(limit));
       candidates = await nearestBeacons(tx, cell.tenantId, cell.embedding, now, limit);
       const farthest = candidates.reduce((min, c) => Math.min(min, c.similarity), Number.POSITIVE_INFINITY);
       if (candidates.length < limit || farthest < floor || limit >= maxBatch) break;
@@ -76,6 +75,10 @@ export class BeaconMatcher {
       .sort((a, b) => b.similarity - a.similarity)
       .map((b) => ({ beaconId: b.beacon_id, ownerAgent: b.owner_agent, similarity: b.similarity }));
   }
+}
+
+function efSearchFor(limit: number): string {
+  return String(Math.min(MAX_EF_SEARCH, Math.max(MIN_EF_SEARCH, limit)));
 }
 
 function beaconAccepts(beacon: BeaconCandidate, cell: MatchableCell): boolean {

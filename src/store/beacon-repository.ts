@@ -165,9 +165,22 @@ export async function beaconsThatReceived(q: Queryable, tenantId: string, nodeId
   return result.rows;
 }
 
-/** The lowest threshold among the tenant's beacons (expired ones included: a safe bound), or null with none. */
-export async function lowestBeaconThreshold(q: Queryable, tenantId: string): Promise<number | null> {
-  const result = await q.query<{ threshold: number | null }>(`SELECT min(threshold) AS threshold FROM beacons WHERE tenant_id = $1`, [tenantId]);
+const BEACON_SCAN_SETTINGS = `set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)`;
+
+/** Transaction-local HNSW scan settings for nearestBeacons (inside a transaction only). */
+export async function setBeaconScan(q: Queryable, efSearch: string): Promise<void> {
+  await q.query(`SELECT ${BEACON_SCAN_SETTINGS}`, [efSearch]);
+}
+
+/**
+ * The lowest threshold among the tenant's beacons (expired ones included: a safe bound), or null
+ * with none; it sets setBeaconScan's settings in the same statement, the first step of every match.
+ */
+export async function lowestBeaconThresholdWithScan(q: Queryable, tenantId: string, efSearch: string): Promise<number | null> {
+  const result = await q.query<{ threshold: number | null }>(
+    `SELECT (SELECT min(threshold) FROM beacons WHERE tenant_id = $2) AS threshold, ${BEACON_SCAN_SETTINGS}`,
+    [efSearch, tenantId],
+  );
   return result.rows[0]?.threshold ?? null;
 }
 
