@@ -82,7 +82,7 @@ export async function startGrpcServer(deps: GrpcServerDeps, listen: { readonly h
     routes: (router) => {
       router.service(
         MemoryService,
-        memoryService(deps.facade, { maxBufferedDiffs: config.maxBufferedDiffs, ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }) }),
+        memoryService(deps.facade, { maxBufferedDiffs: config.maxBufferedDiffs, shutdown: shutdown.signal, ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }) }),
         { interceptors: [guard] },
       );
       router.service(Health, healthService({ services: [MemoryService.typeName], ready: () => allReady(deps.readiness) }));

@@ -3,7 +3,7 @@
  * facade's live feed, as MCP's SSE stream uses it). With after_seq the feed first catches up from
  * the inbox, so a client resuming with the last seq it received misses nothing and sees nothing
  * twice. The subscription is released whenever the stream ends: client cancellation, deadline,
- * server shutdown, a revoked key (UNAUTHENTICATED) or a client too slow to read (UNAVAILABLE once
+ * server shutdown (UNAVAILABLE), a revoked key (UNAUTHENTICATED) or a client too slow to read (UNAVAILABLE once
  * the buffered diffs are sent; it resumes from the last seq).
  */
 import type { Diff } from '../core/entities.js';
@@ -22,6 +22,8 @@ export interface WatchDiffsMetrics {
 export interface WatchDiffsOptions {
   readonly maxBufferedDiffs: number;
   readonly metrics?: WatchDiffsMetrics;
+  /** Aborted when the server drains: open streams end with UNAVAILABLE, so clients resume elsewhere. */
+  readonly shutdown?: AbortSignal;
 }
 
 type StreamState = 'open' | 'stopped' | 'revoked' | 'overflow';
@@ -75,7 +77,10 @@ export async function* watchDiffs(
         options.metrics?.countDiffsDelivered('grpc', 1);
         continue;
       }
-      if (state === 'stopped') return;
+      if (state === 'stopped') {
+        if (options.shutdown?.aborted === true) throw new UnavailableError('the server is shutting down; resume with after_seq set to the last seq received', { retryAfterSeconds: 1 });
+        return;
+      }
       if (state === 'revoked') throw new UnauthenticatedError('the API key of this stream was revoked');
       if (state === 'overflow') {
         throw new UnavailableError('the stream fell behind; resume with after_seq set to the last seq received', {

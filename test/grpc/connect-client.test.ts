@@ -209,4 +209,16 @@ describe('the gRPC port through Connect-RPC clients', () => {
       break;
     }
   });
+
+  // Last: it closes the gRPC port (afterAll closes the rest).
+  it('a draining server ends open WatchDiffs streams with UNAVAILABLE and releases them, then closes', async () => {
+    const client = connectClient(MemoryService, server.grpc.address);
+    const stream = collect(client.watchDiffs({}, withKey(readerKey)));
+    await waitFor(() => server.replica.facade.openLiveStreams === 1);
+    await server.grpc.close();
+    const ended = await stream.ended;
+    expect(ended?.code).toBe(Code.Unavailable);
+    expect(ended?.findDetails(ErrorDetailSchema)[0]?.code).toBe('UNAVAILABLE');
+    expect(server.replica.facade.openLiveStreams).toBe(0);
+  });
 });
