@@ -28,8 +28,8 @@ describe('loadConfig', () => {
       dbStatementTimeoutMs: 30000,
     });
     expect(config.databaseUrl).toBeUndefined();
-    // Unset: the store's KNN_DEFAULTS apply.
-    expect([config.dbHnswEfSearch, config.dbHnswIterativeScan, config.dbHnswMaxScanTuples]).toEqual([undefined, undefined, undefined]);
+    // Unset: KNN_DEFAULTS, the values the README documents.
+    expect([config.dbHnswEfSearch, config.dbHnswIterativeScan, config.dbHnswMaxScanTuples]).toEqual([40, 'relaxed_order', 20000]);
   });
 
   it('reads the HNSW scan settings', () => {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { InvalidArgumentError } from './errors.js';
+import { ITERATIVE_SCAN_MODES, KNN_DEFAULTS, MAX_EF_SEARCH, MAX_SCAN_TUPLES, type IterativeScanMode } from './knn-defaults.js';
 
 export const EMBEDDER_KINDS = ['minilm', 'use-lite', 'hash', 'openai', 'nats'] as const;
 export type EmbedderKind = (typeof EMBEDDER_KINDS)[number];
@@ -12,8 +13,6 @@ export type EmbedderKind = (typeof EMBEDDER_KINDS)[number];
 export const DEFAULT_GRPC_PORT = 50051;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-/** pgvector's hnsw.iterative_scan modes (src/store/knn-session.ts holds the defaults). */
-const HNSW_ITERATIVE_SCANS = ['relaxed_order', 'strict_order', 'off'] as const;
 
 const csv = z
   .string()
@@ -39,9 +38,9 @@ const envSchema = z.object({
   HYPHAE_DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(5_000),
   HYPHAE_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
   // Unset: the store's defaults (KNN_DEFAULTS), so they live in one place.
-  HYPHAE_HNSW_EF_SEARCH: z.coerce.number().int().min(1).max(1000).optional(),
-  HYPHAE_HNSW_ITERATIVE_SCAN: z.enum(HNSW_ITERATIVE_SCANS).optional(),
-  HYPHAE_HNSW_MAX_SCAN_TUPLES: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  HYPHAE_HNSW_EF_SEARCH: z.coerce.number().int().min(1).max(MAX_EF_SEARCH).default(KNN_DEFAULTS.efSearch),
+  HYPHAE_HNSW_ITERATIVE_SCAN: z.enum(ITERATIVE_SCAN_MODES).default(KNN_DEFAULTS.iterativeScan),
+  HYPHAE_HNSW_MAX_SCAN_TUPLES: z.coerce.number().int().min(1).max(MAX_SCAN_TUPLES).default(KNN_DEFAULTS.maxScanTuples),
   HYPHAE_NATS_URL: urlString(['nats:', 'tls:', 'ws:', 'wss:']).optional(),
   HYPHAE_EMBEDDER: z.enum(EMBEDDER_KINDS).default('minilm'),
   HYPHAE_EMBED_URL: urlString(['http:', 'https:']).optional(),
@@ -90,12 +89,12 @@ export interface HyphaeConfig {
   readonly dbAcquireTimeoutMs: number;
   /** PostgreSQL statement_timeout of every session; 0 = none. Migrations run without one. */
   readonly dbStatementTimeoutMs: number;
-  /** hnsw.ef_search of every session (recall against speed); undefined = the store's default. */
-  readonly dbHnswEfSearch: number | undefined;
-  /** hnsw.iterative_scan of every session; undefined = the store's default (relaxed_order). */
-  readonly dbHnswIterativeScan: (typeof HNSW_ITERATIVE_SCANS)[number] | undefined;
-  /** hnsw.max_scan_tuples: where an iterative scan gives up; undefined = the store's default. */
-  readonly dbHnswMaxScanTuples: number | undefined;
+  /** hnsw.ef_search of every session (recall against speed). */
+  readonly dbHnswEfSearch: number;
+  /** hnsw.iterative_scan of every session. */
+  readonly dbHnswIterativeScan: IterativeScanMode;
+  /** hnsw.max_scan_tuples: where an iterative scan gives up. */
+  readonly dbHnswMaxScanTuples: number;
   readonly natsUrl: string | undefined;
   readonly embedder: EmbedderKind;
   readonly embedUrl: string | undefined;

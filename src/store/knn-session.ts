@@ -6,27 +6,10 @@
  */
 import { InvalidArgumentError } from '../core/errors.js';
 
-/** pgvector ≥ 0.8's hnsw.iterative_scan: keep walking the graph until enough rows pass the filters. */
-export const ITERATIVE_SCAN_MODES = ['relaxed_order', 'strict_order', 'off'] as const;
-export type IterativeScanMode = (typeof ITERATIVE_SCAN_MODES)[number];
+import { ITERATIVE_SCAN_MODES, KNN_DEFAULTS, MAX_EF_SEARCH, MAX_SCAN_TUPLES, type IterativeScanMode, type KnnSettings } from '../core/knn-defaults.js';
 
-export interface KnnSettings {
-  /** hnsw.ef_search: candidates kept while walking the graph (recall against speed). */
-  readonly efSearch: number;
-  /**
-   * hnsw.iterative_scan. relaxed_order (the default) may return rows slightly out of order, which
-   * cell search re-sorts; off lets a tenant/project filter starve a result of rows.
-   */
-  readonly iterativeScan: IterativeScanMode;
-  /** hnsw.max_scan_tuples: where an iterative scan gives up (pgvector's default 20000). */
-  readonly maxScanTuples: number;
-}
-
-export const MAX_EF_SEARCH = 1000;
-const MAX_SCAN_TUPLES = 2_147_483_647;
-
-/** Measured on native PostgreSQL at 100k cells (docs/storage.md, `npm run bench pg`). */
-export const KNN_DEFAULTS: KnnSettings = { efSearch: 40, iterativeScan: 'relaxed_order', maxScanTuples: 20_000 };
+export { ITERATIVE_SCAN_MODES, KNN_DEFAULTS, MAX_EF_SEARCH };
+export type { IterativeScanMode, KnnSettings };
 
 /** The settings with defaults filled in, checked (they end up in SQL text). */
 export function knnSettings(overrides: Partial<KnnSettings> = {}): KnnSettings {
