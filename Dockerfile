@@ -33,7 +33,7 @@ COPY bin ./bin
 RUN ln -s /app/bin/hyphae.js /usr/local/bin/hyphae \
  && mkdir -p /data && chown 65532:65532 /data
 USER 65532:65532
-EXPOSE 8787 8788
+EXPOSE 8787 8788 50051
 HEALTHCHECK NONE
 ENTRYPOINT ["node", "/app/bin/hyphae.js"]
 CMD ["serve"]
