@@ -15,6 +15,7 @@ import {
   openSessionInputSchema,
   placeBeaconInputSchema,
   pullDiffsInputSchema,
+  purgeProjectInputSchema,
   queryInputSchema,
   recallInputSchema,
   storeInputSchema,
@@ -54,6 +55,8 @@ import {
   PlaceBeaconResponseSchema,
   PullDiffsRequestSchema,
   PullDiffsResponseSchema,
+  PurgeProjectRequestSchema,
+  PurgeProjectResponseSchema,
   QueryRequestSchema,
   QueryResponseSchema,
   RecallRequestSchema,
@@ -83,7 +86,8 @@ export function memoryService(facade: MemoryServiceFacade, options: WatchDiffsOp
   return {
     async store(request, context) {
       const input = parseInput(storeInputSchema, fieldsOf(StoreRequestSchema, request));
-      return messageOf(StoreResponseSchema, { node: await facade.store(principalOf(context), input) });
+      const node = await facade.store(principalOf(context), input);
+      return messageOf(StoreResponseSchema, { node, reinforced: node.reinforced });
     },
     async getCell(request, context) {
       // As REST's query schema does: a malformed instant is refused before the cell is looked up.
@@ -163,6 +167,10 @@ export function memoryService(facade: MemoryServiceFacade, options: WatchDiffsOp
     async revokeKey(request, context) {
       await facade.revokeKey(principalOf(context), request.keyId);
       return messageOf(RevokeKeyResponseSchema, {});
+    },
+    async purgeProject(request, context) {
+      const input = parseInput(purgeProjectInputSchema, fieldsOf(PurgeProjectRequestSchema, request));
+      return messageOf(PurgeProjectResponseSchema, await facade.purgeProject(principalOf(context), input));
     },
   };
 }

@@ -9,7 +9,7 @@ import { createEmbedder } from '../../src/embed/create-embedder.js';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
 import { createMeshTestDb } from '../mesh/mesh-test-db.js';
-import { errorDetailOf, grpc, grpcJsClient, type GrpcJsClient } from './support/grpc-js-client.js';
+import { errorDetailOf, failure, grpc, grpcJsClient, type GrpcJsClient } from './support/grpc-js-client.js';
 import { startGrpcReplica, type GrpcReplica } from './support/grpc-replica.js';
 
 interface Node {
@@ -29,15 +29,6 @@ interface Diff {
 }
 
 const INTEREST = 'the payment service must retry idempotently';
-
-async function failure(promise: Promise<unknown>): Promise<grpc.ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as grpc.ServiceError;
-  }
-  throw new Error('the call succeeded');
-}
 
 describe('MemoryService over @grpc/grpc-js', () => {
   let embedder: Embedder;

@@ -91,4 +91,14 @@ export function errorDetailOf(error: grpc.ServiceError): HyphaeErrorDetail {
   return { code: object.code, issues: object.issues, details: object.details?.fields ?? {} };
 }
 
+/** The error a call fails with; throws when the call succeeds. */
+export async function failure(promise: Promise<unknown>): Promise<grpc.ServiceError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as grpc.ServiceError;
+  }
+  throw new Error('the call succeeded');
+}
+
 export { grpc };
