@@ -106,6 +106,44 @@ describe.skipIf(skipWithoutNatsServer())('hyphae worker over a real nats-server'
     await expect(embedder.embed(['after the last worker left'])).rejects.toBeInstanceOf(UnavailableError);
   });
 
+  it('SIGTERM under a steady stream: what the server routed to the leaving worker while it unsubscribed is answered, nothing lost', async () => {
+    const staying = await worker();
+    // Busy for 300 ms as its stop begins: requests the server routes to it meanwhile wait unread.
+    const leaving = await spawnWorkerProcess(nats.url, { blockOnSigtermMs: 300 });
+    cleanups.push(async () => leaving.child.kill('SIGKILL'));
+    leaving.release();
+    // One attempt only: a request routed to the leaving worker and dropped would fail its call.
+    const embedder = await client({ maxTextsPerRequest: 1, attempts: 1, timeoutMs: 10_000 });
+    const calls: { input: string; vector: Promise<Float32Array[]> }[] = [];
+    let stop = false;
+    let gone = false;
+    void leaving.exitCode.then(() => (gone = true));
+    // Eight callers keep requests in flight from before the SIGTERM until after the worker exited.
+    const callers = Array.from({ length: 8 }, async (_, caller) => {
+      for (let i = 0; !stop; i++) {
+        const input = `steady ${caller}/${i}: the ledger service stores payments in PostgreSQL`;
+        const vector = embedder.embed([input]);
+        calls.push({ input, vector });
+        await vector.catch(() => undefined);
+      }
+    });
+    await leaving.waitFor('batch');
+    leaving.child.kill('SIGTERM');
+    expect(await leaving.exitCode).toBe(0);
+    const atExit = calls.length;
+    while (calls.length < atExit + 40) await new Promise((resolve) => setTimeout(resolve, 10));
+    stop = true;
+    await Promise.all(callers);
+    expect(gone).toBe(true);
+    const settled = await Promise.allSettled(calls.map((c) => c.vector));
+    expect(settled.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+    await expectLocalVectors(
+      settled.map((r) => (r as PromiseFulfilledResult<Float32Array[]>).value[0]!),
+      calls.map((c) => c.input),
+    );
+    expect(await metricValue(staying, 'hyphae_worker_requests_total', { transport: 'nats', outcome: 'ok' })).toBeGreaterThan(0);
+  });
+
   it('with no worker the call fails UNAVAILABLE, or embeds locally when a fallback is configured', async () => {
     const embedder = await client({ attempts: 2 });
     const failure = await embedder.embed(['nobody listens']).catch((error: unknown) => error);

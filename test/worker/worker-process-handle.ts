@@ -18,6 +18,8 @@ export interface WorkerProcess {
 export interface WorkerProcessOptions {
   /** Most texts per embedder call (the worker's batch size); default 64. */
   readonly maxBatchTexts?: number;
+  /** Holds the worker's event loop this long once SIGTERM has begun its stop (default 0). */
+  readonly blockOnSigtermMs?: number;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface WorkerProcessOptions {
  * are held until `release()`: `waitFor('batch')` means the worker holds a request now.
  */
 export async function spawnWorkerProcess(natsUrl: string, options: WorkerProcessOptions = {}): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, natsUrl, String(options.maxBatchTexts ?? 64)], {
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, natsUrl, String(options.maxBatchTexts ?? 64), String(options.blockOnSigtermMs ?? 0)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines: string[] = [];
