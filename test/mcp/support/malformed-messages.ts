@@ -42,7 +42,8 @@ export const malformedLine: fc.Arbitrary<string> = fc
 
 /** True when the text looks like it carries a stack trace or a SQL/driver internals. */
 export function leaksInternals(text: string): boolean {
-  return /\n\s+at |at [\w.<>]+ \(|node_modules|\.ts:\d+|SELECT |INSERT |relation "/.test(text);
+  // A stack frame names its place as (file:line:col); prose like "reinforces that one (its …" is not one.
+  return /\n\s+at |at [\w.<>$]+ \([^()]*:\d+:\d+\)|node_modules|\.ts:\d+|SELECT |INSERT |relation "/.test(text);
 }
 
 const plausibleValue = fc.oneof(
