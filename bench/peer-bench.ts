@@ -6,6 +6,9 @@
  * questions asked (Hyphae `recall` k=5; the reference `search_nodes`). Hyphae runs `hyphae mcp`
  * on a fresh embedded folder with the hash embedder (the issue's baseline setting) and again with
  * the default minilm (embedding included). Ratios are Hyphae's rate ÷ the reference's, same run.
+ * The three servers run side by side and take their calls in turns (the order rotating each
+ * round), so a load that drifts on a shared machine falls on all of them alike; a rate is calls ÷
+ * the time spent in that server's own calls.
  * BENCH_PEER_MEMORIES (default 1000) sets N; the questions are the first 200 memories' words.
  */
 import { execFile } from 'node:child_process';
@@ -33,18 +36,20 @@ interface Peer {
 
 interface Timed {
   readonly latencies: number[];
-  readonly seconds: number;
 }
 
-async function timedCalls(n: number, call: (i: number) => Promise<void>): Promise<Timed> {
-  const latencies: number[] = [];
-  const started = performance.now();
+/** Round i calls every peer once, starting at a different one each round; each call timed alone. */
+async function inTurns(peers: readonly Peer[], n: number, call: (peer: Peer, i: number) => Promise<void>): Promise<Timed[]> {
+  const timed = peers.map((): Timed => ({ latencies: [] }));
   for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await call(i);
-    latencies.push(performance.now() - t);
+    for (let j = 0; j < peers.length; j++) {
+      const k = (i + j) % peers.length;
+      const t = performance.now();
+      await call(peers[k]!, i);
+      timed[k]!.latencies.push(performance.now() - t);
+    }
   }
-  return { latencies, seconds: (performance.now() - started) / 1000 };
+  return timed;
 }
 
 async function connect(transport: StdioClientTransport): Promise<Client> {
@@ -84,65 +89,46 @@ async function startHyphae(dir: string, embedder: string): Promise<Peer> {
   };
 }
 
-interface Run {
-  readonly store: Timed;
-  readonly recall: Timed;
-}
-
-async function drive(peer: Peer, memories: readonly string[], questions: readonly string[]): Promise<Run> {
-  try {
-    const store = await timedCalls(memories.length, (i) => peer.store(memories[i] ?? '', i));
-    const recall = await timedCalls(questions.length, (i) => peer.recall(questions[i] ?? ''));
-    return { store, recall };
-  } finally {
-    await peer.close();
-  }
-}
-
-async function inFolder<T>(work: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'hyphae-peer-bench-'));
-  try {
-    return await work(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+async function tempFolder(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'hyphae-peer-bench-'));
 }
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
-const rate = (t: Timed): number => t.latencies.length / t.seconds;
+const rate = (t: Timed): number => t.latencies.length / (t.latencies.reduce((a, b) => a + b, 0) / 1000);
 
 export async function runPeerBench(): Promise<BenchSection> {
   const n = Number(process.env.BENCH_PEER_MEMORIES ?? 1000);
   const memories = syntheticCorpus(n, 7);
   // A question is a word of a stored memory: the reference server matches substrings, Hyphae by meaning.
   const questions = memories.slice(0, QUESTIONS).map((m) => m.split(/\s+/).filter((w) => w.length > 5)[0] ?? m.split(/\s+/)[0] ?? m);
-  const reference = await inFolder((dir) => startReference(dir).then((peer) => drive(peer, memories, questions)));
-  const rows: BenchRow[] = [
-    { metric: `reference server-memory: store (create_entities) p50, ${n} memories`, value: round3(percentile(reference.store.latencies, 50)), unit: 'ms', note: `${Math.round(rate(reference.store))} calls/s` },
-    { metric: 'reference server-memory: recall (search_nodes) p50', value: round3(percentile(reference.recall.latencies, 50)), unit: 'ms', note: `${Math.round(rate(reference.recall))} calls/s` },
-  ];
-  for (const embedder of ['hash', 'minilm']) {
-    const hyphae = await inFolder((dir) => startHyphae(dir, embedder).then((peer) => drive(peer, memories, questions)));
-    rows.push(
-      {
-        metric: `hyphae mcp (${embedder}) store throughput vs reference`,
-        value: Math.round(rate(hyphae.store)),
-        unit: 'calls/s',
-        baseline: Math.round(rate(reference.store)),
-        ratio: round3(rate(hyphae.store) / rate(reference.store)),
-        target: '≥ 1×',
-        note: `p50 ${round3(percentile(hyphae.store.latencies, 50))} ms, p99 ${round3(percentile(hyphae.store.latencies, 99))} ms`,
-      },
-      {
-        metric: `hyphae mcp (${embedder}) recall throughput vs reference`,
-        value: Math.round(rate(hyphae.recall)),
-        unit: 'calls/s',
-        baseline: Math.round(rate(reference.recall)),
-        ratio: round3(rate(hyphae.recall) / rate(reference.recall)),
-        target: '≥ 1×',
-        note: `p50 ${round3(percentile(hyphae.recall.latencies, 50))} ms, p99 ${round3(percentile(hyphae.recall.latencies, 99))} ms`,
-      },
-    );
+  const embedders = ['hash', 'minilm'] as const;
+  const dirs = await Promise.all([0, 1, 2].map(() => tempFolder()));
+  const peers: Peer[] = [];
+  try {
+    peers.push(await startReference(dirs[0]!));
+    for (const [i, embedder] of embedders.entries()) peers.push(await startHyphae(dirs[i + 1]!, embedder));
+    const store = await inTurns(peers, memories.length, (peer, i) => peer.store(memories[i] ?? '', i));
+    const recall = await inTurns(peers, questions.length, (peer, i) => peer.recall(questions[i] ?? ''));
+    const [refStore, refRecall] = [store[0]!, recall[0]!];
+    const rows: BenchRow[] = [
+      { metric: `reference server-memory: store (create_entities) p50, ${n} memories`, value: round3(percentile(refStore.latencies, 50)), unit: 'ms', note: `${Math.round(rate(refStore))} calls/s` },
+      { metric: 'reference server-memory: recall (search_nodes) p50', value: round3(percentile(refRecall.latencies, 50)), unit: 'ms', note: `${Math.round(rate(refRecall))} calls/s` },
+    ];
+    const versus = (embedder: string, op: string, t: Timed, baseline: Timed): BenchRow => ({
+      metric: `hyphae mcp (${embedder}) ${op} throughput vs reference`,
+      value: Math.round(rate(t)),
+      unit: 'calls/s',
+      baseline: Math.round(rate(baseline)),
+      ratio: round3(rate(t) / rate(baseline)),
+      target: '≥ 1×',
+      note: `p50 ${round3(percentile(t.latencies, 50))} ms, p99 ${round3(percentile(t.latencies, 99))} ms`,
+    });
+    for (const [i, embedder] of embedders.entries()) {
+      rows.push(versus(embedder, 'store', store[i + 1]!, refStore), versus(embedder, 'recall', recall[i + 1]!, refRecall));
+    }
+    return { name: 'peer', rows };
+  } finally {
+    await Promise.allSettled(peers.map((p) => p.close()));
+    await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
   }
-  return { name: 'peer', rows };
 }
