@@ -24,7 +24,7 @@ import { CRD_NAME } from '../../operator/src/crd/hyphae-mesh-crd.js';
 import { k8sSkipReason } from '../k8s/assets.js';
 import { startControlPlane } from '../k8s/control-plane.js';
 import type { ControlPlane } from '../k8s/control-plane.js';
-import { clientFor, reportWorkloadsReady, tryGet, waitFor } from '../k8s/kube-helpers.js';
+import { clientFor, list, reportWorkloadsReady, tryGet, waitFor } from '../k8s/kube-helpers.js';
 import { startTestOperator } from '../k8s/operator-harness.js';
 import { CHART_DIR, KUBE_VERSION, ciValueFiles, ciValues, helmOk, helmSkipReason, parseManifests, runHelm, valueArgs } from './helm.js';
 import { ResourcePaths, impersonatingClient, serviceAccountUser } from './impersonation.js';
@@ -329,7 +329,9 @@ describe.skipIf(skip !== undefined)('helm chart on a real kube-apiserver', () =>
     try {
       await waitFor('scoped operator synced', async () => scoped.isLeader() && scoped.controller()?.hasSynced());
       await admin.request({ method: 'POST', path: collectionPath(HYPHAE_MESH, watched), body: { apiVersion: 'hyphae.dev/v1alpha1', kind: 'HyphaeMesh', metadata: { name: 'demo' }, spec: {} } });
-      await waitFor('api Deployment in the watched namespace', () => tryGet(admin, DEPLOYMENT, watched, 'demo-api'));
+      // Every workload first (API and worker Deployments, PostgreSQL and NATS StatefulSets): under
+      // load the operator applies them one by one, and a status reported before one exists never is.
+      await waitFor('the workloads in the watched namespace', async () => (await list(admin, DEPLOYMENT, watched)).length === 2 && (await list(admin, STATEFUL_SET, watched)).length === 2);
       await reportWorkloadsReady(admin, watched);
       await waitFor('scoped mesh Ready', async () => ready(await getMesh(watched, 'demo')));
       expect(scoped.client.log.all().filter((r) => r.status === 403)).toEqual([]);
