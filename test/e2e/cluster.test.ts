@@ -231,11 +231,19 @@ describe.skipIf(skip !== undefined)('the chart on a real Kubernetes node', () =>
     expect(leader, `lease holder ${leaderId} is one of the operator pods`).toBeDefined();
     const standby = operators.find((p) => p !== leader)!;
     await kubectl('-n', NS, 'delete', 'pod', leader!.metadata.name, '--wait=true');
-    const next = await eventually('the standby takes the lease', async () => {
-      const h = await holder();
-      return h.startsWith(`${standby.metadata.name}-`) ? h : undefined;
+    // Another operator pod takes the lease: the standby, or — when the Lease was released on
+    // SIGTERM and both campaign — the leader's replacement pod, which may win that race.
+    let seen = '';
+    const next = await eventually('another operator pod takes the lease', async () => {
+      seen = await holder();
+      const now = await pods('app.kubernetes.io/name=hyphae,app.kubernetes.io/component=operator');
+      const pod = now.find((p) => seen.startsWith(`${p.metadata.name}-`));
+      return pod !== undefined && pod.metadata.name !== leader!.metadata.name ? seen : undefined;
+    }).catch((err: unknown) => {
+      throw new Error(`${String(err)}; the Lease's holder at the end: ${seen || '(none)'}`);
     });
     expect(next).not.toBe(leaderId);
+    console.log(`operator failover: the lease went to ${next.startsWith(`${standby.metadata.name}-`) ? 'the standby' : "the deleted leader's replacement"}`);
 
     const worker = `${MESH}-worker`;
     const uid = (await kubectl('-n', NS, 'get', 'deployment', worker, '-o', 'jsonpath={.metadata.uid}')).trim();
