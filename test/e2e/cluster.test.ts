@@ -77,11 +77,18 @@ describe.skipIf(skip !== undefined)('the chart on a real Kubernetes node', () =>
   const viaService = (): typeof fetch => fetchVia(serviceIP, API_HOST);
 
   async function rest(f: typeof fetch, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
-    const res = await f(`http://api:8787${path}`, {
-      method,
-      headers: { 'x-hyphae-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    let res: Response;
+    // As a client should: a 429 (the key's per-minute rate, spent by the load tests) waits its Retry-After.
+    for (let attempt = 0; ; attempt++) {
+      res = await f(`http://api:8787${path}`, {
+        method,
+        headers: { 'x-hyphae-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      if (res.status !== 429 || attempt >= 10) break;
+      await res.text();
+      await new Promise((r) => setTimeout(r, Math.min(60, Number(res.headers.get('retry-after') ?? 1) || 1) * 1000));
+    }
     const text = await res.text();
     return { status: res.status, json: text ? (JSON.parse(text) as unknown) : undefined };
   }
