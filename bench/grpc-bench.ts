@@ -6,7 +6,7 @@
  * sides so table growth and warm-up weigh on all alike. Recall over gRPC and REST returns hydrated
  * nodes; MCP's recall tool returns ids and distances (its protocol's shape).
  */
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,7 @@ import { migrate } from '../src/store/migrator.js';
 import { openPgliteDb } from '../src/store/pglite-driver.js';
 import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
 import { syntheticCorpus } from './corpus.js';
+import { postJson, type LoopbackResponse } from './loopback-post.js';
 
 const SEED_CELLS = 500;
 const ROUNDS = 8;
@@ -33,31 +34,9 @@ const RECALL_K = 10;
 const SIDES = ['facade', 'grpc', 'rest', 'mcp'] as const;
 type Side = (typeof SIDES)[number];
 
+// The Streamable HTTP transport's POST asks for both answers; REST only ever sends JSON.
+const MCP_ACCEPT = { accept: 'application/json, text/event-stream' };
 const PROTO_ROOT = fileURLToPath(new URL('../proto', import.meta.url));
-
-function post(agent: Agent, port: number, path: string, key: string, body: unknown): Promise<{ status: number; body: string }> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        agent,
-        host: '127.0.0.1',
-        port,
-        path,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(payload), 'x-hyphae-key': key },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
 
 type Unary = (request: object, metadata: grpc.Metadata, done: (error: grpc.ServiceError | null, reply: unknown) => void) => void;
 
@@ -145,7 +124,7 @@ export async function runGrpcBench(): Promise<BenchSection> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const corpus = syntheticCorpus(SEED_CELLS + SIDES.length * (WARMUP_OPS + ROUNDS * OPS_PER_ROUND) + 10, 11);
   const text = (i: number): string => corpus[i % corpus.length] ?? `cell ${i}`;
-  const ok = async (response: Promise<{ status: number; body: string }>, expected: number): Promise<void> => {
+  const ok = async (response: Promise<LoopbackResponse>, expected: number): Promise<void> => {
     const { status, body } = await response;
     if (status !== expected || body.includes('"error"')) throw new Error(`answered ${status}: ${body.slice(0, 200)}`);
   };
@@ -157,8 +136,8 @@ export async function runGrpcBench(): Promise<BenchSection> {
       {
         facade: async () => void (await facade.store(principal, { content: text((next += 1)), cell_type: 'Decision', salience: 0.5 })),
         grpc: async () => void (await client.call('Store', { content: text((next += 1)), cell_type: 'Decision' })),
-        rest: () => ok(post(agent, port, '/v1/cells', key, { content: text((next += 1)), cell_type: 'Decision' }), 201),
-        mcp: () => ok(post(agent, port, '/mcp', key, tool('store', { content: text((next += 1)), cell_type: 'Decision' })), 200),
+        rest: () => ok(postJson(agent, port, '/v1/cells', key, { content: text((next += 1)), cell_type: 'Decision' }), 201),
+        mcp: () => ok(postJson(agent, port, '/mcp', key, tool('store', { content: text((next += 1)), cell_type: 'Decision' }), MCP_ACCEPT), 200),
       },
       () => facade.flushHits(),
     );
@@ -166,8 +145,8 @@ export async function runGrpcBench(): Promise<BenchSection> {
       {
         facade: async (i) => void (await facade.recall(principal, { query: text(i * 7), k: RECALL_K }, { withNodes: true })),
         grpc: async (i) => void (await client.call('Recall', { query: text(i * 7), k: RECALL_K })),
-        rest: (i) => ok(post(agent, port, '/v1/recall', key, { query: text(i * 7), k: RECALL_K }), 200),
-        mcp: (i) => ok(post(agent, port, '/mcp', key, tool('recall', { query: text(i * 7), k: RECALL_K })), 200),
+        rest: (i) => ok(postJson(agent, port, '/v1/recall', key, { query: text(i * 7), k: RECALL_K }), 200),
+        mcp: (i) => ok(postJson(agent, port, '/mcp', key, tool('recall', { query: text(i * 7), k: RECALL_K }), MCP_ACCEPT), 200),
       },
       () => facade.flushHits(),
     );

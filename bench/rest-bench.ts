@@ -4,7 +4,7 @@
  * on one database with the hash embedder. Rounds alternate between the two so table growth and
  * warm-up weigh on both alike. Target: HTTP adds ≤ 15% at p50.
  */
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import type { Principal } from '../src/core/principal.js';
@@ -17,41 +17,13 @@ import { migrate } from '../src/store/migrator.js';
 import { openPgliteDb } from '../src/store/pglite-driver.js';
 import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
 import { syntheticCorpus } from './corpus.js';
+import { postJson } from './loopback-post.js';
 
 const SEED_CELLS = 1_000;
 const ROUNDS = 10;
 const OPS_PER_ROUND = 40;
 const WARMUP_OPS = 50;
 const RECALL_K = 10;
-
-interface HttpResult {
-  readonly status: number;
-  readonly body: string;
-}
-
-function post(agent: Agent, port: number, path: string, key: string, body: unknown): Promise<HttpResult> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        agent,
-        host: '127.0.0.1',
-        port,
-        path,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'x-hyphae-key': key },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
 
 async function timed(op: () => Promise<void>): Promise<number> {
   const started = performance.now();
@@ -160,7 +132,7 @@ export async function runRestBench(): Promise<BenchSection> {
         await facade.store(principal, { content: text((storeIndex += 1)), cell_type: 'Decision', salience: 0.5 });
       },
       async () => {
-        const response = await post(agent, port, '/v1/cells', key, { content: text((storeIndex += 1)), cell_type: 'Decision' });
+        const response = await postJson(agent, port, '/v1/cells', key, { content: text((storeIndex += 1)), cell_type: 'Decision' });
         if (response.status !== 201) throw new Error(`REST store answered ${response.status}: ${response.body}`);
       },
       () => facade.flushHits(),
@@ -170,7 +142,7 @@ export async function runRestBench(): Promise<BenchSection> {
         await facade.recall(principal, { query: text(i * 7), k: RECALL_K }, { withNodes: true });
       },
       async (i) => {
-        const response = await post(agent, port, '/v1/recall', key, { query: text(i * 7), k: RECALL_K });
+        const response = await postJson(agent, port, '/v1/recall', key, { query: text(i * 7), k: RECALL_K });
         if (response.status !== 200) throw new Error(`REST recall answered ${response.status}: ${response.body}`);
       },
       () => facade.flushHits(),
