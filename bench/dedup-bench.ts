@@ -11,7 +11,6 @@
  * not drown the check, with a similarity (0.99) the synthetic stores never reach: both sides write
  * every cell, and the difference is the lookup.
  */
-import pg from 'pg';
 import type { Principal } from '../src/core/principal.js';
 import type { Embedder } from '../src/embed/embedder.js';
 import { HashEmbedder } from '../src/embed/hash-embedder.js';
@@ -20,14 +19,12 @@ import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/create-memory-facade.js';
 import { defaultNearDuplicateSimilarityFor } from '../src/service/facade-config.js';
 import { statementsContrast } from '../src/service/near-duplicate-contrast.js';
-import { migrate } from '../src/store/migrator.js';
 import { openPgDb } from '../src/store/pg-driver.js';
-import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
-import { startRealPostgres, type RealPostgres } from '../test/support/real-postgres.js';
+import type { RealPostgres } from '../test/support/real-postgres.js';
 import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
 import { syntheticCorpus } from './corpus.js';
 import { CONTRADICTION_PAIRS, DISTINCT_PAIRS, RESTATEMENT_PAIRS, type StatementPair } from './near-duplicate-fixture.js';
-import { bulkLoad } from './store-bench.js';
+import { loadCellDatabase, startBenchPostgres } from './pg-bench-database.js';
 
 const TENANT = 'bench';
 const PROJECT = 'default';
@@ -107,20 +104,11 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 
 async function costAt(server: RealPostgres, cells: number, rows: BenchRow[]): Promise<void> {
   const embedder = new HashEmbedder();
-  const admin = new pg.Client({ connectionString: server.url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE dedup_${cells}`);
-  await admin.end();
-  const url = server.url.replace(/\/postgres$/, `/dedup_${cells}`);
-  const loader = await openPgDb({ url, max: 1, statementTimeoutMs: 0 });
+  const corpus = syntheticCorpus(cells + 2 * (MEASURED_STORES + WARMUP_STORES), 42);
+  const { url, indexMs } = await loadCellDatabase(server, `dedup_${cells}`, embedder, corpus.slice(0, cells));
   const db = await openPgDb({ url });
   const facades: ManagedMemoryFacade[] = [];
   try {
-    await migrate(loader, { modelId: embedder.modelId, dimension: embedder.dimension });
-    const corpus = syntheticCorpus(cells + 2 * (MEASURED_STORES + WARMUP_STORES), 42);
-    const loaded = corpus.slice(0, cells);
-    const indexMs = await bulkLoad(loader, 'cells', loaded, await embedder.embed(loaded));
-    await analyzeMemoryTables(loader);
     const on = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000, nearDuplicateSimilarity: COST_SIMILARITY } });
     const off = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000, nearDuplicateSimilarity: null } });
     facades.push(on, off);
@@ -158,7 +146,6 @@ async function costAt(server: RealPostgres, cells: number, rows: BenchRow[]): Pr
   } finally {
     for (const facade of facades) await facade.close();
     await db.close();
-    await loader.close();
   }
 }
 
@@ -169,8 +156,7 @@ export async function runDedupBench(): Promise<BenchSection> {
   const rows: BenchRow[] = [];
   if (parts.includes('fixture')) await fixtureRows(rows);
   if (parts.includes('cost')) {
-    // Fails the section, naming how to install it, when PostgreSQL with pgvector is absent.
-    const server = await startRealPostgres(undefined, { settings: { shared_buffers: '512MB', maintenance_work_mem: '1GB' } });
+    const server = await startBenchPostgres();
     try {
       for (const cells of sizes) await costAt(server, cells, rows);
     } finally {

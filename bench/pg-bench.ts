@@ -24,12 +24,12 @@ import { migrate } from '../src/store/migrator.js';
 import { openPgDb } from '../src/store/pg-driver.js';
 import { openPgliteDb } from '../src/store/pglite-driver.js';
 import { KNN_DEFAULTS } from '../src/store/knn-session.js';
-import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
 import { toVectorText } from '../src/store/vector-text.js';
-import { startRealPostgres, type RealPostgres } from '../test/support/real-postgres.js';
+import type { RealPostgres } from '../test/support/real-postgres.js';
 import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
 import { syntheticCorpus } from './corpus.js';
 import { startBenchDatabase } from './mesh-bench.js';
+import { createDatabase, loadCellDatabase, startBenchPostgres } from './pg-bench-database.js';
 import { beaconCost, beaconRows, bulkLoad, type BeaconCost } from './store-bench.js';
 
 const TENANT = 'bench';
@@ -129,21 +129,9 @@ async function interleaved(facade: ManagedMemoryFacade, principal: Principal, ba
   return run;
 }
 
-async function createDatabase(server: RealPostgres, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: server.url });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  return server.url.replace(/\/postgres$/, `/${name}`);
-}
-
 async function recallAt(server: RealPostgres, cells: number, alternatives: readonly number[], rows: BenchRow[]): Promise<void> {
   const embedder = new HashEmbedder();
-  const url = await createDatabase(server, `bench_${cells}`);
-  const loader = await openPgDb({ url, max: 1, statementTimeoutMs: 0 });
+  const { url, indexMs } = await loadCellDatabase(server, `bench_${cells}`, embedder, syntheticCorpus(cells, CORPUS_SEED));
   const bare = new pg.Client({ connectionString: url });
   const opened: { db: Db; facade: ManagedMemoryFacade }[] = [];
   const openFacade = async (efSearch: number): Promise<{ facade: ManagedMemoryFacade; principal: Principal }> => {
@@ -154,10 +142,6 @@ async function recallAt(server: RealPostgres, cells: number, alternatives: reado
     return { facade, principal: await facade.authenticate(key.key) };
   };
   try {
-    await migrate(loader, { modelId: embedder.modelId, dimension: embedder.dimension });
-    const corpus = syntheticCorpus(cells, CORPUS_SEED);
-    const indexMs = await bulkLoad(loader, 'cells', corpus, await embedder.embed(corpus));
-    await analyzeMemoryTables(loader);
     const label = `native ${cells / 1000}k`;
     rows.push({ metric: `${label}: HNSW index build after bulk load`, value: round(indexMs / 1000), unit: 's', note: `${cells} vectors, ${embedder.dimension}-d, m 16, ef_construction 64 (pgvector's defaults)` });
 
@@ -214,7 +198,6 @@ async function recallAt(server: RealPostgres, cells: number, alternatives: reado
       await facade.close();
       await db.close();
     }
-    await loader.close();
   }
 }
 
@@ -317,8 +300,7 @@ export async function runPgBench(): Promise<BenchSection> {
   const beacons = sizes('BENCH_PG_BEACONS', '10,100000', 10);
   const pgliteBeacons = sizes('BENCH_PGLITE_BEACONS', '10,10000', 10);
   const [stores] = sizes('BENCH_PG_STORES', '400', 10);
-  // Fails the section, naming how to install it, when PostgreSQL with pgvector is absent.
-  const server = await startRealPostgres(undefined, { settings: { shared_buffers: '512MB', maintenance_work_mem: '1GB' } });
+  const server = await startBenchPostgres();
   const rows: BenchRow[] = [];
   try {
     const largest = Math.max(...cellSizes);

@@ -1,0 +1,42 @@
+/** The native PostgreSQL set-up that bench/pg-bench.ts and bench/dedup-bench.ts share. */
+import pg from 'pg';
+import type { Embedder } from '../src/embed/embedder.js';
+import { migrate } from '../src/store/migrator.js';
+import { openPgDb } from '../src/store/pg-driver.js';
+import { startRealPostgres, type RealPostgres } from '../test/support/real-postgres.js';
+import { bulkLoad } from './store-bench.js';
+
+/** A throwaway cluster started as the tests start theirs, with the memory a 100k HNSW build wants; fails, naming how to install it, when PostgreSQL with pgvector is absent. */
+export function startBenchPostgres(): Promise<RealPostgres> {
+  return startRealPostgres(undefined, { settings: { shared_buffers: '512MB', maintenance_work_mem: '1GB' } });
+}
+
+/** Creates database `name` on `server`; resolves with its URL. */
+export async function createDatabase(server: RealPostgres, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return server.url.replace(/\/postgres$/, `/${name}`);
+}
+
+export interface LoadedDatabase {
+  readonly url: string;
+  /** How long the HNSW index build after the bulk load took. */
+  readonly indexMs: number;
+}
+
+/** Database `name`, migrated for `embedder`, holding `texts` as the bench tenant's cells (bulk-loaded by SQL, then indexed and analysed) over one connection with no statement timeout. */
+export async function loadCellDatabase(server: RealPostgres, name: string, embedder: Embedder, texts: readonly string[]): Promise<LoadedDatabase> {
+  const url = await createDatabase(server, name);
+  const loader = await openPgDb({ url, max: 1, statementTimeoutMs: 0 });
+  try {
+    await migrate(loader, { modelId: embedder.modelId, dimension: embedder.dimension });
+    return { url, indexMs: await bulkLoad(loader, 'cells', texts, await embedder.embed(texts)) };
+  } finally {
+    await loader.close();
+  }
+}
