@@ -189,15 +189,47 @@ export async function findCellEmbedding(q: Queryable, tenantId: string, nodeId: 
  */
 export type Validity = { readonly kind: 'current' } | { readonly kind: 'all' } | { readonly kind: 'at'; readonly asOf: string };
 
-/** The WHERE clause of a validity, its one parameter (if any) being $n. */
-function validityClause(validity: Validity | undefined, n: number, t = ''): { clause: string | null; param?: string } {
-  const c = (name: string): string => (t === '' ? name : `${t}.${name}`);
-  if (validity === undefined || validity.kind === 'current') return { clause: `${c('valid_until')} IS NULL` };
-  if (validity.kind === 'all') return { clause: null };
-  return {
-    clause: `${c('valid_from')} <= $${n}::timestamptz AND (${c('valid_until')} IS NULL OR ${c('valid_until')} > $${n}::timestamptz)`,
-    param: validity.asOf,
-  };
+/**
+ * The WHERE of a cells statement: conditions joined by AND, each value bound as the next $n after
+ * the parameters the statement already has. One builder for listCells, deleteCellsWhere and nearestCells.
+ */
+class CellConditions {
+  readonly params: unknown[];
+  private readonly conditions: string[];
+
+  constructor(params: readonly unknown[], conditions: readonly string[]) {
+    this.params = [...params];
+    this.conditions = [...conditions];
+  }
+
+  /** `clause($n)` with value bound as $n; no condition when the value is undefined (that filter is off). */
+  add(clause: (n: number) => string, value: unknown): this {
+    if (value !== undefined) this.conditions.push(clause(this.bind(value)));
+    return this;
+  }
+
+  /** A condition written against $n placeholders already bound. */
+  addRaw(condition: string): this {
+    this.conditions.push(condition);
+    return this;
+  }
+
+  /** The versions a read sees: current ones (default), all, or those valid at an instant (created by then, not yet superseded then). */
+  validity(validity: Validity | undefined): this {
+    if (validity === undefined || validity.kind === 'current') return this.addRaw('valid_until IS NULL');
+    if (validity.kind === 'all') return this;
+    return this.add((n) => `valid_from <= $${n}::timestamptz AND (valid_until IS NULL OR valid_until > $${n}::timestamptz)`, validity.asOf);
+  }
+
+  /** Binds one more value (a LIMIT, a keyset position) and returns its $n. */
+  bind(value: unknown): number {
+    this.params.push(value);
+    return this.params.length;
+  }
+
+  get sql(): string {
+    return this.conditions.join(' AND ');
+  }
 }
 
 export interface CellListFilter {
@@ -223,34 +255,20 @@ export async function listCells(
   after: KeysetPosition | null,
   limit: number,
 ): Promise<CellRow[]> {
-  const params: unknown[] = [tenantId];
-  const where = ['tenant_id = $1'];
-  const add = (clause: (n: number) => string, value: unknown): void => {
-    params.push(value);
-    where.push(clause(params.length));
-  };
-  if (filter.projects !== null) add((n) => `project = ANY($${n}::text[])`, filter.projects);
-  if (filter.project !== undefined) add((n) => `project = $${n}`, filter.project);
-  if (filter.sceneId !== undefined) add((n) => `scene_id = $${n}`, filter.sceneId);
-  if (filter.cellType !== undefined) add((n) => `cell_type = $${n}`, filter.cellType);
-  if (filter.layer !== undefined) add((n) => `layer = $${n}`, filter.layer);
-  addValidity(params, where, filter.validity);
-  if (after !== null) {
-    params.push(after.createdAt, after.id);
-    where.push(`(created_at, node_id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
-  }
-  params.push(limit + 1);
+  const where = new CellConditions([tenantId], ['tenant_id = $1'])
+    .add((n) => `project = ANY($${n}::text[])`, filter.projects ?? undefined)
+    .add((n) => `project = $${n}`, filter.project)
+    .add((n) => `scene_id = $${n}`, filter.sceneId)
+    .add((n) => `cell_type = $${n}`, filter.cellType)
+    .add((n) => `layer = $${n}`, filter.layer)
+    .validity(filter.validity);
+  if (after !== null) where.addRaw(`(created_at, node_id) < ($${where.bind(after.createdAt)}::timestamptz, $${where.bind(after.id)}::uuid)`);
+  const limitAt = where.bind(limit + 1);
   const result = await q.query<CellRow>(
-    `SELECT ${CELL_COLUMNS} FROM cells WHERE ${where.join(' AND ')} ORDER BY created_at DESC, node_id DESC LIMIT $${params.length}`,
-    params,
+    `SELECT ${CELL_COLUMNS} FROM cells WHERE ${where.sql} ORDER BY created_at DESC, node_id DESC LIMIT $${limitAt}`,
+    where.params,
   );
   return result.rows;
-}
-
-function addValidity(params: unknown[], where: string[], validity: Validity | undefined): void {
-  const { clause, param } = validityClause(validity, params.length + 1);
-  if (param !== undefined) params.push(param);
-  if (clause !== null) where.push(clause);
 }
 
 export interface BulkForgetFilter {
@@ -271,22 +289,17 @@ export async function deleteCellsWhere(
   filter: BulkForgetFilter,
   limit: number,
 ): Promise<(CellRow & { embedding: string })[]> {
-  const params: unknown[] = [tenantId];
-  const where = ['tenant_id = $1'];
-  const add = (clause: (n: number) => string, value: unknown): void => {
-    params.push(value);
-    where.push(clause(params.length));
-  };
-  if (filter.projects !== null) add((n) => `project = ANY($${n}::text[])`, filter.projects);
-  if (filter.sceneId !== undefined) add((n) => `scene_id = $${n}`, filter.sceneId);
-  if (filter.sourceRefLocator !== undefined) add((n) => `source_ref->>'locator' = $${n}`, filter.sourceRefLocator);
-  if (filter.sourceRefKind !== undefined) add((n) => `source_ref->>'kind' = $${n}`, filter.sourceRefKind);
-  params.push(limit);
+  const where = new CellConditions([tenantId], ['tenant_id = $1'])
+    .add((n) => `project = ANY($${n}::text[])`, filter.projects ?? undefined)
+    .add((n) => `scene_id = $${n}`, filter.sceneId)
+    .add((n) => `source_ref->>'locator' = $${n}`, filter.sourceRefLocator)
+    .add((n) => `source_ref->>'kind' = $${n}`, filter.sourceRefKind);
+  const limitAt = where.bind(limit);
   const result = await q.query<CellRow & { embedding: string }>(
     `DELETE FROM cells WHERE tenant_id = $1 AND node_id IN (
-       SELECT node_id FROM cells WHERE ${where.join(' AND ')} ORDER BY created_at, node_id LIMIT $${params.length} FOR UPDATE)
+       SELECT node_id FROM cells WHERE ${where.sql} ORDER BY created_at, node_id LIMIT $${limitAt} FOR UPDATE)
      RETURNING ${CELL_COLUMNS}, embedding::text AS embedding`,
-    params,
+    where.params,
   );
   return result.rows;
 }
@@ -334,33 +347,27 @@ export interface KnnHit {
  * returns each hit's cell, so a caller that shows the cells needs no second round trip.
  */
 export async function nearestCells(q: Queryable, vector: string, filter: KnnFilter, k: number, withCells = false): Promise<KnnHit[]> {
-  const params: unknown[] = [vector, filter.tenantId, filter.layer];
-  const where = ['tenant_id = $2', 'layer = $3'];
-  const add = (clause: (n: number) => string, value: unknown): void => {
-    params.push(value);
-    where.push(clause(params.length));
-  };
+  const where = new CellConditions([vector, filter.tenantId, filter.layer], ['tenant_id = $2', 'layer = $3']);
   if (filter.project.kind === 'named') {
-    add((n) => `project = $${n}`, filter.project.project);
+    where.add((n) => `project = $${n}`, filter.project.project);
   } else {
     const { agent, defaultProject, projects } = filter.project;
-    params.push(agent, projects, defaultProject);
-    const [a, p, d] = [params.length - 2, params.length - 1, params.length];
-    where.push(`project = COALESCE((SELECT s.project FROM sessions s WHERE s.tenant_id = $2 AND s.agent = $${a} AND s.closed_at IS NULL
+    const [a, p, d] = [where.bind(agent), where.bind(projects), where.bind(defaultProject)];
+    where.addRaw(`project = COALESCE((SELECT s.project FROM sessions s WHERE s.tenant_id = $2 AND s.agent = $${a} AND s.closed_at IS NULL
       AND ($${p}::text[] IS NULL OR s.project = ANY($${p}::text[])) ORDER BY s.opened_at DESC, s.session_id DESC LIMIT 1), $${d})`);
   }
-  if (filter.cellTypes !== undefined) add((n) => `cell_type = ANY($${n}::text[])`, filter.cellTypes);
-  if (filter.sceneId !== undefined) add((n) => `scene_id = $${n}`, filter.sceneId);
-  addValidity(params, where, filter.validity);
-  params.push(k);
-  const order = `WHERE ${where.join(' AND ')} ORDER BY embedding <=> $1::vector LIMIT $${params.length}`;
+  where
+    .add((n) => `cell_type = ANY($${n}::text[])`, filter.cellTypes)
+    .add((n) => `scene_id = $${n}`, filter.sceneId)
+    .validity(filter.validity);
+  const order = `WHERE ${where.sql} ORDER BY embedding <=> $1::vector LIMIT $${where.bind(k)}`;
   if (!withCells) {
-    const result = await q.query<KnnHit>(`SELECT node_id::text AS node_id, (embedding <=> $1::vector)::float8 AS distance FROM cells ${order}`, params);
+    const result = await q.query<KnnHit>(`SELECT node_id::text AS node_id, (embedding <=> $1::vector)::float8 AS distance FROM cells ${order}`, where.params);
     return result.rows;
   }
   const result = await q.query<CellRow & { readonly distance: number }>(
     `SELECT (embedding <=> $1::vector)::float8 AS distance, ${CELL_COLUMNS} FROM cells ${order}`,
-    params,
+    where.params,
   );
   return result.rows.map(({ distance, ...cell }) => ({ node_id: cell.node_id, distance, cell }));
 }
@@ -429,14 +436,12 @@ export async function sceneMemberCells(q: Queryable, tenantId: string, sceneId: 
 
 /** The ids of the scene's newest `limit` cells of a validity (default: current ones), oldest first. */
 export async function sceneCellIds(q: Queryable, tenantId: string, sceneId: string, limit: number, validity?: Validity): Promise<string[]> {
-  const params: unknown[] = [tenantId, sceneId, limit];
-  const where = ['tenant_id = $1', 'scene_id = $2'];
-  addValidity(params, where, validity);
+  const where = new CellConditions([tenantId, sceneId, limit], ['tenant_id = $1', 'scene_id = $2']).validity(validity);
   const result = await q.query<{ node_id: string }>(
     `SELECT newest.node_id::text AS node_id FROM (
-       SELECT node_id, created_at FROM cells WHERE ${where.join(' AND ')} ORDER BY created_at DESC, node_id DESC LIMIT $3
+       SELECT node_id, created_at FROM cells WHERE ${where.sql} ORDER BY created_at DESC, node_id DESC LIMIT $3
      ) AS newest ORDER BY newest.created_at, newest.node_id`,
-    params,
+    where.params,
   );
   return result.rows.map((r) => r.node_id);
 }
