@@ -1,18 +1,18 @@
 /**
  * Finds the beacons a cell change reaches (SPEC §1): similarity ≥ threshold − reach with
  * reach = R · salience · w(type), filters applied, the author's own beacons skipped unless they
- * ask for them. Candidates come from the HNSW index over beacon embeddings in growing batches,
- * nearest first, and the scan stops once similarity falls below the lowest threshold of the
- * tenant's beacons minus this cell's reach — so the cost follows the number of beacons near the
- * cell, not the number of beacons. The bound is the tenant's lowest beacon threshold, read
- * from an index; a tenant without beacons skips the scan altogether. The batch stops growing at
- * `maxBatch`: a change reaches at most that many of its nearest beacons, so one store's scan and
- * fan-out stay bounded however many beacons a tenant places on one topic.
+ * ask for them. Candidates come from one iterative scan of the HNSW index over beacon embeddings,
+ * nearest first, in chunks growing ×4, and the scan stops after the first chunk that reaches below
+ * the lowest threshold of the tenant's beacons minus this cell's reach — so the cost follows the
+ * number of beacons near the cell, not the number of beacons. The whole match is one statement
+ * (hyphae_beacon_candidates, migration 0007); a tenant without beacons returns at once. The scan
+ * stops at `maxBatch` rows: a change reaches at most that many of its nearest beacons, so one
+ * store's scan and fan-out stay bounded however many beacons a tenant places on one topic.
  */
 import type { CellType } from '../core/cell-types.js';
 import { computeReach, type EnergyTable } from '../core/energy.js';
 import { ALL_PROJECTS } from '../core/principal.js';
-import { lowestBeaconThresholdWithScan, nearestBeacons, setBeaconScan, type BeaconCandidate } from '../store/beacon-repository.js';
+import { beaconCandidates, type BeaconCandidate } from '../store/beacon-repository.js';
 import type { Queryable } from '../store/db.js';
 
 export interface MatchableCell {
@@ -35,16 +35,13 @@ export interface BeaconMatch {
 export interface BeaconMatcherOptions {
   readonly reachFactor: number;
   readonly energyTable: EnergyTable;
-  /** First batch of nearest beacons fetched (default 16); grows ×4 while the batch is still within reach. */
+  /** First chunk of nearest beacons read (default 16); the next chunks grow ×4 while every beacon read is within reach. */
   readonly initialBatch?: number;
-  /** The largest batch (default 4,096): past it the scan stops with the nearest beacons found. */
+  /** The most beacons read (default 4,096): there the scan stops with the nearest beacons found. */
   readonly maxBatch?: number;
 }
 
 const DEFAULT_MAX_BEACON_BATCH = 4_096;
-
-const MAX_EF_SEARCH = 1000;
-const MIN_EF_SEARCH = 40;
 
 export class BeaconMatcher {
   private readonly options: BeaconMatcherOptions;
@@ -53,32 +50,17 @@ export class BeaconMatcher {
     this.options = options;
   }
 
-  /** Must run inside a transaction: it sets transaction-local HNSW scan parameters. */
+  /** Runs as one statement on the caller's connection (inside the store's transaction). */
   async match(tx: Queryable, cell: MatchableCell, now: Date): Promise<BeaconMatch[]> {
     const maxBatch = this.options.maxBatch ?? DEFAULT_MAX_BEACON_BATCH;
-    let limit = Math.min(maxBatch, this.options.initialBatch ?? 16);
-    // The tenant's lowest threshold and the first batch's scan settings in one round trip.
-    const lowest = await lowestBeaconThresholdWithScan(tx, cell.tenantId, efSearchFor(limit));
-    if (lowest === null) return [];
+    const first = Math.min(maxBatch, this.options.initialBatch ?? 16);
     const reach = computeReach(cell.cellType, cell.salience, this.options.reachFactor, this.options.energyTable);
-    const floor = lowest - reach;
-    let candidates: BeaconCandidate[];
-    for (let first = true; ; first = false) {
-      if (!first) await setBeaconScan(tx, efSearchFor(limit));
-      candidates = await nearestBeacons(tx, cell.tenantId, cell.embedding, now, limit);
-      const farthest = candidates.reduce((min, c) => Math.min(min, c.similarity), Number.POSITIVE_INFINITY);
-      if (candidates.length < limit || farthest < floor || limit >= maxBatch) break;
-      limit = Math.min(maxBatch, limit * 4);
-    }
+    const candidates: BeaconCandidate[] = await beaconCandidates(tx, cell.tenantId, cell.embedding, now, reach, first, maxBatch);
     return candidates
       .filter((b) => b.similarity >= b.threshold - reach && beaconAccepts(b, cell))
       .sort((a, b) => b.similarity - a.similarity)
       .map((b) => ({ beaconId: b.beacon_id, ownerAgent: b.owner_agent, similarity: b.similarity }));
   }
-}
-
-function efSearchFor(limit: number): string {
-  return String(Math.min(MAX_EF_SEARCH, Math.max(MIN_EF_SEARCH, limit)));
 }
 
 function beaconAccepts(beacon: BeaconCandidate, cell: MatchableCell): boolean {

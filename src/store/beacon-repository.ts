@@ -133,17 +133,29 @@ export interface BeaconCandidate {
 }
 
 /**
- * The tenant's unexpired beacons nearest to a vector, through the HNSW index (call inside a
- * transaction that set hnsw.iterative_scan so the tenant filter cannot starve the scan).
+ * The candidates of a beacon match in one statement (hyphae_beacon_candidates, migration 0007):
+ * the tenant's unexpired beacons nearest to `vector` in one iterative HNSW scan, read in chunks
+ * of `firstChunk` rows growing ×4 up to `cap`, ending with the first chunk that holds a beacon
+ * below the tenant's lowest threshold minus `reach`; none when the tenant has no beacons. Every
+ * row read is returned; the caller applies each beacon's threshold and filters.
  */
-export async function nearestBeacons(q: Queryable, tenantId: string, vector: string, now: Date, limit: number): Promise<BeaconCandidate[]> {
-  const result = await q.query<BeaconCandidate>(
-    `SELECT beacon_id::text AS beacon_id, owner_agent, owner_projects, project, threshold, cell_types,
-       scene_id::text AS scene_id, include_own, (1 - (embedding <=> $2::vector))::float8 AS similarity
-     FROM beacons WHERE tenant_id = $1 AND (expires_at IS NULL OR expires_at > $3)
-     ORDER BY embedding <=> $2::vector LIMIT $4`,
-    [tenantId, vector, now.toISOString(), limit],
-  );
+export async function beaconCandidates(
+  q: Queryable,
+  tenantId: string,
+  vector: string,
+  now: Date,
+  reach: number,
+  firstChunk: number,
+  cap: number,
+): Promise<BeaconCandidate[]> {
+  const result = await q.query<BeaconCandidate>(`SELECT * FROM hyphae_beacon_candidates($1, $2::vector, $3, $4, $5, $6)`, [
+    tenantId,
+    vector,
+    now.toISOString(),
+    reach,
+    firstChunk,
+    cap,
+  ]);
   return result.rows;
 }
 
@@ -163,25 +175,6 @@ export async function beaconsThatReceived(q: Queryable, tenantId: string, nodeId
     [tenantId, nodeId, vector, now.toISOString()],
   );
   return result.rows;
-}
-
-const BEACON_SCAN_SETTINGS = `set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)`;
-
-/** Transaction-local HNSW scan settings for nearestBeacons (inside a transaction only). */
-export async function setBeaconScan(q: Queryable, efSearch: string): Promise<void> {
-  await q.query(`SELECT ${BEACON_SCAN_SETTINGS}`, [efSearch]);
-}
-
-/**
- * The lowest threshold among the tenant's beacons (expired ones included: a safe bound), or null
- * with none; it sets setBeaconScan's settings in the same statement, the first step of every match.
- */
-export async function lowestBeaconThresholdWithScan(q: Queryable, tenantId: string, efSearch: string): Promise<number | null> {
-  const result = await q.query<{ threshold: number | null }>(
-    `SELECT (SELECT min(threshold) FROM beacons WHERE tenant_id = $2) AS threshold, ${BEACON_SCAN_SETTINGS}`,
-    [efSearch, tenantId],
-  );
-  return result.rows[0]?.threshold ?? null;
 }
 
 /** Retention: removes beacons that expired before `now`, across tenants (a system job). */
