@@ -4,7 +4,12 @@
  * the official SDK's own Streamable HTTP server doing the same facade calls; and over stdio
  * against the facade called directly. Target: ≥ 5× the SDK server's throughput at equal or lower p99.
  * Server CPU per call is reported beside throughput: it does not depend on how busy the machine is.
- * A second pair of servers over an in-memory facade isolates the protocol cost from the database.
+ * A second pair of servers over an in-memory facade isolates the protocol cost from the database;
+ * the facade called alone at the same concurrency is the ceiling no protocol layer can pass.
+ *
+ * The database is a throwaway native PostgreSQL 18 + pgvector (test/support/real-postgres.ts, as
+ * the pg bench starts it; a missing one fails the section); BENCH_MCP_DB=pglite runs it on
+ * embedded PGlite instead.
  */
 import { PassThrough } from 'node:stream';
 import type { AddressInfo } from 'node:net';
@@ -20,8 +25,11 @@ import { projectBeacon } from '../src/mcp/tools/output-shapes.js';
 import { createMemoryFacade } from '../src/service/create-memory-facade.js';
 import type { MemoryFacade } from '../src/service/memory-facade.js';
 import type { Principal } from '../src/core/principal.js';
+import type { Db } from '../src/store/db.js';
 import { migrate } from '../src/store/migrator.js';
+import { openPgDb } from '../src/store/pg-driver.js';
 import { openPgliteDb } from '../src/store/pglite-driver.js';
+import { startRealPostgres } from '../test/support/real-postgres.js';
 import { percentile } from './bench-section.js';
 import type { BenchRow, BenchSection } from './bench-section.js';
 import { runLoad } from './mcp-load-worker.js';
@@ -30,8 +38,8 @@ import { startSdkBaselineServer } from './mcp-sdk-baseline.js';
 import { DOUBLE_KEY, createProtocolFacadeDouble } from '../test/mcp/support/protocol-facade-double.js';
 
 const CONCURRENCY = 16;
-const ROUNDS = 2;
-const ROUND_MS = 4_000;
+const ROUNDS = 4;
+const ROUND_MS = 3_000;
 const WARMUP_MS = 1_500;
 const SERIAL_MS = 3_000;
 const STDIO_MS = 3_000;
@@ -84,6 +92,84 @@ function checkClean(name: string, measured: Measured): void {
 async function listen(app: FastifyInstance): Promise<number> {
   await app.listen({ host: '127.0.0.1', port: 0 });
   return (app.server.address() as AddressInfo).port;
+}
+
+interface StatementCounts {
+  statements: number;
+  transactions: number;
+}
+
+/** The database as the facade sees it, counting what it sends: one query() is one round trip, a transaction adds BEGIN and COMMIT. */
+function countingDb(db: Db, counts: StatementCounts): Db {
+  return {
+    driver: db.driver,
+    knn: db.knn,
+    query: (sql, params) => {
+      counts.statements += 1;
+      return db.query(sql, params);
+    },
+    transaction: (fn, options) => {
+      counts.transactions += 1;
+      return db.transaction((tx) => fn({
+        query: (sql, params) => {
+          counts.statements += 1;
+          return tx.query(sql, params);
+        },
+      }), options);
+    },
+    poolStats: () => db.poolStats(),
+    close: () => db.close(),
+  };
+}
+
+interface BenchDatabase {
+  readonly db: Db;
+  readonly label: string;
+  close(): Promise<void>;
+}
+
+async function openBenchDatabase(): Promise<BenchDatabase> {
+  const kind = process.env.BENCH_MCP_DB ?? 'native';
+  if (kind === 'pglite') {
+    const db = await openPgliteDb();
+    return { db, label: 'embedded PGlite', close: () => db.close() };
+  }
+  if (kind !== 'native') throw new Error('BENCH_MCP_DB must be native or pglite');
+  // Fails the section, naming how to install it, when PostgreSQL with pgvector is absent.
+  const server = await startRealPostgres();
+  try {
+    const db = await openPgDb({ url: server.url });
+    return {
+      db,
+      label: 'native PostgreSQL 18',
+      close: async () => {
+        await db.close();
+        await server.close();
+      },
+    };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+}
+
+/** The facade part of one call (authenticate, listBeacons, projection), in this process at the server's concurrency. */
+async function measureFacadeAlone(facade: MemoryFacade, key: string, durationMs: number): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const deadline = started + durationMs;
+  const loop = async (): Promise<void> => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      const page = await facade.listBeacons(await facade.authenticate(key), { limit: 10 });
+      JSON.stringify({ beacons: page.items.map(projectBeacon), next_cursor: page.next_cursor });
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, loop));
+  const cpu = process.cpuUsage(cpuBefore);
+  return { completed: latencies.length, serverCpuMs: (cpu.user + cpu.system) / 1000, errors: 0, elapsedMs: performance.now() - started, latencies };
 }
 
 /** Sequential and pipelined tools/call over in-memory stdio streams. */
@@ -208,9 +294,10 @@ async function measureResourceReads(
 
 export async function runMcpBench(): Promise<BenchSection> {
   const embedder = await createEmbedder({ kind: 'hash' });
-  const db = await openPgliteDb();
-  await migrate(db, { dimension: embedder.dimension, modelId: embedder.modelId });
-  const facade = createMemoryFacade({ db, embedder });
+  const database = await openBenchDatabase();
+  await migrate(database.db, { dimension: embedder.dimension, modelId: embedder.modelId });
+  const counts: StatementCounts = { statements: 0, transactions: 0 };
+  const facade = createMemoryFacade({ db: countingDb(database.db, counts), embedder });
   const key = (await facade.keyAdmin.createKey({ tenant: 'bench', agent: 'bench-agent' })).key;
   const principal = await facade.authenticate(key);
   for (let i = 0; i < BEACONS; i += 1) await facade.placeBeacon(principal, { text: `standing interest number ${i}`, include_own: false });
@@ -246,15 +333,20 @@ export async function runMcpBench(): Promise<BenchSection> {
     runLoad({ port, path: '/mcp', headers, body: CALL, expect: '"structuredContent"', concurrency, durationMs });
 
   try {
-    const targets: [string, number][] = [['hyphae', oursPort], ['sdk', sdk.port]];
-    if (fullPort !== undefined) targets.push(['hyphae-full-app', fullPort]);
-    for (const [, port] of targets) await load(port, CONCURRENCY, WARMUP_MS);
+    const targets: [string, (durationMs: number) => Promise<LoadResult>][] = [
+      ['hyphae', (durationMs) => load(oursPort, CONCURRENCY, durationMs)],
+      ['sdk', (durationMs) => load(sdk.port, CONCURRENCY, durationMs)],
+      ['facade-alone', (durationMs) => measureFacadeAlone(facade, key, durationMs)],
+    ];
+    if (fullPort !== undefined) targets.push(['hyphae-full-app', (durationMs) => load(fullPort, CONCURRENCY, durationMs)]);
+    for (const [, run] of targets) await run(WARMUP_MS);
 
     const rounds = new Map<string, LoadResult[]>(targets.map(([name]) => [name, []]));
     for (let round = 0; round < ROUNDS; round += 1) {
-      // Alternating order so warm-up and table state weigh on each server alike.
-      const ordered = round % 2 === 0 ? targets : [...targets].reverse();
-      for (const [name, port] of ordered) rounds.get(name)?.push(await load(port, CONCURRENCY, ROUND_MS));
+      // The order rotates each round so warm-up, table state and the machine's load weigh on each alike.
+      const shift = round % targets.length;
+      const ordered = [...targets.slice(shift), ...targets.slice(0, shift)];
+      for (const [name, run] of ordered) rounds.get(name)?.push(await run(ROUND_MS));
     }
     const concurrent = new Map([...rounds].map(([name, results]) => [name, merge(results)]));
     const memoryHeaders = { ...headers, 'x-hyphae-key': DOUBLE_KEY };
@@ -266,8 +358,17 @@ export async function runMcpBench(): Promise<BenchSection> {
     const protocolSdk = merge([await memoryLoad(sdkMemory.port), await memoryLoad(sdkMemory.port)]);
     checkClean('protocol-only hyphae', protocolOurs);
     checkClean('protocol-only sdk', protocolSdk);
-    const serialOurs = merge([await load(oursPort, 1, SERIAL_MS)]);
-    const serialSdk = merge([await load(sdk.port, 1, SERIAL_MS)]);
+    // Sequential calls, counting the statements the facade sent meanwhile (the principal cache refreshes every 5 s).
+    const counted = async (port: number): Promise<{ measured: Measured; statementsPerCall: number; transactionsPerCall: number }> => {
+      const before = { ...counts };
+      const measured = merge([await load(port, 1, SERIAL_MS)]);
+      const calls = measured.completed + measured.errors;
+      return { measured, statementsPerCall: (counts.statements - before.statements) / calls, transactionsPerCall: (counts.transactions - before.transactions) / calls };
+    };
+    const serialOursCounted = await counted(oursPort);
+    const serialSdkCounted = await counted(sdk.port);
+    const serialOurs = serialOursCounted.measured;
+    const serialSdk = serialSdkCounted.measured;
     for (const [name, measured] of [...concurrent, ['serial hyphae', serialOurs], ['serial sdk', serialSdk]] as const) checkClean(name, measured);
 
     const stdioSerial = await measureStdio(facade, principal, 1);
@@ -278,11 +379,27 @@ export async function runMcpBench(): Promise<BenchSection> {
 
     const oursC = concurrent.get('hyphae');
     const sdkC = concurrent.get('sdk');
-    if (oursC === undefined || sdkC === undefined) throw new Error('missing measurements');
-    const note = `tools/call list_beacons, ${CONCURRENCY} keep-alive clients, ${ROUNDS}×${ROUND_MS / 1000}s alternating`;
+    const facadeAlone = concurrent.get('facade-alone');
+    if (oursC === undefined || sdkC === undefined || facadeAlone === undefined) throw new Error('missing measurements');
+    const note = `tools/call list_beacons on ${database.label}, ${CONCURRENCY} keep-alive clients, ${ROUNDS}×${ROUND_MS / 1000}s, order rotating`;
     const rows: BenchRow[] = [
       { metric: 'HTTP throughput vs SDK server', value: Math.round(rate(oursC)), unit: 'calls/s', baseline: Math.round(rate(sdkC)), ratio: round3(rate(oursC) / rate(sdkC)), target: '≥ 5', note },
-      { metric: 'HTTP server CPU per call vs SDK server', value: Math.round(cpuPerCall(oursC)), unit: 'µs', baseline: Math.round(cpuPerCall(sdkC)), ratio: round3(cpuPerCall(sdkC) / cpuPerCall(oursC)), note: 'ratio = SDK / hyphae; includes the facade and PGlite, shared by both' },
+      { metric: 'HTTP server CPU per call vs SDK server', value: Math.round(cpuPerCall(oursC)), unit: 'µs', baseline: Math.round(cpuPerCall(sdkC)), ratio: round3(cpuPerCall(sdkC) / cpuPerCall(oursC)), note: `ratio = SDK / hyphae; this process only (the facade and its driver, shared by both${database.db.driver === 'pg' ? '; not the PostgreSQL backends' : ''})` },
+      {
+        metric: `facade call alone (c=${CONCURRENCY}, in process) vs SDK server`,
+        value: Math.round(rate(facadeAlone)),
+        unit: 'calls/s',
+        baseline: Math.round(rate(sdkC)),
+        ratio: round3(rate(facadeAlone) / rate(sdkC)),
+        note: `authenticate + listBeacons + projection, no protocol: the ceiling of the first row's ratio; hyphae's rate is ${round3(rate(oursC) / rate(facadeAlone))} of it; p99 ${round3(percentile(facadeAlone.latencies, 99))} ms; ${Math.round(cpuPerCall(facadeAlone))} µs CPU per call`,
+      },
+      {
+        metric: 'SQL round trips per tools/call (hyphae, SDK server)',
+        value: round3(serialOursCounted.statementsPerCall + 2 * serialOursCounted.transactionsPerCall),
+        unit: 'round trips',
+        baseline: round3(serialSdkCounted.statementsPerCall + 2 * serialSdkCounted.transactionsPerCall),
+        note: `c=1; ${round3(serialOursCounted.statementsPerCall)} statements and ${round3(serialOursCounted.transactionsPerCall)} transactions per call (BEGIN and COMMIT counted as round trips)`,
+      },
       { metric: `HTTP p50 (c=${CONCURRENCY}) vs SDK server`, value: round3(percentile(oursC.latencies, 50)), unit: 'ms', baseline: round3(percentile(sdkC.latencies, 50)), ratio: round3(percentile(oursC.latencies, 50) / percentile(sdkC.latencies, 50)) },
       { metric: `HTTP p99 (c=${CONCURRENCY}) vs SDK server`, value: round3(percentile(oursC.latencies, 99)), unit: 'ms', baseline: round3(percentile(sdkC.latencies, 99)), ratio: round3(percentile(oursC.latencies, 99) / percentile(sdkC.latencies, 99)), target: '≤ 1' },
       { metric: 'protocol only: HTTP throughput vs SDK server', value: Math.round(rate(protocolOurs)), unit: 'calls/s', baseline: Math.round(rate(protocolSdk)), ratio: round3(rate(protocolOurs) / rate(protocolSdk)), target: '≥ 5', note: 'in-memory facade answering list_beacons: protocol cost without the database' },
@@ -317,6 +434,6 @@ export async function runMcpBench(): Promise<BenchSection> {
     await fullApp.close();
     await facade.close();
     await embedder.close();
-    await db.close();
+    await database.close();
   }
 }
