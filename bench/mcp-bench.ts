@@ -124,6 +124,8 @@ function countingDb(db: Db, counts: StatementCounts): Db {
 
 interface BenchDatabase {
   readonly db: Db;
+  /** Native only: a second pool on the same database that sends every statement unnamed, to price the prepared statements. */
+  readonly unprepared?: Db;
   readonly label: string;
   close(): Promise<void>;
 }
@@ -139,11 +141,14 @@ async function openBenchDatabase(): Promise<BenchDatabase> {
   const server = await startRealPostgres();
   try {
     const db = await openPgDb({ url: server.url });
+    const unprepared = await openPgDb({ url: server.url, preparedStatements: 0 });
     return {
       db,
+      unprepared,
       label: 'native PostgreSQL 18',
       close: async () => {
         await db.close();
+        await unprepared.close();
         await server.close();
       },
     };
@@ -298,6 +303,7 @@ export async function runMcpBench(): Promise<BenchSection> {
   await migrate(database.db, { dimension: embedder.dimension, modelId: embedder.modelId });
   const counts: StatementCounts = { statements: 0, transactions: 0 };
   const facade = createMemoryFacade({ db: countingDb(database.db, counts), embedder });
+  const unpreparedFacade = database.unprepared === undefined ? undefined : createMemoryFacade({ db: database.unprepared, embedder });
   const key = (await facade.keyAdmin.createKey({ tenant: 'bench', agent: 'bench-agent' })).key;
   const principal = await facade.authenticate(key);
   for (let i = 0; i < BEACONS; i += 1) await facade.placeBeacon(principal, { text: `standing interest number ${i}`, include_own: false });
@@ -339,6 +345,7 @@ export async function runMcpBench(): Promise<BenchSection> {
       ['facade-alone', (durationMs) => measureFacadeAlone(facade, key, durationMs)],
     ];
     if (fullPort !== undefined) targets.push(['hyphae-full-app', (durationMs) => load(fullPort, CONCURRENCY, durationMs)]);
+    if (unpreparedFacade !== undefined) targets.push(['facade-alone-unprepared', (durationMs) => measureFacadeAlone(unpreparedFacade, key, durationMs)]);
     for (const [, run] of targets) await run(WARMUP_MS);
 
     const rounds = new Map<string, LoadResult[]>(targets.map(([name]) => [name, []]));
@@ -380,6 +387,7 @@ export async function runMcpBench(): Promise<BenchSection> {
     const oursC = concurrent.get('hyphae');
     const sdkC = concurrent.get('sdk');
     const facadeAlone = concurrent.get('facade-alone');
+    const unpreparedC = concurrent.get('facade-alone-unprepared');
     if (oursC === undefined || sdkC === undefined || facadeAlone === undefined) throw new Error('missing measurements');
     const note = `tools/call list_beacons on ${database.label}, ${CONCURRENCY} keep-alive clients, ${ROUNDS}×${ROUND_MS / 1000}s, order rotating`;
     const rows: BenchRow[] = [
@@ -393,6 +401,16 @@ export async function runMcpBench(): Promise<BenchSection> {
         ratio: round3(rate(facadeAlone) / rate(sdkC)),
         note: `authenticate + listBeacons + projection, no protocol: the ceiling of the first row's ratio; hyphae's rate is ${round3(rate(oursC) / rate(facadeAlone))} of it; p99 ${round3(percentile(facadeAlone.latencies, 99))} ms; ${Math.round(cpuPerCall(facadeAlone))} µs CPU per call`,
       },
+      ...(unpreparedC === undefined
+        ? []
+        : [{
+            metric: `facade call alone (c=${CONCURRENCY}): prepared vs unnamed statements`,
+            value: Math.round(rate(facadeAlone)),
+            unit: 'calls/s',
+            baseline: Math.round(rate(unpreparedC)),
+            ratio: round3(rate(facadeAlone) / rate(unpreparedC)),
+            note: `the same facade over a pool with preparedStatements 0; CPU per call in this process ${Math.round(cpuPerCall(facadeAlone))} vs ${Math.round(cpuPerCall(unpreparedC))} µs`,
+          }]),
       {
         metric: 'SQL round trips per tools/call (hyphae, SDK server)',
         value: round3(serialOursCounted.statementsPerCall + 2 * serialOursCounted.transactionsPerCall),
@@ -433,6 +451,7 @@ export async function runMcpBench(): Promise<BenchSection> {
     await oursMemory.close();
     await fullApp.close();
     await facade.close();
+    await unpreparedFacade?.close();
     await embedder.close();
     await database.close();
   }

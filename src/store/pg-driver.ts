@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { PoolClient, QueryResult as PgQueryResult } from 'pg';
 import { isHyphaeError } from '../core/errors.js';
@@ -25,9 +26,17 @@ export interface PgDbOptions {
   readonly onIdleError?: (error: Error) => void;
   /** HNSW scan settings of every session (src/store/knn-session.ts); defaults KNN_DEFAULTS. */
   readonly knn?: Partial<KnnSettings>;
+  /**
+   * How many distinct statement texts run as named prepared statements (0: none); default 256.
+   * A parameterised statement sent outside a transaction is parsed once per connection and then
+   * only bound and executed: the server skips parsing, analysis and rewriting on every later call.
+   * Each session plans every execution afresh (plan_cache_mode force_custom_plan), so the plans are
+   * those of an unnamed statement. Texts past the limit are sent unnamed.
+   */
+  readonly preparedStatements?: number;
 }
 
-export const PG_POOL_DEFAULTS = { max: 10, acquireTimeoutMs: 5_000, statementTimeoutMs: 30_000 } as const;
+export const PG_POOL_DEFAULTS = { max: 10, acquireTimeoutMs: 5_000, statementTimeoutMs: 30_000, preparedStatements: 256 } as const;
 
 /** A session idle inside an open transaction this long is ended by the server, releasing its locks. */
 const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
@@ -43,6 +52,9 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
   const statementTimeoutMs = options.statementTimeoutMs ?? PG_POOL_DEFAULTS.statementTimeoutMs;
   const knn = knnSettings(options.knn);
   const knnSetup = knnSessionSetup(knn);
+  const statementNames = new StatementNames(options.preparedStatements ?? PG_POOL_DEFAULTS.preparedStatements);
+  // A prepared statement keeps its per-call custom plan: the same plans as unnamed statements get.
+  const sessionSetup = `${knnSetup}, set_config('plan_cache_mode', 'force_custom_plan', false)`;
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.max ?? PG_POOL_DEFAULTS.max,
@@ -54,7 +66,7 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
     // Once per connection, so a kNN search is one statement instead of a four-statement transaction.
     onConnect: async (client: pg.ClientBase): Promise<void> => {
       // query_timeout is honoured by pg but missing from its QueryConfig type.
-      const setup = { text: knnSetup, query_timeout: acquireTimeoutMs };
+      const setup = { text: sessionSetup, query_timeout: acquireTimeoutMs };
       await client.query(setup);
     },
   });
@@ -100,19 +112,30 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
         options.onIdleError?.(error);
       };
       client.on('error', onClientError);
-      const run: ClientRunner = async (sql, params, answerWithinMs) => {
+      let retryFresh = false;
+      const run: ClientRunner = async (sql, params, answerWithinMs, prepare = false) => {
         const index = statements++;
         if (broken !== undefined) {
           lostOnFirstStatement = index === 0;
           throw new DatabaseUnavailableError('database unavailable: the connection was lost', { cause: broken, retryAfterSeconds: 1 });
         }
+        const name = prepare && params !== undefined && params.length > 0 ? statementNames.nameOf(sql) : undefined;
         try {
           return await client.query({
             text: sql,
+            ...(name === undefined ? {} : { name }),
             ...(params === undefined ? {} : { values: [...params] }),
             ...(answerWithinMs > 0 ? { query_timeout: answerWithinMs } : {}),
           });
         } catch (error) {
+          const refused = name === undefined ? undefined : refusedPreparedStatement(error);
+          if (refused !== undefined) {
+            // Nothing ran: the statement failed at parse or bind. A fresh connection parses it anew, or sends it unnamed.
+            if (refused === 'shared-session') statementNames.disable();
+            broken = error as Error;
+            retryFresh = true;
+            throw error;
+          }
           if (error instanceof Error && error.message === 'Query read timeout') {
             // pg leaves the unanswered statement on the connection: it can never be used again.
             broken = new DatabaseUnavailableError(`database unavailable: no answer within ${answerWithinMs} ms`, { cause: error, retryAfterSeconds: 1 });
@@ -130,7 +153,7 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
       try {
         return await fn(run);
       } catch (error) {
-        if (!(firstStatementRetrySafe && lostOnFirstStatement && Date.now() < deadline)) throw error;
+        if (!((retryFresh || (firstStatementRetrySafe && lostOnFirstStatement)) && Date.now() < deadline)) throw error;
       } finally {
         client.off('error', onClientError);
         client.release(broken);
@@ -150,7 +173,7 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
     driver: 'pg',
     knn,
     async query<Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
-      return toQueryResult<Row>(await withClient((run) => run(sql, params, answerWithin(statementTimeoutMs)), READ_ONLY.test(sql)));
+      return toQueryResult<Row>(await withClient((run) => run(sql, params, answerWithin(statementTimeoutMs), true), READ_ONLY.test(sql)));
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>, transactionOptions: TransactionOptions = {}): Promise<T> {
       const timeoutMs = transactionOptions.statementTimeoutMs ?? statementTimeoutMs;
@@ -182,7 +205,45 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
   };
 }
 
-type ClientRunner = (sql: string, params: readonly unknown[] | undefined, answerWithinMs: number) => Promise<PgQueryResult | PgQueryResult[]>;
+/** `prepare`: send a parameterised statement as a named prepared statement (outside transactions only: a stale one is retried on a fresh connection). */
+type ClientRunner = (sql: string, params: readonly unknown[] | undefined, answerWithinMs: number, prepare?: boolean) => Promise<PgQueryResult | PgQueryResult[]>;
+
+/**
+ * The name of each statement text prepared so far: a digest of the text, so one name means one text
+ * in every process that could share a server session. At most `limit` texts get one.
+ */
+class StatementNames {
+  private readonly names = new Map<string, string>();
+  private disabled = false;
+
+  constructor(private readonly limit: number) {}
+
+  nameOf(sql: string): string | undefined {
+    if (this.disabled) return undefined;
+    const known = this.names.get(sql);
+    if (known !== undefined || this.names.size >= this.limit) return known;
+    const name = `hyphae_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
+    this.names.set(sql, name);
+    return name;
+  }
+
+  /** From now on every statement goes unnamed. */
+  disable(): void {
+    this.disabled = true;
+  }
+}
+
+/**
+ * Why the server refused a named statement before running it: `stale`, a schema change altered its
+ * result columns (0A000); `shared-session`, the server's sessions are not the pool's connections (a
+ * statement already prepared, 42P05, or gone, 26000: a transaction-mode pooler, PGlite over the
+ * wire), where preparing cannot work. Undefined for any other error.
+ */
+function refusedPreparedStatement(error: unknown): 'stale' | 'shared-session' | undefined {
+  const state = sqlStateOf(error);
+  if (state === '42P05' || state === '26000') return 'shared-session';
+  return state === '0A000' && error instanceof Error && /cached plan must not change result type/.test(error.message) ? 'stale' : undefined;
+}
 
 /** pool.connect(), given up on at the deadline; a connection that arrives later goes straight back. */
 async function connectBefore(pool: pg.Pool, deadline: number): Promise<PoolClient> {
