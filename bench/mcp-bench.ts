@@ -52,6 +52,7 @@ const CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', param
 interface Measured {
   readonly completed: number;
   readonly serverCpuMs: number;
+  readonly clientCpuMs: number;
   readonly errors: number;
   readonly elapsedMs: number;
   readonly latencies: number[];
@@ -65,6 +66,7 @@ function merge(results: readonly LoadResult[]): Measured {
   return {
     completed: results.reduce((sum, result) => sum + result.completed, 0),
     serverCpuMs: results.reduce((sum, result) => sum + result.serverCpuMs, 0),
+    clientCpuMs: results.reduce((sum, result) => sum + result.clientCpuMs, 0),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
     elapsedMs: results.reduce((sum, result) => sum + result.elapsedMs, 0),
     latencies,
@@ -75,6 +77,11 @@ function merge(results: readonly LoadResult[]): Measured {
 /** Server-side CPU microseconds per call: what bounds throughput on an uncontended core. */
 function cpuPerCall(measured: Measured): number {
   return (measured.serverCpuMs * 1000) / measured.completed;
+}
+
+/** The load generator's CPU microseconds per call: HTTP client work that competes with the servers for the same cores. */
+function clientCpuPerCall(measured: Measured): number {
+  return (measured.clientCpuMs * 1000) / measured.completed;
 }
 
 function rate(measured: Measured): number {
@@ -174,7 +181,7 @@ async function measureFacadeAlone(facade: MemoryFacade, key: string, durationMs:
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, loop));
   const cpu = process.cpuUsage(cpuBefore);
-  return { completed: latencies.length, serverCpuMs: (cpu.user + cpu.system) / 1000, errors: 0, elapsedMs: performance.now() - started, latencies };
+  return { completed: latencies.length, serverCpuMs: (cpu.user + cpu.system) / 1000, clientCpuMs: 0, errors: 0, elapsedMs: performance.now() - started, latencies };
 }
 
 /** Sequential and pipelined tools/call over in-memory stdio streams. */
@@ -215,7 +222,7 @@ async function measureStdio(facade: MemoryFacade, principal: Principal, window: 
   const elapsedMs = performance.now() - started;
   input.end();
   await served;
-  return { completed: latencies.length, serverCpuMs: 0, errors, elapsedMs, latencies };
+  return { completed: latencies.length, serverCpuMs: 0, clientCpuMs: 0, errors, elapsedMs, latencies };
 }
 
 async function measureDirect(facade: MemoryFacade, principal: Principal): Promise<Measured> {
@@ -228,7 +235,7 @@ async function measureDirect(facade: MemoryFacade, principal: Principal): Promis
     JSON.stringify({ beacons: page.items.map(projectBeacon), next_cursor: page.next_cursor });
     latencies.push(performance.now() - t0);
   }
-  return { completed: latencies.length, serverCpuMs: 0, errors: 0, elapsedMs: performance.now() - started, latencies };
+  return { completed: latencies.length, serverCpuMs: 0, clientCpuMs: 0, errors: 0, elapsedMs: performance.now() - started, latencies };
 }
 
 const RESOURCE_MS = 3_000;
@@ -392,7 +399,7 @@ export async function runMcpBench(): Promise<BenchSection> {
     const note = `tools/call list_beacons on ${database.label}, ${CONCURRENCY} keep-alive clients, ${ROUNDS}×${ROUND_MS / 1000}s, order rotating`;
     const rows: BenchRow[] = [
       { metric: 'HTTP throughput vs SDK server', value: Math.round(rate(oursC)), unit: 'calls/s', baseline: Math.round(rate(sdkC)), ratio: round3(rate(oursC) / rate(sdkC)), target: '≥ 5', note },
-      { metric: 'HTTP server CPU per call vs SDK server', value: Math.round(cpuPerCall(oursC)), unit: 'µs', baseline: Math.round(cpuPerCall(sdkC)), ratio: round3(cpuPerCall(sdkC) / cpuPerCall(oursC)), note: `ratio = SDK / hyphae; this process only (the facade and its driver, shared by both${database.db.driver === 'pg' ? '; not the PostgreSQL backends' : ''})` },
+      { metric: 'HTTP server CPU per call vs SDK server', value: Math.round(cpuPerCall(oursC)), unit: 'µs', baseline: Math.round(cpuPerCall(sdkC)), ratio: round3(cpuPerCall(sdkC) / cpuPerCall(oursC)), note: `ratio = SDK / hyphae; this process only (the facade and its driver, shared by both${database.db.driver === 'pg' ? '; not the PostgreSQL backends' : ''}); the load generator spent ${Math.round(clientCpuPerCall(oursC))} vs ${Math.round(clientCpuPerCall(sdkC))} µs per call` },
       {
         metric: `facade call alone (c=${CONCURRENCY}, in process) vs SDK server`,
         value: Math.round(rate(facadeAlone)),
@@ -421,7 +428,7 @@ export async function runMcpBench(): Promise<BenchSection> {
       { metric: `HTTP p50 (c=${CONCURRENCY}) vs SDK server`, value: round3(percentile(oursC.latencies, 50)), unit: 'ms', baseline: round3(percentile(sdkC.latencies, 50)), ratio: round3(percentile(oursC.latencies, 50) / percentile(sdkC.latencies, 50)) },
       { metric: `HTTP p99 (c=${CONCURRENCY}) vs SDK server`, value: round3(percentile(oursC.latencies, 99)), unit: 'ms', baseline: round3(percentile(sdkC.latencies, 99)), ratio: round3(percentile(oursC.latencies, 99) / percentile(sdkC.latencies, 99)), target: '≤ 1' },
       { metric: 'protocol only: HTTP throughput vs SDK server', value: Math.round(rate(protocolOurs)), unit: 'calls/s', baseline: Math.round(rate(protocolSdk)), ratio: round3(rate(protocolOurs) / rate(protocolSdk)), target: '≥ 5', note: 'in-memory facade answering list_beacons: protocol cost without the database' },
-      { metric: 'protocol only: server CPU per call vs SDK server', value: Math.round(cpuPerCall(protocolOurs)), unit: 'µs', baseline: Math.round(cpuPerCall(protocolSdk)), ratio: round3(cpuPerCall(protocolSdk) / cpuPerCall(protocolOurs)), note: 'ratio = SDK / hyphae' },
+      { metric: 'protocol only: server CPU per call vs SDK server', value: Math.round(cpuPerCall(protocolOurs)), unit: 'µs', baseline: Math.round(cpuPerCall(protocolSdk)), ratio: round3(cpuPerCall(protocolSdk) / cpuPerCall(protocolOurs)), note: `ratio = SDK / hyphae; the load generator spent ${Math.round(clientCpuPerCall(protocolOurs))} vs ${Math.round(clientCpuPerCall(protocolSdk))} µs per call` },
       { metric: 'protocol only: HTTP p99 vs SDK server', value: round3(percentile(protocolOurs.latencies, 99)), unit: 'ms', baseline: round3(percentile(protocolSdk.latencies, 99)), ratio: round3(percentile(protocolOurs.latencies, 99) / percentile(protocolSdk.latencies, 99)), target: '≤ 1' },
       { metric: 'HTTP p50 (c=1) vs SDK server', value: round3(percentile(serialOurs.latencies, 50)), unit: 'ms', baseline: round3(percentile(serialSdk.latencies, 50)), ratio: round3(percentile(serialOurs.latencies, 50) / percentile(serialSdk.latencies, 50)) },
       { metric: 'HTTP p99 (c=1) vs SDK server', value: round3(percentile(serialOurs.latencies, 99)), unit: 'ms', baseline: round3(percentile(serialSdk.latencies, 99)), ratio: round3(percentile(serialOurs.latencies, 99) / percentile(serialSdk.latencies, 99)), target: '≤ 1' },

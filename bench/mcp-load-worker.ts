@@ -24,6 +24,8 @@ export interface LoadResult {
   readonly latencies: readonly number[];
   /** CPU time this process (the servers) spent while the load ran, in milliseconds. */
   readonly serverCpuMs: number;
+  /** CPU time the load generator itself spent sending and reading, in milliseconds (0 where no generator ran). */
+  readonly clientCpuMs: number;
   readonly firstError?: string;
 }
 
@@ -41,6 +43,7 @@ const latencies = [];
 let errors = 0;
 let firstError;
 const started = performance.now();
+const cpuAtStart = process.cpuUsage();
 const deadline = started + durationMs;
 function once() {
   return new Promise((resolve) => {
@@ -62,7 +65,8 @@ function once() {
 async function loop() { while (performance.now() < deadline) await once(); }
 Promise.all(Array.from({ length: concurrency }, loop)).then(() => {
   agent.destroy();
-  process.stdout.write(JSON.stringify({ completed: latencies.length, errors, elapsedMs: performance.now() - started, latencies, firstError }));
+  const cpu = process.cpuUsage(cpuAtStart);
+  process.stdout.write(JSON.stringify({ completed: latencies.length, errors, elapsedMs: performance.now() - started, clientCpuMs: (cpu.user + cpu.system) / 1000, latencies, firstError }));
 });
 }
 `;
