@@ -125,6 +125,8 @@ export interface ManagedMemoryFacade extends MemoryFacade {
   close(): Promise<void>;
 }
 
+const CURRENT_VERSIONS: Validity = { kind: 'current' };
+
 export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade {
   const { db, embedder } = deps;
   const config = facadeConfig({
@@ -164,14 +166,16 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
   };
   /** REST's include_superseded / as_of to the store's Validity (re-validated: a surface cannot bypass it). */
   const validityOf = (raw: ValidityInput | undefined): Validity => {
-    const input = parseInput(validityInputSchema, raw ?? {});
+    // Every recall without REST's options comes here: the empty input's answer needs no parse.
+    if (raw === undefined) return CURRENT_VERSIONS;
+    const input = parseInput(validityInputSchema, raw);
     if (input.as_of !== undefined && input.include_superseded === true) {
       throw new InvalidArgumentError('as_of and include_superseded are alternatives; send one', [
         { path: 'as_of', message: 'cannot be combined with include_superseded' },
       ]);
     }
     if (input.as_of !== undefined) return { kind: 'at', asOf: input.as_of };
-    return input.include_superseded === true ? { kind: 'all' } : { kind: 'current' };
+    return input.include_superseded === true ? { kind: 'all' } : CURRENT_VERSIONS;
   };
   const change = (row: CellRow, embedding: string): GossipChange => ({
     tenantId: row.tenant_id,

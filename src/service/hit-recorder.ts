@@ -14,7 +14,8 @@ export interface HitRecorderOptions {
 }
 
 export class HitRecorder {
-  private pending = new Map<string, HitCount>();
+  /** Pending counts by tenant, then node id: a recall's ids are looked up as they come, no key built per hit. */
+  private pending = new Map<string, Map<string, number>>();
   private flushing: Promise<void> = Promise.resolve();
   private timer: ReturnType<typeof setInterval> | undefined;
 
@@ -24,15 +25,15 @@ export class HitRecorder {
   ) {}
 
   record(tenantId: string, nodeIds: readonly string[]): void {
-    for (const nodeId of nodeIds) {
-      const key = `${tenantId}\u0000${nodeId}`;
-      const current = this.pending.get(key);
-      this.pending.set(key, { tenantId, nodeId, count: (current?.count ?? 0) + 1 });
-    }
+    if (nodeIds.length === 0) return;
+    const counts = this.tenantCounts(tenantId);
+    for (const nodeId of nodeIds) counts.set(nodeId, (counts.get(nodeId) ?? 0) + 1);
   }
 
   get pendingCount(): number {
-    return this.pending.size;
+    let count = 0;
+    for (const counts of this.pending.values()) count += counts.size;
+    return count;
   }
 
   start(intervalMs: number): void {
@@ -56,16 +57,29 @@ export class HitRecorder {
     await this.flush();
   }
 
+  private tenantCounts(tenantId: string): Map<string, number> {
+    let counts = this.pending.get(tenantId);
+    if (counts === undefined) {
+      counts = new Map();
+      this.pending.set(tenantId, counts);
+    }
+    return counts;
+  }
+
   private async flushPending(): Promise<void> {
     if (this.pending.size === 0) return;
-    const batch = [...this.pending.values()];
+    const batch: HitCount[] = [];
+    for (const [tenantId, counts] of this.pending) for (const [nodeId, count] of counts) batch.push({ tenantId, nodeId, count });
     this.pending = new Map();
     let rows: CellRow[];
     try {
       rows = await applyHits(this.db, batch, this.options.clock());
     } catch (error) {
       // Put the counts back so the next flush retries them.
-      for (const hit of batch) this.record(hit.tenantId, Array.from({ length: hit.count }, () => hit.nodeId));
+      for (const hit of batch) {
+        const counts = this.tenantCounts(hit.tenantId);
+        counts.set(hit.nodeId, (counts.get(hit.nodeId) ?? 0) + hit.count);
+      }
       throw error;
     }
     await this.options.onFlushed?.(rows);

@@ -247,6 +247,8 @@ function refusedPreparedStatement(error: unknown): 'stale' | 'shared-session' | 
 
 /** pool.connect(), given up on at the deadline; a connection that arrives later goes straight back. */
 async function connectBefore(pool: pg.Pool, deadline: number): Promise<PoolClient> {
+  // An idle connection nobody else waits for is handed over on the next tick: no deadline to race (a timer and two promises a statement).
+  if (pool.idleCount > 0 && pool.waitingCount === 0) return pool.connect();
   const pending = pool.connect();
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_resolve, reject) => {
