@@ -36,51 +36,8 @@ WORK="$(mktemp -d)"
 trap 'rm -rf "${WORK}"' EXIT
 log() { echo "k8s-assets: $(date -u +%H:%M:%S) $*" >&2; }
 
-# Staging modules are published as k8s.io/<name> v0.<minor>.<patch>.
-STAGING_VERSION="v0.${K8S_VERSION#v1.}"
-
-build_apiserver() {
-  if [[ -x "${OUT}/kube-apiserver" && "$("${OUT}/kube-apiserver" --version 2>/dev/null || true)" == *"${K8S_VERSION}"* ]]; then
-    log "kube-apiserver ${K8S_VERSION} already built"; return
-  fi
-  log "building kube-apiserver ${K8S_VERSION}"
-  local dir="${WORK}/apiserver"
-  mkdir -p "${dir}"
-  # k8s.io/kubernetes replaces every staging repo with ./staging/...; those
-  # replaces do not apply to a dependent module, so a scratch module must map
-  # each staging repo to its published version itself.
-  local gomod
-  gomod="$(go mod download -json "k8s.io/kubernetes@${K8S_VERSION}" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
-  local staging
-  staging="$(sed -n 's#^[[:space:]]*\(k8s.io/[a-z0-9-]*\) => ./staging/.*#\1#p' "${gomod}")"
-  {
-    echo "module hyphae.dev/k8s-assets/apiserver"
-    echo
-    echo "go 1.24.0"
-    echo
-    echo "require k8s.io/kubernetes ${K8S_VERSION}"
-    echo
-    echo "replace ("
-    for m in ${staging}; do echo "	${m} => ${m} ${STAGING_VERSION}"; done
-    echo ")"
-  } > "${dir}/go.mod"
-  cat > "${dir}/tools.go" <<'GO'
-//go:build tools
-
-package tools
-
-import _ "k8s.io/kubernetes/cmd/kube-apiserver"
-GO
-  (
-    cd "${dir}"
-    go mod tidy -e >/dev/null 2>&1 || true
-    go get "k8s.io/kubernetes/cmd/kube-apiserver@${K8S_VERSION}"
-    go build -trimpath -ldflags "-s -w -X k8s.io/component-base/version.gitVersion=${K8S_VERSION} -X k8s.io/client-go/pkg/version.gitVersion=${K8S_VERSION}" \
-      -o "${OUT}/kube-apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver
-  )
-  mv "${OUT}/kube-apiserver.tmp" "${OUT}/kube-apiserver"
-  log "kube-apiserver done"
-}
+# shellcheck source=scripts/k8s-commands.sh
+source "$(dirname "${BASH_SOURCE[0]}")/k8s-commands.sh"
 
 build_etcd() {
   if [[ -x "${OUT}/etcd" && "$("${OUT}/etcd" --version 2>/dev/null || true)" == *"${ETCD_VERSION#v}"* ]]; then
@@ -135,7 +92,7 @@ build_helm() {
 }
 
 build_etcd
-build_apiserver
+build_kubernetes_commands hyphae.dev/k8s-assets/apiserver "${OUT}" "${WORK}" kube-apiserver
 build_helm
 echo "${WANT}" > "${STAMP}"
 log "all assets built in ${OUT}"

@@ -48,55 +48,8 @@ export GOFLAGS="${GOFLAGS:+${GOFLAGS} }-mod=mod"
 export CGO_ENABLED=0
 WORK="$(mktemp -d)"
 trap 'rm -rf "${WORK}"' EXIT
-STAGING_VERSION="v0.${K8S_VERSION#v1.}"
-LDFLAGS="-s -w -X k8s.io/component-base/version.gitVersion=${K8S_VERSION} -X k8s.io/client-go/pkg/version.gitVersion=${K8S_VERSION}"
-
-build_kubernetes() {
-  local missing=() b
-  for b in "${NODE_BINS[@]}"; do
-    if [[ -x "${OUT}/${b}" && "$("${OUT}/${b}" --version 2>/dev/null || "${OUT}/${b}" version --client 2>/dev/null || true)" == *"${K8S_VERSION}"* ]]; then
-      log "${b} ${K8S_VERSION} already built"
-    else
-      missing+=("${b}")
-    fi
-  done
-  [[ ${#missing[@]} -gt 0 ]] || return 0
-  log "building ${missing[*]} ${K8S_VERSION}"
-  local dir="${WORK}/kubernetes"
-  mkdir -p "${dir}"
-  # As in k8s-assets.sh: k8s.io/kubernetes replaces its staging repos with local folders, which a
-  # dependent module does not inherit, so the scratch module maps each to its published version.
-  local gomod staging
-  gomod="$(go mod download -json "k8s.io/kubernetes@${K8S_VERSION}" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
-  staging="$(sed -n 's#^[[:space:]]*\(k8s.io/[a-z0-9-]*\) => ./staging/.*#\1#p' "${gomod}")"
-  {
-    echo "module hyphae.dev/k8s-node-assets"
-    echo
-    echo "go 1.24.0"
-    echo
-    echo "require k8s.io/kubernetes ${K8S_VERSION}"
-    echo
-    echo "replace ("
-    for m in ${staging}; do echo "	${m} => ${m} ${STAGING_VERSION}"; done
-    echo ")"
-  } > "${dir}/go.mod"
-  {
-    echo "//go:build tools"
-    echo
-    echo "package tools"
-    echo
-    for b in "${missing[@]}"; do echo "import _ \"k8s.io/kubernetes/cmd/${b}\""; done
-  } > "${dir}/tools.go"
-  (
-    cd "${dir}"
-    for b in "${missing[@]}"; do go get "k8s.io/kubernetes/cmd/${b}@${K8S_VERSION}"; done
-    for b in "${missing[@]}"; do
-      log "compiling ${b}"
-      go build -trimpath -ldflags "${LDFLAGS}" -o "${OUT}/${b}.tmp" "k8s.io/kubernetes/cmd/${b}"
-      mv "${OUT}/${b}.tmp" "${OUT}/${b}"
-    done
-  )
-}
+# shellcheck source=scripts/k8s-commands.sh
+source scripts/k8s-commands.sh
 
 build_coredns() {
   if [[ -x "${OUT}/coredns" && "$("${OUT}/coredns" -version 2>/dev/null || true)" == *"${COREDNS_VERSION#v}"* ]]; then
@@ -148,7 +101,7 @@ GO
   mv "${OUT}/pause.tmp" "${OUT}/pause"
 }
 
-build_kubernetes
+build_kubernetes_commands hyphae.dev/k8s-node-assets "${OUT}" "${WORK}" "${NODE_BINS[@]}"
 build_coredns
 build_pause
 link_api_assets
