@@ -8,6 +8,7 @@ import { acquireDataDirLock } from './data-dir-lock.js';
 import type { DataDirLock } from './data-dir-lock.js';
 import type { Db, PoolStats, QueryResult, Queryable } from './db.js';
 import { knnSessionSetup, knnSettings, type KnnSettings } from './knn-session.js';
+import { CUSTOM_PLANS_SETUP, PgliteStatements } from './pglite-statements.js';
 
 export interface PgliteDbOptions {
   /** The data folder; undefined keeps the database in memory. */
@@ -20,6 +21,12 @@ export interface PgliteDbOptions {
   readonly initdbArgs?: readonly string[];
   /** HNSW scan settings of the session (src/store/knn-session.ts); defaults KNN_DEFAULTS. */
   readonly knn?: Partial<KnnSettings>;
+  /**
+   * false: parameterised statements go through PGlite's own `query` (an unnamed statement,
+   * parsed every time) instead of the cached named statements of src/store/pglite-statements.ts;
+   * for measuring one against the other (docs/storage.md) and checking they bind alike.
+   */
+  readonly cachedStatements?: boolean;
 }
 
 /** The PGlite driver; `pglite` is exposed for tooling that needs the engine (dumps, wire server). */
@@ -56,28 +63,40 @@ export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<Pglit
     });
     // A dump of a folder-backed database carries that folder's lock file; unpacking it replaced ours.
     if (options.loadFrom !== undefined) await lock?.reassert();
-    // One session for the life of the database: set once, it holds for every search.
-    await created.exec(knnSessionSetup(knn));
+    // One session for the life of the database: set once, it holds for every search and statement.
+    await created.exec(`${knnSessionSetup(knn)}; ${CUSTOM_PLANS_SETUP}`);
   } catch (error) {
     await created?.close().catch(() => undefined);
     await lock?.release();
     throw error;
   }
   const pglite = created;
+  const statements = options.cachedStatements === false ? undefined : new PgliteStatements(pglite);
   let closing: Promise<void> | undefined;
   return {
     driver: 'pglite',
     knn,
     pglite,
     query<Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
-      return runQuery<Row>(pglite, sql, params);
+      if (statements === undefined || !hasParams(params)) return runQuery<Row>(pglite, sql, params, statements);
+      return autocommitStatement<Row>(pglite, statements, sql, params);
     },
     transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      return pglite.transaction((tx) =>
-        fn({
-          query: <Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> => runQuery<Row>(tx, sql, params),
-        }),
-      );
+      return pglite.transaction(async (tx) => {
+        let open = true;
+        try {
+          return await fn({
+            query: <Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> => {
+              if (statements === undefined || !hasParams(params)) return runQuery<Row>(tx, sql, params, statements);
+              if (!open) return Promise.reject(new Error('Transaction is closed'));
+              // The transaction lock is ours already: only the query lock, as PGlite's tx.query takes it.
+              return pglite._runExclusiveQuery(async () => toQueryResult<Row>(await statements.run(sql, params)));
+            },
+          });
+        } finally {
+          open = false;
+        }
+      });
     },
     poolStats(): PoolStats {
       return PGLITE_POOL_STATS;
@@ -124,20 +143,42 @@ function wasmRuntime(): { compile(bytes: Uint8Array): Promise<WasmModule> } {
   return (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } }).WebAssembly;
 }
 
+function hasParams(params: readonly unknown[] | undefined): params is readonly unknown[] {
+  return params !== undefined && params.length > 0;
+}
+
 /**
  * Without parameters a statement goes through the simple protocol (`exec`), as `pg` does, so
  * multi-statement SQL (migrations) works on both drivers; the last statement's result is returned.
+ * Such a statement may be DDL, so the cached statements are closed after it.
  */
-async function runQuery<Row>(runner: PgliteRunner, sql: string, params: readonly unknown[] | undefined): Promise<QueryResult<Row>> {
-  if (params === undefined || params.length === 0) {
-    const results = await runner.exec(sql);
-    const last = results[results.length - 1];
-    return last === undefined ? { rows: [], rowCount: 0 } : toQueryResult<Row>(last);
+async function runQuery<Row>(runner: PgliteRunner, sql: string, params: readonly unknown[] | undefined, statements: PgliteStatements | undefined): Promise<QueryResult<Row>> {
+  if (!hasParams(params)) {
+    try {
+      const results = await runner.exec(sql);
+      const last = results[results.length - 1];
+      return last === undefined ? { rows: [], rowCount: 0 } : toQueryResult<Row>(last);
+    } finally {
+      statements?.forgetAll();
+    }
   }
   return toQueryResult<Row>(await runner.query<Row>(sql, [...params]));
 }
 
-function toQueryResult<Row>(result: Results<unknown>): QueryResult<Row> {
+/** A statement outside any transaction: it waits for an open one to end, and syncs the files after, as PGlite's `query` does. */
+async function autocommitStatement<Row>(pglite: PGlite, statements: PgliteStatements, sql: string, params: readonly unknown[]): Promise<QueryResult<Row>> {
+  await pglite._checkReady();
+  return pglite._runExclusiveTransaction(() =>
+    pglite._runExclusiveQuery(async () => {
+      const result = await statements.run(sql, params);
+      await pglite.syncToFs();
+      return toQueryResult<Row>(result);
+    }),
+  );
+}
+
+function toQueryResult<Row>(result: Results<unknown> | undefined): QueryResult<Row> {
+  if (result === undefined) return { rows: [], rowCount: 0 };
   const rows = result.rows as Row[];
   return { rows, rowCount: result.rowCount ?? result.affectedRows ?? rows.length };
 }
