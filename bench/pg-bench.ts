@@ -1,9 +1,10 @@
 /**
  * Native PostgreSQL 18 with pgvector (scripts/postgres-assets.sh, started as the tests start it),
  * with PGlite beside it, every figure a ratio to a baseline measured in the same run:
- * - recall: the facade's recall p50/p99 against the bare SQL of the same HNSW query sent by a
- *   plain `pg` client on the same server and data, interleaved call by call, and HNSW recall@10
- *   against exact search; at the largest size also for other ef_search values;
+ * - recall: the facade's recall p50/p99 against a plain `pg` client on the same server and data
+ *   that embeds the query with the same embedder and sends the bare SQL of the same HNSW query
+ *   (the bare SQL alone, and the facade's own SQL, beside it), interleaved call by call, and HNSW
+ *   recall@10 against exact search; at the largest size also for other ef_search values;
  * - store throughput with 1, 8 and 32 concurrent clients over one and two replicas (each its own
  *   pool and facade in this process), against one client on one replica;
  * - beacon matching per store at few vs many beacons.
