@@ -67,6 +67,9 @@ function loadModel(dir: string, threads: number): Promise<LoadedModel> {
         graphOptimizationLevel: 'all',
         intraOpNumThreads: threads,
         interOpNumThreads: 1,
+        // Idle pool threads sleep instead of spinning: a spinning pool burned about as much CPU again
+        // as each embedding after it, on the cores PGlite and the request loop need (same latency).
+        extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
       });
       return { ort, session, tokenizer, clsId, sepId, loadMs: performance.now() - started };
     })().catch((cause: unknown) => {

@@ -148,7 +148,7 @@ export async function beaconCandidates(
   firstChunk: number,
   cap: number,
 ): Promise<BeaconCandidate[]> {
-  const result = await q.query<BeaconCandidate>(`SELECT * FROM hyphae_beacon_candidates($1, $2::vector, $3, $4, $5, $6)`, [
+  const result = await q.query<BeaconCandidate>(`SELECT * FROM hyphae_beacon_candidates($1, $2::vector, $3, $4, $5, $6) WHERE EXISTS (SELECT 1 FROM beacons WHERE tenant_id = $1)`, [
     tenantId,
     vector,
     now.toISOString(),
