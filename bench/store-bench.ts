@@ -22,6 +22,7 @@ import { migrate } from '../src/store/migrator.js';
 import { reembedDatabase, REEMBED_DEFAULT_BATCH_SIZE } from '../src/service/reembed-database.js';
 import { openPgliteDb } from '../src/store/pglite-driver.js';
 import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
+import { toVectorParam, type VectorParam } from '../src/store/vector-param.js';
 import { toVectorText } from '../src/store/vector-text.js';
 import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
 import { seededRandom, syntheticCorpus } from './corpus.js';
@@ -304,7 +305,7 @@ export async function beaconCost(db: Db, count: number): Promise<BeaconCost> {
   const embedder = new HashEmbedder();
   const matcher = new BeaconMatcher({ reachFactor: 0.15, energyTable: DEFAULT_ENERGY_TABLE });
   const cells = syntheticCorpus(200, QUERY_SEED + 1);
-  const cellVectors = (await embedder.embed(cells)).map(toVectorText);
+  const cellVectors = (await embedder.embed(cells)).map((v) => toVectorParam(v));
   // Five real interests (memories of the same kind as the cells) among the noise, so every size also finds some matches.
   const interests = syntheticCorpus(5, 99);
   const texts = [...interests, ...noiseTexts(count - interests.length, count)];
@@ -315,7 +316,7 @@ export async function beaconCost(db: Db, count: number): Promise<BeaconCost> {
     for (let i = 0; i < cells.length; i++) {
       const { value, ms } = await timed(() =>
         db.transaction((tx) =>
-          matcher.match(tx, { tenantId: TENANT, project: PROJECT, cellType: 'Decision', salience: 0.5, sceneId: null, sourceAgent: 'author', embedding: cellVectors[i] as string }, new Date()),
+          matcher.match(tx, { tenantId: TENANT, project: PROJECT, cellType: 'Decision', salience: 0.5, sceneId: null, sourceAgent: 'author', embedding: cellVectors[i] as VectorParam }, new Date()),
         ),
       );
       // The first round warms the index pages; the second is measured.

@@ -14,6 +14,7 @@ import { computeReach, type EnergyTable } from '../core/energy.js';
 import { ALL_PROJECTS } from '../core/principal.js';
 import { beaconCandidates, type BeaconCandidate } from '../store/beacon-repository.js';
 import type { Queryable } from '../store/db.js';
+import type { VectorParam } from '../store/vector-param.js';
 
 export interface MatchableCell {
   readonly tenantId: string;
@@ -22,8 +23,8 @@ export interface MatchableCell {
   readonly salience: number;
   readonly sceneId: string | null;
   readonly sourceAgent: string;
-  /** pgvector text form of the cell's embedding. */
-  readonly embedding: string;
+  /** The cell's embedding, bound as a parameter. */
+  readonly embedding: VectorParam;
 }
 
 export interface BeaconMatch {

@@ -9,8 +9,9 @@
 import { nearestCells, type KnnFilter, type KnnHit } from '../store/cell-repository.js';
 import type { Db } from '../store/db.js';
 import { MAX_EF_SEARCH } from '../store/knn-session.js';
+import type { VectorParam } from '../store/vector-param.js';
 
-export async function searchCells(db: Db, vector: string, filter: KnnFilter, k: number, withCells = false): Promise<KnnHit[]> {
+export async function searchCells(db: Db, vector: VectorParam, filter: KnnFilter, k: number, withCells = false): Promise<KnnHit[]> {
   const sessionEfSearch = db.knn.efSearch;
   const efSearch = Math.min(MAX_EF_SEARCH, Math.max(sessionEfSearch, k * 2));
   const hits =

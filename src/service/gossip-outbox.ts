@@ -8,6 +8,7 @@ import { BeaconMatcher, type BeaconMatch, type BeaconMatcherOptions } from '../m
 import { writeDiffs, type ChangedCell, type DiffWriterOptions, type WrittenDiff } from '../mesh/diff-writer.js';
 import { beaconsThatReceived } from '../store/beacon-repository.js';
 import type { Queryable } from '../store/db.js';
+import type { VectorParam } from '../store/vector-param.js';
 
 /** Hook for the outbox relay (issue 4 item 4): woken after diffs commit; it publishes from the diffs table. */
 export interface OutboxSignal {
@@ -15,8 +16,8 @@ export interface OutboxSignal {
 }
 
 export interface GossipChange extends ChangedCell {
-  /** pgvector text of the cell's embedding. */
-  readonly embedding: string;
+  /** The cell's embedding, bound as a parameter. */
+  readonly embedding: VectorParam;
 }
 
 export class GossipOutbox {

@@ -10,6 +10,7 @@ import { ConflictError } from '../core/errors.js';
 import type { CellRow } from '../store/cell-repository.js';
 import type { Queryable } from '../store/db.js';
 import { insertReinforcementKey, nearestCurrentCell, reinforceCell } from '../store/near-duplicate-repository.js';
+import type { VectorParam } from '../store/vector-param.js';
 import { statementsContrast } from './near-duplicate-contrast.js';
 
 export interface Statement {
@@ -17,7 +18,7 @@ export interface Statement {
   readonly project: string;
   readonly cellType: CellType;
   readonly content: string;
-  readonly embedding: string;
+  readonly embedding: VectorParam;
   readonly agent: string;
   readonly trust: number;
   readonly idempotencyKey: string | null;

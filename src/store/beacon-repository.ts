@@ -1,6 +1,7 @@
 /** SQL for beacons (standing interests). Every statement is scoped by tenant_id. */
 import type { CellType } from '../core/cell-types.js';
 import type { Queryable } from './db.js';
+import type { VectorParam } from './vector-param.js';
 import { isoText } from './sql-time.js';
 
 export interface BeaconRow {
@@ -28,7 +29,7 @@ export interface NewBeacon {
   readonly ownerProjects: readonly string[];
   readonly project: string | null;
   readonly text: string;
-  readonly embedding: string;
+  readonly embedding: VectorParam;
   readonly threshold: number;
   readonly cellTypes: readonly CellType[] | null;
   readonly sceneId: string | null;
@@ -142,7 +143,7 @@ export interface BeaconCandidate {
 export async function beaconCandidates(
   q: Queryable,
   tenantId: string,
-  vector: string,
+  vector: VectorParam,
   now: Date,
   reach: number,
   firstChunk: number,
@@ -164,7 +165,7 @@ export async function beaconCandidates(
  * `vector` — the audience a supersession of that cell must reach whether or not the new text
  * matches them.
  */
-export async function beaconsThatReceived(q: Queryable, tenantId: string, nodeId: string, vector: string, now: Date): Promise<BeaconCandidate[]> {
+export async function beaconsThatReceived(q: Queryable, tenantId: string, nodeId: string, vector: VectorParam, now: Date): Promise<BeaconCandidate[]> {
   const result = await q.query<BeaconCandidate>(
     `SELECT b.beacon_id::text AS beacon_id, b.owner_agent, b.owner_projects, b.project, b.threshold, b.cell_types,
        b.scene_id::text AS scene_id, b.include_own, (1 - (b.embedding <=> $3::vector))::float8 AS similarity

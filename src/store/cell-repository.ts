@@ -2,6 +2,7 @@
 import type { CellType, Layer } from '../core/cell-types.js';
 import type { SourceRef } from '../core/entities.js';
 import type { Queryable } from './db.js';
+import type { VectorParam } from './vector-param.js';
 import { isoText } from './sql-time.js';
 
 export interface CellRow {
@@ -69,7 +70,7 @@ export interface NewCell {
   readonly supersedes?: string | null;
   /** The author's trust (its key's); restatements by other agents raise it. */
   readonly trust: number;
-  readonly embedding: string;
+  readonly embedding: VectorParam;
   readonly now: Date;
 }
 
@@ -346,7 +347,7 @@ export interface KnnHit {
  * tenant/project/layer filters cannot starve the result. With withCells the same statement
  * returns each hit's cell, so a caller that shows the cells needs no second round trip.
  */
-export async function nearestCells(q: Queryable, vector: string, filter: KnnFilter, k: number, withCells = false): Promise<KnnHit[]> {
+export async function nearestCells(q: Queryable, vector: VectorParam, filter: KnnFilter, k: number, withCells = false): Promise<KnnHit[]> {
   const where = new CellConditions([vector, filter.tenantId, filter.layer], ['tenant_id = $2', 'layer = $3']);
   if (filter.project.kind === 'named') {
     where.add((n) => `project = $${n}`, filter.project.project);

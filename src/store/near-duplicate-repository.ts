@@ -2,6 +2,7 @@
 import type { CellType } from '../core/cell-types.js';
 import { cellColumns, type CellRow } from './cell-repository.js';
 import type { Queryable } from './db.js';
+import type { VectorParam } from './vector-param.js';
 
 export interface NearestCurrentCell {
   readonly node_id: string;
@@ -17,7 +18,7 @@ export interface NearestCurrentCell {
 export async function nearestCurrentCell(
   q: Queryable,
   where: { readonly tenantId: string; readonly project: string; readonly cellType: CellType },
-  vector: string,
+  vector: VectorParam,
 ): Promise<NearestCurrentCell | null> {
   const result = await q.query<NearestCurrentCell>(
     `SELECT node_id::text AS node_id, content, (1 - (embedding <=> $1::vector))::float8 AS similarity FROM cells

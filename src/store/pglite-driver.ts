@@ -9,6 +9,8 @@ import type { DataDirLock } from './data-dir-lock.js';
 import type { Db, PoolStats, QueryResult, Queryable } from './db.js';
 import { knnSessionSetup, knnSettings, type KnnSettings } from './knn-session.js';
 import { CUSTOM_PLANS_SETUP, PgliteStatements } from './pglite-statements.js';
+import { isVectorParam, vectorParamValues } from './vector-param.js';
+import { toVectorText } from './vector-text.js';
 
 export interface PgliteDbOptions {
   /** The data folder; undefined keeps the database in memory. */
@@ -162,7 +164,9 @@ async function runQuery<Row>(runner: PgliteRunner, sql: string, params: readonly
       statements?.forgetAll();
     }
   }
-  return toQueryResult<Row>(await runner.query<Row>(sql, [...params]));
+  // PGlite's own query binds a vector's text form only.
+  const texts = params.map((value) => (isVectorParam(value) ? toVectorText(vectorParamValues(value)) : value));
+  return toQueryResult<Row>(await runner.query<Row>(sql, texts));
 }
 
 /** A statement outside any transaction: it waits for an open one to end, and syncs the files after, as PGlite's `query` does. */

@@ -6,7 +6,8 @@
  * here a repeated statement skips the parse and the analysis and crosses into the engine once.
  *
  * Parameters are sent as text with their types left to the server, as the `pg` driver sends them
- * (src/store/pg-driver.ts), so a statement binds the same values on both drivers. The session
+ * (src/store/pg-driver.ts), so a statement binds the same values on both drivers; a byte array goes
+ * in binary format, as `pg` sends a Buffer (vectors: src/store/vector-param.ts). The session
  * plans every execution with the values it gets (`plan_cache_mode = force_custom_plan`, set when
  * the database opens): a cached statement keeps the plan choices an unnamed one would make.
  */
@@ -22,7 +23,7 @@ export const CUSTOM_PLANS_SETUP = `SET plan_cache_mode = force_custom_plan`;
 // A statement that vanished (DEALLOCATE) or whose result columns changed type under it (DDL).
 const STATEMENT_GONE = new Set(['26000', '0A000']);
 
-type Value = string | null;
+type Value = string | Uint8Array | null;
 
 export class PgliteStatements {
   private readonly names = new Map<string, string>();
@@ -48,7 +49,7 @@ export class PgliteStatements {
     if (cached === undefined) messages.push(protocol.serialize.parse({ name, text: sql }));
     else this.touch(sql, name);
     messages.push(
-      protocol.serialize.bind({ statement: name, values: params.map(toText) }),
+      protocol.serialize.bind({ statement: name, values: params.map(toWire) }),
       protocol.serialize.describe({ type: 'P' }),
       protocol.serialize.execute({}),
       protocol.serialize.sync(),
@@ -90,8 +91,13 @@ export class PgliteStatements {
   }
 }
 
+/** A parameter as the `pg` driver sends it: a byte array in binary format, anything else as text. */
+export function toWire(value: unknown): Value {
+  return value instanceof Uint8Array ? value : toText(value);
+}
+
 /** A parameter in PostgreSQL's text form, converted by its JS type as the `pg` driver does. */
-export function toText(value: unknown): Value {
+export function toText(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);

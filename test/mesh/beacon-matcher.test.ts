@@ -15,12 +15,14 @@ import type { Db } from '../../src/store/db.js';
 import { applyMigrations } from '../../src/store/migrator.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
 import { openPgliteDb } from '../../src/store/pglite-driver.js';
+import { vectorParamFromText } from '../../src/store/vector-param.js';
 import { skipWithoutPostgres, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
 
 const DIMENSION = 8;
 const TENANT = 't';
 const NOW = new Date('2030-01-01T00:00:00Z');
 const REACH_FACTOR = 0.15;
+const CELL_TEXT = `[1${',0'.repeat(DIMENSION - 1)}]`;
 const CELL: MatchableCell = {
   tenantId: TENANT,
   project: 'p',
@@ -28,7 +30,7 @@ const CELL: MatchableCell = {
   salience: 0.5,
   sceneId: null,
   sourceAgent: 'author',
-  embedding: `[1${',0'.repeat(DIMENSION - 1)}]`,
+  embedding: vectorParamFromText(CELL_TEXT),
 };
 const REACH = computeReach(CELL.cellType, CELL.salience, REACH_FACTOR, DEFAULT_ENERGY_TABLE);
 // Near the cell, beacons too demanding to match; farther out, many that match only with the reach.
@@ -135,7 +137,7 @@ function describeMatcher(name: string, skip: boolean, open: () => Promise<{ db: 
       await db.query('SET enable_sort = off');
       try {
         const { rows } = await db.query<{ 'QUERY PLAN': string }>(
-          `EXPLAIN SELECT beacon_id FROM beacons WHERE tenant_id = 't' ORDER BY embedding <=> '${CELL.embedding}'::vector LIMIT 4096`,
+          `EXPLAIN SELECT beacon_id FROM beacons WHERE tenant_id = 't' ORDER BY embedding <=> '${CELL_TEXT}'::vector LIMIT 4096`,
         );
         expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('beacons_embedding');
         expect(await match(db, { initialBatch: 4 })).toEqual(exact);

@@ -12,6 +12,8 @@ import type { KnnSettings } from '../../src/store/knn-session.js';
 import { applyMigrations } from '../../src/store/migrator.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
 import { openPgliteDb } from '../../src/store/pglite-driver.js';
+import { toVectorParam } from '../../src/store/vector-param.js';
+import { toVectorText } from '../../src/store/vector-text.js';
 import { skipWithoutPostgres, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
 
 const DIMENSION = 8;
@@ -20,7 +22,9 @@ const ROWS = 4000;
 const RARE_EVERY = 200;
 const K = 10;
 const RARE: KnnFilter = { tenantId: 't', project: { kind: 'named', project: 'p' }, layer: 'L0', cellTypes: ['Risk'] };
-const QUERY = `[${Array.from({ length: DIMENSION }, (_, i) => (i + 1) / DIMENSION).join(',')}]`;
+const QUERY_VALUES = Array.from({ length: DIMENSION }, (_, i) => (i + 1) / DIMENSION);
+const QUERY = toVectorText(QUERY_VALUES);
+const QUERY_PARAM = toVectorParam(QUERY_VALUES);
 
 async function loadCells(db: Db): Promise<void> {
   await applyMigrations(db, { dimension: DIMENSION });
@@ -69,7 +73,7 @@ function describeSettings(name: string, skip: boolean, setUp: () => Promise<{ op
       const db = await loaded({ efSearch: 24, iterativeScan: 'strict_order', maxScanTuples: 5000 });
       expect(db.knn).toEqual({ efSearch: 24, iterativeScan: 'strict_order', maxScanTuples: 5000 });
       expect([await show(db, 'hnsw.ef_search'), await show(db, 'hnsw.iterative_scan'), await show(db, 'hnsw.max_scan_tuples')]).toEqual(['24', 'strict_order', '5000']);
-      const hits = await searchCells(db, QUERY, { ...RARE, cellTypes: ['Fact'] }, 100);
+      const hits = await searchCells(db, QUERY_PARAM, { ...RARE, cellTypes: ['Fact'] }, 100);
       expect(hits).toHaveLength(100);
       expect(await show(db, 'hnsw.ef_search')).toBe('24');
     });
@@ -83,11 +87,11 @@ function describeSettings(name: string, skip: boolean, setUp: () => Promise<{ op
       };
       const iterative = await loaded({ efSearch: 10, iterativeScan: 'relaxed_order' });
       expect(await plan(iterative)).toContain('cells_embedding');
-      expect(await nearestCells(iterative, QUERY, RARE, K)).toHaveLength(K);
+      expect(await nearestCells(iterative, QUERY_PARAM, RARE, K)).toHaveLength(K);
       const off = await loaded({ efSearch: 10, iterativeScan: 'off' });
-      expect((await nearestCells(off, QUERY, RARE, K)).length).toBeLessThan(K);
+      expect((await nearestCells(off, QUERY_PARAM, RARE, K)).length).toBeLessThan(K);
       const capped = await loaded({ efSearch: 10, iterativeScan: 'relaxed_order', maxScanTuples: 50 });
-      expect((await nearestCells(capped, QUERY, RARE, K)).length).toBeLessThan(K);
+      expect((await nearestCells(capped, QUERY_PARAM, RARE, K)).length).toBeLessThan(K);
     });
 
     it('refuses settings out of range before opening anything', async () => {
