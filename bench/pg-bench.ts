@@ -3,6 +3,7 @@
  * with PGlite beside it, every figure a ratio to a baseline measured in the same run:
  * - recall: the facade's recall p50/p99 against a plain `pg` client on the same server and data
  *   that embeds the query with the same embedder and sends the bare SQL of the same HNSW query
+ *   (its vector bound in binary, as the facade binds it)
  *   (the bare SQL alone, and the facade's own SQL, beside it), interleaved call by call, and HNSW
  *   recall@10 against exact search; at the largest size also for other ef_search values;
  * - store throughput with 1, 8 and 32 concurrent clients over one and two replicas (each its own
@@ -26,7 +27,7 @@ import { migrate } from '../src/store/migrator.js';
 import { openPgDb } from '../src/store/pg-driver.js';
 import { openPgliteDb } from '../src/store/pglite-driver.js';
 import { KNN_DEFAULTS } from '../src/store/knn-session.js';
-import { toVectorText } from '../src/store/vector-text.js';
+import { toVectorParam, type VectorParam } from '../src/store/vector-param.js';
 import type { RealPostgres } from '../test/support/real-postgres.js';
 import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
 import { syntheticCorpus } from './corpus.js';
@@ -80,7 +81,7 @@ interface Truth {
 }
 
 /** Exact top-k per query (sequential scan + sort), with the k-th distance for tie-aware recall. */
-async function exactNeighbours(bare: pg.Client, vectors: readonly string[]): Promise<Truth[]> {
+async function exactNeighbours(bare: pg.Client, vectors: readonly VectorParam[]): Promise<Truth[]> {
   const truth: Truth[] = [];
   for (const vector of vectors) {
     const { rows } = await bare.query<{ node_id: string; distance: number }>(EXACT, [vector, TENANT, PROJECT, K + 1]);
@@ -124,7 +125,7 @@ async function interleaved(
   bare: pg.Client,
   embedder: Embedder,
   queries: readonly string[],
-  vectors: readonly string[],
+  vectors: readonly VectorParam[],
 ): Promise<RecallRun> {
   const run: RecallRun = { facadeMs: [], bareMs: [], bareSqlMs: [], sameSqlMs: [] };
   const measures = [
@@ -135,7 +136,7 @@ async function interleaved(
       run.bareMs.push(
         await timed(async () => {
           const [vector] = await embedder.embed([queries[i] as string]);
-          return bare.query(BARE_KNN, [toVectorText(vector as Float32Array), TENANT, PROJECT, K]);
+          return bare.query(BARE_KNN, [toVectorParam(vector as Float32Array), TENANT, PROJECT, K]);
         }),
       );
     },
@@ -185,7 +186,7 @@ async function recallAt(server: RealPostgres, cells: number, alternatives: reado
 
     await bare.connect();
     const queries = syntheticCorpus(QUERIES, QUERY_SEED);
-    const vectors = (await embedder.embed(queries)).map(toVectorText);
+    const vectors = (await embedder.embed(queries)).map((v) => toVectorParam(v));
     const truth = await exactNeighbours(bare, vectors.slice(0, EXACT_QUERIES));
     const tied = truth.filter((t) => t.tied).length;
     for (const efSearch of [KNN_DEFAULTS.efSearch, ...alternatives]) {

@@ -121,7 +121,7 @@ interface RecallFigures {
 async function measureRecall(engine: Engine, embedder: Embedder, queries: readonly string[], exactQueries: number): Promise<RecallFigures> {
   // What the runtime's periodic ANALYZE does in embedded mode.
   await analyzeMemoryTables(engine.db);
-  const vectors = (await embedder.embed(queries)).map(toVectorText);
+  const vectors = (await embedder.embed(queries)).map((v) => toVectorParam(v));
   for (const q of queries.slice(0, 20)) await engine.facade.recall(engine.principal, { query: q, k: 10 });
   const facadeMs: number[] = [];
   const bareMs: number[] = [];
