@@ -28,7 +28,7 @@ export async function runReembedCommand(argv: readonly string[]): Promise<void> 
   const batchSize = typeof batchText === 'string' ? Number(batchText) : REEMBED_DEFAULT_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) throw new InvalidArgumentError(`--batch-size must be an integer from 1 to 10000, got "${String(batchText)}"`);
   const config = loadConfig(process.env, configFlags(parsed.values));
-  const embedder = await createEmbedder(embedderConfigFrom(config));
+  const embedder = await createEmbedder({ ...embedderConfigFrom(config), embedsOnly: true });
   let stopRequested = false;
   const onSignal = (): void => {
     stopRequested = true;

@@ -34,7 +34,7 @@ export async function runWorkerCommand(argv: readonly string[]): Promise<void> {
     throw new InvalidArgumentError(`--port (or HYPHAE_WORKER_PORT) must be a port number, got "${portText}"`);
   }
   const worker = await runWorker({
-    embedderConfig: embedderConfigFrom(config),
+    embedderConfig: { ...embedderConfigFrom(config), embedsOnly: true },
     ...(config.natsUrl === undefined ? {} : { natsUrl: config.natsUrl }),
     ...(v['no-http'] === true ? {} : { port, host: config.host }),
     handleSignals: true,

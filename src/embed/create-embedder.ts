@@ -25,6 +25,8 @@ export interface EmbedderConfig {
   readonly fallback?: 'minilm' | 'use-lite' | 'hash';
   /** Remote embedders: attempts per request, the first included. */
   readonly attempts?: number;
+  /** A process that only embeds, back to back (worker, reembed): `minilm` keeps its threads spinning between runs. */
+  readonly embedsOnly?: boolean;
 }
 
 export const NATS_EMBED_DEFAULT_MODEL = MINILM_MODEL_ID;
@@ -35,7 +37,7 @@ export async function createEmbedder(config: EmbedderConfig): Promise<Embedder> 
     case 'hash':
       return new HashEmbedder(config.dimension === undefined ? {} : { dimension: config.dimension });
     case 'minilm':
-      return new MiniLmEmbedder();
+      return new MiniLmEmbedder(config.embedsOnly === true ? { spinWhenIdle: true } : {});
     case 'use-lite':
       return new UseLiteEmbedder();
     case 'openai': {

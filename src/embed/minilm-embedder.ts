@@ -47,8 +47,8 @@ interface LoadedModel {
 // One session per model folder and process: the weights and the ONNX Runtime thread pool are big and shareable.
 const loaded = new Map<string, Promise<LoadedModel>>();
 
-function loadModel(dir: string, threads: number): Promise<LoadedModel> {
-  const key = `${dir}\0${threads}`;
+function loadModel(dir: string, threads: number, spinWhenIdle: boolean): Promise<LoadedModel> {
+  const key = `${dir}\0${threads}\0${spinWhenIdle}`;
   let model = loaded.get(key);
   if (!model) {
     model = (async (): Promise<LoadedModel> => {
@@ -67,9 +67,7 @@ function loadModel(dir: string, threads: number): Promise<LoadedModel> {
         graphOptimizationLevel: 'all',
         intraOpNumThreads: threads,
         interOpNumThreads: 1,
-        // Idle pool threads sleep instead of spinning: a spinning pool burned about as much CPU again
-        // as each embedding after it, on the cores PGlite and the request loop need (same latency).
-        extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
+        ...(spinWhenIdle ? {} : { extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } } }),
       });
       return { ort, session, tokenizer, clsId, sepId, loadMs: performance.now() - started };
     })().catch((cause: unknown) => {
@@ -89,6 +87,14 @@ export interface MiniLmEmbedderOptions {
   readonly batchSize?: number;
   /** ONNX Runtime intra-op threads; default: the cores available, at most 4. */
   readonly threads?: number;
+  /**
+   * Keep the thread pool spinning between runs (onnxruntime's default). Off by default: in a
+   * process that also serves requests the spinning threads burned about as much CPU again as each
+   * embedding, on the cores PGlite and the request loop need (a store 1.5× slower, same embedding
+   * latency). On for a process that only embeds, back to back (`hyphae worker`, `hyphae reembed`):
+   * 1.35× the texts/s for ~15% more CPU per text.
+   */
+  readonly spinWhenIdle?: boolean;
 }
 
 interface Piece {
@@ -118,6 +124,7 @@ export class MiniLmEmbedder implements Embedder {
   private readonly modelDir: string;
   private readonly batchSize: number;
   private readonly threads: number;
+  private readonly spinWhenIdle: boolean;
   private readonly queue: Piece[] = [];
   private running = false;
   private closed = false;
@@ -127,17 +134,18 @@ export class MiniLmEmbedder implements Embedder {
     this.batchSize = checkedInteger('batchSize', options.batchSize ?? MINILM_DEFAULT_BATCH_SIZE, 1, 1024);
     this.threads = checkedInteger('threads', options.threads ?? Math.min(availableParallelism(), 4), 1, 64);
     this.modelDir = options.modelDir ?? defaultMiniLmModelDir();
+    this.spinWhenIdle = options.spinWhenIdle ?? false;
   }
 
   /** Loads the model now (it is otherwise loaded by the first embed); returns the load time in ms. */
   async warmUp(): Promise<number> {
-    return (await loadModel(this.modelDir, this.threads)).loadMs;
+    return (await loadModel(this.modelDir, this.threads, this.spinWhenIdle)).loadMs;
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (this.closed) throw new UnavailableError('the minilm embedder is closed');
     if (texts.length === 0) return [];
-    const model = await loadModel(this.modelDir, this.threads);
+    const model = await loadModel(this.modelDir, this.threads, this.spinWhenIdle);
     const windows = texts.map((text) =>
       tokenWindows(model.tokenizer.encode(text, { add_special_tokens: false }).ids, {
         windowTokens: MINILM_WINDOW_TOKENS,

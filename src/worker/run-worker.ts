@@ -53,7 +53,7 @@ export async function runWorker(options: WorkerOptions): Promise<RunningWorker> 
       { path: 'port', message: 'or set --port / HYPHAE_PORT' },
     ]);
   }
-  const embedder = options.embedder ?? (await createEmbedder(options.embedderConfig ?? { kind: 'minilm' }));
+  const embedder = options.embedder ?? (await createEmbedder(options.embedderConfig ?? { kind: 'minilm', embedsOnly: true }));
   // Load the model before announcing the worker, so its first request pays no load time.
   await embedder.embed(['warm up']);
   const { modelId, dimension } = embedder;
