@@ -15,7 +15,7 @@ import { openDb } from '../store/open-db.js';
 import type { IterativeScanMode, KnnSettings } from '../store/knn-session.js';
 import { analyzeMemoryTables } from '../store/statistics-repository.js';
 import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from './create-memory-facade.js';
-import { startEmbeddedAnalyzer } from './embedded-analyzer.js';
+import { startEmbeddedMaintenance } from './embedded-maintenance.js';
 import type { FacadeConfig } from './facade-config.js';
 
 /** The part of the process configuration (src/core/config.ts) the core needs; HyphaeConfig satisfies it. */
@@ -58,8 +58,8 @@ export interface RuntimeOptions {
   readonly retentionIntervalMs?: number;
   /** Embedded (PGlite) only: how often every table's planner statistics are refreshed. */
   readonly analyzeIntervalMs?: number;
-  /** Embedded (PGlite) only: how often table growth is checked, so a growing table is analyzed as autovacuum would. */
-  readonly analyzeCheckIntervalMs?: number;
+  /** Embedded (PGlite) only: how often table growth and dead rows are checked, so tables are analyzed and vacuumed as autovacuum would. */
+  readonly maintenanceCheckIntervalMs?: number;
   readonly clock?: () => Date;
   readonly onBackgroundError?: (error: unknown) => void;
 }
@@ -78,7 +78,7 @@ export interface HyphaeRuntime {
 
 const DEFAULT_RETENTION_INTERVAL_MS = 3_600_000;
 const DEFAULT_ANALYZE_INTERVAL_MS = 300_000;
-const DEFAULT_ANALYZE_CHECK_INTERVAL_MS = 2_000;
+const DEFAULT_MAINTENANCE_CHECK_INTERVAL_MS = 2_000;
 
 export async function createRuntime(config: RuntimeConfig, options: RuntimeOptions = {}): Promise<HyphaeRuntime> {
   const embedder =
@@ -121,10 +121,10 @@ export async function createRuntime(config: RuntimeConfig, options: RuntimeOptio
       ...(options.onBackgroundError === undefined ? {} : { onError: options.onBackgroundError }),
     });
     const opened = db;
-    const analyzer =
+    const maintenance =
       opened.driver === 'pglite'
-        ? startEmbeddedAnalyzer(opened, {
-            checkIntervalMs: options.analyzeCheckIntervalMs ?? DEFAULT_ANALYZE_CHECK_INTERVAL_MS,
+        ? startEmbeddedMaintenance(opened, {
+            checkIntervalMs: options.maintenanceCheckIntervalMs ?? DEFAULT_MAINTENANCE_CHECK_INTERVAL_MS,
             fullIntervalMs: options.analyzeIntervalMs ?? DEFAULT_ANALYZE_INTERVAL_MS,
             ...(options.onBackgroundError === undefined ? {} : { onError: options.onBackgroundError }),
           })
@@ -142,7 +142,7 @@ export async function createRuntime(config: RuntimeConfig, options: RuntimeOptio
       close(): Promise<void> {
         closing ??= (async (): Promise<void> => {
           try {
-            await analyzer?.stop();
+            await maintenance?.stop();
             await facade.close();
             await retention.stop();
             await mesh.close?.();

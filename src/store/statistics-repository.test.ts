@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDb } from '../../test/support/test-db.js';
 import type { Db } from './db.js';
-import { analyzeMemoryTables, analyzeTables, grownMemoryTables } from './statistics-repository.js';
+import { analyzeMemoryTables, analyzeTables, grownMemoryTables, tablesWithDeadRows, vacuumTables } from './statistics-repository.js';
 
 async function addSessions(db: Db, count: number): Promise<void> {
   await db.query(
@@ -35,5 +35,50 @@ describe('grownMemoryTables (the embedded analyzer check)', () => {
     await analyzeMemoryTables(db);
     await addSessions(db, 100);
     expect(await grownMemoryTables(db)).toEqual([]);
+  });
+});
+
+describe('tablesWithDeadRows and vacuumTables (the embedded vacuum)', () => {
+  let db: Db;
+  afterEach(async () => {
+    await db.close();
+  });
+
+  it('names a memory table once its dead rows pass 50 and a fifth of the live ones, and none after the vacuum', async () => {
+    db = await createTestDb();
+    await addSessions(db, 1_000);
+    expect(await tablesWithDeadRows(db)).toEqual([]);
+    // 150 dead of 1,000: under the line (50 + 200).
+    await db.query(`UPDATE sessions SET closed_at = now() WHERE agent IN (SELECT 'agent-' || i FROM generate_series(1, 150) AS i)`);
+    expect(await tablesWithDeadRows(db)).toEqual([]);
+    await db.query(`DELETE FROM sessions WHERE agent IN (SELECT 'agent-' || i FROM generate_series(151, 400) AS i)`);
+    expect(await tablesWithDeadRows(db)).toEqual(['sessions']);
+
+    await vacuumTables(db, await tablesWithDeadRows(db));
+    expect(await tablesWithDeadRows(db)).toEqual([]);
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM sessions`);
+    expect(rows[0]?.n).toBe(750);
+  });
+
+  it('keeps a fifth of each cells page free (migration 0009), so hit count updates stay on their page', async () => {
+    db = await createTestDb();
+    const { rows } = await db.query<{ options: string[] | null }>(`SELECT reloptions AS options FROM pg_class WHERE relname = 'cells'`);
+    expect(rows[0]?.options).toContain('fillfactor=80');
+    // Rows of a 384-d model's width: its vector stays inside the row (a 512-d one is stored apart).
+    await db.query(
+      `INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, source_agent, embedding)
+       SELECT gen_random_uuid(), 'stats', 'p', repeat('memory text ', 20 + i % 7), 'Fact', 0.5, 'a',
+              (SELECT array_agg(((i * 31 + d) % 97) / 97.0)::real[] FROM generate_series(1, atttypmod) AS d)::vector
+       FROM generate_series(1, 400) AS i, (SELECT atttypmod FROM pg_attribute WHERE attrelid = 'cells'::regclass AND attname = 'embedding') AS dim`,
+    );
+    const pages = async (): Promise<Map<string, string>> =>
+      new Map((await db.query<{ id: string; page: string }>(`SELECT node_id::text AS id, (ctid::text::point)[0]::text AS page FROM cells`)).rows.map((r) => [r.id, r.page]));
+    const before = await pages();
+    await db.query(`UPDATE cells SET hits = hits + 1, reinforced_at = now() WHERE tenant_id = 'stats' AND hashtext(node_id::text) % 4 = 0`);
+    const after = await pages();
+    const updated = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cells WHERE hits > 0`)).rows[0]?.n ?? 0;
+    const moved = [...after].filter(([id, page]) => before.get(id) !== page).length;
+    expect(updated).toBeGreaterThan(50);
+    expect(moved).toBeLessThan(updated / 4);
   });
 });

@@ -49,7 +49,7 @@ describe('createRuntime on an embedded data folder', () => {
 
   it('analyzes a growing embedded table on its own, long before the slow full pass (kNN plans follow table size)', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'hyphae-runtime-analyze-'));
-    const runtime = await createRuntime({ ...config, dataDir: folder }, { command: 'runtime test', analyzeCheckIntervalMs: 50 });
+    const runtime = await createRuntime({ ...config, dataDir: folder }, { command: 'runtime test', maintenanceCheckIntervalMs: 50 });
     try {
       const key = await runtime.keyAdmin.createKey({ tenant: 'analyze', agent: 'writer', roles: ['writer'] });
       const principal = await runtime.facade.authenticate(key.key);
@@ -61,6 +61,33 @@ describe('createRuntime on an embedded data folder', () => {
       // Column statistics too: the planner now knows every cell is this tenant's L0 (it guessed 1 row before).
       const plan = await runtime.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN SELECT node_id FROM cells WHERE tenant_id = 'analyze' AND layer = 'L0'`);
       expect(plan.rows[0]?.['QUERY PLAN']).toMatch(/rows=400 /);
+    } finally {
+      await runtime.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('vacuums an embedded table on its own once a fifth of its rows are dead, and recall still finds every cell', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'hyphae-runtime-vacuum-'));
+    const runtime = await createRuntime({ ...config, dataDir: folder }, { command: 'runtime test', maintenanceCheckIntervalMs: 50 });
+    try {
+      const key = await runtime.keyAdmin.createKey({ tenant: 'vacuum', agent: 'writer', roles: ['writer', 'reader'] });
+      const principal = await runtime.facade.authenticate(key.key);
+      const contents = Array.from({ length: 300 }, (_, i) => `vacuum memory ${i} on subject ${i % 17} with detail ${i * 13}`);
+      for (const content of contents) await runtime.facade.store(principal, { content, cell_type: 'Fact', salience: 0.5 });
+      const vacuumed = async (): Promise<number> =>
+        (await runtime.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_user_tables WHERE relname = 'cells' AND vacuum_count > 0`)).rows[0]?.n ?? 0;
+      expect(await vacuumed()).toBe(0);
+      // Every cell's row rewritten (hits, as recall flushes do), then a tenth deleted: dead rows only a VACUUM frees.
+      await runtime.db.query(`UPDATE cells SET hits = hits + 1 WHERE tenant_id = 'vacuum'`);
+      const gone = (await runtime.db.query<{ id: string }>(`DELETE FROM cells WHERE tenant_id = 'vacuum' AND content LIKE '%0 on subject%' RETURNING node_id::text AS id`)).rows;
+      expect(gone.length).toBe(30);
+      await expect.poll(vacuumed, { timeout: 10_000, interval: 50 }).toBe(1);
+      const kept = contents.filter((c) => !c.includes('0 on subject'));
+      for (const content of kept.slice(0, 20)) {
+        const found = await runtime.facade.recall(principal, { query: content, k: 1 }, { withNodes: true });
+        expect(found.results[0]?.node?.content).toBe(content);
+      }
     } finally {
       await runtime.close();
       await rm(folder, { recursive: true, force: true });
