@@ -50,14 +50,22 @@ export async function tablesWithDeadRows(q: Queryable): Promise<string[]> {
   return result.rows.map((row) => row.relname).filter((name) => (MEMORY_TABLES as readonly string[]).includes(name));
 }
 
+/** The memory tables with an HNSW index, whose index cleanup is costly. */
+const HNSW_TABLES: readonly string[] = ['cells', 'beacons'];
+
 /**
  * VACUUM of some memory tables (names from tablesWithDeadRows only: they are spliced into the
- * statement), without index cleanup: the heap's dead rows are freed for reuse in milliseconds,
- * and the indexes keep their entries for them, which every scan skips. Cleaning the indexes as
- * well makes pgvector repair its graph around each deleted cell, which took 3.8 s of PGlite's
- * single thread at 10k cells after 1% of them were deleted.
+ * statement). The tables with an HNSW index are vacuumed without index cleanup: their heap's dead
+ * rows are freed for reuse in milliseconds, and the indexes keep entries for them that every scan
+ * skips. Cleaning those indexes makes pgvector repair its graph around each deleted cell, which
+ * took 3.8 s of PGlite's single thread at 10k cells after 1% of them were deleted. The others
+ * (diffs, inboxes, sessions, scenes: created and drained all day) get a whole VACUUM, so their
+ * btree indexes reuse the space of what was deleted instead of growing with every drain.
  */
 export async function vacuumTables(q: Queryable, tables: readonly string[]): Promise<void> {
   const known = tables.filter((name) => (MEMORY_TABLES as readonly string[]).includes(name));
-  if (known.length > 0) await q.query(`VACUUM (INDEX_CLEANUP OFF) ${known.join(', ')}`);
+  const graphs = known.filter((name) => HNSW_TABLES.includes(name));
+  const plain = known.filter((name) => !HNSW_TABLES.includes(name));
+  if (graphs.length > 0) await q.query(`VACUUM (INDEX_CLEANUP OFF) ${graphs.join(', ')}`);
+  if (plain.length > 0) await q.query(`VACUUM ${plain.join(', ')}`);
 }
