@@ -76,7 +76,7 @@ import { revokedKeyIds } from '../store/key-repository.js';
 import { clearSceneConsolidation, findScene, insertScene, listScenes, lockScene, markSceneConsolidated } from '../store/scene-repository.js';
 import { purgeProject } from '../store/project-purge-repository.js';
 import { closeSession, insertSession } from '../store/session-repository.js';
-import { toVectorParam, vectorParamFromText, type VectorParam } from '../store/vector-param.js';
+import { toVectorParam, type VectorParam } from '../store/vector-param.js';
 import { deleteSubscription, sessionSubscriptions, upsertSubscription } from '../store/resource-subscription-repository.js';
 import { readableProjects, requireProject, requireRole } from './authorization.js';
 import type { DiffFeed } from './diff-feed.js';
@@ -250,7 +250,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
       if (row.hits < config.promotion.minHits || cellEnergy(row, now, table) < config.promotion.threshold) continue;
       const diffs = await db.transaction(async (tx) => {
         const copy = await insertPromotedCopy(tx, row.tenant_id, row.node_id, randomUUID(), now);
-        return copy === null ? [] : gossip.emit(tx, 'promoted', change(copy, vectorParamFromText(copy.embedding)), now);
+        return copy === null ? [] : gossip.emit(tx, 'promoted', change(copy, copy.embedding), now);
       });
       signal(diffs);
     }
@@ -420,7 +420,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
         const deleted = await deleteCell(tx, principal.tenantId, id);
         if (deleted === null) throw new NotFoundError('cell', id);
         await clearSceneConsolidation(tx, principal.tenantId, id);
-        return gossip.emit(tx, 'deleted', change(deleted, vectorParamFromText(deleted.embedding)), now);
+        return gossip.emit(tx, 'deleted', change(deleted, deleted.embedding), now);
       });
       signal(diffs);
     },
@@ -452,7 +452,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
         const written: WrittenDiff[] = [];
         for (const row of rows) {
           await clearSceneConsolidation(tx, principal.tenantId, row.node_id);
-          written.push(...(await gossip.emit(tx, 'deleted', change(row, vectorParamFromText(row.embedding)), now)));
+          written.push(...(await gossip.emit(tx, 'deleted', change(row, row.embedding), now)));
         }
         return { deleted: rows.length, diffs: written };
       });

@@ -149,6 +149,7 @@ export async function beaconCandidates(
   firstChunk: number,
   cap: number,
 ): Promise<BeaconCandidate[]> {
+  // The one-time EXISTS spares a tenant without beacons the function call and its SET clauses.
   const result = await q.query<BeaconCandidate>(`SELECT * FROM hyphae_beacon_candidates($1, $2::vector, $3, $4, $5, $6) WHERE EXISTS (SELECT 1 FROM beacons WHERE tenant_id = $1)`, [
     tenantId,
     vector,

@@ -2,7 +2,7 @@
 import type { CellType, Layer } from '../core/cell-types.js';
 import type { SourceRef } from '../core/entities.js';
 import type { Queryable } from './db.js';
-import type { VectorParam } from './vector-param.js';
+import { vectorParamFromText, type VectorParam } from './vector-param.js';
 import { isoText } from './sql-time.js';
 
 export interface CellRow {
@@ -175,13 +175,12 @@ export async function findCells(q: Queryable, tenantId: string, nodeIds: readonl
   return result.rows;
 }
 
-/** The stored embedding of a cell in pgvector text form (for matching a deleted or promoted cell). */
-export async function findCellEmbedding(q: Queryable, tenantId: string, nodeId: string): Promise<string | null> {
-  const result = await q.query<{ embedding: string }>(`SELECT embedding::text AS embedding FROM cells WHERE tenant_id = $1 AND node_id = $2`, [
-    tenantId,
-    nodeId,
-  ]);
-  return result.rows[0]?.embedding ?? null;
+/** A cell with its embedding, ready to bind again (the gossip of a deleted or promoted cell). */
+export type CellWithEmbedding = CellRow & { readonly embedding: VectorParam };
+
+/** Rows that returned `embedding::text`: the text turned into the parameter form once, here. */
+function withEmbedding(rows: readonly (CellRow & { embedding: string })[]): CellWithEmbedding[] {
+  return rows.map((row) => ({ ...row, embedding: vectorParamFromText(row.embedding) }));
 }
 
 /**
@@ -289,7 +288,7 @@ export async function deleteCellsWhere(
   tenantId: string,
   filter: BulkForgetFilter,
   limit: number,
-): Promise<(CellRow & { embedding: string })[]> {
+): Promise<CellWithEmbedding[]> {
   const where = new CellConditions([tenantId], ['tenant_id = $1'])
     .add((n) => `project = ANY($${n}::text[])`, filter.projects ?? undefined)
     .add((n) => `scene_id = $${n}`, filter.sceneId)
@@ -302,16 +301,16 @@ export async function deleteCellsWhere(
      RETURNING ${CELL_COLUMNS}, embedding::text AS embedding`,
     where.params,
   );
-  return result.rows;
+  return withEmbedding(result.rows);
 }
 
 /** Deletes a cell; returns it with its embedding, or null when it is not the tenant's. */
-export async function deleteCell(q: Queryable, tenantId: string, nodeId: string): Promise<(CellRow & { embedding: string }) | null> {
+export async function deleteCell(q: Queryable, tenantId: string, nodeId: string): Promise<CellWithEmbedding | null> {
   const result = await q.query<CellRow & { embedding: string }>(
     `DELETE FROM cells WHERE tenant_id = $1 AND node_id = $2 RETURNING ${CELL_COLUMNS}, embedding::text AS embedding`,
     [tenantId, nodeId],
   );
-  return result.rows[0] ?? null;
+  return withEmbedding(result.rows)[0] ?? null;
 }
 
 /** Where a kNN searches: a named project, or the caller's current project resolved in the same statement. */
@@ -404,7 +403,7 @@ export async function insertPromotedCopy(
   originId: string,
   copyId: string,
   now: Date,
-): Promise<(CellRow & { embedding: string }) | null> {
+): Promise<CellWithEmbedding | null> {
   const claimed = await q.query(
     `UPDATE cells SET promoted_node_id = $3 WHERE tenant_id = $1 AND node_id = $2 AND promoted_node_id IS NULL AND layer = 'L0' AND valid_until IS NULL`,
     [tenantId, originId, copyId],
@@ -420,7 +419,7 @@ export async function insertPromotedCopy(
      RETURNING ${CELL_COLUMNS}, embedding::text AS embedding`,
     [tenantId, originId, copyId, now.toISOString()],
   );
-  return result.rows[0] ?? null;
+  return withEmbedding(result.rows)[0] ?? null;
 }
 
 /** The scene's newest `limit` current L0 cells, oldest first (consolidation input: superseded versions are skipped). */

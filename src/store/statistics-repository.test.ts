@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDb } from '../../test/support/test-db.js';
 import type { Db } from './db.js';
 import { analyzeMemoryTables, analyzeTables, grownMemoryTables, tablesWithDeadRows, vacuumTables } from './statistics-repository.js';
@@ -11,14 +11,17 @@ async function addSessions(db: Db, count: number): Promise<void> {
   );
 }
 
-describe('grownMemoryTables (the embedded analyzer check)', () => {
-  let db: Db;
-  afterEach(async () => {
-    await db.close();
-  });
+// A fresh migrated database per test, for both suites below.
+let db: Db;
+beforeEach(async () => {
+  db = await createTestDb();
+});
+afterEach(async () => {
+  await db.close();
+});
 
+describe('grownMemoryTables (the embedded analyzer check)', () => {
   it('names exactly the memory tables whose heap outgrew their statistics, and none once analyzed', async () => {
-    db = await createTestDb();
     await analyzeMemoryTables(db);
     expect(await grownMemoryTables(db)).toEqual([]);
 
@@ -30,7 +33,6 @@ describe('grownMemoryTables (the embedded analyzer check)', () => {
   });
 
   it('does not count growth within a tenth of the analyzed size', async () => {
-    db = await createTestDb();
     await addSessions(db, 4_000);
     await analyzeMemoryTables(db);
     await addSessions(db, 100);
@@ -39,13 +41,7 @@ describe('grownMemoryTables (the embedded analyzer check)', () => {
 });
 
 describe('tablesWithDeadRows and vacuumTables (the embedded vacuum)', () => {
-  let db: Db;
-  afterEach(async () => {
-    await db.close();
-  });
-
   it('names a memory table once its dead rows pass 50 and a fifth of the live ones, and none after the vacuum', async () => {
-    db = await createTestDb();
     await addSessions(db, 1_000);
     expect(await tablesWithDeadRows(db)).toEqual([]);
     // 150 dead of 1,000: under the line (50 + 200).
@@ -61,7 +57,6 @@ describe('tablesWithDeadRows and vacuumTables (the embedded vacuum)', () => {
   });
 
   it('cleans the indexes of a drained table without a vector index, so its heap and index stop growing', async () => {
-    db = await createTestDb();
     const pages = async (relation: string): Promise<number> =>
       (await db.query<{ n: number }>(`SELECT (pg_relation_size($1) / 8192)::int AS n`, [relation])).rows[0]?.n ?? 0;
     const heap: number[] = [];
@@ -80,7 +75,6 @@ describe('tablesWithDeadRows and vacuumTables (the embedded vacuum)', () => {
   });
 
   it('keeps a fifth of each cells page free (migration 0009), so hit count updates stay on their page', async () => {
-    db = await createTestDb();
     const { rows } = await db.query<{ options: string[] | null }>(`SELECT reloptions AS options FROM pg_class WHERE relname = 'cells'`);
     expect(rows[0]?.options).toContain('fillfactor=80');
     // Rows of a 384-d model's width: its vector stays inside the row (a 512-d one is stored apart).

@@ -7,6 +7,11 @@ import type { Queryable } from './db.js';
 /** The tables whose plans depend on size: kNN on the HNSW indexes versus a btree scan and a sort. */
 const MEMORY_TABLES = ['cells', 'beacons', 'diffs', 'inboxes', 'scenes', 'sessions'] as const;
 
+/** The names among `names` that are memory tables: only those are ever spliced into a statement. */
+function memoryTablesAmong(names: readonly string[]): string[] {
+  return names.filter((name) => (MEMORY_TABLES as readonly string[]).includes(name));
+}
+
 export async function analyzeMemoryTables(q: Queryable): Promise<void> {
   await q.query(`ANALYZE ${MEMORY_TABLES.join(', ')}`);
 }
@@ -26,12 +31,12 @@ export async function grownMemoryTables(q: Queryable): Promise<string[]> {
      WHERE pg_relation_size(to_regclass(t.name)) > (c.relpages * 1.1 + 4) * current_setting('block_size')::bigint`,
     [MEMORY_TABLES],
   );
-  return result.rows.map((row) => row.relname).filter((name) => (MEMORY_TABLES as readonly string[]).includes(name));
+  return memoryTablesAmong(result.rows.map((row) => row.relname));
 }
 
 /** ANALYZE of some memory tables (names from grownMemoryTables only: they are spliced into the statement). */
 export async function analyzeTables(q: Queryable, tables: readonly string[]): Promise<void> {
-  const known = tables.filter((name) => (MEMORY_TABLES as readonly string[]).includes(name));
+  const known = memoryTablesAmong(tables);
   if (known.length > 0) await q.query(`ANALYZE ${known.join(', ')}`);
 }
 
@@ -47,7 +52,7 @@ export async function tablesWithDeadRows(q: Queryable): Promise<string[]> {
      WHERE relname = ANY($1::text[]) AND n_dead_tup > 50 + 0.2 * n_live_tup`,
     [MEMORY_TABLES],
   );
-  return result.rows.map((row) => row.relname).filter((name) => (MEMORY_TABLES as readonly string[]).includes(name));
+  return memoryTablesAmong(result.rows.map((row) => row.relname));
 }
 
 /** The memory tables with an HNSW index, whose index cleanup is costly. */
@@ -63,7 +68,7 @@ const HNSW_TABLES: readonly string[] = ['cells', 'beacons'];
  * btree indexes reuse the space of what was deleted instead of growing with every drain.
  */
 export async function vacuumTables(q: Queryable, tables: readonly string[]): Promise<void> {
-  const known = tables.filter((name) => (MEMORY_TABLES as readonly string[]).includes(name));
+  const known = memoryTablesAmong(tables);
   const graphs = known.filter((name) => HNSW_TABLES.includes(name));
   const plain = known.filter((name) => !HNSW_TABLES.includes(name));
   if (graphs.length > 0) await q.query(`VACUUM (INDEX_CLEANUP OFF) ${graphs.join(', ')}`);

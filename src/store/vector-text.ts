@@ -1,9 +1,9 @@
 import { VectorFormatError } from './errors.js';
 
 /**
- * Vectors travel between Node and PostgreSQL as pgvector text ('[0.1,-2,3e-7]') on both drivers:
- * bind with `$n::vector`, read back with `embedding::text` when needed.
- * The numbers are checked in one pass and formatted by the array's own join, which builds one flat
+ * pgvector's text form ('[0.1,-2,3e-7]'): how vectors are read back (`embedding::text`), and how the
+ * bulk paths (reembed, the benches' loaders) and PGlite's own `query` bind them; statements bind the
+ * binary form of src/store/vector-param.ts. The numbers are checked in one pass and formatted by the array's own join, which builds one flat
  * string (the same text): concatenation built a rope of 2×dimension pieces that the driver flattened
  * again to measure it — 15–25% slower for the hash embedder's sparse 512-d vectors, on par for dense
  * ones, measured side by side; JSON.stringify was ~4× slower.
