@@ -67,6 +67,11 @@ const HNSW_TABLES: readonly string[] = ['cells', 'beacons'];
  * (diffs, inboxes, sessions, scenes: created and drained all day) get a whole VACUUM, so their
  * btree indexes reuse the space of what was deleted instead of growing with every drain.
  */
+/** Every memory table, as vacuumTables does it (the embedded start: statistics do not survive a restart). */
+export async function vacuumMemoryTables(q: Queryable): Promise<void> {
+  await vacuumTables(q, MEMORY_TABLES);
+}
+
 export async function vacuumTables(q: Queryable, tables: readonly string[]): Promise<void> {
   const known = memoryTablesAmong(tables);
   const graphs = known.filter((name) => HNSW_TABLES.includes(name));
