@@ -12,7 +12,7 @@ import { ERROR_SPECS, isHyphaeError } from '../core/errors.js';
 import type { ErrorCode } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
-import type { JsonRpcErrorObject } from './json-rpc.js';
+import type { JsonRpcErrorObject, JsonRpcId } from './json-rpc.js';
 import { RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, RPC_PARSE_ERROR, isPlainObject, serializeError } from './json-rpc.js';
 import type { McpCallObserver, McpLog, McpSession } from './mcp-dispatcher.js';
 import { McpDispatcher } from './mcp-dispatcher.js';
@@ -67,8 +67,9 @@ export function mcpPrincipalOf(request: FastifyRequest): Principal | undefined {
   return principals.get(request);
 }
 
-function sendRpcError(reply: FastifyReply, status: number, error: JsonRpcErrorObject): FastifyReply {
-  return reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(serializeError(null, error));
+/** `id`: the request's, once its body is read (JSON-RPC §5); null before that, or when it has none. */
+function sendRpcError(reply: FastifyReply, status: number, error: JsonRpcErrorObject, id: JsonRpcId | null = null): FastifyReply {
+  return reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(serializeError(id, error));
 }
 
 function codedError(code: ErrorCode, message: string): JsonRpcErrorObject {
@@ -95,12 +96,12 @@ function acceptsJson(accept: string | undefined): boolean {
   });
 }
 
-function refuseVersionHeader(reply: FastifyReply): FastifyReply {
+function refuseVersionHeader(reply: FastifyReply, id: JsonRpcId | null = null): FastifyReply {
   return sendRpcError(reply, 400, {
     code: RPC_INVALID_REQUEST,
     message: `Unsupported MCP-Protocol-Version; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
     data: { supported: SUPPORTED_PROTOCOL_VERSIONS },
-  });
+  }, id);
 }
 
 /** Accept allows an SSE response (what a subscriptions/listen answer is). */
@@ -117,7 +118,8 @@ function isModernRequest(body: unknown): body is Record<string, unknown> {
   return isPlainObject(body) && Object.hasOwn(body, 'id') && typeof body.method === 'string' && declaresModernMeta(body.params);
 }
 
-function readableId(body: Record<string, unknown>): string | number | null {
+function readableId(body: unknown): JsonRpcId | null {
+  if (!isPlainObject(body)) return null;
   const id = body.id;
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
@@ -207,28 +209,30 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): Mcp
     const body: unknown = request.body;
     const modern = isModernRequest(body);
     const header = headerValue(request, 'mcp-protocol-version');
-    if (!modern && unknownVersionHeader.has(request) && !isModernProtocolVersion(header)) return refuseVersionHeader(reply);
+    // The body is read from here on: every refusal answers with the request's id.
+    const id = readableId(body);
+    if (!modern && unknownVersionHeader.has(request) && !isModernProtocolVersion(header)) return refuseVersionHeader(reply, id);
     if (mediaType(headerValue(request, 'content-type')) !== 'application/json') {
-      return sendRpcError(reply, 415, { code: RPC_INVALID_REQUEST, message: 'Content-Type must be application/json' });
+      return sendRpcError(reply, 415, { code: RPC_INVALID_REQUEST, message: 'Content-Type must be application/json' }, id);
     }
     if (!acceptsJson(headerValue(request, 'accept'))) {
-      return sendRpcError(reply, 406, { code: RPC_INVALID_REQUEST, message: 'Not Acceptable: this endpoint answers application/json' });
+      return sendRpcError(reply, 406, { code: RPC_INVALID_REQUEST, message: 'Not Acceptable: this endpoint answers application/json' }, id);
     }
     const principal = principals.get(request);
-    if (principal === undefined) return sendRpcError(reply, 401, codedError('UNAUTHENTICATED', 'missing or invalid API key'));
+    if (principal === undefined) return sendRpcError(reply, 401, codedError('UNAUTHENTICATED', 'missing or invalid API key'), id);
     if (modern) return serveModern(request, reply, principal, body);
     if (isModernProtocolVersion(header) && isPlainObject(body) && Object.hasOwn(body, 'id') && typeof body.method === 'string') {
       // The header names the modern revision, the body does not carry what that revision requires.
       return sendRpcError(reply, 400, {
         code: RPC_INVALID_PARAMS,
         message: 'Invalid params: a 2026-07-28 request carries _meta with io.modelcontextprotocol/protocolVersion and clientCapabilities',
-      });
+      }, id);
     }
     const initializing = typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
     // initialize opens a new session; every later request names its own in the header.
     const sessionId = initializing ? mintSessionId() : sessionKeyOf(request.headers[MCP_SESSION_HEADER]);
     if (sessionId === null) {
-      return sendRpcError(reply, 400, { code: RPC_INVALID_REQUEST, message: 'Mcp-Session-Id must be at most 128 visible ASCII characters' });
+      return sendRpcError(reply, 400, { code: RPC_INVALID_REQUEST, message: 'Mcp-Session-Id must be at most 128 visible ASCII characters' }, id);
     }
     const session: McpSession = {
       principal,
@@ -238,7 +242,7 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): Mcp
     const outcome = await dispatcher.handleValue(body, session);
     if (outcome.kind === 'accepted') return reply.code(202).send();
     // A legacy body never opens a listen stream (that is a modern request); the type still allows it.
-    if (outcome.kind === 'listen') return sendRpcError(reply, 400, { code: RPC_INVALID_REQUEST, message: 'Invalid Request' });
+    if (outcome.kind === 'listen') return sendRpcError(reply, 400, { code: RPC_INVALID_REQUEST, message: 'Invalid Request' }, id);
     if (initializing && outcome.kind === 'answered') reply.header(MCP_SESSION_HEADER, sessionId);
     return reply
       .code(outcome.kind === 'answered' ? 200 : 400)

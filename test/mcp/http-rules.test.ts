@@ -24,11 +24,12 @@ function post(body: string, headers: Record<string, string> = {}): Promise<Await
   return app.inject(options);
 }
 
-function expectRpcError(response: { headers: Record<string, unknown>; body: string }, code: number): void {
+/** `id`: the request's once the body was read; null for refusals that come before it. */
+function expectRpcError(response: { headers: Record<string, unknown>; body: string }, code: number, id: number | null = null): void {
   expect(String(response.headers['content-type'])).toMatch(/^application\/json/);
   const parsed = JSON.parse(response.body) as { jsonrpc: string; id: unknown; error: { code: number; message: string } };
   expect(parsed.jsonrpc).toBe('2.0');
-  expect(parsed.id).toBeNull();
+  expect(parsed.id).toBe(id);
   expect(parsed.error.code).toBe(code);
   expect(parsed.error.message).not.toMatch(/\n\s+at /);
 }
@@ -63,10 +64,10 @@ describe('POST /mcp', () => {
     expect((await post(PING, { 'mcp-protocol-version': version })).statusCode).toBe(200);
   });
 
-  it.each(['2024-10-07', '2025-13-01', 'latest', ''])('refuses MCP-Protocol-Version %j with 400', async (version) => {
+  it.each(['2024-10-07', '2025-13-01', 'latest', ''])('refuses MCP-Protocol-Version %j with 400, answering the request id', async (version) => {
     const response = await post(PING, { 'mcp-protocol-version': version });
     expect(response.statusCode).toBe(400);
-    expectRpcError(response, -32600);
+    expectRpcError(response, -32600, 1);
   });
 
   it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['multipart/form-data; boundary=x']])('refuses content-type %s with 415', async (type) => {
@@ -82,7 +83,7 @@ describe('POST /mcp', () => {
   it('refuses an Accept that excludes JSON with 406, and takes */* or none', async () => {
     const refused = await post(PING, { accept: 'text/event-stream' });
     expect(refused.statusCode).toBe(406);
-    expectRpcError(refused, -32600);
+    expectRpcError(refused, -32600, 1);
     expect((await post(PING, { accept: '*/*' })).statusCode).toBe(200);
   });
 

@@ -95,15 +95,17 @@ describe('the modern era over Streamable HTTP', () => {
     expect((reply.body?.result as Json).tools).toHaveLength(11);
   });
 
-  it('answers a request whose header names 2026-07-28 but whose body has no _meta with -32602 (400)', async () => {
-    const reply = await postJson(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, {
+  it.each([
+    ['no _meta', {}],
+    ['_meta without protocolVersion', { _meta: { 'io.modelcontextprotocol/clientCapabilities': {} } }],
+  ])('answers a request whose header names 2026-07-28 but whose body has %s with -32602 (400) carrying its id', async (_label, params) => {
+    const reply = await postJson(server.url, { jsonrpc: '2.0', id: 101, method: 'server/discover', params }, {
       'content-type': 'application/json',
       'x-hyphae-key': key,
       'mcp-protocol-version': MODERN,
-      'mcp-method': 'tools/list',
+      'mcp-method': 'server/discover',
     });
-    expect(reply.status).toBe(400);
-    expect(reply.body?.error?.code).toBe(-32602);
+    expectModernError(reply, 400, -32602, 101);
   });
 
   it.each(['initialize', 'ping', 'resources/subscribe', 'logging/setLevel', 'no/such/method'])(

@@ -1,10 +1,13 @@
 /**
- * The MCP project's own conformance suite (@modelcontextprotocol/conformance, its `server` mode)
- * against the real executable: `node bin/hyphae.js serve` in a fresh folder with the default
- * configuration, over Streamable HTTP on loopback. Every scenario runs; the ones written for the
- * suite's fixture server (its test_* tools, test:// resources and prompts, logging, completions)
- * are the expected-failures baseline in support/conformance-fixture-scenarios.yml, and the suite
- * itself fails the run both on any other failure and on a baseline entry that now passes.
+ * The MCP project's own conformance suite (@modelcontextprotocol/conformance, pinned in
+ * package.json, its `server` mode) against the real executable: `node bin/hyphae.js serve` in a
+ * fresh folder with the default configuration, over Streamable HTTP on loopback, once per protocol
+ * revision Hyphae serves with the suite's requirement set for it (`--requirements 2025-11-25`, on the
+ * initialize handshake, and `--requirements 2026-07-28`, stateless with per-request `_meta`; each
+ * also runs that revision's not-scored scenarios). What cannot apply to a memory server — the
+ * suite's fixture tools, resources and prompts, capabilities Hyphae does not declare, extensions it
+ * does not offer — is recorded with its reason in support/conformance-not-applicable.yml; every
+ * other check must pass, and an entry there that starts passing fails the test.
  *
  * Two things stand between the suite and the server, both as a host would have them: the suite
  * cannot send a header, so a loopback proxy adds the agent's `x-hyphae-key` (what a host's
@@ -13,20 +16,26 @@
  * test runs on Node 20.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { NODE_LAUNCHER, REPO_ROOT, startServer } from '../cli/cli-process.js';
 import type { RunningServer } from '../cli/cli-process.js';
 import { KEY_PATTERN, userEnv, workFolder } from '../product/product-support.js';
 import type { WorkFolder } from '../product/product-support.js';
 
-const SUITE = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const BASELINE = fileURLToPath(new URL('./support/conformance-fixture-scenarios.yml', import.meta.url));
+const SUITE_ROOT = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance');
+const SUITE = join(SUITE_ROOT, 'dist/index.js');
+const NOT_APPLICABLE = fileURLToPath(new URL('./support/conformance-not-applicable.yml', import.meta.url));
+const REVISIONS = ['2025-11-25', '2026-07-28'] as const;
+type Revision = (typeof REVISIONS)[number];
+/** Checks the suite adds to every scenario: what Hyphae put on the wire matches the revision's schema. */
+const WIRE_CHECKS: ReadonlySet<string> = new Set(['wire-schema-valid', 'wire-schema-harness-error']);
 
 /** A `node` that runs the suite: this one from Node 22 on, else the cached Node 24 runtime. */
 function modernNode(): string | undefined {
@@ -73,9 +82,9 @@ function startKeyProxy(target: URL, key: string): Promise<{ url: string; close()
   });
 }
 
-function runSuite(nodePath: string, url: string, outputDir: string): Promise<{ code: number | null; output: string }> {
+function runSuite(nodePath: string, url: string, revision: Revision, outputDir: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(nodePath, [SUITE, 'server', '--url', url, '--expected-failures', BASELINE, '-o', outputDir], {
+    const child = spawn(nodePath, [SUITE, 'server', '--url', url, '--requirements', revision, '-o', outputDir], {
       cwd: outputDir,
       env: userEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -105,15 +114,57 @@ async function readChecks(outputDir: string): Promise<Map<string, Check[]>> {
   return checks;
 }
 
+interface NotApplicable {
+  readonly scenarios: Readonly<Record<string, string>>;
+  readonly checks?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+}
+
+async function notApplicable(revision: Revision): Promise<NotApplicable> {
+  const all = parse(await readFile(NOT_APPLICABLE, 'utf8')) as Record<Revision, NotApplicable>;
+  return all[revision];
+}
+
+/** The server scenarios a revision's requirement set runs: the scored ones and the not-scored server leg. */
+async function requiredServerScenarios(revision: Revision): Promise<string[]> {
+  const set = parse(await readFile(join(SUITE_ROOT, 'requirements', `${revision}.yaml`), 'utf8')) as {
+    server: string[];
+    not_scored?: { scenario: string; leg: string }[];
+  };
+  return [...set.server, ...(set.not_scored ?? []).filter((entry) => entry.leg === 'server').map((entry) => entry.scenario)];
+}
+
+const failing = (check: Check): boolean => check.status === 'FAILURE' || check.status === 'WARNING';
+
+/** What a run found against the record: failures it does not excuse, and entries that no longer fail. */
+function judge(checks: ReadonlyMap<string, Check[]>, record: NotApplicable): { unexcused: string[]; stale: string[] } {
+  const unexcused: string[] = [];
+  for (const [scenario, list] of checks) {
+    for (const check of list.filter(failing)) {
+      const excused = (scenario in record.scenarios && !WIRE_CHECKS.has(check.id)) || record.checks?.[scenario]?.[check.id] !== undefined;
+      if (!excused) unexcused.push(`${scenario} / ${check.id}: ${check.errorMessage ?? check.status}`);
+    }
+  }
+  const stale: string[] = [];
+  for (const scenario of Object.keys(record.scenarios)) {
+    if (!(checks.get(scenario) ?? []).some(failing)) stale.push(scenario);
+  }
+  for (const [scenario, ids] of Object.entries(record.checks ?? {})) {
+    for (const id of Object.keys(ids)) {
+      if (!(checks.get(scenario) ?? []).some((check) => check.id === id && failing(check))) stale.push(`${scenario} / ${id}`);
+    }
+  }
+  return { unexcused, stale };
+}
+
 describe.skipIf(node === undefined)('the official MCP conformance suite against `hyphae serve`', { timeout: 600_000 }, () => {
   let folder: WorkFolder;
   let server: RunningServer | undefined;
   let proxy: { url: string; close(): Promise<void> } | undefined;
-  let outputDir = '';
+  let outputRoot = '';
 
   beforeAll(async () => {
     folder = await workFolder();
-    outputDir = await mkdtemp(join(tmpdir(), 'hyphae-conformance-'));
+    outputRoot = await mkdtemp(join(tmpdir(), 'hyphae-conformance-'));
     server = await startServer(['--port', '0'], userEnv(), { ...NODE_LAUNCHER, cwd: folder.dir });
     for (let i = 0; i < 200 && !server.stdout().includes('"mcpServers"'); i++) await new Promise((r) => setTimeout(r, 50));
     const key = KEY_PATTERN.exec(server.stdout())?.[0];
@@ -125,21 +176,21 @@ describe.skipIf(node === undefined)('the official MCP conformance suite against 
     await proxy?.close();
     await server?.stop();
     await folder?.remove();
-    if (outputDir !== '') await rm(outputDir, { recursive: true, force: true });
+    if (outputRoot !== '') await rm(outputRoot, { recursive: true, force: true });
   });
 
-  it('passes every scenario that applies to a memory server; the fixture-only ones fail as the baseline says', async () => {
-    const { code, output } = await runSuite(node ?? '', proxy?.url ?? '', outputDir);
-    expect(code, output).toBe(0);
+  it.each(REVISIONS)('%s: every scenario of the requirement set runs, and every check passes but those that cannot apply', async (revision) => {
+    const outputDir = join(outputRoot, revision);
+    await mkdir(outputDir);
+    const { output } = await runSuite(node ?? '', proxy?.url ?? '', revision, outputDir);
     const checks = await readChecks(outputDir);
-    // The ones this server must pass, by name, so a suite that silently stops running them is noticed.
-    for (const scenario of ['server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'server-sse-multiple-streams', 'dns-rebinding-protection']) {
-      const failed = (checks.get(scenario) ?? [{ id: 'missing', status: 'FAILURE', errorMessage: 'scenario did not run' }]).filter(
-        (check) => check.status === 'FAILURE' || check.status === 'WARNING',
-      );
-      expect(failed, `${scenario}: ${JSON.stringify(failed)}`).toEqual([]);
-    }
-    // The server lived through the whole suite, and kept its key's data to itself.
+    // A suite that silently stops running a scenario is noticed.
+    const missing = (await requiredServerScenarios(revision)).filter((scenario) => !checks.has(scenario));
+    expect(missing, output).toEqual([]);
+    const { unexcused, stale } = judge(checks, await notApplicable(revision));
+    expect(unexcused, 'failing checks not recorded as not applicable').toEqual([]);
+    expect(stale, 'recorded as not applicable, yet passing: drop them from the record').toEqual([]);
+    // The server lived through the whole suite.
     expect(server?.child.exitCode).toBeNull();
   });
 });
