@@ -105,6 +105,25 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HYPHAE_A2A: 'yes' })).toThrow(/HYPHAE_A2A/);
   });
 
+  it('declares the Claude Code channel unless HYPHAE_MCP_CHANNEL is off, and reads its trust gate and pace', () => {
+    const defaults = loadConfig({});
+    expect([defaults.mcpChannel, defaults.mcpChannelMinTrust, defaults.mcpChannelMaxPerMinute]).toEqual([true, 0, 6]);
+    for (const off of ['off', '0', 'false']) expect(loadConfig({ HYPHAE_MCP_CHANNEL: off }).mcpChannel).toBe(false);
+    expect(loadConfig({ HYPHAE_MCP_CHANNEL: 'on' }).mcpChannel).toBe(true);
+    expect(loadConfig({ HYPHAE_MCP_CHANNEL_MIN_TRUST: '0.5', HYPHAE_MCP_CHANNEL_MAX_PER_MINUTE: '0' })).toMatchObject({ mcpChannelMinTrust: 0.5, mcpChannelMaxPerMinute: 0 });
+    for (const [name, bad] of [
+      ['HYPHAE_MCP_CHANNEL', 'maybe'],
+      ['HYPHAE_MCP_CHANNEL_MIN_TRUST', '1.5'],
+      ['HYPHAE_MCP_CHANNEL_MIN_TRUST', '-0.1'],
+      ['HYPHAE_MCP_CHANNEL_MIN_TRUST', 'high'],
+      ['HYPHAE_MCP_CHANNEL_MAX_PER_MINUTE', '2.5'],
+      ['HYPHAE_MCP_CHANNEL_MAX_PER_MINUTE', '-1'],
+      ['HYPHAE_MCP_CHANNEL_MAX_PER_MINUTE', '601'],
+    ] as const) {
+      expect(() => loadConfig({ [name]: bad }), `${name}=${bad}`).toThrow(new RegExp(name));
+    }
+  });
+
   it('reads the near-duplicate similarity: unset is the embedder default, 0 and off disable, anything else outside (0, 1] is refused', () => {
     expect(loadConfig({}).dedupSimilarity).toBeUndefined();
     expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: '0.9' }).dedupSimilarity).toBe(0.9);

@@ -12,6 +12,9 @@ export type EmbedderKind = (typeof EMBEDDER_KINDS)[number];
 /** gRPC's conventional port; `HYPHAE_GRPC_PORT=0` turns the gRPC surface off. */
 export const DEFAULT_GRPC_PORT = 50051;
 
+/** The most single channel events a session may receive per minute (HYPHAE_MCP_CHANNEL_MAX_PER_MINUTE). */
+export const MAX_CHANNEL_EVENTS_PER_MINUTE = 600;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const csv = z
@@ -74,6 +77,9 @@ const envSchema = z.object({
     .default('false'),
   HYPHAE_METRICS_TOKEN: z.string().min(16).optional(),
   HYPHAE_A2A: z.enum(['1', '0', 'true', 'false']).default('0').transform((v) => v === '1' || v === 'true'),
+  HYPHAE_MCP_CHANNEL: z.enum(['on', 'off', '1', '0', 'true', 'false']).default('on').transform((v) => v === 'on' || v === '1' || v === 'true'),
+  HYPHAE_MCP_CHANNEL_MIN_TRUST: z.coerce.number().min(0).max(1).default(0),
+  HYPHAE_MCP_CHANNEL_MAX_PER_MINUTE: z.coerce.number().int().min(0).max(MAX_CHANNEL_EVENTS_PER_MINUTE).default(6),
 });
 
 export interface HyphaeConfig {
@@ -134,6 +140,12 @@ export interface HyphaeConfig {
   readonly a2a: boolean;
   /** True when the database is the embedded PGlite folder. */
   readonly embedded: boolean;
+  /** Claude Code channel events on every MCP entry (declared capability, pushes); off withholds both. */
+  readonly mcpChannel: boolean;
+  /** Authors below this trust get no channel event (their diffs still land in the inbox). */
+  readonly mcpChannelMinTrust: number;
+  /** Single channel events per session and minute; beyond, one digest per interval. */
+  readonly mcpChannelMaxPerMinute: number;
 }
 
 /** Command-line flags that override their environment variable (SPEC §6). */
@@ -224,6 +236,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
     metricsToken: c.HYPHAE_METRICS_TOKEN,
     a2a: c.HYPHAE_A2A,
     embedded: c.HYPHAE_DATABASE_URL === undefined,
+    mcpChannel: c.HYPHAE_MCP_CHANNEL,
+    mcpChannelMinTrust: c.HYPHAE_MCP_CHANNEL_MIN_TRUST,
+    mcpChannelMaxPerMinute: c.HYPHAE_MCP_CHANNEL_MAX_PER_MINUTE,
   };
 }
 
