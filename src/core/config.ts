@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { InvalidArgumentError } from './errors.js';
 import { ITERATIVE_SCAN_MODES, KNN_DEFAULTS, MAX_EF_SEARCH, MAX_SCAN_TUPLES, type IterativeScanMode } from './knn-defaults.js';
+import { canonicalPublicUrl, oauthEnvShape, resolveOAuthConfig, type OAuthConfig } from './oauth-config.js';
 
 export const EMBEDDER_KINDS = ['minilm', 'use-lite', 'hash', 'openai', 'nats'] as const;
 export type EmbedderKind = (typeof EMBEDDER_KINDS)[number];
@@ -80,6 +81,7 @@ const envSchema = z.object({
   HYPHAE_MCP_CHANNEL: z.enum(['on', 'off', '1', '0', 'true', 'false']).default('on').transform((v) => v === 'on' || v === '1' || v === 'true'),
   HYPHAE_MCP_CHANNEL_MIN_TRUST: z.coerce.number().min(0).max(1).default(0),
   HYPHAE_MCP_CHANNEL_MAX_PER_MINUTE: z.coerce.number().int().min(0).max(MAX_CHANNEL_EVENTS_PER_MINUTE).default(6),
+  ...oauthEnvShape,
 });
 
 export interface HyphaeConfig {
@@ -146,6 +148,10 @@ export interface HyphaeConfig {
   readonly mcpChannelMinTrust: number;
   /** Single channel events per session and minute; beyond, one digest per interval. */
   readonly mcpChannelMaxPerMinute: number;
+  /** This server's canonical URL as clients reach it (HYPHAE_PUBLIC_URL's origin), if set. */
+  readonly publicUrl: string | undefined;
+  /** OAuth access tokens accepted beside API keys; undefined: API keys only. */
+  readonly oauth: OAuthConfig | undefined;
 }
 
 /** Command-line flags that override their environment variable (SPEC §6). */
@@ -239,6 +245,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
     mcpChannel: c.HYPHAE_MCP_CHANNEL,
     mcpChannelMinTrust: c.HYPHAE_MCP_CHANNEL_MIN_TRUST,
     mcpChannelMaxPerMinute: c.HYPHAE_MCP_CHANNEL_MAX_PER_MINUTE,
+    publicUrl: canonicalPublicUrl(c.HYPHAE_PUBLIC_URL),
+    oauth: resolveOAuthConfig(c),
   };
 }
 
