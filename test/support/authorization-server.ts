@@ -13,7 +13,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
-import { errors, Provider, type Adapter, type AdapterPayload, type Configuration, type JWKS, type KoaContextWithOIDC } from 'oidc-provider';
+import { errors, Provider, type Adapter, type AdapterPayload, type Configuration } from 'oidc-provider';
 
 export const ISSUER_SIGNING_ALG = 'RS256';
 /** Every scope the server grants for any resource; `other:read` is none of Hyphae's. */
@@ -157,7 +157,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
 
   const configuration: Configuration = {
     adapter: memoryAdapter(),
-    jwks: { keys: [issuerKey.privateJwk] } as JWKS,
+    jwks: { keys: [issuerKey.privateJwk] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     clients: [
       {
@@ -183,8 +183,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AuthorizationCode: 60, AccessToken: options.accessTokenTtlSeconds ?? 300 },
     clientBasedCORS: () => true,
     async extraTokenClaims(_ctx, token) {
-      const accountId = (token as { accountId?: string }).accountId;
-      return accountId === undefined ? undefined : { ...users.get(accountId)?.claims };
+      return token.accountId === undefined ? undefined : { ...users.get(token.accountId)?.claims };
     },
     features: {
       devInteractions: { enabled: false },
@@ -195,7 +194,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
         enabled: true,
         defaultResource: (_ctx, _client, oneOf) => oneOf,
         useGrantedResource: () => true,
-        getResourceServerInfo(_ctx: KoaContextWithOIDC, resource: string) {
+        getResourceServerInfo(_ctx, resource) {
           if (!/^https?:\/\//.test(resource)) throw new errors.InvalidTarget();
           return {
             scope: RESOURCE_SCOPES,
