@@ -219,6 +219,23 @@ describe.skipIf(skip !== undefined)('helm chart rendering', () => {
     expect(configOf(operatorObjectsFor(rendered))).toMatchObject({ HYPHAE_DB_POOL_MAX: '20', HYPHAE_HNSW_EF_SEARCH: '100', HYPHAE_HNSW_ITERATIVE_SCAN: 'strict_order' });
   });
 
+  it('carries mesh.oauth to the HyphaeMesh and from there to the API pods, the ingress host as public URL', async () => {
+    const set = {
+      'mesh.enabled': true,
+      'mesh.ingress.enabled': true,
+      'mesh.ingress.host': 'memory.example.com',
+      'mesh.oauth.issuer': 'https://id.example.com/realms/hyphae',
+      'mesh.oauth.defaultTenant': 'acme',
+    };
+    const rendered = await renderChart([], set);
+    expect(findObject(rendered, 'HyphaeMesh')?.spec).toMatchObject({ oauth: { issuer: 'https://id.example.com/realms/hyphae', defaultTenant: 'acme' } });
+    const config = (operatorObjectsFor(rendered).find((o) => o.kind === 'ConfigMap') as unknown as { data: Record<string, string> }).data;
+    expect(config).toMatchObject({ HYPHAE_OAUTH_ISSUER: 'https://id.example.com/realms/hyphae', HYPHAE_OAUTH_DEFAULT_TENANT: 'acme', HYPHAE_PUBLIC_URL: 'https://memory.example.com' });
+    const refused = await runHelm(['template', 'hyphae', CHART_DIR, '--kube-version', KUBE_VERSION, ...valueArgs([], { 'mesh.oauth.issuer': 'https://id.example.com' })]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('/mesh/oauth');
+  });
+
   it('grants the operator exactly the kinds it manages, with the verbs it uses', async () => {
     const objects = await renderChart();
     const rules = (findObject(objects, 'ClusterRole')?.rules ?? []) as Rule[];

@@ -77,7 +77,10 @@ describe.skipIf(skip !== undefined)('HyphaeMesh CRD on a real kube-apiserver', (
     expect(await rejection('ingress-no-host', { ingress: { enabled: true } })).toMatch(/ingress.enabled requires host/);
     expect(await rejection('grpc-on-http-port', { api: { port: 9000, grpcPort: 9000 } })).toMatch(/api.grpcPort must differ from api.port/);
     expect(await rejection('openai-no-url', { workers: { embedder: 'openai' } })).toMatch(/openai requires url/);
+    expect(await rejection('oauth-no-url', { oauth: { issuer: 'https://id.example.com', defaultTenant: 'acme' } })).toMatch(/oauth requires oauth.publicUrl or an enabled ingress/);
+    expect(await rejection('oauth-no-tenant', { oauth: { issuer: 'https://id.example.com', publicUrl: 'https://m.example.com' } })).toMatch(/oauth requires defaultTenant or allowedTenants/);
     await expect(create('ext-ok', { postgres: { mode: 'external', secretRef: { name: 'db' } } })).resolves.toBeDefined();
+    await expect(create('oauth-ok', { ingress: { enabled: true, host: 'm.example.com' }, oauth: { issuer: 'https://id.example.com', allowedTenants: ['acme'] } })).resolves.toBeDefined();
   });
 
   it('serves the scale subresource on spec.api.replicas', async () => {

@@ -192,6 +192,49 @@ export const authSchema = object(
   { defaultEmpty: true },
 );
 
+const claimName = (variable: string, serverDefault?: string) =>
+  string({
+    minLength: 1,
+    maxLength: 256,
+    description: `Access-token claim (${variable})${serverDefault === undefined ? '' : `; the server's default is ${serverDefault}`}.`,
+  });
+const tenantName = { minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' } as const;
+
+/** OAuth access tokens the API pods accept beside API keys (docs/security.md); absent: API keys only. */
+export const oauthSchema = object(
+  {
+    issuer: string({ maxLength: 2048, pattern: '^https?://.+', description: 'The one authorization server whose access tokens are accepted (HYPHAE_OAUTH_ISSUER); https.' }),
+    publicUrl: string({
+      maxLength: 2048,
+      pattern: '^https?://[^/?#]+/?$',
+      description: 'This server as clients reach it, the resource tokens are issued for (HYPHAE_PUBLIC_URL); default: https:// and ingress.host.',
+    }),
+    audience: string({ minLength: 1, maxLength: 2048, description: 'The aud tokens must carry (HYPHAE_OAUTH_AUDIENCE); default: publicUrl.' }),
+    tenantClaim: claimName('HYPHAE_OAUTH_TENANT_CLAIM', 'hyphae_tenant'),
+    defaultTenant: string({ ...tenantName, description: 'Tenant of a token without the tenant claim (HYPHAE_OAUTH_DEFAULT_TENANT).' }),
+    allowedTenants: array(string({ minLength: 1, maxLength: 128, pattern: '^([A-Za-z0-9][A-Za-z0-9._-]*|[*])$' }), {
+      listType: 'set',
+      maxItems: 256,
+      description: 'Tenants a token may name, or "*" for any (HYPHAE_OAUTH_ALLOWED_TENANTS); default: defaultTenant alone.',
+    }),
+    agentClaim: claimName('HYPHAE_OAUTH_AGENT_CLAIM', 'sub'),
+    projectsClaim: claimName('HYPHAE_OAUTH_PROJECTS_CLAIM'),
+    introspectionSecret: object(
+      {
+        name: string({ ...dnsName, description: 'Secret with the client credentials for RFC 7662 introspection of opaque tokens.' }),
+        clientIdKey: string({ default: 'client-id', minLength: 1 }),
+        clientSecretKey: string({ default: 'client-secret', minLength: 1 }),
+      },
+      { required: ['name'] },
+    ),
+  },
+  {
+    required: ['issuer'],
+    description: 'Sign-in with OAuth for remote MCP hosts (claude.ai, ChatGPT) beside API keys.',
+    validations: [{ rule: 'has(self.defaultTenant) || has(self.allowedTenants)', message: 'oauth requires defaultTenant or allowedTenants', fieldPath: '.allowedTenants' }],
+  },
+);
+
 export const monitoringSchema = object(
   {
     serviceMonitor: object(
@@ -227,9 +270,20 @@ export const specSchema = object(
     ingress: ingressSchema,
     networkPolicy: networkPolicySchema,
     auth: authSchema,
+    oauth: oauthSchema,
     monitoring: monitoringSchema,
   },
-  { defaultEmpty: true, description: 'Desired state of a Hyphae deployment.' },
+  {
+    defaultEmpty: true,
+    description: 'Desired state of a Hyphae deployment.',
+    validations: [
+      {
+        rule: '!has(self.oauth) || has(self.oauth.publicUrl) || (self.ingress.enabled && has(self.ingress.host))',
+        message: 'oauth requires oauth.publicUrl or an enabled ingress with a host',
+        fieldPath: '.oauth',
+      },
+    ],
+  },
 );
 
 const condition = object(

@@ -61,6 +61,13 @@ describe('apiDeployment', () => {
     });
   });
 
+  it('takes the OAuth introspection client from its Secret', () => {
+    const d = build({ ingress: { enabled: true, host: 'mem.example.com' }, oauth: { issuer: 'https://id.example.com', defaultTenant: 'acme', introspectionSecret: { name: 'idp' } } });
+    const env = (podSpecOf(d).containers[0] as unknown as { env: unknown[] }).env;
+    expect(env).toContainEqual({ name: 'HYPHAE_OAUTH_INTROSPECTION_CLIENT_ID', valueFrom: { secretKeyRef: { name: 'idp', key: 'client-id' } } });
+    expect(env).toContainEqual({ name: 'HYPHAE_OAUTH_INTROSPECTION_CLIENT_SECRET', valueFrom: { secretKeyRef: { name: 'idp', key: 'client-secret' } } });
+  });
+
   it('rolls the pods when the config changes', () => {
     const a = (build() as unknown as Dep).spec.template.metadata.annotations[CONFIG_HASH_ANNOTATION];
     const b = (build({ api: { port: 9000 } }) as unknown as Dep).spec.template.metadata.annotations[CONFIG_HASH_ANNOTATION];

@@ -27,6 +27,13 @@ export function serverEnv(mesh: HyphaeMesh, spec: HyphaeMeshSpec): Array<Record<
   ];
   const admin = spec.auth.bootstrapAdminKeySecret;
   if (admin) env.push({ name: 'HYPHAE_BOOTSTRAP_ADMIN_KEY', valueFrom: { secretKeyRef: { name: admin.name, key: admin.key } } });
+  const introspection = spec.oauth?.introspectionSecret;
+  if (introspection) {
+    env.push(
+      { name: 'HYPHAE_OAUTH_INTROSPECTION_CLIENT_ID', valueFrom: { secretKeyRef: { name: introspection.name, key: introspection.clientIdKey } } },
+      { name: 'HYPHAE_OAUTH_INTROSPECTION_CLIENT_SECRET', valueFrom: { secretKeyRef: { name: introspection.name, key: introspection.clientSecretKey } } },
+    );
+  }
   return env;
 }
 

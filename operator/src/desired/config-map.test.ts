@@ -51,3 +51,39 @@ describe('configMap', () => {
     expect(data.HYPHAE_ALLOWED_HOSTS?.split(',')).toContain('mem.example.com');
   });
 });
+
+describe('configMap with spec.oauth', () => {
+  it('carries the OAuth settings to the API pods, the public URL defaulting to the ingress host over https', () => {
+    const { mesh, spec } = meshFixture({
+      ingress: { enabled: true, host: 'mem.example.com' },
+      oauth: { issuer: 'https://id.example.com/realms/hyphae', allowedTenants: ['acme', 'globex'], tenantClaim: 'org', projectsClaim: 'projects' },
+    });
+    const data = configMap(mesh, spec).data as Record<string, string>;
+    expect(data).toMatchObject({
+      HYPHAE_OAUTH_ISSUER: 'https://id.example.com/realms/hyphae',
+      HYPHAE_PUBLIC_URL: 'https://mem.example.com',
+      HYPHAE_OAUTH_ALLOWED_TENANTS: 'acme,globex',
+      HYPHAE_OAUTH_TENANT_CLAIM: 'org',
+      HYPHAE_OAUTH_PROJECTS_CLAIM: 'projects',
+    });
+    expect(data.HYPHAE_OAUTH_AUDIENCE).toBeUndefined();
+    expect(loadConfig(data).oauth).toMatchObject({
+      issuer: 'https://id.example.com/realms/hyphae',
+      resource: 'https://mem.example.com',
+      audiences: ['https://mem.example.com', 'https://mem.example.com/', 'https://mem.example.com/mcp'],
+      allowedTenants: ['acme', 'globex'],
+      tenantClaim: 'org',
+      agentClaim: 'sub',
+    });
+  });
+
+  it('prefers an explicit public URL and audience, and sets nothing OAuth without spec.oauth', () => {
+    const { mesh, spec } = meshFixture({
+      ingress: { enabled: true, host: 'mem.example.com' },
+      oauth: { issuer: 'https://id.example.com', publicUrl: 'https://memory.example.org', audience: 'api://hyphae', defaultTenant: 'acme' },
+    });
+    expect(loadConfig(configMap(mesh, spec).data as Record<string, string>).oauth).toMatchObject({ resource: 'https://memory.example.org', audiences: ['api://hyphae'], defaultTenant: 'acme' });
+    const plain = meshFixture({ ingress: { enabled: true, host: 'mem.example.com' } });
+    expect(Object.keys(configMap(plain.mesh, plain.spec).data as Record<string, string>).filter((name) => name.includes('OAUTH') || name === 'HYPHAE_PUBLIC_URL')).toEqual([]);
+  });
+});

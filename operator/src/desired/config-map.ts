@@ -26,5 +26,23 @@ export function configMap(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject {
   const hosts = [svc, `${svc}.${ns}`, `${svc}.${ns}.svc`, `${svc}.${ns}.svc.cluster.local`];
   if (spec.ingress.enabled && spec.ingress.host) hosts.push(spec.ingress.host);
   data.HYPHAE_ALLOWED_HOSTS = hosts.join(',');
+  Object.assign(data, oauthSettings(spec));
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: metadata(mesh, names.config(mesh), 'config'), data };
+}
+
+/** spec.oauth as the server's settings; the public URL defaults to the ingress host, behind TLS. */
+function oauthSettings(spec: HyphaeMeshSpec): Record<string, string> {
+  const oauth = spec.oauth;
+  if (oauth === undefined) return {};
+  const settings: Record<string, string | undefined> = {
+    HYPHAE_OAUTH_ISSUER: oauth.issuer,
+    HYPHAE_PUBLIC_URL: oauth.publicUrl ?? (spec.ingress.host === undefined ? undefined : `https://${spec.ingress.host}`),
+    HYPHAE_OAUTH_AUDIENCE: oauth.audience,
+    HYPHAE_OAUTH_TENANT_CLAIM: oauth.tenantClaim,
+    HYPHAE_OAUTH_DEFAULT_TENANT: oauth.defaultTenant,
+    HYPHAE_OAUTH_ALLOWED_TENANTS: oauth.allowedTenants?.join(','),
+    HYPHAE_OAUTH_AGENT_CLAIM: oauth.agentClaim,
+    HYPHAE_OAUTH_PROJECTS_CLAIM: oauth.projectsClaim,
+  };
+  return Object.fromEntries(Object.entries(settings).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }

@@ -35,4 +35,10 @@ describe('ingress', () => {
     const off = meshFixture({ api: { grpcPort: 0 }, ingress: { enabled: true, host: 'mem.example.com', grpcHost: 'grpc.mem.example.com' } });
     expect((ingress(off.mesh, off.spec) as unknown as { spec: { rules: unknown[] } }).spec.rules).toHaveLength(1);
   });
+
+  it('adds the OAuth protected-resource metadata path with spec.oauth', () => {
+    const { mesh, spec } = meshFixture({ ingress: { enabled: true, host: 'mem.example.com' }, oauth: { issuer: 'https://id.example.com', defaultTenant: 'acme' } });
+    const i = ingress(mesh, spec) as unknown as { spec: { rules: { http: { paths: { path: string }[] } }[] } };
+    expect(i.spec.rules[0]?.http.paths.map((p) => p.path)).toEqual(['/mcp', '/v1', '/.well-known/oauth-protected-resource']);
+  });
 });
