@@ -18,7 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import { createEmbedder } from '../src/embed/create-embedder.js';
 import { buildHttpApp } from '../src/http/build-http-app.js';
 import { resolveHttpConfig } from '../src/http/http-config.js';
-import { createHyphaeMetrics } from '../src/http/metrics.js';
+import { createHyphaeMetrics } from '../src/metrics/index.js';
 import { registerMcpRoutes } from '../src/mcp/http-routes.js';
 import { runStdioServer } from '../src/mcp/stdio-server.js';
 import { projectBeacon } from '../src/mcp/tools/output-shapes.js';

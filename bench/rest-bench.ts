@@ -11,7 +11,7 @@ import type { Principal } from '../src/core/principal.js';
 import { createEmbedder } from '../src/embed/create-embedder.js';
 import { buildHttpApp } from '../src/http/build-http-app.js';
 import { resolveHttpConfig } from '../src/http/http-config.js';
-import { createHyphaeMetrics } from '../src/http/metrics.js';
+import { createHyphaeMetrics } from '../src/metrics/index.js';
 import { createMemoryFacade } from '../src/service/create-memory-facade.js';
 import { migrate } from '../src/store/migrator.js';
 import { openPgliteDb } from '../src/store/pglite-driver.js';

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { openHyphaeApp } from '../app/index.js';
 import { loadConfig } from '../core/config.js';
 import { isHyphaeError } from '../core/errors.js';
 import { hookReport, DEFAULT_HOOK_LIMIT } from '../mcp/hook-report.js';
@@ -19,7 +20,6 @@ import type { InboxReader } from '../mcp/inbox-reader.js';
 import { resolveStdioPrincipal } from '../mcp/stdio-server.js';
 import { configFlags, parseCommand } from './args.js';
 import { mcpEndpoint } from './mcp-command.js';
-import { startProcessRuntime } from './process-runtime.js';
 
 const HOOK_USAGE =
   'Usage: HYPHAE_API_KEY=hy_… hyphae hook [--remote URL] [--limit N] [--state-dir D] [--data-dir D] [--database-url URL] [--embedder E]\n';
@@ -85,13 +85,13 @@ export async function runHookCommand(argv: readonly string[]): Promise<void> {
       return;
     }
     const config = loadConfig(process.env, configFlags(parsed.values));
-    const runtime = await startProcessRuntime(config, { command: 'hyphae hook', onBackgroundError: () => undefined });
+    const hyphae = await openHyphaeApp(config, { command: 'hyphae hook', onBackgroundError: () => undefined });
     try {
-      const principal = await resolveStdioPrincipal(runtime.facade, process.env);
+      const principal = await resolveStdioPrincipal(hyphae.facade, process.env);
       const target = config.databaseUrl === undefined ? `embedded:${config.dataDir}` : 'database';
-      await report(facadeInboxReader(runtime.facade, principal), stateFile(stateDir, target, apiKey), limit);
+      await report(facadeInboxReader(hyphae.facade, principal), stateFile(stateDir, target, apiKey), limit);
     } finally {
-      await runtime.close();
+      await hyphae.close();
     }
   } catch (error) {
     fail(isHyphaeError(error) ? error.message : error instanceof Error ? error.message : 'failed');

@@ -3,12 +3,12 @@
  * around the facade's per-tenant admin check on purpose: whoever can open the database owns it).
  * `create` prints the clear key once, alone on its line, on stdout; everything else goes to stderr.
  */
+import { openMigratedDatabase } from '../app/index.js';
 import { createKeyAdministration } from '../auth/key-administration.js';
 import type { ApiKeyInfo } from '../core/entities.js';
 import { InvalidArgumentError } from '../core/errors.js';
 import { loadConfig } from '../core/config.js';
 import { configFlags, parseCommand } from './args.js';
-import { openMigratedDatabase } from './database.js';
 
 const KEYS_USAGE = `Usage:
   hyphae keys create --tenant T --agent A [--role writer] [--projects p1,p2] [--default-project P] [--trust 0.5]

@@ -1,5 +1,5 @@
 /**
- * The `hyphae` command (SPEC §6): serve, mcp, keys, worker, migrate, reembed, operator.
+ * The `hyphae` command (README.md, "Command line"): serve, mcp, keys, worker, migrate, reembed, operator.
  * Exit codes: 0 success, 1 runtime failure, 2 bad usage, configuration or identity.
  */
 import { isHyphaeError } from '../core/errors.js';

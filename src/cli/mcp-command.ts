@@ -6,12 +6,12 @@
  *   direct                    HYPHAE_DATABASE_URL (+ HYPHAE_NATS_URL for cross-replica gossip)
  *   --remote URL              bridges stdio to a running server's /mcp (agents share one memory)
  */
+import { openHyphaeApp } from '../app/index.js';
 import { loadConfig } from '../core/config.js';
 import { isHyphaeError } from '../core/errors.js';
 import { runRemoteBridge } from '../mcp/remote-bridge.js';
 import { resolveStdioPrincipal, runStdioServer } from '../mcp/stdio-server.js';
 import { configFlags, parseCommand } from './args.js';
-import { startProcessRuntime } from './process-runtime.js';
 
 const MCP_USAGE = 'Usage: HYPHAE_API_KEY=hy_… hyphae mcp [--remote URL] [--data-dir D] [--database-url URL] [--nats-url URL] [--embedder E]\n';
 
@@ -51,14 +51,14 @@ export async function runMcpCommand(argv: readonly string[]): Promise<void> {
   }
 
   const config = loadConfig(process.env, configFlags(parsed.values));
-  const processRuntime = await startProcessRuntime(config, {
+  const hyphae = await openHyphaeApp(config, {
     command: 'hyphae mcp',
     onBackgroundError: (error) => stderrLog(`background task failed: ${error instanceof Error ? error.message : String(error)}`),
   });
   try {
     let principal;
     try {
-      principal = await resolveStdioPrincipal(processRuntime.facade, process.env);
+      principal = await resolveStdioPrincipal(hyphae.facade, process.env);
     } catch (error) {
       stderrLog(isHyphaeError(error) ? error.message : 'could not resolve HYPHAE_API_KEY');
       process.exitCode = 2;
@@ -66,16 +66,16 @@ export async function runMcpCommand(argv: readonly string[]): Promise<void> {
     }
     stderrLog(`serving agent "${principal.agent}" of tenant "${principal.tenantId}" on stdio`);
     await runStdioServer({
-      facade: processRuntime.facade,
+      facade: hyphae.facade,
       principal,
       input: process.stdin,
       output: process.stdout,
       log: stderrLog,
       signal: abort.signal,
-      observer: processRuntime.metrics,
+      observer: hyphae.metrics,
     });
   } finally {
-    await processRuntime.close();
+    await hyphae.close();
   }
 }
 

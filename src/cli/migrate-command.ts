@@ -1,7 +1,7 @@
 /** `hyphae migrate`: applies pending migrations (under the migration advisory lock) and exits. */
+import { openMigratedDatabase } from '../app/index.js';
 import { loadConfig } from '../core/config.js';
 import { configFlags, parseCommand } from './args.js';
-import { openMigratedDatabase } from './database.js';
 
 export async function runMigrateCommand(argv: readonly string[]): Promise<void> {
   const parsed = parseCommand(argv);

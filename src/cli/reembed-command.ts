@@ -2,14 +2,11 @@
  * `hyphae reembed [--embedder E]`: moves the configured database (embedded folder or PostgreSQL)
  * to the embedder E, printing progress; Ctrl-C stops between batches and a later run resumes.
  */
+import { createConfiguredEmbedder, openConfiguredDatabase } from '../app/index.js';
 import { InvalidArgumentError } from '../core/errors.js';
 import { loadConfig } from '../core/config.js';
-import { createEmbedder } from '../embed/create-embedder.js';
 import { reembedDatabase, REEMBED_DEFAULT_BATCH_SIZE, type ReembedProgress } from '../service/reembed-database.js';
-import { openDb } from '../store/open-db.js';
-import { databasePoolSettings } from '../service/runtime.js';
 import { configFlags, parseCommand } from './args.js';
-import { embedderConfigFrom } from './embedder-config.js';
 
 const USAGE = `Usage: hyphae reembed [--embedder E] [--data-dir D | --database-url URL] [--batch-size N]
 Re-embeds every cell and beacon with embedder E (default: HYPHAE_EMBEDDER, else minilm), swaps the
@@ -28,7 +25,7 @@ export async function runReembedCommand(argv: readonly string[]): Promise<void> 
   const batchSize = typeof batchText === 'string' ? Number(batchText) : REEMBED_DEFAULT_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) throw new InvalidArgumentError(`--batch-size must be an integer from 1 to 10000, got "${String(batchText)}"`);
   const config = loadConfig(process.env, configFlags(parsed.values));
-  const embedder = await createEmbedder({ ...embedderConfigFrom(config), embedsOnly: true });
+  const embedder = await createConfiguredEmbedder(config, { embedsOnly: true });
   let stopRequested = false;
   const onSignal = (): void => {
     stopRequested = true;
@@ -37,12 +34,7 @@ export async function runReembedCommand(argv: readonly string[]): Promise<void> 
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const db = await openDb({
-      dataDir: config.dataDir,
-      ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
-      command: 'hyphae reembed',
-      ...databasePoolSettings(config),
-    });
+    const db = await openConfiguredDatabase(config, 'hyphae reembed');
     try {
       const progress = progressPrinter(process.stderr);
       const outcome = await reembedDatabase(db, embedder, {

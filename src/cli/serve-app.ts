@@ -1,13 +1,13 @@
 /**
- * The HTTP app `hyphae serve` runs over a process runtime (src/cli/process-runtime.ts), its
- * settings taken from the process configuration. Tests and benches that claim to run "what serve
+ * The HTTP app `hyphae serve` runs over the composed process (src/app), its settings taken from
+ * the process configuration. Tests and benches that claim to run "what serve
  * runs" build it here too, rather than wiring their own.
  */
 import type { FastifyInstance } from 'fastify';
+import type { HyphaeApp } from '../app/index.js';
 import { buildHttpAppWithStreams, type HttpAppDeps, type HttpAppWithStreams } from '../http/build-http-app.js';
 import { resolveHttpConfig } from '../http/http-config.js';
 import { SERVER_VERSION } from '../mcp/server-version.js';
-import type { ProcessRuntime } from './process-runtime.js';
 
 export interface ServeAppOptions {
   /** Defaults to the configured log level on stdout. */
@@ -17,15 +17,15 @@ export interface ServeAppOptions {
   readonly liveStream?: HttpAppDeps['liveStream'];
 }
 
-export async function buildServeApp(processRuntime: ProcessRuntime, options: ServeAppOptions = {}): Promise<FastifyInstance> {
-  return (await buildServeAppWithStreams(processRuntime, options)).app;
+export async function buildServeApp(hyphae: HyphaeApp, options: ServeAppOptions = {}): Promise<FastifyInstance> {
+  return (await buildServeAppWithStreams(hyphae, options)).app;
 }
 
 /** The same app, with its live-stream endpoints (tests count their open streams). */
-export function buildServeAppWithStreams(processRuntime: ProcessRuntime, options: ServeAppOptions = {}): Promise<HttpAppWithStreams> {
-  const { config } = processRuntime;
+export function buildServeAppWithStreams(hyphae: HyphaeApp, options: ServeAppOptions = {}): Promise<HttpAppWithStreams> {
+  const { config } = hyphae;
   return buildHttpAppWithStreams({
-    facade: processRuntime.facade,
+    facade: hyphae.facade,
     config: resolveHttpConfig({
       allowedHosts: config.allowedHosts,
       allowedOrigins: config.allowedOrigins,
@@ -37,8 +37,8 @@ export function buildServeAppWithStreams(processRuntime: ProcessRuntime, options
       metricsBearerToken: config.metricsToken,
       a2a: config.a2a,
     }),
-    readiness: processRuntime.readiness,
-    metrics: processRuntime.metrics,
+    readiness: hyphae.readiness,
+    metrics: hyphae.metrics,
     logger: options.logger ?? { level: config.logLevel },
     version: SERVER_VERSION,
     ...(options.failedAuth === undefined ? {} : { failedAuth: options.failedAuth }),

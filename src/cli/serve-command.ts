@@ -4,12 +4,12 @@
  * SIGTERM/SIGINT: stop accepting on both, drain in-flight calls and live streams, flush recall hits
  * and the outbox, close the bus and the database (PGlite is closed cleanly, never corrupted).
  */
+import { openHyphaeApp } from '../app/index.js';
 import { loadConfig } from '../core/config.js';
 import { describeLoggableError } from '../core/loggable-error.js';
 import { SERVER_VERSION } from '../mcp/server-version.js';
 import { configFlags, parseCommand } from './args.js';
 import { printBootstrapBanner } from './bootstrap-banner.js';
-import { startProcessRuntime } from './process-runtime.js';
 import { buildServeApp } from './serve-app.js';
 import { createSharedFailedAuthLimiter, startServeGrpc } from './serve-grpc.js';
 import { onShutdownSignal } from './shutdown.js';
@@ -21,18 +21,17 @@ export async function runServeCommand(argv: readonly string[]): Promise<void> {
     return;
   }
   const config = loadConfig(process.env, configFlags(parsed.values));
-  const processRuntime = await startProcessRuntime(config, {
+  const hyphae = await openHyphaeApp(config, {
     command: 'hyphae serve',
     onBackgroundError: (error) => process.stderr.write(`hyphae serve: background task failed: ${describeLoggableError(error)}\n`),
   });
-  const { runtime } = processRuntime;
   let app: Awaited<ReturnType<typeof buildServeApp>> | undefined;
   let grpc: Awaited<ReturnType<typeof startServeGrpc>>;
   try {
-    const bootstrap = await runtime.keyAdmin.bootstrapAdminKey(config.bootstrapAdminKey);
-    const failedAuth = createSharedFailedAuthLimiter(processRuntime);
-    app = await buildServeApp(processRuntime, { failedAuth });
-    grpc = await startServeGrpc(processRuntime, failedAuth);
+    const bootstrap = await hyphae.keyAdmin.bootstrapAdminKey(config.bootstrapAdminKey);
+    const failedAuth = createSharedFailedAuthLimiter(hyphae);
+    app = await buildServeApp(hyphae, { failedAuth });
+    grpc = await startServeGrpc(hyphae, failedAuth);
     const address = await app.listen({ host: config.host, port: config.port });
     // The clear key is shown once, only when this start minted it (never a preset key from the environment).
     if (bootstrap !== null && config.bootstrapAdminKey === undefined) printBootstrapBanner(bootstrap, publicBaseUrl(config.host, address));
@@ -40,12 +39,12 @@ export async function runServeCommand(argv: readonly string[]): Promise<void> {
     process.stderr.write(grpc === undefined ? 'hyphae serve: gRPC off (HYPHAE_GRPC_PORT=0)\n' : `hyphae serve: gRPC, gRPC-Web and Connect (h2c) on ${grpc.address}\n`);
     process.stderr.write(
       `hyphae ${SERVER_VERSION} serving on ${address} (${config.embedded ? `embedded, data in ${config.dataDir}` : 'PostgreSQL'}; ` +
-        `embedder ${runtime.embedder.modelId}; bus ${config.natsUrl === undefined ? 'in-process' : 'NATS'})\n`,
+        `embedder ${hyphae.embedder.modelId}; bus ${config.natsUrl === undefined ? 'in-process' : 'NATS'})\n`,
     );
   } catch (error) {
     await grpc?.close().catch(() => undefined);
     await app?.close().catch(() => undefined);
-    await processRuntime.close().catch(() => undefined);
+    await hyphae.close().catch(() => undefined);
     throw error;
   }
   const server = app;
@@ -53,7 +52,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<void> {
   await onShutdownSignal(async (signal) => {
     process.stderr.write(`hyphae serve: ${signal}: draining requests and closing\n`);
     await Promise.all([server.close(), grpcServer?.close()]);
-    await processRuntime.close();
+    await hyphae.close();
   });
 }
 

@@ -3,11 +3,11 @@
  * and over HTTP (`POST /v1/embeddings`, `/healthz`, `/readyz`, `/metrics`). SIGTERM stops taking
  * work and finishes what it holds.
  */
+import { embedderConfigFrom } from '../app/index.js';
 import { loadConfig } from '../core/config.js';
 import { InvalidArgumentError } from '../core/errors.js';
 import { runWorker } from '../worker/index.js';
 import { parseCommand } from './args.js';
-import { embedderConfigFrom } from './embedder-config.js';
 
 export const DEFAULT_WORKER_PORT = 8788;
 

@@ -17,7 +17,7 @@ import { FailedAuthLimiter } from './failed-auth-limiter.js';
 import { HEALTH_OPERATIONS, registerHealthRoutes, type ReadinessProbe } from './health-routes.js';
 import type { HttpConfig } from './http-config.js';
 import { pinoOptions, type HttpLoggerOptions } from './logger-options.js';
-import type { HyphaeMetrics } from './metrics.js';
+import type { HyphaeMetrics } from '../metrics/index.js';
 import { METRICS_OPERATION, registerMetricsRoute } from './metrics-route.js';
 import { buildOpenApiDocument, type PlainOperation } from './openapi-document.js';
 import { isProbeRoute } from './probe-routes.js';

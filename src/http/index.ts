@@ -5,7 +5,5 @@ export { DEFAULT_HTTP_CONFIG, resolveHttpConfig } from './http-config.js';
 export type { HttpConfig } from './http-config.js';
 export type { ReadinessProbe } from './health-routes.js';
 export type { HttpLoggerOptions } from './logger-options.js';
-export { createHyphaeMetrics } from './metrics.js';
-export type { DbPoolSample, DiffTransport, HyphaeMetrics, McpCallOutcome } from './metrics.js';
 export { buildOpenApiDocument } from './openapi-document.js';
 export { REST_ROUTES } from './rest/rest-routes.js';

@@ -5,7 +5,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { UnauthenticatedError } from '../core/errors.js';
-import type { HyphaeMetrics } from './metrics.js';
+import type { HyphaeMetrics } from '../metrics/index.js';
 import type { PlainOperation } from './openapi-document.js';
 
 export const METRICS_OPERATION: PlainOperation = {

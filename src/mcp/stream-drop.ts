@@ -6,12 +6,11 @@
  * nothing; a subscriptions/listen is re-issued.
  */
 import { UnavailableError } from '../core/errors.js';
+import type { StreamDropReason, StreamDropTransport } from '../metrics/stream-drop-reason.js';
+
+export type { StreamDropReason, StreamDropTransport };
 
 export const STREAM_DROPPED_METHOD = 'notifications/hyphae/stream_dropped';
-
-/** slow_reader: unsent bytes passed the bound; backlog: the catch-up alone did. */
-export type StreamDropReason = 'slow_reader' | 'backlog';
-export type StreamDropTransport = 'sse' | 'listen';
 
 /** Structurally a subset of HyphaeMetrics. */
 export interface StreamDropMetrics {

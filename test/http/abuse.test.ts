@@ -48,8 +48,8 @@ describe('one key at every cap, 50 streams open, another tenant at work', { time
     // The other tenant: every request answered 2xx, and its watcher heard its stores.
     expect(victim.filter((o) => o.status >= 300).map((o) => `${o.label} ${o.status}`)).toEqual([]);
     expect(victim).toHaveLength(rounds * 5);
-    const watcher = await server.runtime.facade.authenticate(server.keys.victimWatcher);
-    expect((await server.runtime.facade.peekInbox(watcher, { limit: 200 })).diffs.length).toBeGreaterThan(0);
+    const watcher = await server.hyphae.facade.authenticate(server.keys.victimWatcher);
+    expect((await server.hyphae.facade.peekInbox(watcher, { limit: 200 })).diffs.length).toBeGreaterThan(0);
 
     // The abuser: refused past each cap, with the quota named; nothing else went wrong.
     const statuses = new Set(abuse.map((o) => `${o.label} ${o.status} ${o.quota ?? ''}`.trim()));
@@ -69,7 +69,7 @@ describe('one key at every cap, 50 streams open, another tenant at work', { time
     expect(statuses).toContain('beacon 409 beacons_per_agent');
     expect(statuses).toContain('store 409 cells_per_tenant');
 
-    const facade = server.runtime.facade;
+    const facade = server.hyphae.facade;
     const abuser = await facade.authenticate(server.keys.abuser);
     const beacons = await facade.listBeacons(abuser, { limit: 200 });
     expect(beacons.items).toHaveLength(ABUSE_LIMITS.beaconsPerAgent);
@@ -78,9 +78,9 @@ describe('one key at every cap, 50 streams open, another tenant at work', { time
     expect(inbox.diffs.length).toBeLessThanOrEqual(ABUSE_LIMITS.inboxDiffs);
     // The streams stayed within their cap: still open, or dropped with their reason.
     expect(facade.openLiveStreams).toBeLessThanOrEqual(ABUSE_LIMITS.streamsPerKey);
-    const families = parsePrometheusText(await server.runtime.metrics.render());
+    const families = parsePrometheusText(await server.hyphae.metrics.render());
     expect(families.get('hyphae_inbox_trimmed_total')?.samples[0]?.value).toBeGreaterThan(0);
-    const cells = await server.runtime.runtime.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cells WHERE tenant_id = 'abuser'`);
+    const cells = await server.hyphae.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cells WHERE tenant_id = 'abuser'`);
     expect(cells.rows[0]?.n).toBe(ABUSE_LIMITS.cellsPerTenant);
     expect(server.errors).toEqual([]);
   });

@@ -1,20 +1,20 @@
 /**
- * One `hyphae serve` replica in this process, built by the code `serve` runs: the process runtime
- * (src/cli/process-runtime.ts: facade, outbox relay, live feed, metrics) and the serve app
+ * One `hyphae serve` replica in this process, built by the code `serve` runs: the composition root
+ * (src/app: facade, outbox relay, live feed, metrics) and the serve app
  * (src/cli/serve-app.ts) on its own port — with a database pool, bus and embedder the test hands
  * it, shorter background loops, and limits that let tests send many requests.
  */
 import type { FastifyInstance } from 'fastify';
-import { startProcessRuntime } from '../../src/cli/process-runtime.js';
+import { openHyphaeApp } from '../../src/app/index.js';
 import { buildServeAppWithStreams } from '../../src/cli/serve-app.js';
 import { loadConfig } from '../../src/core/config.js';
 import type { Embedder } from '../../src/embed/embedder.js';
-import type { HyphaeMetrics } from '../../src/http/metrics.js';
 import type { LiveStreamEndpoint } from '../../src/mcp/live-stream.js';
 import type { HttpListenStreams } from '../../src/mcp/modern/http-listen.js';
 import type { Bus } from '../../src/mesh/bus.js';
 import type { LiveDiffFeed } from '../../src/mesh/live-diff-feed.js';
 import type { OutboxRelay } from '../../src/mesh/outbox-relay.js';
+import type { HyphaeMetrics } from '../../src/metrics/index.js';
 import type { ManagedMemoryFacade } from '../../src/service/create-memory-facade.js';
 import type { FacadeConfig } from '../../src/service/facade-config.js';
 import type { Db } from '../../src/store/db.js';
@@ -64,7 +64,7 @@ export async function startMeshReplica(options: MeshReplicaOptions): Promise<Mes
     HYPHAE_RATE_LIMIT_PER_MINUTE: '1000000',
     HYPHAE_FAILED_AUTH_PER_MINUTE: '1000000',
   });
-  const runtime = await startProcessRuntime(config, {
+  const hyphae = await openHyphaeApp(config, {
     command: `mesh replica ${options.name}`,
     onBackgroundError: (error) => errors.push(error),
     parts: {
@@ -79,7 +79,7 @@ export async function startMeshReplica(options: MeshReplicaOptions): Promise<Mes
     },
   });
   try {
-    const { app, liveStream, listenStreams } = await buildServeAppWithStreams(runtime, {
+    const { app, liveStream, listenStreams } = await buildServeAppWithStreams(hyphae, {
       logger: false,
       liveStream: {
         heartbeatMs: options.heartbeatMs ?? 15_000,
@@ -90,23 +90,23 @@ export async function startMeshReplica(options: MeshReplicaOptions): Promise<Mes
     return {
       name: options.name,
       url,
-      db: runtime.runtime.db,
+      db: hyphae.db,
       bus,
-      facade: runtime.facade,
-      relay: runtime.relay,
-      feed: runtime.feed,
+      facade: hyphae.facade,
+      relay: hyphae.relay,
+      feed: hyphae.feed,
       liveStream,
       listenStreams,
       app,
-      metrics: runtime.metrics,
+      metrics: hyphae.metrics,
       errors,
       async close(): Promise<void> {
         await app.close();
-        await runtime.close();
+        await hyphae.close();
       },
     };
   } catch (error) {
-    await runtime.close();
+    await hyphae.close();
     throw error;
   }
 }

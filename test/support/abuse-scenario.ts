@@ -1,7 +1,7 @@
 /**
  * The abuse scenario of issue 13, shared by test/http/abuse.test.ts (which asserts the caps and
  * that the other tenant sees no error) and `npm run bench abuse` (which prints the other tenant's
- * latency under abuse ÷ unloaded). What `hyphae serve` runs (src/cli/process-runtime.ts +
+ * latency under abuse ÷ unloaded). What `hyphae serve` runs (src/app +
  * src/cli/serve-app.ts) on a real port, embedded, with every quota small enough to reach: one
  * abuser key fills each of them — beacons, open sessions, live streams, its inbox (filled by an
  * accomplice of its tenant whose stores fan out to the abuser's 50 streams), the tenant's cells
@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { startProcessRuntime, type ProcessRuntime } from '../../src/cli/process-runtime.js';
+import { openHyphaeApp, type HyphaeApp } from '../../src/app/index.js';
 import { buildServeApp } from '../../src/cli/serve-app.js';
 import { loadConfig } from '../../src/core/config.js';
 import { openSse, type SseConnection } from '../mesh/sse-client.js';
@@ -31,7 +31,7 @@ const EPOCH = '2000-01-01T00:00:00Z';
 
 export interface AbuseServer {
   readonly url: string;
-  readonly runtime: ProcessRuntime;
+  readonly hyphae: HyphaeApp;
   readonly keys: { readonly abuser: string; readonly accomplice: string; readonly victim: string; readonly victimWatcher: string };
   readonly streams: SseConnection[];
   readonly errors: unknown[];
@@ -61,12 +61,12 @@ export async function startAbuseServer(): Promise<AbuseServer> {
     HYPHAE_RATE_LIMIT_PER_MINUTE: String(ABUSE_LIMITS.requestsPerMinute),
   });
   const errors: unknown[] = [];
-  const runtime = await startProcessRuntime(config, { command: 'abuse scenario', onBackgroundError: (error) => errors.push(error) });
+  const hyphae = await openHyphaeApp(config, { command: 'abuse scenario', onBackgroundError: (error) => errors.push(error) });
   let app: FastifyInstance | undefined;
   try {
-    app = await buildServeApp(runtime, { logger: false });
+    app = await buildServeApp(hyphae, { logger: false });
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
-    const mint = async (tenant: string, agent: string): Promise<string> => (await runtime.runtime.keyAdmin.createKey({ tenant, agent })).key;
+    const mint = async (tenant: string, agent: string): Promise<string> => (await hyphae.keyAdmin.createKey({ tenant, agent })).key;
     const keys = {
       abuser: await mint('abuser', 'abuser'),
       accomplice: await mint('abuser', 'accomplice'),
@@ -77,20 +77,20 @@ export async function startAbuseServer(): Promise<AbuseServer> {
     const server = app;
     return {
       url,
-      runtime,
+      hyphae,
       keys,
       streams,
       errors,
       async close(): Promise<void> {
         for (const stream of streams) stream.close();
         await server.close();
-        await runtime.close();
+        await hyphae.close();
         await rm(dataDir, { recursive: true, force: true });
       },
     };
   } catch (error) {
     await app?.close();
-    await runtime.close();
+    await hyphae.close();
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   }

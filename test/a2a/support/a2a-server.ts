@@ -13,7 +13,7 @@ import type { Principal } from '../../../src/core/principal.js';
 import { createEmbedder } from '../../../src/embed/create-embedder.js';
 import { buildHttpApp } from '../../../src/http/build-http-app.js';
 import { resolveHttpConfig } from '../../../src/http/http-config.js';
-import { createHyphaeMetrics, type HyphaeMetrics } from '../../../src/http/metrics.js';
+import { createHyphaeMetrics, type HyphaeMetrics } from '../../../src/metrics/index.js';
 import { LiveDiffFeed } from '../../../src/mesh/live-diff-feed.js';
 import { MemoryBus } from '../../../src/mesh/memory-bus.js';
 import { OutboxRelay } from '../../../src/mesh/outbox-relay.js';

@@ -3,7 +3,7 @@
  * surface of `hyphae serve` on its own loopback port, counting into its own metrics registry.
  */
 import { FailedAuthLimiter } from '../../../src/http/failed-auth-limiter.js';
-import { createHyphaeMetrics, type HyphaeMetrics } from '../../../src/http/metrics.js';
+import { createHyphaeMetrics, type HyphaeMetrics } from '../../../src/metrics/index.js';
 import { resolveGrpcConfig, type GrpcConfig } from '../../../src/grpc/grpc-config.js';
 import { startGrpcServer, type GrpcServer } from '../../../src/grpc/grpc-server.js';
 import { startMeshReplica, type MeshReplica, type MeshReplicaOptions } from '../../mesh/mesh-replica.js';

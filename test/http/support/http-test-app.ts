@@ -9,7 +9,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildHttpApp } from '../../../src/http/build-http-app.js';
 import type { ReadinessProbe } from '../../../src/http/health-routes.js';
 import { resolveHttpConfig, type HttpConfig } from '../../../src/http/http-config.js';
-import { createHyphaeMetrics, type HyphaeMetrics } from '../../../src/http/metrics.js';
+import { createHyphaeMetrics, type HyphaeMetrics } from '../../../src/metrics/index.js';
 import { createTestRuntime, type TestRuntime, type TestRuntimeOptions } from '../../support/test-runtime.js';
 
 export interface HttpTestApp {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildHttpApp } from '../../../src/http/build-http-app.js';
 import type { HttpConfig } from '../../../src/http/http-config.js';
 import { resolveHttpConfig } from '../../../src/http/http-config.js';
-import { createHyphaeMetrics } from '../../../src/http/metrics.js';
+import { createHyphaeMetrics } from '../../../src/metrics/index.js';
 import type { MemoryFacade } from '../../../src/service/memory-facade.js';
 
 export interface ListeningMcpServer {

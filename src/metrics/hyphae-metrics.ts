@@ -1,10 +1,11 @@
 /**
- * Prometheus metrics of one Hyphae process. Every layer instruments through the small typed
- * `HyphaeMetrics` API (never prom-client directly), so names, buckets and label sets stay in
- * one place and labels stay low-cardinality: no ids, keys, tenants or raw URLs ever become labels.
+ * Prometheus metrics of one Hyphae process. The composition root meters the facade and the
+ * embedder with it, and the surfaces report into it, always through this small typed API (never
+ * prom-client directly), so names, buckets and label sets stay in one place and labels stay
+ * low-cardinality: no ids, keys, tenants or raw URLs ever become labels.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { StreamDropReason, StreamDropTransport } from '../mcp/stream-drop.js';
+import type { StreamDropReason, StreamDropTransport } from './stream-drop-reason.js';
 
 export type McpCallOutcome = 'ok' | 'error' | 'invalid';
 export type DiffTransport = 'bus' | 'sse' | 'grpc' | 'inbox' | 'pull';

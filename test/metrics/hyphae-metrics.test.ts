@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parsePrometheusText } from './support/prometheus-text.js';
-import { createHyphaeMetrics } from '../../src/http/metrics.js';
+import { parsePrometheusText } from '../http/support/prometheus-text.js';
+import { createHyphaeMetrics } from '../../src/metrics/index.js';
 
 describe('createHyphaeMetrics', () => {
   it('exports every family with its type, and process metrics, from a fresh registry', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/config.js';
-import { embedderConfigFrom } from './embedder-config.js';
+import { embedderConfigFrom } from './configured-embedder.js';
 
 describe('embedderConfigFrom', () => {
   it('builds the default minilm embedder when nothing is configured', () => {

@@ -2,20 +2,25 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type RuntimeConfig } from '../../src/service/runtime.js';
+import { openHyphaeApp, type HyphaeApp, type HyphaeAppParts } from '../../src/app/index.js';
+import { loadConfig } from '../../src/core/config.js';
 
-describe('createRuntime on an embedded data folder', () => {
+describe('openHyphaeApp on an embedded data folder', () => {
   let dataDir: string;
-  let config: RuntimeConfig;
+  const open = (settings: Record<string, string> = {}, parts: HyphaeAppParts = {}): Promise<HyphaeApp> =>
+    openHyphaeApp(loadConfig({ HYPHAE_DATA_DIR: dataDir, HYPHAE_EMBEDDER: 'hash', HYPHAE_DIFF_RETENTION_DAYS: '30', ...settings }), {
+      command: 'app test',
+      onBackgroundError: () => undefined,
+      parts,
+    });
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'hyphae-runtime-'));
-    config = { dataDir, databaseUrl: undefined, embedder: 'hash', diffRetentionDays: 30 };
   });
   afterAll(async () => rm(dataDir, { recursive: true, force: true }));
 
   it('bootstraps, stores and recalls; close flushes hits; a restart finds everything again', async () => {
-    const first = await createRuntime(config, { command: 'runtime test' });
+    const first = await open();
     const admin = await first.keyAdmin.bootstrapAdminKey();
     expect(admin?.tenant).toBe('default');
     const principal = await first.facade.authenticate(admin?.key ?? '');
@@ -23,7 +28,7 @@ describe('createRuntime on an embedded data folder', () => {
     await first.facade.recall(principal, { query: 'restart keeps memories', k: 1 });
     await first.close();
 
-    const second = await createRuntime(config, { command: 'runtime test' });
+    const second = await open();
     try {
       expect(await second.keyAdmin.bootstrapAdminKey()).toBeNull();
       const again = await second.facade.authenticate(admin?.key ?? '');
@@ -35,7 +40,7 @@ describe('createRuntime on an embedded data folder', () => {
   });
 
   it('gives the database sessions the configured HNSW scan settings', async () => {
-    const runtime = await createRuntime({ ...config, dbHnswEfSearch: 64, dbHnswIterativeScan: 'strict_order', dbHnswMaxScanTuples: 30_000 }, { command: 'runtime test' });
+    const runtime = await open({ HYPHAE_HNSW_EF_SEARCH: '64', HYPHAE_HNSW_ITERATIVE_SCAN: 'strict_order', HYPHAE_HNSW_MAX_SCAN_TUPLES: '30000' });
     try {
       expect(runtime.db.knn).toEqual({ efSearch: 64, iterativeScan: 'strict_order', maxScanTuples: 30_000 });
       const shown = await runtime.db.query<{ ef: string; scan: string; tuples: string }>(
@@ -49,7 +54,7 @@ describe('createRuntime on an embedded data folder', () => {
 
   it('analyzes a growing embedded table on its own, long before the slow full pass (kNN plans follow table size)', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'hyphae-runtime-analyze-'));
-    const runtime = await createRuntime({ ...config, dataDir: folder }, { command: 'runtime test', maintenanceCheckIntervalMs: 50 });
+    const runtime = await open({ HYPHAE_DATA_DIR: folder }, { maintenanceCheckIntervalMs: 50 });
     try {
       const key = await runtime.keyAdmin.createKey({ tenant: 'analyze', agent: 'writer', roles: ['writer'] });
       const principal = await runtime.facade.authenticate(key.key);
@@ -69,7 +74,7 @@ describe('createRuntime on an embedded data folder', () => {
 
   it('vacuums an embedded table on its own once a fifth of its rows are dead, and recall still finds every cell', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'hyphae-runtime-vacuum-'));
-    const runtime = await createRuntime({ ...config, dataDir: folder }, { command: 'runtime test', maintenanceCheckIntervalMs: 50 });
+    const runtime = await open({ HYPHAE_DATA_DIR: folder }, { maintenanceCheckIntervalMs: 50 });
     try {
       const key = await runtime.keyAdmin.createKey({ tenant: 'vacuum', agent: 'writer', roles: ['writer', 'reader'] });
       const principal = await runtime.facade.authenticate(key.key);
@@ -98,14 +103,14 @@ describe('createRuntime on an embedded data folder', () => {
   it('vacuums an embedded folder when it opens, since the dead-row counts of the last run are gone', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'hyphae-runtime-start-vacuum-'));
     try {
-      const first = await createRuntime({ ...config, dataDir: folder }, { command: 'runtime test' });
+      const first = await open({ HYPHAE_DATA_DIR: folder });
       const key = await first.keyAdmin.createKey({ tenant: 'restart', agent: 'writer', roles: ['writer'] });
       const principal = await first.facade.authenticate(key.key);
       for (let i = 0; i < 100; i++) await first.facade.store(principal, { content: `restart memory ${i}`, cell_type: 'Fact', salience: 0.5 });
       await first.db.query(`DELETE FROM cells WHERE tenant_id = 'restart'`);
       await first.close();
       // No maintenance check during the test: only the vacuum at opening can have run.
-      const second = await createRuntime({ ...config, dataDir: folder }, { command: 'runtime test', maintenanceCheckIntervalMs: 3_600_000 });
+      const second = await open({ HYPHAE_DATA_DIR: folder }, { maintenanceCheckIntervalMs: 3_600_000 });
       try {
         await second.db.query(`SELECT pg_stat_force_next_flush()`);
         const { rows } = await second.db.query<{ vacuums: number }>(`SELECT vacuum_count::int AS vacuums FROM pg_stat_user_tables WHERE relname = 'cells'`);
@@ -119,7 +124,7 @@ describe('createRuntime on an embedded data folder', () => {
   });
 
   it('refuses to start with another embedder than the one the database was created with', async () => {
-    const other = createRuntime({ ...config, embedder: 'use-lite' }, { command: 'runtime test' });
+    const other = open({ HYPHAE_EMBEDDER: 'use-lite' });
     await expect(other).rejects.toThrow(/hash-512/);
   });
 });

@@ -1,18 +1,18 @@
 /**
- * The limits of issue 13 as `hyphae serve` and `hyphae mcp` wire them (src/cli/process-runtime.ts):
+ * The limits of issue 13 as `hyphae serve` and `hyphae mcp` wire them (src/app, the composition root):
  * HYPHAE_* settings (HYPHAE_DEDUP_SIMILARITY too) reach the facade, and inbox trimming is counted in hyphae_inbox_trimmed_total.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProcessRuntime, type ProcessRuntime } from '../../src/cli/process-runtime.js';
+import { openHyphaeApp, type HyphaeApp } from '../../src/app/index.js';
 import { loadConfig } from '../../src/core/config.js';
 import type { HyphaeError } from '../../src/core/errors.js';
 import { parsePrometheusText } from '../http/support/prometheus-text.js';
 
 let dataDir: string;
-let runtime: ProcessRuntime;
+let runtime: HyphaeApp;
 const errors: unknown[] = [];
 
 beforeAll(async () => {
@@ -28,16 +28,16 @@ beforeAll(async () => {
     // hash has no default near-duplicate similarity; this turns reinforcement on.
     HYPHAE_DEDUP_SIMILARITY: '0.99',
   });
-  runtime = await startProcessRuntime(config, { command: 'test', onBackgroundError: (error) => errors.push(error) });
+  runtime = await openHyphaeApp(config, { command: 'test', onBackgroundError: (error) => errors.push(error) });
 });
 afterAll(async () => {
   await runtime?.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 
-describe('process runtime limits', () => {
+describe('the composed process limits', () => {
   it('applies the beacon, stream, inbox, cell, session and near-duplicate settings and counts trimmed diffs', async () => {
-    const mint = async (agent: string) => runtime.facade.authenticate((await runtime.runtime.keyAdmin.createKey({ tenant: 'lim', agent })).key);
+    const mint = async (agent: string) => runtime.facade.authenticate((await runtime.keyAdmin.createKey({ tenant: 'lim', agent })).key);
     const author = await mint('author');
     const watcher = await mint('watcher');
     await runtime.facade.placeBeacon(watcher, { text: 'queue depth alarms', include_own: false, threshold: 0.2 });

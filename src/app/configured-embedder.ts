@@ -1,6 +1,7 @@
-/** The embedder a process builds from its configuration (server, migrate/keys, worker). */
+/** The one way a process builds its embedder from the configuration (serve, mcp, hook, migrate, keys, reembed, worker). */
 import type { HyphaeConfig } from '../core/config.js';
-import type { EmbedderConfig } from '../embed/create-embedder.js';
+import { createEmbedder, type EmbedderConfig } from '../embed/create-embedder.js';
+import type { Embedder } from '../embed/embedder.js';
 import { USE_LITE_MODEL_ID } from '../embed/use-lite-embedder.js';
 
 export function embedderConfigFrom(config: HyphaeConfig): EmbedderConfig {
@@ -13,6 +14,15 @@ export function embedderConfigFrom(config: HyphaeConfig): EmbedderConfig {
     ...(config.embedDimension === undefined ? {} : { dimension: config.embedDimension }),
     ...(config.embedder === 'nats' && config.embedLocalFallback ? { fallback: localFallbackFor(config.embedModel) } : {}),
   };
+}
+
+export interface ConfiguredEmbedderOptions {
+  /** A process that only embeds, back to back (worker, reembed). */
+  readonly embedsOnly?: boolean;
+}
+
+export function createConfiguredEmbedder(config: HyphaeConfig, options: ConfiguredEmbedderOptions = {}): Promise<Embedder> {
+  return createEmbedder({ ...embedderConfigFrom(config), ...(options.embedsOnly === true ? { embedsOnly: true } : {}) });
 }
 
 /** The local fallback must produce the workers' model: hash-* falls back to hash, use-lite-512 to use-lite, the rest (the default) to minilm. */

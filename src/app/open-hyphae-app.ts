@@ -1,0 +1,113 @@
+/**
+ * The composition root of every Hyphae process that serves memory (`serve`, `mcp`, `hook`, tests,
+ * benches), in this order: configuration → database (migrated for the embedder) → embedder → bus →
+ * outbox relay and live feed → memory facade and background upkeep → metering. close() undoes it
+ * in reverse.
+ */
+import type { HyphaeConfig } from '../core/config.js';
+import { UnavailableError } from '../core/errors.js';
+import { meteredEmbedder } from '../embed/metered-embedder.js';
+import { createHyphaeMetrics } from '../metrics/index.js';
+import { createMemoryFacade } from '../service/create-memory-facade.js';
+import type { FacadeConfig } from '../service/facade-config.js';
+import { meteredFacade } from '../service/metered-facade.js';
+import { pingDatabase } from '../store/database-probe.js';
+import { migrate } from '../store/migrator.js';
+import { startBackgroundMaintenance } from './background-maintenance.js';
+import { openConfiguredDatabase } from './configured-database.js';
+import { createConfiguredEmbedder } from './configured-embedder.js';
+import type { HyphaeApp, HyphaeAppOptions, ReadinessCheck } from './hyphae-app.js';
+import { connectBus, createMesh } from './mesh-wiring.js';
+import { Teardown } from './teardown.js';
+
+export async function openHyphaeApp(config: HyphaeConfig, options: HyphaeAppOptions): Promise<HyphaeApp> {
+  const parts = options.parts ?? {};
+  const onError = options.onBackgroundError;
+  const metrics = createHyphaeMetrics();
+  const teardown = new Teardown();
+  try {
+    const db = parts.db ?? (await openConfiguredDatabase(config, options.command));
+    teardown.add(() => db.close());
+    const embedder = meteredEmbedder(parts.embedder ?? (await createConfiguredEmbedder(config)), metrics);
+    teardown.add(() => embedder.close());
+    await migrate(db, { modelId: embedder.modelId, dimension: embedder.dimension });
+
+    const bus = parts.bus ?? (await connectBus(config));
+    teardown.add(() => bus.close());
+    const mesh = createMesh(db, bus, metrics, onError, parts);
+    teardown.add(() => mesh.close());
+
+    const clock = (): Date => new Date();
+    const facade = createMemoryFacade({
+      db,
+      embedder,
+      clock,
+      config: facadeConfigFrom(config, parts.facade),
+      ...mesh.facadeHooks,
+      onBackgroundError: onError,
+      ...(parts.authCacheTtlMs === undefined ? {} : { authCacheTtlMs: parts.authCacheTtlMs }),
+    });
+    teardown.add(() => facade.close());
+    const upkeep = await startBackgroundMaintenance(db, {
+      diffRetentionDays: facade.config.diffRetentionDays,
+      clock,
+      onError,
+      ...(parts.maintenanceCheckIntervalMs === undefined ? {} : { maintenanceCheckIntervalMs: parts.maintenanceCheckIntervalMs }),
+    });
+    teardown.add(() => upkeep.stop());
+    mesh.relay.start();
+
+    metrics.trackDbPool(() => {
+      const stats = db.poolStats();
+      return { total: stats.total, idle: stats.idle, waiting: stats.waiting };
+    });
+    let closing: Promise<void> | undefined;
+    return {
+      config,
+      facade: meteredFacade(facade, metrics),
+      keyAdmin: facade.keyAdmin,
+      db,
+      embedder,
+      bus,
+      relay: mesh.relay,
+      feed: mesh.feed,
+      metrics,
+      readiness: readinessChecks(config, db, bus),
+      close(): Promise<void> {
+        closing ??= teardown.run();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await teardown.abandon();
+    throw error;
+  }
+}
+
+/** The facade's limits as the configuration sets them, plus what the caller adds. */
+function facadeConfigFrom(config: HyphaeConfig, extra: Partial<FacadeConfig> = {}): Partial<FacadeConfig> {
+  return {
+    diffRetentionDays: config.diffRetentionDays,
+    maxBeaconsPerAgent: config.maxBeaconsPerAgent,
+    maxStreamsPerKey: config.maxStreamsPerKey,
+    maxStreamsPerProcess: config.maxStreamsPerProcess,
+    maxInboxDiffs: config.maxInboxDiffs,
+    maxCellsPerTenant: config.maxCellsPerTenant,
+    maxOpenSessionsPerAgent: config.maxOpenSessionsPerAgent,
+    ...(config.dedupSimilarity === undefined ? {} : { nearDuplicateSimilarity: config.dedupSimilarity }),
+    ...extra,
+  };
+}
+
+function readinessChecks(config: HyphaeConfig, db: HyphaeApp['db'], bus: HyphaeApp['bus']): ReadinessCheck[] {
+  const checks: ReadinessCheck[] = [{ name: 'database', check: () => pingDatabase(db) }];
+  if (config.natsUrl !== undefined) {
+    checks.push({
+      name: 'nats',
+      check: async () => {
+        if (!bus.isConnected()) throw new UnavailableError('NATS is not connected');
+      },
+    });
+  }
+  return checks;
+}

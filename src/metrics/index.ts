@@ -1,0 +1,4 @@
+/** The process-wide Prometheus metrics: what the composition root creates and every layer reports into. */
+export { createHyphaeMetrics } from './hyphae-metrics.js';
+export type { DbPoolSample, DiffTransport, HyphaeMetrics, McpCallOutcome } from './hyphae-metrics.js';
+export type { StreamDropReason, StreamDropTransport } from './stream-drop-reason.js';
