@@ -10,6 +10,7 @@ import { describeLoggableError } from '../core/loggable-error.js';
 import { SERVER_VERSION } from '../mcp/server-version.js';
 import { configFlags, parseCommand } from './args.js';
 import { printBootstrapBanner } from './bootstrap-banner.js';
+import { GRPC_PORT, HTTP_PORT, listenExplained } from './port-in-use.js';
 import { buildServeApp } from './serve-app.js';
 import { createSharedFailedAuthLimiter, startServeGrpc } from './serve-grpc.js';
 import { onShutdownSignal } from './shutdown.js';
@@ -28,11 +29,13 @@ export async function runServeCommand(argv: readonly string[]): Promise<void> {
   let app: Awaited<ReturnType<typeof buildServeApp>> | undefined;
   let grpc: Awaited<ReturnType<typeof startServeGrpc>>;
   try {
-    const bootstrap = await hyphae.keyAdmin.bootstrapAdminKey(config.bootstrapAdminKey);
     const failedAuth = createSharedFailedAuthLimiter(hyphae);
     app = await buildServeApp(hyphae, { failedAuth });
-    grpc = await startServeGrpc(hyphae, failedAuth);
-    const address = await app.listen({ host: config.host, port: config.port });
+    grpc = await listenExplained(GRPC_PORT, config.grpcPort, () => startServeGrpc(hyphae, failedAuth));
+    const http = app;
+    const address = await listenExplained(HTTP_PORT, config.port, () => http.listen({ host: config.host, port: config.port }));
+    // Minted once both ports are held: a start that cannot listen must not mint a key it never shows.
+    const bootstrap = await hyphae.keyAdmin.bootstrapAdminKey(config.bootstrapAdminKey);
     // The clear key is shown once, only when this start minted it (never a preset key from the environment).
     if (bootstrap !== null && config.bootstrapAdminKey === undefined) printBootstrapBanner(bootstrap, publicBaseUrl(config.host, address));
     // Before the "serving on" line: whoever waits for that line finds the gRPC port up too.

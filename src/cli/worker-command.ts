@@ -8,6 +8,7 @@ import { loadConfig } from '../core/config.js';
 import { InvalidArgumentError } from '../core/errors.js';
 import { runWorker } from '../worker/index.js';
 import { parseCommand } from './args.js';
+import { listenExplained, WORKER_HTTP_PORT } from './port-in-use.js';
 
 export const DEFAULT_WORKER_PORT = 8788;
 
@@ -33,13 +34,15 @@ export async function runWorkerCommand(argv: readonly string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new InvalidArgumentError(`--port (or HYPHAE_WORKER_PORT) must be a port number, got "${portText}"`);
   }
-  const worker = await runWorker({
-    embedderConfig: { ...embedderConfigFrom(config), embedsOnly: true },
-    ...(config.natsUrl === undefined ? {} : { natsUrl: config.natsUrl }),
-    ...(v['no-http'] === true ? {} : { port, host: config.host }),
-    handleSignals: true,
-    logger: config.logLevel !== 'silent',
-  });
+  const worker = await listenExplained(WORKER_HTTP_PORT, port, () =>
+    runWorker({
+      embedderConfig: { ...embedderConfigFrom(config), embedsOnly: true },
+      ...(config.natsUrl === undefined ? {} : { natsUrl: config.natsUrl }),
+      ...(v['no-http'] === true ? {} : { port, host: config.host }),
+      handleSignals: true,
+      logger: config.logLevel !== 'silent',
+    }),
+  );
   process.stderr.write(
     `hyphae worker: ${worker.modelId} (${worker.dimension}-d)` +
       `${worker.subject === undefined ? '' : `; NATS subject ${worker.subject}`}` +
