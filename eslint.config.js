@@ -14,5 +14,5 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  { files: ['eslint.config.js', 'vitest.config.ts', 'test/ci/fixtures/vitest.fixture.config.ts'], rules: { 'no-restricted-syntax': 'off' } },
+  { files: ['eslint.config.js', 'vitest.config.ts', 'test/ci/fixtures/vitest.fixture.config.ts', 'test/ci/fixtures/tiers/vitest.tiers.config.ts'], rules: { 'no-restricted-syntax': 'off' } },
 );

@@ -1,11 +1,14 @@
 import { defineConfig } from 'vitest/config';
+import { SkippedTiersReporter } from './test/support/skipped-tiers-reporter.js';
 
-// Five tiers: `unit` (server code and cross-module tests), `conformance` (the official MCP suite
+// Five projects: `unit` (server code and cross-module tests), `conformance` (the official MCP suite
 // against `hyphae serve`, on Node 24), `operator` (pure operator logic), `k8s` (real kube-apiserver
-// + etcd) and `chart` (real helm). `npm test` runs all five; the last two skip themselves, naming
-// the missing binary, unless HYPHAE_TEST_REQUIRE=all.
+// + etcd) and `chart` (real helm). `npm test` runs all five. Files whose binary is absent
+// (nats-server, native PostgreSQL, kube-apiserver/etcd, helm, a Node ≥ 22) skip, unless
+// HYPHAE_TEST_REQUIRE=all; the run then ends naming each skipped tier and `npm run test:setup`.
 export default defineConfig({
   test: {
+    reporters: ['default', new SkippedTiersReporter()],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [

@@ -8,6 +8,7 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { assetDirs, executable } from '../k8s/assets.js';
+import { skipTier } from '../support/test-tiers.js';
 
 export const CHART_DIR = fileURLToPath(new URL('../../charts/hyphae', import.meta.url));
 /** The kube-apiserver version the test assets build; `helm template` assumes it. */
@@ -34,10 +35,8 @@ export function findHelm(): string | undefined {
 /** Skip reason for describe.skipIf, or undefined when helm is present; throws under HYPHAE_TEST_REQUIRE=all. */
 export function helmSkipReason(): string | undefined {
   if (findHelm()) return undefined;
-  const reason = 'chart tests skipped: missing helm (put it on PATH or run scripts/k8s-assets.sh)';
-  if (process.env.HYPHAE_TEST_REQUIRE === 'all') throw new Error(reason.replace('skipped', 'required'));
-  console.warn(reason);
-  return reason;
+  skipTier('chart', 'helm');
+  return 'missing helm';
 }
 
 let helmHome: string | undefined;

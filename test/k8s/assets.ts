@@ -4,6 +4,7 @@
 import { accessSync, constants } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { skipTier } from '../support/test-tiers.js';
 
 export interface K8sAssets {
   dir: string | undefined;
@@ -41,8 +42,7 @@ export function findK8sAssets(): K8sAssets {
 export function k8sSkipReason(): string | undefined {
   const assets = findK8sAssets();
   if (assets.missing.length === 0) return undefined;
-  const reason = `k8s tests skipped: missing ${assets.missing.join(' and ')} (set KUBEBUILDER_ASSETS or run scripts/k8s-assets.sh)`;
-  if (process.env.HYPHAE_TEST_REQUIRE === 'all') throw new Error(reason.replace('skipped', 'required'));
-  console.warn(reason);
-  return reason;
+  const missing = assets.missing.join(' and ');
+  skipTier('k8s', missing);
+  return `missing ${missing}`;
 }

@@ -4,7 +4,11 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { skipTier } from './test-tiers.js';
 
 export interface NatsServer {
   readonly url: string;
@@ -19,20 +23,28 @@ export interface NatsServer {
   resume(): void;
 }
 
-export const NATS_SERVER_BINARY = process.env.NATS_SERVER_BIN ?? 'nats-server';
+function runs(binary: string): boolean {
+  return spawnSync(binary, ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** `nats-server` on PATH (Debian's package), else the one scripts/nats-server-assets.sh built into the cache. */
+function locateNatsServer(): string {
+  if (runs('nats-server')) return 'nats-server';
+  const cache = process.env.HYPHAE_ASSETS_DIR ?? join(homedir(), '.cache', 'hyphae');
+  const built = existsSync(cache) ? readdirSync(cache).filter((name) => name.startsWith('nats-server-')) : [];
+  return built.map((name) => join(cache, name, 'nats-server')).find(runs) ?? 'nats-server';
+}
+
+/** NATS_SERVER_BIN when set (and then only it), else found on PATH or in ~/.cache/hyphae. */
+export const NATS_SERVER_BINARY = process.env.NATS_SERVER_BIN ?? locateNatsServer();
 
 export function natsServerInstalled(): boolean {
-  return spawnSync(NATS_SERVER_BINARY, ['--version'], { stdio: 'ignore' }).status === 0;
+  return runs(NATS_SERVER_BINARY);
 }
 
 /** For `describe.skipIf`: true (with a message naming the binary) when absent, but absent under HYPHAE_TEST_REQUIRE=all fails. */
 export function skipWithoutNatsServer(): boolean {
-  if (natsServerInstalled()) return false;
-  if (process.env.HYPHAE_TEST_REQUIRE === 'all') {
-    throw new Error(`${NATS_SERVER_BINARY} is required (HYPHAE_TEST_REQUIRE=all) but was not found; apt-get install -y nats-server`);
-  }
-  console.warn(`skipping: ${NATS_SERVER_BINARY} not found (apt-get install -y nats-server)`);
-  return true;
+  return !natsServerInstalled() && skipTier('nats', NATS_SERVER_BINARY);
 }
 
 async function freeLoopbackPort(): Promise<number> {

@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { skipTier } from './test-tiers.js';
 
 export type StopMode = 'smart' | 'fast' | 'immediate';
 
@@ -34,7 +35,7 @@ export interface RealPostgres {
 
 const PG_VERSION = '18.4';
 const PGVECTOR_VERSION = '0.8.5';
-const HOW_TO_INSTALL = 'run `bash scripts/postgres-assets.sh` or set HYPHAE_POSTGRES_ROOT';
+const HOW_TO_INSTALL = 'run `npm run test:setup` (or `bash scripts/postgres-assets.sh`), or set HYPHAE_POSTGRES_ROOT';
 
 /** The install root (bin/, lib/, share/) of PostgreSQL with pgvector, or undefined when absent. */
 export function findPostgresRoot(): string | undefined {
@@ -53,11 +54,7 @@ export function findPostgresRoot(): string | undefined {
  * with pgvector; under HYPHAE_TEST_REQUIRE=all its absence fails the run instead.
  */
 export function skipWithoutPostgres(): boolean {
-  if (findPostgresRoot() !== undefined) return false;
-  const message = `PostgreSQL ${PG_VERSION} with pgvector ${PGVECTOR_VERSION} not found (${HOW_TO_INSTALL})`;
-  if (process.env.HYPHAE_TEST_REQUIRE === 'all') throw new Error(`${message}; required by HYPHAE_TEST_REQUIRE=all`);
-  console.warn(`skipping: ${message}`);
-  return true;
+  return findPostgresRoot() === undefined && skipTier('postgres', `PostgreSQL ${PG_VERSION} with pgvector ${PGVECTOR_VERSION}`);
 }
 
 /** The install root, or a thrown error naming how to get it (for beforeAll under a skipIf guard). */
