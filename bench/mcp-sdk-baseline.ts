@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { listBeaconsInputSchema } from '../src/core/schemas.js';
-import { projectBeacon } from '../src/mcp/tools/output-shapes.js';
+import { projectBeacon } from '../src/mcp/features/tools/output-shapes.js';
 import type { MemoryFacade } from '../src/service/memory-facade.js';
 
 export interface SdkBaselineServer {

@@ -17,7 +17,7 @@ import {
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UnauthenticatedError, isHyphaeError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
-import { writeSseHead } from '../mcp/sse-head.js';
+import { writeSseHead } from '../mcp/transports/sse-head.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
 import {
   RPC_INTERNAL_ERROR,

@@ -14,10 +14,10 @@ import { dirname, join } from 'node:path';
 import { openHyphaeApp } from '../app/index.js';
 import { loadConfig } from '../core/config.js';
 import { isHyphaeError } from '../core/errors.js';
-import { hookReport, DEFAULT_HOOK_LIMIT } from '../mcp/hook-report.js';
-import { facadeInboxReader, remoteInboxReader } from '../mcp/inbox-reader.js';
-import type { InboxReader } from '../mcp/inbox-reader.js';
-import { resolveStdioPrincipal } from '../mcp/stdio-server.js';
+import { hookReport, DEFAULT_HOOK_LIMIT } from '../mcp/client/hook-report.js';
+import { facadeInboxReader, remoteInboxReader } from '../mcp/client/inbox-reader.js';
+import type { InboxReader } from '../mcp/client/inbox-reader.js';
+import { resolveStdioPrincipal } from '../mcp/transports/stdio-server.js';
 import { configFlags, parseCommand } from './args.js';
 import { mcpEndpoint } from './mcp-command.js';
 

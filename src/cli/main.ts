@@ -3,7 +3,7 @@
  * Exit codes: 0 success, 1 runtime failure, 2 bad usage, configuration or identity.
  */
 import { isHyphaeError } from '../core/errors.js';
-import { SERVER_VERSION } from '../mcp/server-version.js';
+import { SERVER_VERSION } from '../mcp/protocol/server-version.js';
 
 export const USAGE = `hyphae — shared memory for AI agents that speak MCP
 

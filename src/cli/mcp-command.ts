@@ -9,8 +9,8 @@
 import { openHyphaeApp } from '../app/index.js';
 import { loadConfig } from '../core/config.js';
 import { isHyphaeError } from '../core/errors.js';
-import { runRemoteBridge } from '../mcp/remote-bridge.js';
-import { resolveStdioPrincipal, runStdioServer } from '../mcp/stdio-server.js';
+import { runRemoteBridge } from '../mcp/transports/remote-bridge.js';
+import { resolveStdioPrincipal, runStdioServer } from '../mcp/transports/stdio-server.js';
 import { configFlags, parseCommand } from './args.js';
 
 const MCP_USAGE = 'Usage: HYPHAE_API_KEY=hy_… hyphae mcp [--remote URL] [--data-dir D] [--database-url URL] [--nats-url URL] [--embedder E]\n';
@@ -45,7 +45,7 @@ export async function runMcpCommand(argv: readonly string[]): Promise<void> {
       output: process.stdout,
       log: stderrLog,
       signal: abort.signal,
-      liveDiffs: true,
+      push: true,
     });
     return;
   }

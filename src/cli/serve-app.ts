@@ -7,21 +7,21 @@ import type { FastifyInstance } from 'fastify';
 import type { HyphaeApp } from '../app/index.js';
 import { buildHttpAppWithStreams, type HttpAppDeps, type HttpAppWithStreams } from '../http/build-http-app.js';
 import { resolveHttpConfig } from '../http/http-config.js';
-import { SERVER_VERSION } from '../mcp/server-version.js';
+import { SERVER_VERSION } from '../mcp/protocol/server-version.js';
 
 export interface ServeAppOptions {
   /** Defaults to the configured log level on stdout. */
   readonly logger?: HttpAppDeps['logger'];
   /** The failed-authentication limiter shared with the gRPC port (serve-grpc.ts). */
   readonly failedAuth?: HttpAppDeps['failedAuth'];
-  readonly liveStream?: HttpAppDeps['liveStream'];
+  readonly pushStream?: HttpAppDeps['pushStream'];
 }
 
 export async function buildServeApp(hyphae: HyphaeApp, options: ServeAppOptions = {}): Promise<FastifyInstance> {
   return (await buildServeAppWithStreams(hyphae, options)).app;
 }
 
-/** The same app, with its live-stream endpoints (tests count their open streams). */
+/** The same app, with its MCP push streams (tests count their open streams). */
 export function buildServeAppWithStreams(hyphae: HyphaeApp, options: ServeAppOptions = {}): Promise<HttpAppWithStreams> {
   const { config } = hyphae;
   return buildHttpAppWithStreams({
@@ -42,6 +42,6 @@ export function buildServeAppWithStreams(hyphae: HyphaeApp, options: ServeAppOpt
     logger: options.logger ?? { level: config.logLevel },
     version: SERVER_VERSION,
     ...(options.failedAuth === undefined ? {} : { failedAuth: options.failedAuth }),
-    ...(options.liveStream === undefined ? {} : { liveStream: options.liveStream }),
+    ...(options.pushStream === undefined ? {} : { pushStream: options.pushStream }),
   });
 }

@@ -7,7 +7,7 @@
 import { openHyphaeApp } from '../app/index.js';
 import { loadConfig } from '../core/config.js';
 import { describeLoggableError } from '../core/loggable-error.js';
-import { SERVER_VERSION } from '../mcp/server-version.js';
+import { SERVER_VERSION } from '../mcp/protocol/server-version.js';
 import { configFlags, parseCommand } from './args.js';
 import { printBootstrapBanner } from './bootstrap-banner.js';
 import { GRPC_PORT, HTTP_PORT, listenExplained } from './port-in-use.js';

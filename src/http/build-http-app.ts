@@ -7,9 +7,9 @@ import { createHash } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { registerA2aRoutes } from '../a2a/index.js';
 import { InvalidArgumentError, RateLimitedError } from '../core/errors.js';
-import { registerMcpRoutes } from '../mcp/http-routes.js';
-import { createLiveStream, type LiveStreamEndpoint } from '../mcp/live-stream.js';
-import type { HttpListenStreams } from '../mcp/modern/http-listen.js';
+import { registerMcpRoutes } from '../mcp/transports/http-routes.js';
+import { createPushStream, type PushStream } from '../mcp/features/push/push-stream.js';
+import type { ListenPushStreams } from '../mcp/features/push/listen-push-streams.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
 import { apiKeyOf } from './api-key-auth.js';
 import { toErrorReply } from './error-reply.js';
@@ -36,15 +36,15 @@ export interface HttpAppDeps {
   readonly version: string;
   /** Shared with the gRPC port, so guessing keys on both draws on one budget per address; default: one of its own. */
   readonly failedAuth?: FailedAuthLimiter;
-  /** GET /mcp stream settings (keep-alive interval, buffer bound); defaults in src/mcp/live-stream.ts. */
-  readonly liveStream?: { readonly heartbeatMs?: number; readonly maxBufferedBytes?: number };
+  /** GET /mcp push stream settings (keep-alive interval, buffer bound); defaults in src/mcp/features/push/push-stream.ts. */
+  readonly pushStream?: { readonly heartbeatMs?: number; readonly maxBufferedBytes?: number };
 }
 
-/** The app and its live-stream endpoints, whose open streams its owner may count. */
+/** The app and its MCP push streams, whose open streams its owner may count. */
 export interface HttpAppWithStreams {
   readonly app: FastifyInstance;
-  readonly liveStream: LiveStreamEndpoint;
-  readonly listenStreams: HttpListenStreams;
+  readonly pushStream: PushStream;
+  readonly listenStreams: ListenPushStreams;
 }
 
 const OPENAPI_OPERATION: PlainOperation = {
@@ -130,10 +130,10 @@ export async function buildHttpAppWithStreams(deps: HttpAppDeps): Promise<HttpAp
   registerMetricsRoute(app, metrics, config.metricsBearerToken);
   registerHealthRoutes(app, { version: deps.version, probes: deps.readiness, timeoutMs: config.readinessTimeoutMs });
   registerRestRoutes(app, deps.facade, REST_ROUTES);
-  const liveStream = createLiveStream({ facade: deps.facade, metrics, ...deps.liveStream });
+  const pushStream = createPushStream({ facade: deps.facade, metrics, ...deps.pushStream });
   // Open SSE streams would hold a graceful close up forever.
-  app.addHook('preClose', async () => liveStream.closeAll());
-  const { listenStreams } = registerMcpRoutes(app, { facade: deps.facade, liveStream: liveStream.handler, observer: metrics, streamDrops: metrics, serverVersion: deps.version });
+  app.addHook('preClose', async () => pushStream.closeAll());
+  const { listenStreams } = registerMcpRoutes(app, { facade: deps.facade, pushStream: pushStream.handler, observer: metrics, pushDrops: metrics, serverVersion: deps.version });
   // Opt-in, and outside the OpenAPI document: A2A is its own protocol with its own card.
   if (config.a2a) registerA2aRoutes(app, { facade: deps.facade, version: deps.version, metrics });
 
@@ -145,5 +145,5 @@ export async function buildHttpAppWithStreams(deps: HttpAppDeps): Promise<HttpAp
   app.get('/openapi.json', async () => document);
 
   await app.ready();
-  return { app, liveStream, listenStreams };
+  return { app, pushStream, listenStreams };
 }

@@ -1,12 +1,22 @@
-/** The MCP surface: what the HTTP app and the CLI use. */
-export { registerMcpRoutes, mcpMethodNotAllowed, mcpPrincipalOf, MCP_PATH, API_KEY_HEADER } from './http-routes.js';
-export type { McpRouteDeps } from './http-routes.js';
-export { runStdioServer, resolveStdioPrincipal, MAX_STDIO_MESSAGE_CHARS } from './stdio-server.js';
-export type { StdioServerOptions } from './stdio-server.js';
-export { runRemoteBridge } from './remote-bridge.js';
-export type { RemoteBridgeOptions } from './remote-bridge.js';
-export { McpDispatcher } from './mcp-dispatcher.js';
-export type { McpDispatcherOptions, McpLog, McpOutcome, McpSession } from './mcp-dispatcher.js';
-export { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, negotiateProtocolVersion } from './protocol-version.js';
-export type { ProtocolVersion } from './protocol-version.js';
-export { MCP_TOOLS, TOOL_DESCRIPTORS } from './tools/tool-registry.js';
+/** The MCP surface: what the serve composition and the CLI use (docs/mcp.md maps the folders). */
+export { registerMcpRoutes, MCP_PATH } from './transports/http-routes.js';
+export type { McpRouteDeps, McpRoutes } from './transports/http-routes.js';
+export { API_KEY_HEADER } from './transports/http-authentication.js';
+export { runStdioServer, resolveStdioPrincipal, MAX_STDIO_MESSAGE_CHARS } from './transports/stdio-server.js';
+export type { StdioServerOptions } from './transports/stdio-server.js';
+export { runRemoteBridge } from './transports/remote-bridge.js';
+export type { RemoteBridgeOptions } from './transports/remote-bridge.js';
+export { createPushStream } from './features/push/push-stream.js';
+export type { PushStream, PushStreamMetrics, PushStreamOptions } from './features/push/push-stream.js';
+export type { ListenPushStreams } from './features/push/listen-push-streams.js';
+export { McpDispatcher } from './server/mcp-dispatcher.js';
+export type { McpDispatcherOptions, McpLog, McpOutcome } from './server/mcp-dispatcher.js';
+export type { McpSession } from './server/handshake-methods.js';
+export { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, negotiateProtocolVersion } from './protocol/protocol-version.js';
+export type { ProtocolVersion } from './protocol/protocol-version.js';
+export { SERVER_VERSION } from './protocol/server-version.js';
+export { MCP_TOOLS, TOOL_DESCRIPTORS } from './features/tools/tool-registry.js';
+export { hookReport, DEFAULT_HOOK_LIMIT } from './client/hook-report.js';
+export type { HookReport } from './client/hook-report.js';
+export { facadeInboxReader, remoteInboxReader } from './client/inbox-reader.js';
+export type { InboxReader } from './client/inbox-reader.js';

@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerMcpRoutes } from '../../src/mcp/http-routes.js';
+import { registerMcpRoutes } from '../../src/mcp/transports/http-routes.js';
 import type { MemoryFacade } from '../../src/service/memory-facade.js';
 import { startSdkBaselineServer } from '../../bench/mcp-sdk-baseline.js';
 import type { SdkBaselineServer } from '../../bench/mcp-sdk-baseline.js';

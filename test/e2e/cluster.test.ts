@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIFF_NOTIFICATION_METHOD } from '../../src/mcp/live-stream.js';
+import { DIFF_NOTIFICATION_METHOD } from '../../src/mcp/protocol/diff-extension.js';
 import { callTool, clusterEnv, eventually, fetchVia, kubectl, kubectlJson, ok, run } from './cluster.js';
 
 const { env, skip } = clusterEnv();

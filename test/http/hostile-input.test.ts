@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_TOOLS } from '../../src/mcp/tools/tool-registry.js';
+import { MCP_TOOLS } from '../../src/mcp/features/tools/tool-registry.js';
 import { REST_ROUTES } from '../../src/http/rest/rest-routes.js';
 import { ERROR_CODES } from '../../src/http/error-reply.js';
 import type { MintedKey } from '../support/test-runtime.js';

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runStdioServer } from '../../src/mcp/stdio-server.js';
+import { runStdioServer } from '../../src/mcp/transports/stdio-server.js';
 import { createTestRuntime } from '../support/test-runtime.js';
 import type { TestRuntime } from '../support/test-runtime.js';
 import { leaksInternals, malformedLine, plausibleToolCall } from './support/malformed-messages.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol-version.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol/protocol-version.js';
 import { buildBareMcpApp, TEST_BODY_LIMIT } from './support/mcp-http-app.js';
 import { DOUBLE_KEY, createProtocolFacadeDouble } from './support/protocol-facade-double.js';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnauthenticatedError } from '../../src/core/errors.js';
-import { resolveStdioPrincipal } from '../../src/mcp/stdio-server.js';
+import { resolveStdioPrincipal } from '../../src/mcp/transports/stdio-server.js';
 import { createTestRuntime } from '../support/test-runtime.js';
 import type { MintedKey, TestRuntime } from '../support/test-runtime.js';
 import { startInProcessStdio } from './support/in-process-stdio.js';

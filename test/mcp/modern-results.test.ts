@@ -6,9 +6,9 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpDispatcher } from '../../src/mcp/mcp-dispatcher.js';
-import { CELL_READ_TTL_MS, STATIC_LIST_TTL_MS } from '../../src/mcp/modern/modern-methods.js';
-import { TOOL_DESCRIPTORS } from '../../src/mcp/tools/tool-registry.js';
+import { McpDispatcher } from '../../src/mcp/server/mcp-dispatcher.js';
+import { CELL_READ_TTL_MS, STATIC_LIST_TTL_MS } from '../../src/mcp/server/stateless-methods.js';
+import { TOOL_DESCRIPTORS } from '../../src/mcp/features/tools/tool-registry.js';
 import { createTestRuntime } from '../support/test-runtime.js';
 import type { TestRuntime } from '../support/test-runtime.js';
 import { startMcpHttpServer } from './support/mcp-http-server.js';

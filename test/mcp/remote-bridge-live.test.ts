@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyAdministration } from '../../src/auth/key-administration.js';
 import { createEmbedder } from '../../src/embed/create-embedder.js';
 import type { Embedder } from '../../src/embed/embedder.js';
-import { DIFF_NOTIFICATION_METHOD } from '../../src/mcp/live-stream.js';
-import { parseSseFrames } from '../../src/mcp/live-stream-reader.js';
-import { runRemoteBridge } from '../../src/mcp/remote-bridge.js';
+import { DIFF_NOTIFICATION_METHOD } from '../../src/mcp/protocol/diff-extension.js';
+import { parseSseFrames } from '../../src/mcp/client/push-stream-reader.js';
+import { runRemoteBridge } from '../../src/mcp/transports/remote-bridge.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
 import { createMeshTestDb } from '../mesh/mesh-test-db.js';
 import { callTool, startMeshReplica } from '../mesh/mesh-replica.js';
@@ -56,7 +56,7 @@ describe('remote bridge with live diffs', () => {
         buffered = buffered.slice(newline + 1);
       }
     });
-    const done = runRemoteBridge({ url: `${replica.url}/mcp`, apiKey: readerKey, input, output, liveDiffs: true });
+    const done = runRemoteBridge({ url: `${replica.url}/mcp`, apiKey: readerKey, input, output, push: true });
     input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { experimental: { 'hyphae/diffs': {} } } } })}\n`);
     await waitFor(() => lines.length === 1);
     expect(replica.liveStream.openStreams).toBe(0);

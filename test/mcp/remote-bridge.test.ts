@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runRemoteBridge } from '../../src/mcp/remote-bridge.js';
+import { runRemoteBridge } from '../../src/mcp/transports/remote-bridge.js';
 import { createTestRuntime } from '../support/test-runtime.js';
 import type { MintedKey, TestRuntime } from '../support/test-runtime.js';
 import { startMcpHttpServer } from './support/mcp-http-server.js';

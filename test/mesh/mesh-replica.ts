@@ -9,8 +9,8 @@ import { openHyphaeApp } from '../../src/app/index.js';
 import { buildServeAppWithStreams } from '../../src/cli/serve-app.js';
 import { loadConfig } from '../../src/core/config.js';
 import type { Embedder } from '../../src/embed/embedder.js';
-import type { LiveStreamEndpoint } from '../../src/mcp/live-stream.js';
-import type { HttpListenStreams } from '../../src/mcp/modern/http-listen.js';
+import type { PushStream } from '../../src/mcp/features/push/push-stream.js';
+import type { ListenPushStreams } from '../../src/mcp/features/push/listen-push-streams.js';
 import type { Bus } from '../../src/mesh/bus.js';
 import type { LiveDiffFeed } from '../../src/mesh/live-diff-feed.js';
 import type { OutboxRelay } from '../../src/mesh/outbox-relay.js';
@@ -27,9 +27,9 @@ export interface MeshReplica {
   readonly facade: ManagedMemoryFacade;
   readonly relay: OutboxRelay;
   readonly feed: LiveDiffFeed;
-  readonly liveStream: LiveStreamEndpoint;
-  /** The modern era's subscriptions/listen streams (MCP 2026-07-28). */
-  readonly listenStreams: HttpListenStreams;
+  readonly liveStream: PushStream;
+  /** The subscriptions/listen pushes (MCP 2026-07-28). */
+  readonly listenStreams: ListenPushStreams;
   readonly app: FastifyInstance;
   readonly metrics: HyphaeMetrics;
   readonly errors: unknown[];
@@ -79,9 +79,9 @@ export async function startMeshReplica(options: MeshReplicaOptions): Promise<Mes
     },
   });
   try {
-    const { app, liveStream, listenStreams } = await buildServeAppWithStreams(hyphae, {
+    const { app, pushStream, listenStreams } = await buildServeAppWithStreams(hyphae, {
       logger: false,
-      liveStream: {
+      pushStream: {
         heartbeatMs: options.heartbeatMs ?? 15_000,
         ...(options.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: options.maxBufferedBytes }),
       },
@@ -95,7 +95,7 @@ export async function startMeshReplica(options: MeshReplicaOptions): Promise<Mes
       facade: hyphae.facade,
       relay: hyphae.relay,
       feed: hyphae.feed,
-      liveStream,
+      liveStream: pushStream,
       listenStreams,
       app,
       metrics: hyphae.metrics,

@@ -9,7 +9,7 @@ import { createKeyAdministration } from '../../src/auth/key-administration.js';
 import type { Diff } from '../../src/core/entities.js';
 import { createEmbedder } from '../../src/embed/create-embedder.js';
 import type { Embedder } from '../../src/embed/embedder.js';
-import { DIFF_NOTIFICATION_METHOD } from '../../src/mcp/live-stream.js';
+import { DIFF_NOTIFICATION_METHOD } from '../../src/mcp/protocol/diff-extension.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
 import { createMeshTestDb } from './mesh-test-db.js';
 import { callTool, startMeshReplica } from './mesh-replica.js';

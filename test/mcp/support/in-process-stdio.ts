@@ -1,7 +1,7 @@
 /** Drives runStdioServer over in-memory streams with raw JSON-RPC lines, matching replies by id. */
 import { PassThrough } from 'node:stream';
 import type { Principal } from '../../../src/core/principal.js';
-import { runStdioServer } from '../../../src/mcp/stdio-server.js';
+import { runStdioServer } from '../../../src/mcp/transports/stdio-server.js';
 import type { MemoryFacade } from '../../../src/service/memory-facade.js';
 
 export interface RpcReply {

@@ -1,6 +1,6 @@
 /** fast-check arbitraries for hostile MCP input: raw text, random JSON and near-valid JSON-RPC. */
 import fc from 'fast-check';
-import { MCP_TOOLS } from '../../../src/mcp/tools/tool-registry.js';
+import { MCP_TOOLS } from '../../../src/mcp/features/tools/tool-registry.js';
 
 const METHODS = ['initialize', 'ping', 'tools/list', 'tools/call', 'notifications/initialized', 'resources/list', ''];
 const TOOL_NAMES = MCP_TOOLS.map((tool) => tool.name);

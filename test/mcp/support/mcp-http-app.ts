@@ -1,7 +1,7 @@
 /** A fastify app serving only /mcp, for protocol-level HTTP tests (the full app lives in src/http). */
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
-import { registerMcpRoutes } from '../../../src/mcp/http-routes.js';
+import { registerMcpRoutes } from '../../../src/mcp/transports/http-routes.js';
 import type { MemoryFacade } from '../../../src/service/memory-facade.js';
 
 export const TEST_BODY_LIMIT = 256 * 1024;

@@ -5,7 +5,7 @@
  */
 import { PassThrough } from 'node:stream';
 import type { Principal } from '../../../src/core/principal.js';
-import { runStdioServer } from '../../../src/mcp/stdio-server.js';
+import { runStdioServer } from '../../../src/mcp/transports/stdio-server.js';
 import type { MemoryFacade } from '../../../src/service/memory-facade.js';
 import { readSseBlocks } from '../../support/sse-blocks.js';
 

@@ -1,6 +1,6 @@
 /** fast-check arbitraries for MCP 2026-07-28 messages: mostly well-formed `_meta`, near-valid params, headers right or wrong. */
 import fc from 'fast-check';
-import { MCP_TOOLS } from '../../../src/mcp/tools/tool-registry.js';
+import { MCP_TOOLS } from '../../../src/mcp/features/tools/tool-registry.js';
 
 const anyJson = fc.jsonValue({ maxDepth: 3 });
 const TOOL_NAMES = MCP_TOOLS.map((tool) => tool.name);

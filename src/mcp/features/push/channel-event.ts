@@ -6,7 +6,7 @@
  * keys and plain values. A memory is one event; many at once become one digest.
  */
 import type { Diff } from '../../../core/entities.js';
-import { cellUri } from '../../resources/resource-uris.js';
+import { cellUri } from '../resources/resource-uris.js';
 import { MAX_META_VALUE_CHARS, channelMeta, metaValue, quotedData } from './channel-text.js';
 
 /** The experimental capability whose presence makes Claude Code listen for channel events. */

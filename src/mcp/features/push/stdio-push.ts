@@ -1,0 +1,86 @@
+/**
+ * The push over stdio, the same one GET /mcp streams: `notifications/resources/updated` for
+ * what the session subscribed to, `notifications/resources/list_changed`, and
+ * `notifications/hyphae/diff` when the client declared the experimental `hyphae/diffs`
+ * capability. Nothing is written before the first reply (the one to `initialize`), so a client
+ * never sees a notification first.
+ */
+import type { Diff } from '../../../core/entities.js';
+import type { Principal } from '../../../core/principal.js';
+import type { LiveSubscription, MemoryFacade } from '../../../service/memory-facade.js';
+import { diffNotification } from '../../protocol/diff-extension.js';
+import type { SessionSubscriptions } from '../resources/session-subscriptions.js';
+import { ResourceNotifier } from './resource-notifications.js';
+
+export interface StdioPush {
+  /** The first handshake-revision reply is out: forward what was held and everything after. */
+  ready(): void;
+  /** A stateless request came before any handshake reply: stop holding diffs for a session that may never begin. */
+  idle(): void;
+  close(): Promise<void>;
+}
+
+/** What the pushes depend on: read when a diff lands, since initialize sets wantsDiffs. */
+export interface StdioPushSession {
+  readonly wantsDiffs?: boolean;
+  readonly subscriptions?: SessionSubscriptions;
+}
+
+export function startStdioPush(
+  facade: Pick<MemoryFacade, 'subscribeDiffs'>,
+  principal: Principal,
+  write: (line: string) => void,
+  session: StdioPushSession,
+  onError?: (error: unknown) => void,
+): StdioPush {
+  const held: Diff[] = [];
+  let live = false;
+  let holding = true;
+  const wantsDiffs = (): boolean => session.wantsDiffs === true;
+  const notifiers = new Map<boolean, ResourceNotifier>();
+  const notifierFor = (diffs: boolean): ResourceNotifier => {
+    let notifier = notifiers.get(diffs);
+    if (notifier === undefined) {
+      notifier = new ResourceNotifier(
+        () => session.subscriptions?.current() ?? Promise.resolve(new Set<string>()),
+        (messages) => {
+          for (const message of messages) write(JSON.stringify(message));
+        },
+        { listChanged: !diffs },
+        onError,
+      );
+      notifiers.set(diffs, notifier);
+    }
+    return notifier;
+  };
+  const send = (diff: Diff): void => {
+    const diffs = wantsDiffs();
+    if (diffs) write(JSON.stringify(diffNotification(diff)));
+    notifierFor(diffs).push(diff);
+  };
+  // A facade without a live feed answers UNAVAILABLE: stdio then simply has no push.
+  const subscription: Promise<LiveSubscription | undefined> = Promise.resolve()
+    .then(() =>
+      facade.subscribeDiffs(principal, (diff) => {
+        if (live) send(diff);
+        else if (holding) held.push(diff);
+      }),
+    )
+    .catch(() => undefined);
+  return {
+    ready(): void {
+      if (live) return;
+      live = true;
+      for (const diff of held.splice(0)) send(diff);
+    },
+    idle(): void {
+      if (live) return;
+      holding = false;
+      held.length = 0;
+    },
+    async close(): Promise<void> {
+      for (const notifier of notifiers.values()) notifier.close();
+      await (await subscription)?.close();
+    },
+  };
+}

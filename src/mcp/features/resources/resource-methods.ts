@@ -1,0 +1,124 @@
+/**
+ * resources/list, resources/templates/list and resources/read. Every read goes through the memory
+ * facade, so tenancy and project scope are decided there: a foreign or out-of-scope cell is the
+ * same "resource not found" as a cell that never existed.
+ */
+import type { InboxPeek } from '../../../core/entities.js';
+import { isHyphaeError } from '../../../core/errors.js';
+import type { Principal } from '../../../core/principal.js';
+import type { MemoryFacade } from '../../../service/memory-facade.js';
+import type { JsonRpcParams } from '../../protocol/json-rpc.js';
+import { RPC_INVALID_PARAMS } from '../../protocol/json-rpc.js';
+import type { ProtocolVersion } from '../../protocol/protocol-version.js';
+import { RpcMethodError, toRpcError } from '../../protocol/rpc-errors.js';
+import { cellMarkdown, linkToNode } from './cell-presentation.js';
+import { CELL_MIME_TYPE } from './cell-presentation.js';
+import { inboxMarkdown } from './inbox-presentation.js';
+import { cellTemplate, inboxDescriptor, resourceDescriptor } from './resource-wire.js';
+import { INBOX_URI, parseResourceUri } from './resource-uris.js';
+import { subscriptionKeyOf } from './session-subscriptions.js';
+import type { SessionSubscriptions } from './session-subscriptions.js';
+
+/** MCP's code for an unknown resource (2024-11-05 through 2025-11-25). */
+export const RPC_RESOURCE_NOT_FOUND = -32002;
+export const RESOURCES_PAGE_SIZE = 50;
+/** Diffs one read of hyphae://inbox shows. */
+export const INBOX_READ_LIMIT = 50;
+
+export function resourceNotFound(uri: string): RpcMethodError {
+  return new RpcMethodError({ code: RPC_RESOURCE_NOT_FOUND, message: 'Resource not found', data: { code: 'NOT_FOUND', uri } });
+}
+
+function invalidParams(message: string): RpcMethodError {
+  return new RpcMethodError({ code: RPC_INVALID_PARAMS, message: `Invalid params: ${message}` });
+}
+
+/** A facade failure on a resources method; a bad cursor is the caller's params. */
+function asMethodError(error: unknown, uri?: string): RpcMethodError {
+  if (isHyphaeError(error) && error.code === 'NOT_FOUND' && uri !== undefined) return resourceNotFound(uri);
+  if (isHyphaeError(error) && error.code === 'INVALID_ARGUMENT') return invalidParams(error.message);
+  return new RpcMethodError(toRpcError(error));
+}
+
+export function requireUri(params: JsonRpcParams): string {
+  const uri = params.uri;
+  if (typeof uri !== 'string' || uri === '') throw invalidParams('uri must be a resource URI');
+  return uri;
+}
+
+function optionalCursor(params: JsonRpcParams): string | undefined {
+  const cursor = params.cursor;
+  if (cursor === undefined || cursor === null) return undefined;
+  if (typeof cursor !== 'string' || cursor === '') throw invalidParams('cursor must be a cursor from a previous page');
+  return cursor;
+}
+
+export function inboxContents(peek: InboxPeek, uri: string): Record<string, unknown>[] {
+  return [
+    { uri, mimeType: 'text/markdown', text: inboxMarkdown(peek) },
+    { uri, mimeType: 'application/json', text: JSON.stringify(peek) },
+  ];
+}
+
+export class ResourceMethods {
+  constructor(private readonly facade: MemoryFacade) {}
+
+  /** The caller's readable cells, newest first; the first page starts with the inbox. */
+  async list(params: JsonRpcParams, principal: Principal, version: ProtocolVersion): Promise<unknown> {
+    const cursor = optionalCursor(params);
+    let page;
+    try {
+      page = await this.facade.listCells(principal, { limit: RESOURCES_PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
+    } catch (error) {
+      throw asMethodError(error);
+    }
+    const cells = page.items.map((node) => resourceDescriptor(linkToNode(node), version));
+    return {
+      resources: cursor === undefined ? [inboxDescriptor(version), ...cells] : cells,
+      ...(page.next_cursor === null ? {} : { nextCursor: page.next_cursor }),
+    };
+  }
+
+  templates(version: ProtocolVersion): unknown {
+    return { resourceTemplates: [cellTemplate(version)] };
+  }
+
+  async read(params: JsonRpcParams, principal: Principal): Promise<unknown> {
+    const uri = requireUri(params);
+    const target = parseResourceUri(uri);
+    if (target === null) throw resourceNotFound(uri);
+    try {
+      if (target.kind === 'cell') {
+        const node = await this.facade.getCell(principal, target.nodeId);
+        return {
+          contents: [
+            { uri, mimeType: CELL_MIME_TYPE, text: cellMarkdown(node) },
+            { uri, mimeType: 'application/json', text: JSON.stringify(node) },
+          ],
+        };
+      }
+      const peek = await this.facade.peekInbox(principal, {
+        limit: INBOX_READ_LIMIT,
+        ...(target.afterSeq === undefined ? {} : { after_seq: target.afterSeq }),
+      });
+      return { contents: inboxContents(peek, uri === INBOX_URI ? INBOX_URI : uri) };
+    } catch (error) {
+      throw asMethodError(error, uri);
+    }
+  }
+
+  /** resources/subscribe and resources/unsubscribe: hyphae://inbox or one readable cell. */
+  async setSubscription(subscribe: boolean, params: JsonRpcParams, subscriptions: SessionSubscriptions): Promise<unknown> {
+    const uri = requireUri(params);
+    const target = parseResourceUri(uri);
+    if (target === null || (target.kind === 'inbox' && target.afterSeq !== undefined)) throw resourceNotFound(uri);
+    const key = subscriptionKeyOf(target);
+    try {
+      if (subscribe) await subscriptions.add(key);
+      else await subscriptions.remove(key);
+    } catch (error) {
+      throw asMethodError(error, uri);
+    }
+    return {};
+  }
+}

@@ -1,0 +1,21 @@
+import { recallInputSchema } from '../../../core/schemas.js';
+import { recallIdsResultSchema } from '../../../core/output-schemas.js';
+import { defineTool } from './tool-definition.js';
+import type { McpTool } from './tool-definition.js';
+import { nearestCells } from './nearest-cells.js';
+
+export const recallTool: McpTool = defineTool({
+  name: 'recall',
+  title: 'Recall memories',
+  description:
+    'Find the k raw memory cells (layer L0) of your current project closest in meaning to a natural-language query, optionally ' +
+    'narrowed to some cell_types or one scene. Returns node ids and cosine distances, nearest first, plus one resource_link per ' +
+    "cell: read a cell's content by reading its resource hyphae://cells/{node_id} (resources/read). Use query instead to search " +
+    'consolidated (L1) or promoted (L2) knowledge.',
+  input: recallInputSchema,
+  output: recallIdsResultSchema,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(facade, principal, args) {
+    return nearestCells(await facade.recall(principal, args, { withNodes: true }));
+  },
+});

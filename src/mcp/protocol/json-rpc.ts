@@ -1,0 +1,112 @@
+/**
+ * JSON-RPC 2.0 envelope handling: classifying one parsed message and serialising replies.
+ * Replies are produced as JSON text so precomputed results (tools/list) are spliced in, not
+ * re-serialised on every request.
+ */
+export type JsonRpcId = string | number;
+
+export const RPC_PARSE_ERROR = -32700;
+export const RPC_INVALID_REQUEST = -32600;
+export const RPC_METHOD_NOT_FOUND = -32601;
+export const RPC_INVALID_PARAMS = -32602;
+export const RPC_INTERNAL_ERROR = -32603;
+
+export interface JsonRpcErrorObject {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+export type JsonRpcParams = Readonly<Record<string, unknown>>;
+
+export interface JsonRpcRequest {
+  readonly kind: 'request';
+  readonly id: JsonRpcId;
+  readonly method: string;
+  /** As sent: an object, an array, null or absent; each method decides what it accepts. */
+  readonly params: unknown;
+}
+
+export interface JsonRpcNotification {
+  readonly kind: 'notification';
+  readonly method: string;
+  /** As sent (only notifications/cancelled is read: it may end a subscriptions/listen stream). */
+  readonly params?: unknown;
+}
+
+/** A client's reply to a server request; this server sends none, so these are acknowledged and dropped. */
+export interface JsonRpcClientResponse {
+  readonly kind: 'response';
+}
+
+export interface JsonRpcInvalid {
+  readonly kind: 'invalid';
+  /** The request's id when it could be read, else null (as JSON-RPC 2.0 answers an unreadable id). */
+  readonly id: JsonRpcId | null;
+  readonly error: JsonRpcErrorObject;
+}
+
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcClientResponse | JsonRpcInvalid;
+
+/** A notification this server sends (the pushes). */
+export interface JsonRpcNotificationMessage {
+  readonly jsonrpc: '2.0';
+  readonly method: string;
+  readonly params?: Record<string, unknown>;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isValidId(value: unknown): value is JsonRpcId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+function invalid(id: JsonRpcId | null, message: string): JsonRpcInvalid {
+  return { kind: 'invalid', id, error: { code: RPC_INVALID_REQUEST, message } };
+}
+
+/** Sorts one parsed JSON value into request, notification, client response or invalid request. */
+export function classifyMessage(value: unknown): JsonRpcMessage {
+  if (Array.isArray(value)) return invalid(null, 'Invalid Request: batches are not supported');
+  if (!isPlainObject(value)) return invalid(null, 'Invalid Request: a message must be a JSON object');
+  const hasId = Object.hasOwn(value, 'id');
+  const id = hasId && isValidId(value.id) ? value.id : null;
+  if (value.jsonrpc !== '2.0') return invalid(id, 'Invalid Request: jsonrpc must be "2.0"');
+  if (!Object.hasOwn(value, 'method')) {
+    if (hasId && id !== null && (Object.hasOwn(value, 'result') || Object.hasOwn(value, 'error'))) {
+      return { kind: 'response' };
+    }
+    return invalid(id, 'Invalid Request: method is required');
+  }
+  if (typeof value.method !== 'string' || value.method.length === 0) {
+    return invalid(id, 'Invalid Request: method must be a non-empty string');
+  }
+  const params = value.params;
+  if (params !== undefined && typeof params !== 'object') {
+    return invalid(id, 'Invalid Request: params must be an object');
+  }
+  if (!hasId) return { kind: 'notification', method: value.method, params };
+  if (id === null) return invalid(null, 'Invalid Request: id must be a string or a number');
+  return { kind: 'request', id, method: value.method, params };
+}
+
+/** Named params of a request: absent reads as empty; an array or null is not named params. */
+export function namedParams(params: unknown): JsonRpcParams | null {
+  if (params === undefined) return {};
+  return isPlainObject(params) ? params : null;
+}
+
+/** A success reply whose result is already JSON text. */
+export function serializeResult(id: JsonRpcId, resultJson: string): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`;
+}
+
+export function serializeError(id: JsonRpcId | null, error: JsonRpcErrorObject): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, error });
+}
+
+export function parseErrorReply(): string {
+  return serializeError(null, { code: RPC_PARSE_ERROR, message: 'Parse error: the message is not valid JSON' });
+}

@@ -1,0 +1,92 @@
+/**
+ * The method table of the handshake revisions (MCP 2024-11-05 … 2025-11-25): `initialize`
+ * negotiates the revision and the session keeps it; then ping, tools/*, resources/* and prompts/*
+ * answer in that revision's shapes.
+ */
+import type { Principal } from '../../core/principal.js';
+import type { MemoryFacade } from '../../service/memory-facade.js';
+import { clientWantsDiffs } from '../protocol/diff-extension.js';
+import type { JsonRpcId, JsonRpcRequest } from '../protocol/json-rpc.js';
+import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, namedParams, serializeError, serializeResult } from '../protocol/json-rpc.js';
+import type { ProtocolVersion } from '../protocol/protocol-version.js';
+import { negotiateProtocolVersion } from '../protocol/protocol-version.js';
+import { methodFailure } from '../protocol/rpc-errors.js';
+import { getPrompt, promptsList } from '../features/prompts/catch-up-prompt.js';
+import type { ResourceMethods } from '../features/resources/resource-methods.js';
+import type { SessionSubscriptions } from '../features/resources/session-subscriptions.js';
+import { TOOLS_LIST_RESULT_JSON } from '../features/tools/tool-registry.js';
+import type { ServerInfo } from './server-description.js';
+import { HANDSHAKE_CAPABILITIES, INSTRUCTIONS } from './server-description.js';
+import type { ToolCaller } from './tool-call.js';
+import { clipName } from './tool-call.js';
+
+/** Who is calling and which protocol revision governs the reply; stdio updates it on initialize. */
+export interface McpSession {
+  readonly principal: Principal;
+  protocolVersion: ProtocolVersion;
+  /** Where resources/subscribe records go (absent: the method is not available on this session). */
+  readonly subscriptions?: SessionSubscriptions;
+  /** Set on initialize when the client declared the experimental `hyphae/diffs` capability. */
+  wantsDiffs?: boolean;
+}
+
+export interface HandshakeMethodsOptions {
+  readonly facade: MemoryFacade;
+  readonly tools: ToolCaller;
+  readonly resources: ResourceMethods;
+  readonly serverInfo: ServerInfo;
+  readonly log: (message: string) => void;
+}
+
+export class HandshakeMethods {
+  constructor(private readonly options: HandshakeMethodsOptions) {}
+
+  /** One request's reply, as JSON-RPC text. */
+  async handle(request: JsonRpcRequest, session: McpSession): Promise<string> {
+    const params = namedParams(request.params);
+    if (params === null) return serializeError(request.id, { code: RPC_INVALID_PARAMS, message: 'Invalid params: params must be an object' });
+    const { facade, resources, tools } = this.options;
+    switch (request.method) {
+      case 'initialize': {
+        const protocolVersion = negotiateProtocolVersion(params.protocolVersion);
+        session.protocolVersion = protocolVersion;
+        session.wantsDiffs = clientWantsDiffs(params);
+        const result = { protocolVersion, capabilities: HANDSHAKE_CAPABILITIES, serverInfo: this.options.serverInfo, instructions: INSTRUCTIONS };
+        return serializeResult(request.id, JSON.stringify(result));
+      }
+      case 'ping':
+        return serializeResult(request.id, '{}');
+      case 'tools/list':
+        return serializeResult(request.id, TOOLS_LIST_RESULT_JSON);
+      case 'tools/call': {
+        const outcome = await tools.call(params, session.principal, session.protocolVersion);
+        return outcome.kind === 'result' ? serializeResult(request.id, outcome.json) : serializeError(request.id, outcome.error);
+      }
+      case 'resources/list':
+        return this.answer(request.id, () => resources.list(params, session.principal, session.protocolVersion));
+      case 'resources/templates/list':
+        return this.answer(request.id, async () => resources.templates(session.protocolVersion));
+      case 'resources/read':
+        return this.answer(request.id, () => resources.read(params, session.principal));
+      case 'prompts/list':
+        return this.answer(request.id, async () => promptsList(session.protocolVersion));
+      case 'prompts/get':
+        return this.answer(request.id, () => getPrompt(facade, session.principal, params));
+      case 'resources/subscribe':
+      case 'resources/unsubscribe': {
+        const subscriptions = session.subscriptions;
+        if (subscriptions === undefined) break;
+        return this.answer(request.id, () => resources.setSubscription(request.method === 'resources/subscribe', params, subscriptions));
+      }
+    }
+    return serializeError(request.id, { code: RPC_METHOD_NOT_FOUND, message: `Method not found: ${clipName(request.method)}` });
+  }
+
+  private async answer(id: JsonRpcId, work: () => Promise<unknown>): Promise<string> {
+    try {
+      return serializeResult(id, JSON.stringify(await work()));
+    } catch (error) {
+      return serializeError(id, methodFailure(error, this.options.log, 'method'));
+    }
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * One parsed JSON-RPC message to its reply, whatever the transport: stdio keeps one session per
+ * process, HTTP builds one per request. A request whose `_meta` names its protocol version is of
+ * the stateless revision (2026-07-28, stateless-methods.ts); any other is served by the handshake
+ * revisions' table (handshake-methods.ts).
+ */
+import type { MemoryFacade } from '../../service/memory-facade.js';
+import type { JsonRpcId } from '../protocol/json-rpc.js';
+import { classifyMessage, isPlainObject, parseErrorReply, serializeError } from '../protocol/json-rpc.js';
+import { SERVER_VERSION } from '../protocol/server-version.js';
+import { declaresStatelessMeta } from '../protocol/stateless-meta.js';
+import { ResourceMethods } from '../features/resources/resource-methods.js';
+import type { McpSession } from './handshake-methods.js';
+import { HandshakeMethods } from './handshake-methods.js';
+import type { ListenFilter } from './listen-filter.js';
+import { SERVER_NAME } from './server-description.js';
+import { StatelessMethods } from './stateless-methods.js';
+import type { McpCallObserver } from './tool-call.js';
+import { ToolCaller } from './tool-call.js';
+
+export type McpLog = (message: string) => void;
+
+/**
+ * `answered`: a reply to a request (`stateless` with the HTTP status Streamable HTTP gives it in
+ * that revision). `rejected`: the input could not be accepted (not JSON, not a valid JSON-RPC
+ * message); HTTP answers it with 400. `accepted`: a notification or a client response, which
+ * never gets a reply (`cancels`: a notifications/cancelled naming that request id). `listen`: a
+ * valid subscriptions/listen, whose push the transport opens.
+ */
+export type McpOutcome =
+  | { readonly kind: 'answered'; readonly body: string; readonly stateless?: true; readonly httpStatus?: number }
+  | { readonly kind: 'rejected'; readonly body: string }
+  | { readonly kind: 'accepted'; readonly cancels?: JsonRpcId }
+  | { readonly kind: 'listen'; readonly id: JsonRpcId; readonly filter: ListenFilter };
+
+export interface McpDispatcherOptions {
+  readonly facade: MemoryFacade;
+  readonly log?: McpLog;
+  readonly serverVersion?: string;
+  readonly observer?: McpCallObserver;
+}
+
+const ACCEPTED: McpOutcome = { kind: 'accepted' };
+
+/** The request id a notifications/cancelled names, if it names one. */
+function cancelledRequestId(method: string, params: unknown): JsonRpcId | undefined {
+  if (method !== 'notifications/cancelled' || !isPlainObject(params)) return undefined;
+  const id = params.requestId;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : undefined;
+}
+
+export class McpDispatcher {
+  private readonly handshake: HandshakeMethods;
+  /** The stateless revision's methods (per-request `_meta`); its transports also end listen pushes with it. */
+  readonly stateless: StatelessMethods;
+
+  constructor(options: McpDispatcherOptions) {
+    const log = options.log ?? ((): void => undefined);
+    const methods = {
+      facade: options.facade,
+      tools: new ToolCaller(options.facade, log, options.observer),
+      resources: new ResourceMethods(options.facade),
+      serverInfo: { name: SERVER_NAME, version: options.serverVersion ?? SERVER_VERSION },
+      log,
+    };
+    this.handshake = new HandshakeMethods(methods);
+    this.stateless = new StatelessMethods(methods);
+  }
+
+  /** One line or body of text: parse, then dispatch. */
+  async handleText(text: string, session: McpSession): Promise<McpOutcome> {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return { kind: 'rejected', body: parseErrorReply() };
+    }
+    return this.handleValue(value, session);
+  }
+
+  /** One already parsed JSON value. */
+  async handleValue(value: unknown, session: McpSession): Promise<McpOutcome> {
+    const message = classifyMessage(value);
+    switch (message.kind) {
+      case 'invalid':
+        return { kind: 'rejected', body: serializeError(message.id, message.error) };
+      case 'notification': {
+        const cancels = cancelledRequestId(message.method, message.params);
+        return cancels === undefined ? ACCEPTED : { kind: 'accepted', cancels };
+      }
+      case 'response':
+        return ACCEPTED;
+      case 'request':
+        if (declaresStatelessMeta(message.params)) {
+          return this.stateless.handle(message.id, message.method, message.params as Readonly<Record<string, unknown>>, session.principal);
+        }
+        return { kind: 'answered', body: await this.handshake.handle(message, session) };
+    }
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The method table of the stateless revision (MCP 2026-07-28): every request is served on its own
+ * from its `_meta`, with no initialize and no session. Tools, resources and prompts run the very
+ * code the handshake revisions run (with 2025-11-25 content shapes); results add
+ * `resultType: "complete"` and `_meta` serverInfo, list/read results add `ttlMs` and `cacheScope`.
+ * `initialize`, `ping` and `resources/(un)subscribe` belong to the handshake revisions and are
+ * unknown here; `subscriptions/listen` is validated here and pushed by the transport.
+ */
+import type { Principal } from '../../core/principal.js';
+import type { MemoryFacade } from '../../service/memory-facade.js';
+import type { JsonRpcErrorObject, JsonRpcId, JsonRpcParams } from '../protocol/json-rpc.js';
+import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, isPlainObject, serializeError, serializeResult } from '../protocol/json-rpc.js';
+import { ADVERTISED_PROTOCOL_VERSIONS, STATELESS_CONTENT_VERSION } from '../protocol/protocol-version.js';
+import { methodFailure } from '../protocol/rpc-errors.js';
+import type { StatelessRejection } from '../protocol/stateless-meta.js';
+import { META_SERVER_INFO, META_SUBSCRIPTION_ID, readStatelessMeta } from '../protocol/stateless-meta.js';
+import { getPrompt, promptsList } from '../features/prompts/catch-up-prompt.js';
+import { RPC_RESOURCE_NOT_FOUND } from '../features/resources/resource-methods.js';
+import type { ResourceMethods } from '../features/resources/resource-methods.js';
+import { parseResourceUri } from '../features/resources/resource-uris.js';
+import { TOOLS_LIST_RESULT_JSON } from '../features/tools/tool-registry.js';
+import type { ListenFilter } from './listen-filter.js';
+import { ListenParamsError, readListenFilter } from './listen-filter.js';
+import type { ServerInfo } from './server-description.js';
+import { INSTRUCTIONS, STATELESS_CAPABILITIES } from './server-description.js';
+import type { ToolCaller } from './tool-call.js';
+import { clipName } from './tool-call.js';
+
+/** How long a client may cache a result that changes only with a new server version (tools, templates, prompts). */
+export const STATIC_LIST_TTL_MS = 60 * 60 * 1000;
+/** A cell's content changes rarely (an update, a promotion, a delete); a subscriber hears of each. */
+export const CELL_READ_TTL_MS = 60 * 1000;
+/** The code FORBIDDEN takes in this revision, which may not emit -32002 (resource not found until 2025-11-25). */
+export const STATELESS_FORBIDDEN_CODE = -31002;
+
+export interface CacheHint {
+  readonly ttlMs: number;
+  readonly cacheScope: 'public' | 'private';
+}
+
+const PUBLIC_STATIC: CacheHint = { ttlMs: STATIC_LIST_TTL_MS, cacheScope: 'public' };
+/** resources/list and the inbox change whenever a diff lands: fresh each time, for this key only. */
+const PRIVATE_LIVE: CacheHint = { ttlMs: 0, cacheScope: 'private' };
+
+export type StatelessOutcome =
+  | { readonly kind: 'answered'; readonly stateless: true; readonly httpStatus: number; readonly body: string }
+  | { readonly kind: 'listen'; readonly id: JsonRpcId; readonly filter: ListenFilter };
+
+export interface StatelessMethodsOptions {
+  readonly facade: MemoryFacade;
+  readonly tools: ToolCaller;
+  readonly resources: ResourceMethods;
+  readonly serverInfo: ServerInfo;
+  readonly log: (message: string) => void;
+}
+
+/** A `{...}` result's JSON text with extra members appended (the result is built once, then extended). */
+function extendJson(resultJson: string, extraJson: string): string {
+  const inner = resultJson.trim();
+  return inner === '{}' ? `{${extraJson}}` : `${inner.slice(0, -1)},${extraJson}}`;
+}
+
+/** HTTP status of an error of this revision: Streamable HTTP gives 404 to an unknown method, 200 to the rest. */
+function statusOf(error: JsonRpcErrorObject): number {
+  return error.code === RPC_METHOD_NOT_FOUND ? 404 : 200;
+}
+
+/** This revision's wire form of a handshake-revision error: -32002 is not emitted in it. */
+export function statelessError(error: JsonRpcErrorObject): JsonRpcErrorObject {
+  if (error.code !== RPC_RESOURCE_NOT_FOUND) return error;
+  const data = isPlainObject(error.data) ? error.data : {};
+  if (data.code === 'NOT_FOUND') return { ...error, code: RPC_INVALID_PARAMS };
+  return { ...error, code: STATELESS_FORBIDDEN_CODE };
+}
+
+export class StatelessMethods {
+  private readonly completeMeta: string;
+
+  constructor(private readonly options: StatelessMethodsOptions) {
+    this.completeMeta = `"resultType":"complete","_meta":${JSON.stringify({ [META_SERVER_INFO]: options.serverInfo })}`;
+  }
+
+  /** The closing result of a listen stream (graceful end, e.g. shutdown), tagged with its subscription id. */
+  listenClosedResult(id: JsonRpcId): string {
+    return serializeResult(id, JSON.stringify({ resultType: 'complete', _meta: { [META_SERVER_INFO]: this.options.serverInfo, [META_SUBSCRIPTION_ID]: id } }));
+  }
+
+  async handle(id: JsonRpcId, method: string, params: JsonRpcParams, principal: Principal): Promise<StatelessOutcome> {
+    const checked = readStatelessMeta(params);
+    if (!checked.ok) return this.reject(id, checked);
+    switch (method) {
+      case 'server/discover':
+        return this.result(id, JSON.stringify({
+          supportedVersions: ADVERTISED_PROTOCOL_VERSIONS,
+          capabilities: STATELESS_CAPABILITIES,
+          instructions: INSTRUCTIONS,
+        }), PUBLIC_STATIC);
+      case 'tools/list':
+        return this.result(id, TOOLS_LIST_RESULT_JSON, PUBLIC_STATIC);
+      case 'tools/call': {
+        const outcome = await this.options.tools.call(params, principal, STATELESS_CONTENT_VERSION);
+        return outcome.kind === 'result' ? this.result(id, outcome.json) : this.error(id, outcome.error);
+      }
+      case 'resources/list':
+        return this.run(id, () => this.options.resources.list(params, principal, STATELESS_CONTENT_VERSION), PRIVATE_LIVE);
+      case 'resources/templates/list':
+        return this.run(id, async () => this.options.resources.templates(STATELESS_CONTENT_VERSION), PUBLIC_STATIC);
+      case 'resources/read': {
+        const target = typeof params.uri === 'string' ? parseResourceUri(params.uri) : null;
+        const hint: CacheHint = target?.kind === 'cell' ? { ttlMs: CELL_READ_TTL_MS, cacheScope: 'private' } : PRIVATE_LIVE;
+        return this.run(id, () => this.options.resources.read(params, principal), hint);
+      }
+      case 'prompts/list':
+        return this.run(id, async () => promptsList(STATELESS_CONTENT_VERSION), PUBLIC_STATIC);
+      case 'prompts/get':
+        return this.run(id, () => getPrompt(this.options.facade, principal, params));
+      case 'subscriptions/listen':
+        return this.listen(id, params, principal);
+    }
+    return this.error(id, { code: RPC_METHOD_NOT_FOUND, message: `Method not found: ${clipName(method)}` });
+  }
+
+  private reject(id: JsonRpcId, rejection: StatelessRejection): StatelessOutcome {
+    return { kind: 'answered', stateless: true, httpStatus: rejection.httpStatus, body: serializeError(id, rejection.error) };
+  }
+
+  private result(id: JsonRpcId, resultJson: string, cache?: CacheHint): StatelessOutcome {
+    const cached = cache === undefined ? '' : `"ttlMs":${cache.ttlMs},"cacheScope":${JSON.stringify(cache.cacheScope)},`;
+    return { kind: 'answered', stateless: true, httpStatus: 200, body: serializeResult(id, extendJson(resultJson, `${cached}${this.completeMeta}`)) };
+  }
+
+  private error(id: JsonRpcId, error: JsonRpcErrorObject): StatelessOutcome {
+    const stateless = statelessError(error);
+    return { kind: 'answered', stateless: true, httpStatus: statusOf(stateless), body: serializeError(id, stateless) };
+  }
+
+  private async run(id: JsonRpcId, work: () => Promise<unknown>, cache?: CacheHint): Promise<StatelessOutcome> {
+    try {
+      return this.result(id, JSON.stringify(await work()), cache);
+    } catch (error) {
+      return this.error(id, methodFailure(error, this.options.log, 'method'));
+    }
+  }
+
+  private async listen(id: JsonRpcId, params: JsonRpcParams, principal: Principal): Promise<StatelessOutcome> {
+    try {
+      return { kind: 'listen', id, filter: await readListenFilter(params, principal, this.options.facade) };
+    } catch (error) {
+      if (error instanceof ListenParamsError) return this.error(id, { code: RPC_INVALID_PARAMS, message: error.message });
+      return this.error(id, methodFailure(error, this.options.log, 'subscriptions/listen'));
+    }
+  }
+}

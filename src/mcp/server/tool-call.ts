@@ -1,0 +1,74 @@
+/**
+ * One tools/call, the same in every revision: the tool looked up, its arguments parsed by its zod
+ * schema, the facade called, the result built as JSON text. Revisions differ only in how the
+ * outcome is wrapped (handshake-methods.ts, stateless-methods.ts).
+ */
+import type { Principal } from '../../core/principal.js';
+import type { MemoryFacade } from '../../service/memory-facade.js';
+import type { JsonRpcErrorObject, JsonRpcParams } from '../protocol/json-rpc.js';
+import { RPC_INVALID_PARAMS, isPlainObject } from '../protocol/json-rpc.js';
+import type { ProtocolVersion } from '../protocol/protocol-version.js';
+import { reportsSchemaErrorsAsToolResults } from '../protocol/protocol-version.js';
+import { invalidArgumentsError, invalidArgumentsResultJson, methodFailure, toFieldIssues } from '../protocol/rpc-errors.js';
+import { resourceLinkBlocks } from '../features/resources/resource-wire.js';
+import { findTool } from '../features/tools/tool-registry.js';
+
+/** Where tool calls are counted and timed (the process metrics); outcome `invalid` = schema failure. */
+export interface McpCallObserver {
+  observeMcpCall(tool: string, outcome: 'ok' | 'error' | 'invalid', seconds: number): void;
+}
+
+export type ToolCallOutcome = { readonly kind: 'result'; readonly json: string } | { readonly kind: 'error'; readonly error: JsonRpcErrorObject };
+
+const MAX_ECHOED_NAME = 64;
+
+export function clipName(text: string): string {
+  return text.length > MAX_ECHOED_NAME ? `${text.slice(0, MAX_ECHOED_NAME)}…` : text;
+}
+
+function invalidParams(message: string): ToolCallOutcome {
+  return { kind: 'error', error: { code: RPC_INVALID_PARAMS, message } };
+}
+
+export class ToolCaller {
+  constructor(
+    private readonly facade: MemoryFacade,
+    private readonly log: (message: string) => void,
+    private readonly observer: McpCallObserver | undefined,
+  ) {}
+
+  /** `contentVersion` decides how schema failures are reported and whether resource_link blocks follow. */
+  async call(params: JsonRpcParams, principal: Principal, contentVersion: ProtocolVersion): Promise<ToolCallOutcome> {
+    const name = params.name;
+    if (typeof name !== 'string') return invalidParams('Invalid params: name must be the name of a tool');
+    const tool = findTool(name);
+    if (tool === undefined) return invalidParams(`Unknown tool: ${clipName(name)}`);
+    const args = params.arguments === undefined ? {} : params.arguments;
+    if (!isPlainObject(args)) return invalidParams('Invalid params: arguments must be an object');
+
+    const started = performance.now();
+    const observe = (outcome: 'ok' | 'error' | 'invalid'): void =>
+      this.observer?.observeMcpCall(tool.name, outcome, (performance.now() - started) / 1000);
+    const parsed = tool.input.safeParse(args);
+    if (!parsed.success) {
+      observe('invalid');
+      const issues = toFieldIssues(parsed.error.issues);
+      return reportsSchemaErrorsAsToolResults(contentVersion)
+        ? { kind: 'result', json: invalidArgumentsResultJson(tool.name, issues) }
+        : { kind: 'error', error: invalidArgumentsError(tool.name, issues) };
+    }
+
+    let outcome: Awaited<ReturnType<typeof tool.run>>;
+    try {
+      outcome = await tool.run(this.facade, principal, parsed.data);
+    } catch (error) {
+      observe('error');
+      return { kind: 'error', error: methodFailure(error, this.log, `tool ${tool.name}`) };
+    }
+    observe('ok');
+    const text = JSON.stringify(outcome.structured);
+    // The text block stays first; links follow for the revisions that have resource_link.
+    const links = resourceLinkBlocks(outcome.links, contentVersion).map((block) => `,${JSON.stringify(block)}`).join('');
+    return { kind: 'result', json: `{"content":[{"type":"text","text":${JSON.stringify(text)}}${links}],"structuredContent":${text},"isError":false}` };
+  }
+}

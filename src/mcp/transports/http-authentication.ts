@@ -1,0 +1,50 @@
+/**
+ * Who calls /mcp: each request is authenticated on its own from `x-hyphae-key`, before its body is
+ * read. The principal is kept for the route; an `MCP-Protocol-Version` naming no handshake revision
+ * is refused at once on GET, and on POST only once the body shows it is no stateless request.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../../core/principal.js';
+import type { MemoryFacade } from '../../service/memory-facade.js';
+import { isStatelessProtocolVersion, isSupportedProtocolVersion } from '../protocol/protocol-version.js';
+import { codedError, headerValue, refuseVersionHeader, sendFacadeError, sendRpcError } from './http-replies.js';
+
+export const API_KEY_HEADER = 'x-hyphae-key';
+/** Longer values are refused before any lookup: no key is that long. */
+const MAX_API_KEY_CHARS = 512;
+
+const principals = new WeakMap<FastifyRequest, Principal>();
+/** POSTs whose MCP-Protocol-Version names no handshake revision: refused unless the body is a stateless request. */
+const unknownVersionHeader = new WeakSet<FastifyRequest>();
+
+/** The principal authenticated for this /mcp request. */
+export function mcpPrincipalOf(request: FastifyRequest): Principal | undefined {
+  return principals.get(request);
+}
+
+/** Whether a POST's version header names neither a handshake revision nor the stateless one. */
+export function refusesVersionHeader(request: FastifyRequest): boolean {
+  return unknownVersionHeader.has(request) && !isStatelessProtocolVersion(headerValue(request, 'mcp-protocol-version'));
+}
+
+/** The onRequest hook of an /mcp route; `deferVersionCheck` on POST, whose revision the body may decide. */
+export function mcpAuthentication(facade: Pick<MemoryFacade, 'authenticate'>, deferVersionCheck: boolean) {
+  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const key = headerValue(request, API_KEY_HEADER)?.trim();
+    if (key === undefined || key === '' || key.length > MAX_API_KEY_CHARS) {
+      await sendRpcError(reply, 401, codedError('UNAUTHENTICATED', `missing or invalid API key: send it in the ${API_KEY_HEADER} header`));
+      return;
+    }
+    try {
+      principals.set(request, await facade.authenticate(key));
+    } catch (error) {
+      await sendFacadeError(reply, error);
+      return;
+    }
+    const version = headerValue(request, 'mcp-protocol-version');
+    if (version !== undefined && !isSupportedProtocolVersion(version)) {
+      if (deferVersionCheck) unknownVersionHeader.add(request);
+      else await refuseVersionHeader(reply);
+    }
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * MCP over HTTP (`/mcp`, Streamable HTTP in stateless JSON mode). Each request is authenticated
+ * on its own (http-authentication.ts); replies are `application/json`; notifications get 202.
+ * Host/Origin checks, body limit and rate limits come from the app (src/http); any failure on
+ * these routes becomes a JSON-RPC error body (http-replies.ts).
+ * Every revision shares the endpoint: a request whose `_meta` declares its protocol version is of
+ * the stateless revision (2026-07-28: header rules, no session id, subscriptions/listen as an SSE
+ * response); any other is served as the handshake revisions say.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { Principal } from '../../core/principal.js';
+import type { MemoryFacade } from '../../service/memory-facade.js';
+import type { JsonRpcId } from '../protocol/json-rpc.js';
+import { RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, isPlainObject } from '../protocol/json-rpc.js';
+import { ASSUMED_PROTOCOL_VERSION, isStatelessProtocolVersion, isSupportedProtocolVersion } from '../protocol/protocol-version.js';
+import { MCP_SESSION_HEADER, mintSessionId, sessionKeyOf } from '../protocol/session-id.js';
+import { declaresStatelessMeta } from '../protocol/stateless-meta.js';
+import type { McpSession } from '../server/handshake-methods.js';
+import type { McpCallObserver } from '../server/tool-call.js';
+import type { McpLog } from '../server/mcp-dispatcher.js';
+import { McpDispatcher } from '../server/mcp-dispatcher.js';
+import { storedSubscriptions } from '../features/resources/session-subscriptions.js';
+import { createListenPushStreams } from '../features/push/listen-push-streams.js';
+import type { ListenPushStreams } from '../features/push/listen-push-streams.js';
+import type { PushDropMetrics } from '../features/push/push-drop.js';
+import { mcpAuthentication, mcpPrincipalOf, refusesVersionHeader } from './http-authentication.js';
+import {
+  JSON_CONTENT_TYPE,
+  acceptsJson,
+  codedError,
+  headerValue,
+  mcpErrorHandler,
+  mcpMethodNotAllowed,
+  mediaType,
+  refuseVersionHeader,
+  sendRpcError,
+} from './http-replies.js';
+import { checkStatelessHeaders } from './stateless-http-headers.js';
+
+export const MCP_PATH = '/mcp';
+
+export interface McpRouteDeps {
+  readonly facade: MemoryFacade;
+  readonly log?: McpLog;
+  /**
+   * Serves `GET /mcp`. Absent: 405 (no push stream). The push stream (SSE) plugs in here; it runs
+   * after the same authentication as POST, so `mcpPrincipalOf(request)` is set.
+   */
+  readonly pushStream?: RouteHandlerMethod;
+  readonly observer?: McpCallObserver;
+  /** Where listen pushes dropped by backpressure are counted. */
+  readonly pushDrops?: PushDropMetrics;
+  readonly serverVersion?: string;
+  /** Keep-alive interval of subscriptions/listen streams; default 15 s. */
+  readonly listenHeartbeatMs?: number;
+}
+
+/** What registerMcpRoutes leaves running: the subscriptions/listen pushes (ended on app close). */
+export interface McpRoutes {
+  readonly listenStreams: ListenPushStreams;
+}
+
+/** Accept allows an SSE response (what a subscriptions/listen answer is). */
+function acceptsEventStream(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  return accept.split(',').some((range) => {
+    const type = mediaType(range);
+    return type === 'text/event-stream' || type === 'text/*' || type === '*/*';
+  });
+}
+
+/** A JSON-RPC request (it has an id) whose `_meta` declares the stateless revision. */
+function isStatelessRequest(body: unknown): body is Record<string, unknown> {
+  return isPlainObject(body) && Object.hasOwn(body, 'id') && typeof body.method === 'string' && declaresStatelessMeta(body.params);
+}
+
+function readableId(body: unknown): JsonRpcId | null {
+  if (!isPlainObject(body)) return null;
+  const id = body.id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+/** Registers POST/GET/DELETE /mcp on the app. */
+export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): McpRoutes {
+  const log = deps.log ?? ((message: string): void => app.log.error(message));
+  const dispatcher = new McpDispatcher({
+    facade: deps.facade,
+    log,
+    ...(deps.observer === undefined ? {} : { observer: deps.observer }),
+    ...(deps.serverVersion === undefined ? {} : { serverVersion: deps.serverVersion }),
+  });
+  const errorHandler = mcpErrorHandler(log, refusesVersionHeader);
+  const listenStreams = createListenPushStreams({
+    facade: deps.facade,
+    closedResult: (id) => dispatcher.stateless.listenClosedResult(id),
+    log,
+    ...(deps.listenHeartbeatMs === undefined ? {} : { heartbeatMs: deps.listenHeartbeatMs }),
+    ...(deps.pushDrops === undefined ? {} : { metrics: deps.pushDrops }),
+  });
+  app.addHook('preClose', async () => listenStreams.closeAll());
+
+  app.post(MCP_PATH, { onRequest: mcpAuthentication(deps.facade, true), errorHandler }, async (request, reply) => {
+    const body: unknown = request.body;
+    const stateless = isStatelessRequest(body);
+    // The body is read from here on: every refusal answers with the request's id.
+    const id = readableId(body);
+    if (!stateless && refusesVersionHeader(request)) return refuseVersionHeader(reply, id);
+    if (mediaType(headerValue(request, 'content-type')) !== 'application/json') {
+      return sendRpcError(reply, 415, { code: RPC_INVALID_REQUEST, message: 'Content-Type must be application/json' }, id);
+    }
+    if (!acceptsJson(headerValue(request, 'accept'))) {
+      return sendRpcError(reply, 406, { code: RPC_INVALID_REQUEST, message: 'Not Acceptable: this endpoint answers application/json' }, id);
+    }
+    const principal = mcpPrincipalOf(request);
+    if (principal === undefined) return sendRpcError(reply, 401, codedError('UNAUTHENTICATED', 'missing or invalid API key'), id);
+    if (stateless) return serveStateless(request, reply, principal, body, id);
+    const header = headerValue(request, 'mcp-protocol-version');
+    if (isStatelessProtocolVersion(header) && isPlainObject(body) && Object.hasOwn(body, 'id') && typeof body.method === 'string') {
+      // The header names the stateless revision, the body does not carry what that revision requires.
+      const message = 'Invalid params: a 2026-07-28 request carries _meta with io.modelcontextprotocol/protocolVersion and clientCapabilities';
+      return sendRpcError(reply, 400, { code: RPC_INVALID_PARAMS, message }, id);
+    }
+    const initializing = isPlainObject(body) && body.method === 'initialize';
+    // initialize opens a new session; every later request names its own in the header.
+    const sessionId = initializing ? mintSessionId() : sessionKeyOf(request.headers[MCP_SESSION_HEADER]);
+    if (sessionId === null) {
+      return sendRpcError(reply, 400, { code: RPC_INVALID_REQUEST, message: 'Mcp-Session-Id must be at most 128 visible ASCII characters' }, id);
+    }
+    const session: McpSession = {
+      principal,
+      protocolVersion: isSupportedProtocolVersion(header) ? header : ASSUMED_PROTOCOL_VERSION,
+      subscriptions: storedSubscriptions(deps.facade, principal, sessionId),
+    };
+    const outcome = await dispatcher.handleValue(body, session);
+    if (outcome.kind === 'accepted') return reply.code(202).send();
+    // A handshake-revision body never opens a listen (that is a stateless request); the type still allows it.
+    if (outcome.kind === 'listen') return sendRpcError(reply, 400, { code: RPC_INVALID_REQUEST, message: 'Invalid Request' }, id);
+    if (initializing && outcome.kind === 'answered') reply.header(MCP_SESSION_HEADER, sessionId);
+    return reply
+      .code(outcome.kind === 'answered' ? 200 : 400)
+      .header('content-type', JSON_CONTENT_TYPE)
+      .send(outcome.body);
+  });
+
+  /** A stateless request: header rules, then its method table; Mcp-Session-Id is ignored, none is minted. */
+  async function serveStateless(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    principal: Principal,
+    body: Record<string, unknown>,
+    id: JsonRpcId | null,
+  ): Promise<FastifyReply> {
+    const rejection = checkStatelessHeaders(request.headers, body);
+    if (rejection !== null) return sendRpcError(reply, rejection.httpStatus, rejection.error, id);
+    if (body.method === 'subscriptions/listen' && !acceptsEventStream(headerValue(request, 'accept'))) {
+      return sendRpcError(reply, 406, { code: RPC_INVALID_REQUEST, message: 'Not Acceptable: subscriptions/listen answers with text/event-stream' }, id);
+    }
+    const outcome = await dispatcher.handleValue(body, { principal, protocolVersion: ASSUMED_PROTOCOL_VERSION });
+    if (outcome.kind === 'listen') {
+      await listenStreams.open(reply, principal, outcome.id, outcome.filter);
+      return reply;
+    }
+    if (outcome.kind === 'accepted') return reply.code(202).send();
+    return reply
+      .code(outcome.kind === 'answered' ? (outcome.httpStatus ?? 200) : 400)
+      .header('content-type', JSON_CONTENT_TYPE)
+      .send(outcome.body);
+  }
+
+  if (deps.pushStream === undefined) {
+    app.get(MCP_PATH, { errorHandler }, mcpMethodNotAllowed);
+  } else {
+    app.get(MCP_PATH, { onRequest: mcpAuthentication(deps.facade, false), errorHandler }, deps.pushStream);
+  }
+  app.delete(MCP_PATH, { errorHandler }, mcpMethodNotAllowed);
+  return { listenStreams };
+}
