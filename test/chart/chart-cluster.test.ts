@@ -227,8 +227,8 @@ describe.skipIf(skip !== undefined)('helm chart on a real kube-apiserver', () =>
         expect(status, `${files.join()} ${obj.kind}/${obj.metadata.name}`).toBe(200);
       }
     }
-    // Only the Prometheus Operator's kind is absent from a bare control plane.
-    expect([...unserved]).toEqual(['ServiceMonitor']);
+    // Only the Prometheus Operator's kinds are absent from a bare control plane.
+    expect([...unserved].sort()).toEqual(['PodMonitor', 'PrometheusRule', 'ServiceMonitor']);
 
     // What the operator would apply for each value set passes the same validation (add-on kinds aside).
     const validated = new Set<string>();

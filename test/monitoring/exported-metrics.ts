@@ -30,11 +30,12 @@ export async function exportedSeries(): Promise<Map<string, ReadonlySet<string>>
     for (const json of await registry.getMetricsAsJSON()) {
       const metric = registry.getSingleMetric(json.name) as unknown as LabelledMetric;
       const labels = [...TARGET_LABELS, ...defaults, ...(metric.labelNames ?? [])];
-      if (json.type === 'histogram') {
+      const type = String(json.type);
+      if (type === 'histogram') {
         series.set(`${json.name}_bucket`, new Set([...labels, 'le']));
         series.set(`${json.name}_sum`, new Set(labels));
         series.set(`${json.name}_count`, new Set(labels));
-      } else if (json.type === 'summary') {
+      } else if (type === 'summary') {
         series.set(json.name, new Set([...labels, 'quantile']));
         series.set(`${json.name}_sum`, new Set(labels));
         series.set(`${json.name}_count`, new Set(labels));

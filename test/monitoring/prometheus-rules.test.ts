@@ -78,6 +78,16 @@ describe('the alerts', () => {
     }
   });
 
+  it('are the names values.schema.json accepts in alertFor and disabledAlerts', () => {
+    interface Schema {
+      properties: { monitoring: { properties: { prometheusRule: { properties: { alertFor: { propertyNames: { enum: string[] } }; disabledAlerts: { items: { enum: string[] } } } } } } };
+    }
+    const schema = JSON.parse(readFileSync(join(REPO_ROOT, 'charts', 'hyphae', 'values.schema.json'), 'utf8')) as Schema;
+    const rule = schema.properties.monitoring.properties.prometheusRule.properties;
+    expect(rule.alertFor.propertyNames.enum).toEqual(alertNames().sort());
+    expect(rule.disabledAlerts.items.enum).toEqual(alertNames().sort());
+  });
+
   it('each have a runbook page, and every runbook page belongs to an alert', () => {
     const pages = readdirSync(RUNBOOKS_DIR).filter((f) => f !== 'README.md').sort();
     expect(pages).toEqual(alertNames().map((a) => `${runbookSlug(a)}.md`).sort());
