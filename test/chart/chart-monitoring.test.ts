@@ -8,13 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { findPrometheusBinary } from '../monitoring/monitoring-assets.js';
+import { findPrometheusBinary, prometheusSkipReason } from '../monitoring/monitoring-assets.js';
 import { DASHBOARDS_DIR, RULES_FILE, dashboardFiles, runbookSlug } from '../monitoring/monitoring-files.js';
 import type { RuleGroup } from '../monitoring/monitoring-files.js';
 import { ciValues, findObject, helmSkipReason, renderChart, runHelm, valueArgs, CHART_DIR, KUBE_VERSION } from './helm.js';
 import type { RenderedObject } from './helm.js';
 
 const skip = helmSkipReason();
+const promtoolSkip = skip === undefined ? prometheusSkipReason('promtool') : skip;
 const fileGroups = (): RuleGroup[] => (parse(readFileSync(RULES_FILE, 'utf8')) as { groups: RuleGroup[] }).groups;
 const groupsOf = (o: RenderedObject | undefined): RuleGroup[] => (o?.spec as { groups: RuleGroup[] }).groups;
 const alertsOf = (groups: readonly RuleGroup[], name: string): RuleGroup['rules'][number][] => groups.flatMap((g) => g.rules).filter((r) => r.alert === name);
@@ -35,16 +36,19 @@ describe.skipIf(skip !== undefined)('the chart’s monitoring', () => {
     for (const kind of ['PrometheusRule', 'PodMonitor', 'ServiceMonitor', 'ConfigMap']) expect(kinds).not.toContain(kind);
   });
 
-  it('renders the rules file unchanged as a PrometheusRule, which promtool accepts', async () => {
+  it('renders the rules file unchanged as a PrometheusRule', async () => {
     const objects = await renderChart([], { 'monitoring.prometheusRule.enabled': true }, { namespace: 'team-memory' });
     const rule = findObject(objects, 'PrometheusRule');
     expect(rule?.apiVersion).toBe('monitoring.coreos.com/v1');
     expect(rule?.metadata).toMatchObject({ name: 'hyphae', namespace: 'team-memory' });
     expect(groupsOf(rule)).toEqual(fileGroups());
-    if (findPrometheusBinary('promtool')) {
-      const check = await promtoolCheck(groupsOf(rule));
-      expect(check.code, check.output).toBe(0);
-    }
+  });
+
+  it.skipIf(promtoolSkip !== undefined)('renders rules promtool accepts, with every override applied', async () => {
+    const objects = await renderChart([ciValues('mesh-cnpg-monitoring-values.yaml')], { 'monitoring.prometheusRule.alertFor.HyphaeApiDown': '1m30s' });
+    const check = await promtoolCheck(groupsOf(findObject(objects, 'PrometheusRule')));
+    expect(check.code, check.output).toBe(0);
+    expect(check.output).toMatch(/SUCCESS: \d+ rules found/);
   });
 
   it('applies the per-alert for:, extra alert labels, disabled alerts, runbook base and selection labels', async () => {

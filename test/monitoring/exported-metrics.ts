@@ -3,7 +3,7 @@
 // label names it can carry, plus the labels a scrape adds (docs/operations.md).
 import type { Registry } from 'prom-client';
 import { createOperatorMetrics } from '../../operator/src/runtime/operator-metrics.js';
-import { createHyphaeMetrics } from '../../src/http/metrics.js';
+import { createHyphaeMetrics } from '../../src/metrics/index.js';
 import { createWorkerMetrics } from '../../src/worker/worker-metrics.js';
 
 /** Labels every Hyphae target carries once scraped. */

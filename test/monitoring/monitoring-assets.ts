@@ -1,8 +1,10 @@
 // Locates promtool and prometheus: HYPHAE_PROMETHEUS_DIR, then the cache scripts/prometheus-assets.sh
-// fills, then PATH. Tests skip naming the missing binary unless HYPHAE_TEST_REQUIRE=all.
+// fills (npm run test:setup runs it), then PATH. Tests skip naming the missing binary unless
+// HYPHAE_TEST_REQUIRE=all.
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { executable } from '../k8s/assets.js';
+import { skipTier } from '../support/test-tiers.js';
 
 /** The Go module version scripts/prometheus-assets.sh builds by default. */
 export const PROMETHEUS_MODULE_VERSION = 'v0.316.0';
@@ -22,8 +24,6 @@ export function findPrometheusBinary(name: PrometheusBinary): string | undefined
 /** Skip reason for describe.skipIf, or undefined when the binary is there; throws under HYPHAE_TEST_REQUIRE=all. */
 export function prometheusSkipReason(name: PrometheusBinary): string | undefined {
   if (findPrometheusBinary(name)) return undefined;
-  const reason = `monitoring tests skipped: missing ${name} (run scripts/prometheus-assets.sh, or set HYPHAE_PROMETHEUS_DIR)`;
-  if (process.env.HYPHAE_TEST_REQUIRE === 'all') throw new Error(reason.replace('skipped', 'required'));
-  console.warn(reason);
-  return reason;
+  skipTier('monitoring', name);
+  return `missing ${name}`;
 }

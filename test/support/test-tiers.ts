@@ -3,20 +3,21 @@
  * the one command that provisions them all. A skipping file logs one marker line; the skipped-tiers
  * reporter (vitest.config.ts) turns the markers into the summary `npm test` ends with.
  */
-export type TestTier = 'nats' | 'postgres' | 'k8s' | 'chart' | 'conformance';
+export type TestTier = 'nats' | 'postgres' | 'k8s' | 'chart' | 'monitoring' | 'conformance';
 
 export const TEST_TIERS: Readonly<Record<TestTier, string>> = {
   nats: 'NATS: gossip across replicas, embedding workers (nats-server)',
   postgres: 'native PostgreSQL: concurrency, faults, clustered mode (PostgreSQL 18 + pgvector)',
   k8s: 'operator loop: a real kube-apiserver + etcd',
   chart: 'Helm chart: the real helm',
+  monitoring: 'Prometheus rules: promtool (built from the Prometheus Go module)',
   conformance: 'the official MCP conformance suite (needs Node ≥ 22)',
 };
 
 /** Builds or fetches every tier's binaries into ~/.cache/hyphae, where the tests look for them. */
 export const PROVISION_COMMAND = 'npm run test:setup';
 
-const MARKER = /^skipping tier (nats|postgres|k8s|chart|conformance): (.*) not found/m;
+const MARKER = /^skipping tier (nats|postgres|k8s|chart|monitoring|conformance): (.*) not found/m;
 
 /**
  * For `describe.skipIf`: logs why `tier` skips and returns true; under HYPHAE_TEST_REQUIRE=all
