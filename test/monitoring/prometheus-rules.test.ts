@@ -1,13 +1,15 @@
 // The chart's Prometheus rules under the real promtool (built by scripts/prometheus-assets.sh):
-// `promtool check rules` on files/prometheus-rules.yaml and `promtool test rules` on the unit tests
-// beside this file, which make every alert fire and stay silent; and every alert's runbook page.
+// `promtool check rules` on files/prometheus-rules.yaml and on every dashboard query, and
+// `promtool test rules` on the unit tests beside this file, which make every alert fire and stay
+// silent; and every alert's runbook page.
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { REPO_ROOT, RULES_FILE, RUNBOOKS_DIR, alertRules, allRules, runbookSlug } from './monitoring-files.js';
+import { parse, stringify } from 'yaml';
+import { REPO_ROOT, RULES_FILE, RUNBOOKS_DIR, alertRules, allRules, dashboardQueries, runbookSlug } from './monitoring-files.js';
 import { findPrometheusBinary, prometheusSkipReason } from './monitoring-assets.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -39,6 +41,16 @@ describe.skipIf(skip !== undefined)('the Prometheus rules under promtool', () =>
     const r = await promtool(['check', 'rules', RULES_FILE]);
     expect(r.code, r.output).toBe(0);
     expect(r.output).toContain(`SUCCESS: ${allRules().length} rules found`);
+  });
+
+  it('leave no dashboard query that Prometheus cannot parse', async () => {
+    // Each query, its Grafana interval variables made a duration, as a recording rule promtool reads.
+    const groups = [{ name: 'dashboards', rules: dashboardQueries().map((q, i) => ({ record: `dashboard:query:${i}`, expr: q.expr.replace(/\$__rate_interval/g, '5m') })) }];
+    const file = join(mkdtempSync(join(tmpdir(), 'hyphae-dashboards-')), 'dashboard-queries.yaml');
+    writeFileSync(file, stringify({ groups }));
+    const r = await promtool(['check', 'rules', file]);
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toContain(`SUCCESS: ${groups[0]?.rules.length ?? 0} rules found`);
   });
 
   it('pass every promtool unit test', async () => {
