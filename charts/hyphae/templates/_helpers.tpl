@@ -56,8 +56,18 @@ app.kubernetes.io/component: operator
 {{- end }}
 {{- end }}
 
+{{/* The image's tag, with "@<digest>" when one pins it: the HyphaeMesh's image.tag, so the operator's "repository:tag" is pinned too. */}}
+{{- define "hyphae.imageTag" -}}
+{{- $tag := default .Chart.AppVersion .Values.image.tag }}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" $tag .Values.image.digest }}
+{{- else }}
+{{- $tag }}
+{{- end }}
+{{- end }}
+
 {{- define "hyphae.image" -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- printf "%s:%s" .Values.image.repository (include "hyphae.imageTag" .) }}
 {{- end }}
 
 {{/* The HyphaeMesh's name. */}}

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Entrypoint of the local cluster's PostgreSQL image (scripts/cluster-images.sh). It keeps the
+# Entrypoint of the mesh's PostgreSQL image (images/postgres/Containerfile). It keeps the
 # official postgres image's contract, so the operator's managed StatefulSet runs either image
 # unchanged: POSTGRES_USER (superuser, default postgres), POSTGRES_PASSWORD (required),
 # POSTGRES_DB (default: the user), PGDATA; TCP logins need the password (scram-sha-256), the
