@@ -4,12 +4,11 @@
 # on .github/workflows.
 #
 # Usage: scripts/actionlint.sh            # prints the folder holding `actionlint` on success
-# Env:   HYPHAE_ASSETS_DIR  cache root (default ~/.cache/hyphae)
 set -euo pipefail
 
 # renovate: datasource=go depName=github.com/rhysd/actionlint
 ACTIONLINT_VERSION="v1.7.12"
-OUT="${HYPHAE_ASSETS_DIR:-$HOME/.cache/hyphae}/actionlint-${ACTIONLINT_VERSION}"
+OUT="$HOME/.cache/hyphae/actionlint-${ACTIONLINT_VERSION}"
 STAMP="${OUT}/.stamp"
 
 if [[ -f "${STAMP}" && "$(cat "${STAMP}")" == "${ACTIONLINT_VERSION}" && -x "${OUT}/actionlint" ]]; then

@@ -20,7 +20,9 @@ ROOT_DIR="$(pwd)"
 
 CACHE="${HYPHAE_ASSETS_DIR:-$HOME/.cache/hyphae}"
 IMAGES="${CACHE}/images"
+# renovate: datasource=docker depName=node
 NODE_VERSION="${HYPHAE_IMAGE_NODE_VERSION:-24.22.3}"
+# renovate: datasource=npm depName=npm
 NPM_VERSION="${HYPHAE_IMAGE_NPM_VERSION:-11.19.1}"
 BASE_REVISION=r1
 NODE_BASE="docker.io/library/node:${NODE_VERSION}-bookworm-slim"
@@ -29,6 +31,9 @@ log() { echo "cluster-images: $(date -u +%H:%M:%S) $*" >&2; }
 mkdir -p "${IMAGES}/npm"
 
 export STORAGE_DRIVER=overlay
+# The RUN steps under runc, as the node's containerd: crun, which buildah prefers when both are
+# installed, refuses this machine's hybrid cgroup layout.
+if command -v runc >/dev/null 2>&1; then BUILDAH_RUNTIME="$(command -v runc)"; export BUILDAH_RUNTIME; fi
 # The run root (locks, mounts) belongs to one storage: one per cache root.
 BUILDAH=(buildah --root "${CACHE}/buildah" --runroot "/run/hyphae-buildah-$(echo "${CACHE}" | sha256sum | cut -c1-8)")
 mkdir -p "${CACHE}"

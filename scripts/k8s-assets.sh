@@ -16,8 +16,11 @@ if [[ -n "${KUBEBUILDER_ASSETS:-}" && -x "${KUBEBUILDER_ASSETS}/kube-apiserver" 
   exit 0
 fi
 
+# renovate: datasource=go depName=k8s.io/kubernetes
 K8S_VERSION="${HYPHAE_K8S_VERSION:-v1.34.4}"
+# renovate: datasource=go depName=go.etcd.io/etcd/server/v3
 ETCD_VERSION="${HYPHAE_ETCD_VERSION:-v3.6.8}"
+# renovate: datasource=go depName=helm.sh/helm/v3
 HELM_VERSION="${HYPHAE_HELM_VERSION:-v3.19.5}"
 OUT="${HYPHAE_ASSETS_DIR:-$HOME/.cache/hyphae/k8s-assets}"
 STAMP="${OUT}/.stamp"

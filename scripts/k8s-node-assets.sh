@@ -12,7 +12,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# renovate: datasource=go depName=k8s.io/kubernetes
 K8S_VERSION="${HYPHAE_K8S_VERSION:-v1.34.4}"
+# renovate: datasource=go depName=github.com/coredns/coredns
 COREDNS_VERSION="${HYPHAE_COREDNS_VERSION:-v1.14.7}"
 PAUSE_REVISION=1
 CACHE="${HYPHAE_ASSETS_DIR:-$HOME/.cache/hyphae}"
