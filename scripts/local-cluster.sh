@@ -44,7 +44,7 @@ PKI="${STATE}/pki"
 KUBECONFIG_FILE="${PKI}/admin.kubeconfig"
 SYSCTLS_SAVED="/var/lib/hyphae-cluster/sysctls.saved"
 SYSCTLS=(vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops kernel.keys.root_maxkeys kernel.keys.root_maxbytes)
-APT_PACKAGES=(containerd runc containernetworking-plugins iptables conntrack buildah debootstrap busybox-static nats-server openssl iproute2)
+APT_PACKAGES=(containerd runc containernetworking-plugins iptables conntrack buildah debootstrap nats-server openssl iproute2)
 log() { echo "local-cluster: $(date -u +%H:%M:%S) $*" >&2; }
 die() { log "$*"; exit 1; }
 
