@@ -67,6 +67,6 @@ describe('renovate.json', () => {
         if (!hit || hit.datasource !== 'go') missing.push(`${setter.path}: ${variable}=${value} (${module})`);
       }
     }
-    expect(missing).toEqual([]);
+    expect(missing, 'each needs a line `# renovate: datasource=go depName=<module>` right above it').toEqual([]);
   });
 });
