@@ -9,6 +9,7 @@
 #        HYPHAE_NATS_SERVER_VERSION   the module version to build (default below)
 set -euo pipefail
 
+# renovate: datasource=go depName=github.com/nats-io/nats-server/v2
 VERSION="${HYPHAE_NATS_SERVER_VERSION:-v2.11.17}"
 log() { echo "nats-server-assets: $(date -u +%H:%M:%S) $*" >&2; }
 

@@ -12,6 +12,7 @@
 # A build compiles for minutes: run it under the shared lock (flock /tmp/hyphae-heavy.lock …).
 set -euo pipefail
 
+# renovate: datasource=go depName=github.com/prometheus/prometheus
 VERSION="${HYPHAE_PROMETHEUS_VERSION:-v0.316.0}"
 OUT="${HYPHAE_PROMETHEUS_DIR:-${HYPHAE_CACHE_DIR:-$HOME/.cache/hyphae}/prometheus-${VERSION}}"
 STAMP="${OUT}/.stamp"

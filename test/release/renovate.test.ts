@@ -54,12 +54,13 @@ describe('renovate.json', () => {
   });
 
   it('finds every Go module version the scripts pin, with its module and value', () => {
-    const uses = scripts.flatMap((s) => goModulesAtVariables(s.text));
+    const uses = scripts.flatMap((s) => goModulesAtVariables(s.text).map((use) => ({ ...use, script: s })));
     // helm, etcd, kubernetes (apiserver and node binaries), CoreDNS, actionlint at least.
-    expect(new Set(uses.map((u) => u.variable)).size).toBeGreaterThanOrEqual(5);
+    expect(new Set(uses.map((u) => u.module)).size).toBeGreaterThanOrEqual(5);
     const missing: string[] = [];
-    for (const { module, variable } of uses) {
-      const setters = scripts.filter((s) => defaultOf(s.text, variable) !== undefined);
+    for (const { module, variable, script } of uses) {
+      // The script's own setting, else (a sourced helper) every script that sets the variable.
+      const setters = defaultOf(script.text, variable) !== undefined ? [script] : scripts.filter((s) => defaultOf(s.text, variable) !== undefined);
       expect(setters.length, `a script sets ${variable}`).toBeGreaterThan(0);
       for (const setter of setters) {
         const value = defaultOf(setter.text, variable);
