@@ -64,9 +64,10 @@ export class SkippedTiersReporter implements Reporter {
   }
 }
 
-export function skippedTiersSummary(counts: ReadonlyMap<TestTier, TierCount>): string {
+function skippedTiersSummary(counts: ReadonlyMap<TestTier, TierCount>): string {
   if (counts.size === 0) return '';
-  const lines = [...counts].map(([tier, count]) => {
+  const order = Object.keys(TEST_TIERS);
+  const lines = [...counts].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)).map(([tier, count]) => {
     const tests = `${count.tests} test${count.tests === 1 ? '' : 's'} in ${count.files} file${count.files === 1 ? '' : 's'}`;
     return `   ${TEST_TIERS[tier]}\n     skipped ${tests}: ${count.missing} not found`;
   });
