@@ -61,6 +61,7 @@ export function createMesh(db: Db, bus: Bus, metrics: HyphaeMetrics, onError: (e
   const feed = new LiveDiffFeed({
     db,
     bus,
+    metrics,
     onError,
     ...(timings.feedRefreshMs === undefined ? {} : { refreshIntervalMs: timings.feedRefreshMs }),
   });

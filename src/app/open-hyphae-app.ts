@@ -20,6 +20,9 @@ import type { HyphaeApp, HyphaeAppOptions, ReadinessCheck } from './hyphae-app.j
 import { connectBus, createMesh } from './mesh-wiring.js';
 import { Teardown } from './teardown.js';
 
+/** How long a scrape waits for each readiness check behind hyphae_ready (kubelets' probes get their own). */
+const READINESS_SCRAPE_TIMEOUT_MS = 2_000;
+
 export async function openHyphaeApp(config: HyphaeConfig, options: HyphaeAppOptions): Promise<HyphaeApp> {
   const parts = options.parts ?? {};
   const onError = options.onBackgroundError;
@@ -57,10 +60,10 @@ export async function openHyphaeApp(config: HyphaeConfig, options: HyphaeAppOpti
     teardown.add(() => upkeep.stop());
     mesh.relay.start();
 
-    metrics.trackDbPool(() => {
-      const stats = db.poolStats();
-      return { total: stats.total, idle: stats.idle, waiting: stats.waiting };
-    });
+    metrics.trackDbPool(() => db.poolStats());
+    const readiness = readinessChecks(config, db, bus);
+    metrics.trackReadiness(readiness, READINESS_SCRAPE_TIMEOUT_MS);
+    if (config.natsUrl !== undefined) metrics.trackNatsConnection('bus', () => bus.isConnected());
     let closing: Promise<void> | undefined;
     return {
       config,
@@ -72,7 +75,7 @@ export async function openHyphaeApp(config: HyphaeConfig, options: HyphaeAppOpti
       relay: mesh.relay,
       feed: mesh.feed,
       metrics,
-      readiness: readinessChecks(config, db, bus),
+      readiness,
       close(): Promise<void> {
         closing ??= teardown.run();
         return closing;

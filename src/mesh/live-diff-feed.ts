@@ -15,6 +15,13 @@ export interface LiveDiffFeedOptions {
   readonly catchUpPageSize?: number;
   /** Called with errors of background refreshes (the stream keeps going). */
   readonly onError?: (error: unknown) => void;
+  /** Told how late each diff written after its stream opened reaches the stream (the gossip SLO). */
+  readonly metrics?: PushDelayObserver;
+}
+
+/** Structurally a subset of HyphaeMetrics. */
+export interface PushDelayObserver {
+  observeDiffPushDelay(seconds: number): void;
 }
 
 /** Structurally the facade's LiveSubscription. */
@@ -39,6 +46,7 @@ export class LiveDiffFeed {
   private readonly refreshIntervalMs: number;
   private readonly catchUpPageSize: number;
   private readonly onError: (error: unknown) => void;
+  private readonly metrics: PushDelayObserver | undefined;
   private readonly streams = new Set<InboxStream>();
   /** Open streams by inbox (tenant, agent). */
   private readonly byInbox = new Map<string, Set<InboxStream>>();
@@ -54,6 +62,7 @@ export class LiveDiffFeed {
     this.refreshIntervalMs = options.refreshIntervalMs ?? 5_000;
     this.catchUpPageSize = options.catchUpPageSize ?? 200;
     this.onError = options.onError ?? ((): void => undefined);
+    this.metrics = options.metrics;
     this.unlisten = connectionEventsOf(this.bus)?.onConnectionChange((connected) => {
       if (connected) for (const stream of this.streams) stream.catchUpSoon();
     });
@@ -68,7 +77,7 @@ export class LiveDiffFeed {
     const head = await this.inboxHead(tenantId, agent);
     const startSeq = afterSeq === undefined ? head : Math.min(afterSeq, head);
     const stream = new InboxStream(
-      { db: this.db, pageSize: this.catchUpPageSize, onError: this.onError },
+      { db: this.db, pageSize: this.catchUpPageSize, onError: this.onError, metrics: this.metrics },
       tenantId,
       agent,
       startSeq,
@@ -214,6 +223,7 @@ interface InboxStreamDeps {
   readonly db: Queryable;
   readonly pageSize: number;
   readonly onError: (error: unknown) => void;
+  readonly metrics: PushDelayObserver | undefined;
 }
 
 function inboxKey(tenantId: string, agent: string): string {
@@ -226,6 +236,8 @@ class InboxStream {
   private closed = false;
   /** Counted in the feed's subscription of its tenant. */
   holdsTenant = false;
+  /** Diffs written before this are a resume's backlog, not pushes: their delay is the client's absence. */
+  private readonly openedAt = Date.now();
 
   constructor(
     private readonly deps: InboxStreamDeps,
@@ -269,6 +281,8 @@ class InboxStream {
   private deliver(diff: Diff): void {
     if (this.closed || diff.seq <= this.lastSeq) return;
     this.lastSeq = diff.seq;
+    const written = Date.parse(diff.created_at);
+    if (written >= this.openedAt) this.deps.metrics?.observeDiffPushDelay((Date.now() - written) / 1000);
     try {
       this.listener(diff);
     } catch (error) {

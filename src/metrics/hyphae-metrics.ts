@@ -5,19 +5,16 @@
  * low-cardinality: no ids, keys, tenants or raw URLs ever become labels.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { registerDependencyGauges } from './dependency-gauges.js';
+import type { DependencyGauges } from './dependency-gauges.js';
+import { STREAM_DROP_REASONS, STREAM_DROP_TRANSPORTS } from './stream-drop-reason.js';
 import type { StreamDropReason, StreamDropTransport } from './stream-drop-reason.js';
 
 export type McpCallOutcome = 'ok' | 'error' | 'invalid';
-export type DiffTransport = 'bus' | 'sse' | 'grpc' | 'inbox' | 'pull';
+export const DIFF_TRANSPORTS = ['bus', 'sse', 'grpc', 'inbox', 'pull'] as const;
+export type DiffTransport = (typeof DIFF_TRANSPORTS)[number];
 
-/** Structurally the store's `PoolStats`: sampled at scrape time. */
-export interface DbPoolSample {
-  readonly total: number;
-  readonly idle: number;
-  readonly waiting: number;
-}
-
-export interface HyphaeMetrics {
+export interface HyphaeMetrics extends DependencyGauges {
   /** The registry `GET /metrics` renders; tests and embedders may read it. */
   readonly registry: Registry;
   /** `route` is the route pattern (`/v1/cells/:id`), never the raw URL. */
@@ -29,6 +26,10 @@ export interface HyphaeMetrics {
   observeRecall(seconds: number): void;
   /** One call of the embedder: its latency and how many texts it embedded. */
   observeEmbed(seconds: number, batchSize: number): void;
+  /** One embedder call that failed, by the error's stable code (UNAVAILABLE when no worker answered). */
+  countEmbedError(code: string): void;
+  /** Seconds from a diff's commit to its hand-off to a live stream opened before it was written. */
+  observeDiffPushDelay(seconds: number): void;
   countDiffsProduced(count: number): void;
   /** Diffs deleted from full inboxes, oldest first, to keep each within its size. */
   countInboxTrimmed(count: number): void;
@@ -39,14 +40,14 @@ export interface HyphaeMetrics {
   addLiveStreams(delta: number): void;
   /** A live stream ended by backpressure (its client read too slowly, or its catch-up outgrew the bound). */
   countStreamsDropped(transport: StreamDropTransport, reason: StreamDropReason): void;
-  /** Registers the sampler read on each scrape; the last registration wins. */
-  trackDbPool(sample: () => DbPoolSample): void;
   render(): Promise<string>;
   readonly contentType: string;
 }
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+/** Gossip objectives are stated at 2 s (docs/operations.md); a stalled relay shows as minutes. */
+const PUSH_DELAY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300];
 const KNOWN_MCP_TOOLS = new Set([
   'store',
   'recall',
@@ -122,6 +123,18 @@ export function createHyphaeMetrics(): HyphaeMetrics {
     buckets: BATCH_BUCKETS,
     registers: [registry],
   });
+  const embedErrors = new Counter({
+    name: 'hyphae_embed_errors_total',
+    help: 'Embedder calls that failed, by error code',
+    labelNames: ['code'] as const,
+    registers: [registry],
+  });
+  const pushDelay = new Histogram({
+    name: 'hyphae_diff_push_delay_seconds',
+    help: 'Seconds from a diff being committed to its hand-off to a live stream',
+    buckets: PUSH_DELAY_BUCKETS,
+    registers: [registry],
+  });
   const diffsProduced = new Counter({
     name: 'hyphae_diffs_produced_total',
     help: 'Diffs written to inboxes',
@@ -154,26 +167,19 @@ export function createHyphaeMetrics(): HyphaeMetrics {
     labelNames: ['transport', 'reason'] as const,
     registers: [registry],
   });
-  let poolSampler: (() => DbPoolSample) | undefined;
-  new Gauge({
-    name: 'hyphae_db_pool_connections',
-    help: 'Database pool connections by state',
-    labelNames: ['state'] as const,
-    registers: [registry],
-    collect(): void {
-      const sample = poolSampler?.() ?? { total: 0, idle: 0, waiting: 0 };
-      this.set({ state: 'in_use' }, Math.max(0, sample.total - sample.idle));
-      this.set({ state: 'idle' }, sample.idle);
-      this.set({ state: 'waiting' }, sample.waiting);
-    },
-  });
+  const dependencies = registerDependencyGauges(registry);
 
-  // Touch the unlabelled families so every family is exported from the first scrape on.
+  // Touch every family with a bounded label set, so each series exists from the first scrape on
+  // (a rate over a counter that appears at 1 misses that first event).
   diffsProduced.inc(0);
   outboxLag.set(0);
   liveStreams.set(0);
+  embedErrors.inc({ code: 'UNAVAILABLE' }, 0);
+  for (const transport of DIFF_TRANSPORTS) diffsDelivered.inc({ transport }, 0);
+  for (const transport of STREAM_DROP_TRANSPORTS) for (const reason of STREAM_DROP_REASONS) streamsDropped.inc({ transport, reason }, 0);
 
   return {
+    ...dependencies,
     registry,
     contentType: registry.contentType,
     observeHttpRequest(method, route, status, seconds): void {
@@ -199,6 +205,12 @@ export function createHyphaeMetrics(): HyphaeMetrics {
       embedDuration.observe(seconds);
       embedBatch.observe(batchSize);
     },
+    countEmbedError(code): void {
+      embedErrors.inc({ code });
+    },
+    observeDiffPushDelay(seconds): void {
+      pushDelay.observe(Math.max(0, seconds));
+    },
     countDiffsProduced(count): void {
       diffsProduced.inc(count);
     },
@@ -216,9 +228,6 @@ export function createHyphaeMetrics(): HyphaeMetrics {
     },
     countStreamsDropped(transport, reason): void {
       streamsDropped.inc({ transport, reason });
-    },
-    trackDbPool(sample): void {
-      poolSampler = sample;
     },
     render(): Promise<string> {
       return registry.metrics();

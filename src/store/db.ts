@@ -20,6 +20,10 @@ export interface PoolStats {
   readonly total: number;
   readonly idle: number;
   readonly waiting: number;
+  /** The most connections the pool opens. */
+  readonly max: number;
+  /** Calls that gave up waiting for a connection (failed UNAVAILABLE) since the pool opened. */
+  readonly acquireTimeouts: number;
 }
 
 export interface TransactionOptions {

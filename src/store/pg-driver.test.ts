@@ -10,7 +10,7 @@ describe('pg driver', () => {
     const db = await openPgDb({ url: server.url, max: 2, acquireTimeoutMs: 2_000, onIdleError: (error) => idleErrors.push(error) });
     try {
       await db.query('SELECT 1');
-      expect(db.poolStats()).toEqual({ total: 1, idle: 1, waiting: 0 });
+      expect(db.poolStats()).toMatchObject({ total: 1, idle: 1, waiting: 0, acquireTimeouts: 0 });
       await server.close();
       await expect.poll(() => idleErrors.length).toBeGreaterThan(0);
       const failed = db.query('SELECT 1');

@@ -55,9 +55,11 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
   const statementNames = new StatementNames(options.preparedStatements ?? PG_POOL_DEFAULTS.preparedStatements);
   // A prepared statement keeps its per-call custom plan: the same plans as unnamed statements get.
   const sessionSetup = `${knnSetup}, set_config('plan_cache_mode', 'force_custom_plan', false)`;
+  const max = options.max ?? PG_POOL_DEFAULTS.max;
+  let acquireTimeouts = 0;
   const pool = new pg.Pool({
     connectionString: options.url,
-    max: options.max ?? PG_POOL_DEFAULTS.max,
+    max,
     // Bounds one connect attempt (a SYN nobody answers) and a wait for a busy pool's next free client.
     connectionTimeoutMillis: acquireTimeoutMs,
     idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
@@ -82,6 +84,7 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
         // Only a server that cannot be reached (or is starting up) is waited for; a refused login is not.
         if (!(failure instanceof DatabaseUnavailableError)) throw failure;
         if (Date.now() + pause >= deadline) {
+          acquireTimeouts += 1;
           throw new DatabaseUnavailableError(`database unavailable: no connection within ${acquireTimeoutMs} ms`, {
             cause: failure.cause ?? failure,
             retryAfterSeconds: 1,
@@ -196,7 +199,7 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
       }, true);
     },
     poolStats(): PoolStats {
-      return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+      return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max, acquireTimeouts };
     },
     close(): Promise<void> {
       closing ??= pool.end();

@@ -39,7 +39,7 @@ export interface PgliteDb extends Db {
 
 type PgliteRunner = Pick<Transaction, 'query' | 'exec'>;
 
-const PGLITE_POOL_STATS: PoolStats = { total: 1, idle: 1, waiting: 0 };
+const PGLITE_POOL_STATS: PoolStats = { total: 1, idle: 1, waiting: 0, max: 1, acquireTimeouts: 0 };
 
 /**
  * Opens PGlite with pgvector. PGlite is one connection: its own mutexes run one statement at a

@@ -73,6 +73,8 @@ export async function runWorker(options: WorkerOptions): Promise<RunningWorker> 
   try {
     if (options.natsUrl !== undefined && subject !== undefined) {
       responder = await NatsEmbedResponder.start({ servers: options.natsUrl, subject, modelId, dimension, batcher, metrics, ...(options.queue ? { queue: options.queue } : {}) });
+      const served = responder;
+      metrics.trackNatsConnection(() => served.isConnected());
     }
     if (options.port !== undefined) {
       const nats = responder;

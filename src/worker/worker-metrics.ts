@@ -3,9 +3,12 @@
  * a server in tests and benches). Labels are low-cardinality: transport and outcome only.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { registerNatsConnectionGauge } from '../metrics/dependency-gauges.js';
 
-export type WorkerTransport = 'nats' | 'http';
-export type WorkerOutcome = 'ok' | 'invalid' | 'error';
+const WORKER_TRANSPORTS = ['nats', 'http'] as const;
+export type WorkerTransport = (typeof WORKER_TRANSPORTS)[number];
+const WORKER_OUTCOMES = ['ok', 'invalid', 'error'] as const;
+export type WorkerOutcome = (typeof WORKER_OUTCOMES)[number];
 
 export interface WorkerMetrics {
   readonly registry: Registry;
@@ -13,6 +16,8 @@ export interface WorkerMetrics {
   observeBatch(texts: number, seconds: number): void;
   /** Sampled on each scrape. */
   trackQueueDepth(sample: () => number): void;
+  /** hyphae_nats_connected{connection="embed"} follows `connected()` from now on (a worker serving NATS). */
+  trackNatsConnection(connected: () => boolean): void;
   render(): Promise<string>;
   readonly contentType: string;
 }
@@ -66,6 +71,14 @@ export function createWorkerMetrics(modelId: string): WorkerMetrics {
     },
   });
 
+  const trackNats = registerNatsConnectionGauge(registry);
+
+  // Every series of these bounded label sets exists from the first scrape on, so rates see the first event.
+  for (const transport of WORKER_TRANSPORTS) {
+    texts.inc({ transport }, 0);
+    for (const outcome of WORKER_OUTCOMES) requests.inc({ transport, outcome }, 0);
+  }
+
   return {
     registry,
     observeRequest(transport, outcome, count, seconds): void {
@@ -79,6 +92,9 @@ export function createWorkerMetrics(modelId: string): WorkerMetrics {
     },
     trackQueueDepth(sample): void {
       queueDepthSample = sample;
+    },
+    trackNatsConnection(connected): void {
+      trackNats('embed', connected);
     },
     render: () => registry.metrics(),
     contentType: registry.contentType,

@@ -114,6 +114,30 @@ describe('LiveDiffFeed on PGlite with the in-process bus', () => {
     expect(steady.diffs.map((d) => d.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
+  it('reports the push delay of each diff written after its stream opened, never of a resume backlog', async () => {
+    const delays: number[] = [];
+    const metered = new LiveDiffFeed({ db, bus, refreshIntervalMs: 600_000, metrics: { observeDiffPushDelay: (seconds) => delays.push(seconds) } });
+    const beacon = randomUUID();
+    await insertBeacon(db, TENANT, 'reader', beacon);
+    // Written an hour ago: a resume's backlog, delivered but not a push.
+    await insertDiff(db, TENANT, 'reader', beacon, 'while away');
+    await db.query(`UPDATE diffs SET created_at = now() - interval '1 hour'`);
+    const { diffs, listener } = collector();
+    try {
+      await metered.subscribe(TENANT, 'reader', listener, 0);
+      await waitFor(() => diffs.length === 1);
+      expect(delays).toEqual([]);
+      await insertDiff(db, TENANT, 'reader', beacon, 'pushed');
+      await relay.relayAll();
+      await waitFor(() => diffs.length === 2);
+      expect(delays).toHaveLength(1);
+      expect(delays[0]).toBeGreaterThanOrEqual(0);
+      expect(delays[0]).toBeLessThan(3_600);
+    } finally {
+      await metered.close();
+    }
+  });
+
   it('drops republished diffs (seq at or below the last delivered)', async () => {
     const beacon = randomUUID();
     await insertBeacon(db, TENANT, 'reader', beacon);

@@ -58,9 +58,33 @@ describe.skipIf(skipWithoutPostgres())('pg driver on a native PostgreSQL that fa
     expect(failure).toBeInstanceOf(DatabaseUnavailableError);
     expect(failure).toMatchObject({ code: 'UNAVAILABLE', retryAfterSeconds: 1, message: 'database unavailable: no connection within 300 ms' });
     await expect(db.transaction(async (tx) => tx.query('SELECT 1'))).rejects.toMatchObject({ code: 'UNAVAILABLE', retryAfterSeconds: 1 });
+    // Both give-ups are counted for hyphae_db_acquire_timeouts_total.
+    expect(db.poolStats()).toMatchObject({ max: 4, acquireTimeouts: 2 });
     await server.start();
     expect((await db.query<{ n: number }>('SELECT 7 AS n')).rows).toEqual([{ n: 7 }]);
     await db.transaction(async (tx) => tx.query('SELECT 1'));
+    expect(db.poolStats().acquireTimeouts).toBe(2);
+  });
+
+  it('counts a call that waited past the acquire timeout for a busy pool', async () => {
+    const db = await openPgDb({ url: server.url, max: 1, acquireTimeoutMs: 300 });
+    pools.push(db);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const holder = db.transaction(async (tx) => {
+      await tx.query('SELECT 1');
+      await held;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(db.poolStats()).toMatchObject({ total: 1, idle: 0, max: 1, acquireTimeouts: 0 });
+    await expect(db.query('SELECT 1')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(db.poolStats().acquireTimeouts).toBe(1);
+    release();
+    await holder;
+    await db.query('SELECT 1');
+    expect(db.poolStats().acquireTimeouts).toBe(1);
   });
 
   it('a frozen server fails a call on the statement deadline instead of holding it, and the pool recovers when it thaws', async () => {

@@ -97,7 +97,7 @@ describe('openDb', () => {
       const db = await openDb({ dataDir: join(root, 'd'), databaseUrl: '' });
       try {
         expect(db.driver).toBe('pglite');
-        expect(db.poolStats()).toEqual({ total: 1, idle: 1, waiting: 0 });
+        expect(db.poolStats()).toEqual({ total: 1, idle: 1, waiting: 0, max: 1, acquireTimeouts: 0 });
       } finally {
         await db.close();
       }

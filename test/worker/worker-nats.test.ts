@@ -195,7 +195,7 @@ describe.skipIf(skipWithoutNatsServer())('hyphae worker over a real nats-server'
     expect(await metricValue(running, 'hyphae_worker_requests_total', { outcome: 'invalid' })).toBe(2);
   });
 
-  it('reports not ready while NATS is away, and serves again once it is back on the same port', async () => {
+  it('reports not ready, and hyphae_nats_connected 0, while NATS is away, and serves again once it is back on the same port', async () => {
     const running = await runWorker({ embedder: new HashEmbedder(), natsUrl: nats.url, port: 0 });
     cleanups.push(() => running.stop());
     const readiness = async (): Promise<number> => (await fetch(`${running.httpUrl}/readyz`)).status;
@@ -205,11 +205,15 @@ describe.skipIf(skipWithoutNatsServer())('hyphae worker over a real nats-server'
     const embedder = await client({ attempts: 10, timeoutMs: 2_000 });
     await embedder.embed(['before']);
     expect(await readiness()).toBe(200);
+    const connected = (): Promise<number> => metricValue(running, 'hyphae_nats_connected', { connection: 'embed' });
+    expect(await connected()).toBe(1);
     await nats.stop();
     await until(503);
     expect(await (await fetch(`${running.httpUrl}/readyz`)).json()).toMatchObject({ reasons: ['NATS disconnected'] });
+    expect(await connected()).toBe(0);
     await nats.start();
     await until(200);
+    expect(await connected()).toBe(1);
     await expectLocalVectors(await embedder.embed(['after']), ['after']);
   });
 });
