@@ -133,7 +133,10 @@ describe.skipIf(skip !== undefined)('the chart’s monitoring', () => {
       ingress: [{ ports: [{ port: 'http', protocol: 'TCP' }], from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }] }],
     });
     const operatorMonitor = findObject(objects, 'ServiceMonitor');
-    expect((operatorMonitor?.spec as { endpoints: Array<{ relabelings: unknown[] }> }).endpoints[0]?.relabelings).toEqual([{ targetLabel: 'job', replacement: 'hyphae-operator' }]);
+    const endpoint = (operatorMonitor?.spec as { endpoints: Array<{ relabelings: unknown[]; honorLabels: boolean }> }).endpoints[0];
+    expect(endpoint?.relabelings).toEqual([{ targetLabel: 'job', replacement: 'hyphae-operator' }]);
+    // The mesh condition series keep their mesh's namespace.
+    expect(endpoint?.honorLabels).toBe(true);
 
     // Confined to the operator's namespace, or to the namespaces named; no scrape policy unless asked.
     const confined = await renderChart([], { 'monitoring.podMonitor.enabled': true, 'operator.watchNamespace': 'team-memory' });

@@ -236,6 +236,12 @@ describe.skipIf(skip !== undefined)('operator on a real kube-apiserver', () => {
     // Play the CNPG operator: report the instances ready.
     await client.mergePatch(`${objectPath(CNPG_CLUSTER, ns, 'late-pg')}/status`, { status: { readyInstances: 2, instances: 2 } });
     await waitFor('DatabaseReady', async () => condition(await getMesh(ns, 'late'), 'DatabaseReady')?.status === 'True');
+    // hyphae_operator_mesh_condition follows the mesh's status, one series per status of each condition.
+    const series = (type: string, status: string): string => `hyphae_operator_mesh_condition{namespace="${ns}",mesh="late",type="${type}",status="${status}"}`;
+    await waitFor('the condition gauge', async () => (await (await fetch(`${op.probeUrl as string}/metrics`)).text()).includes(`${series('DatabaseReady', 'true')} 1`));
+    const text = await (await fetch(`${op.probeUrl as string}/metrics`)).text();
+    expect(text).toContain(`${series('DatabaseReady', 'false')} 0`);
+    expect(text).toContain(`${series('OptionalKindsAvailable', 'true')} 1`);
   });
 
   it('serves its own /metrics, /healthz and /readyz', async () => {

@@ -3,6 +3,7 @@
 // is re-run so add-on kinds installed later start being managed without a restart.
 import type { KubeClient } from '../kube/kube-client.js';
 import { Informer } from '../kube/informer.js';
+import type { InformerOptions } from '../kube/informer.js';
 import type { KubeObject } from '../kube/kube-object.js';
 import { objectKey } from '../kube/kube-object.js';
 import type { ResourceType } from '../kube/resource-types.js';
@@ -16,6 +17,9 @@ import type { OperatorMetrics } from '../runtime/operator-metrics.js';
 import { discoverOptionalKinds } from './discovery.js';
 import { MeshReconciler } from './mesh-reconciler.js';
 import { WorkQueue } from './work-queue.js';
+
+type WatchRestartReason = Parameters<NonNullable<InformerOptions<KubeObject>['onRestart']>>[0];
+const WATCH_RESTART_REASONS: readonly WatchRestartReason[] = ['expired', 'watchdog', 'error', 'closed'];
 
 export interface MeshControllerOptions {
   client: KubeClient;
@@ -54,6 +58,8 @@ export class MeshController {
       baseDelayMs: options.retryBaseDelayMs ?? 200,
       onDepthChange: (d) => metrics.queueDepth.set(d),
     });
+    // The conditions gauge reads the meshes this controller watches, while it leads.
+    metrics.trackMeshes(() => (this.stopped ? [] : this.meshes.list()));
     this.reconciler = new MeshReconciler({
       client,
       meshes: this.meshes,
@@ -112,6 +118,8 @@ export class MeshController {
   }
 
   private informerOptions(rt: ResourceType): { namespace?: string; watchTimeoutSeconds?: number; watchdogMs?: number; onRestart: (r: string) => void; onError: (e: unknown) => void } {
+    // Every reason exists from the first scrape, so a rate sees the first restart.
+    for (const reason of WATCH_RESTART_REASONS) this.options.metrics.watchRestarts.inc({ kind: rt.kind, reason }, 0);
     return {
       namespace: this.options.namespace,
       watchTimeoutSeconds: this.options.watchTimeoutSeconds,
