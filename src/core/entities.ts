@@ -150,6 +150,13 @@ export interface InboxPeek {
   readonly head_seq: number;
 }
 
+/** What reached an agent's inbox that neither drain_inbox nor its channel has dealt with: summed, not listed. */
+export interface ChannelBacklog {
+  /** The inbox head: the backlog covers every seq up to it. */
+  readonly head_seq: number;
+  readonly groups: readonly { readonly cell_type: CellType; readonly source_agent: string; readonly count: number }[];
+}
+
 export interface ApiKeyInfo {
   readonly key_id: string;
   readonly tenant: string;

@@ -94,6 +94,7 @@ import { searchCells } from './cell-search.js';
 import type { SceneSummarizer } from './scene-summarizer.js';
 import { resolveSessionScope } from './session-scope.js';
 import { TenantQuotas } from './tenant-quotas.js';
+import { channelState } from './channel-state.js';
 
 export interface MemoryFacadeDeps {
   readonly db: Db;
@@ -154,6 +155,8 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     revocationCheckMs: config.streamRevocationCheckMs,
     onError: reportError,
   });
+
+  const channel = channelState(db);
 
   const signal = (diffs: readonly WrittenDiff[]): void => {
     if (diffs.length > 0) deps.outbox?.diffsCommitted(diffs);
@@ -694,6 +697,8 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
         feed.subscribe(principal.tenantId, principal.agent, (diff) => (visible(diff) ? listener(diff) : undefined), afterSeq),
       );
     },
+
+    ...channel,
 
     async createKey(principal, raw): Promise<CreatedApiKey> {
       requireRole(principal, 'admin');

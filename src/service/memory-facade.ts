@@ -7,6 +7,7 @@
 import type {
   ApiKeyInfo,
   Beacon,
+  ChannelBacklog,
   CreatedApiKey,
   Diff,
   DiffsSince,
@@ -107,6 +108,12 @@ export interface MemoryFacade {
   resourceSubscriptions(principal: Principal, session: string): Promise<readonly string[]>;
   /** Live push: calls listener for each new diff addressed to the principal, from any replica. */
   subscribeDiffs(principal: Principal, listener: LiveDiffListener, afterSeq?: number): Promise<LiveSubscription>;
+  /** What a new channel session announces: the inbox above the drain cursor and the channel mark, readable diffs only. */
+  channelBacklog(principal: Principal): Promise<ChannelBacklog>;
+  /** The principal's channel dealt with every diff up to `seq` (the mark never goes down). */
+  markChannelSettled(principal: Principal, seq: number): Promise<void>;
+  /** The trust an agent of the principal's tenant holds (its highest unrevoked key); undefined when it has none. */
+  authorTrust(principal: Principal, agent: string): Promise<number | undefined>;
 
   createKey(principal: Principal, input: CreateKeyInput): Promise<CreatedApiKey>;
   listKeys(principal: Principal): Promise<readonly ApiKeyInfo[]>;

@@ -1,38 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Diff } from '../../../core/entities.js';
 import type { ChannelEvent, ChannelTally } from './channel-event.js';
-import type { ChannelClock } from './channel-pacer.js';
 import { ChannelPacer } from './channel-pacer.js';
-
-/** A clock the test moves by hand: timers run when it passes their time, in order. */
-class HandClock implements ChannelClock {
-  private time = 0;
-  private timers: { at: number; task: () => void }[] = [];
-
-  now(): number {
-    return this.time;
-  }
-
-  after(delayMs: number, task: () => void): () => void {
-    const timer = { at: this.time + delayMs, task };
-    this.timers.push(timer);
-    return () => {
-      this.timers = this.timers.filter((t) => t !== timer);
-    };
-  }
-
-  advance(ms: number): void {
-    const until = this.time + ms;
-    for (;;) {
-      const next = this.timers.filter((t) => t.at <= until).sort((a, b) => a.at - b.at)[0];
-      if (next === undefined) break;
-      this.timers = this.timers.filter((t) => t !== next);
-      this.time = next.at;
-      next.task();
-    }
-    this.time = until;
-  }
-}
+import { HandClock } from '../../../../test/support/hand-clock.js';
 
 function diff(seq: number, cellType: Diff['cell_type'] = 'Fact', agent = 'bob'): Diff {
   return {
