@@ -4,7 +4,8 @@
 // Both sides count the same objects: the full desired set the operator's own desiredSet() yields.
 import { randomUUID } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient, isWrite } from '../src/kube/kube-client.js';
+import { KubeClient } from '../src/kube/kube-client.js';
+import { isWrite } from '../src/kube/request-log.js';
 import type { KubeObject } from '../src/kube/kube-object.js';
 import { HYPHAE_MESH, collectionPath, objectPath, OWNED_TYPES, typeKey } from '../src/kube/resource-types.js';
 import type { ResourceType } from '../src/kube/resource-types.js';
@@ -59,8 +60,8 @@ export async function runOperatorBench(): Promise<{ name: string; rows: Operator
   const cp = await startControlPlane();
   const kc = new KubeConfig();
   kc.loadFromString(cp.kubeconfig);
-  const client = await KubeClient.fromKubeConfig(kc);
-  const opClient = await KubeClient.fromKubeConfig(kc);
+  const client = KubeClient.fromKubeConfig(kc);
+  const opClient = KubeClient.fromKubeConfig(kc);
   try {
     await installCrd(client);
     const available = await discoverOptionalKinds(client);
@@ -76,8 +77,8 @@ export async function runOperatorBench(): Promise<{ name: string; rows: Operator
       const paths = desiredPaths({ ...defaulted, metadata: { ...defaulted.metadata, uid: randomUUID() } }, available);
       objectsPerMesh = paths.size;
       const t0 = performance.now();
-      for (const [path, o] of paths) {
-        await client.apply(path, withDesiredHash({ ...o, metadata: { ...o.metadata, ownerReferences: undefined } }), 'bench-baseline');
+      for (const o of paths.values()) {
+        await client.apply(withDesiredHash({ ...o, metadata: { ...o.metadata, ownerReferences: undefined } }), 'bench-baseline');
       }
       baselineTimes.push(performance.now() - t0);
     }

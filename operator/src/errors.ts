@@ -1,10 +1,6 @@
 // Typed operator errors: callers branch on `code`, never on message text.
 
-export type OperatorErrorCode =
-  | 'KUBE_REQUEST_FAILED'
-  | 'KUBE_CONFIG_INVALID'
-  | 'WATCH_EXPIRED'
-  | 'SPEC_INVALID';
+export type OperatorErrorCode = 'KUBE_REQUEST_FAILED' | 'KUBE_CONFIG_INVALID' | 'WATCH_EXPIRED';
 
 export class OperatorError extends Error {
   readonly code: OperatorErrorCode;

@@ -60,7 +60,7 @@ export interface OperatorHandle {
 
 export async function runOperator(options: OperatorOptions = {}): Promise<OperatorHandle> {
   const log = options.log ?? jsonLogger();
-  const client = options.client ?? (await KubeClient.fromKubeConfigFile(options.kubeconfig));
+  const client = options.client ?? KubeClient.fromKubeConfigFile(options.kubeconfig);
   const ownsClient = options.client === undefined;
   const metrics = createOperatorMetrics({ processMetrics: options.probePort !== null });
   client.log.onRequest((r) => metrics.apiRequests.inc({ verb: r.method }));

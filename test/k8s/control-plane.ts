@@ -14,6 +14,8 @@ import { findK8sAssets } from './assets.js';
 export interface ControlPlane {
   /** https://127.0.0.1:port */
   server: string;
+  /** The apiserver's self-signed serving certificate, to verify it with (as a pod's ca.crt does). */
+  caFile: string;
   token: string;
   kubeconfigPath: string;
   kubeconfig: string;
@@ -137,7 +139,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     const kubeconfig = kubeconfigFor(server, token);
     const kubeconfigPath = join(dir, 'kubeconfig');
     writeFileSync(kubeconfigPath, kubeconfig);
-    return { server, token, kubeconfig, kubeconfigPath, userTokens, stop };
+    return { server, caFile: join(dir, 'certs', 'apiserver.crt'), token, kubeconfig, kubeconfigPath, userTokens, stop };
   } catch (err) {
     await stop();
     throw err;

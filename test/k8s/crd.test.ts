@@ -19,7 +19,7 @@ describe.skipIf(skip !== undefined)('HyphaeMesh CRD on a real kube-apiserver', (
 
   beforeAll(async () => {
     cp = await startControlPlane();
-    client = await clientFor(cp);
+    client = clientFor(cp);
     await installCrd(client);
     ns = await createNamespace(client, 'crd');
   });

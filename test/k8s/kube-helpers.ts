@@ -9,7 +9,7 @@ import { CRD_NAME, hyphaeMeshCrd } from '../../operator/src/crd/hyphae-mesh-crd.
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ControlPlane } from './control-plane.js';
 
-export async function clientFor(cp: ControlPlane, token = cp.token): Promise<KubeClient> {
+export function clientFor(cp: ControlPlane, token = cp.token): KubeClient {
   const kc = new KubeConfig();
   kc.loadFromString(cp.kubeconfig.replace(cp.token, token));
   return KubeClient.fromKubeConfig(kc);
@@ -31,7 +31,7 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 }
 
 export async function installCrd(client: KubeClient): Promise<void> {
-  await client.apply(objectPath(CRD, undefined, CRD_NAME), hyphaeMeshCrd(), 'hyphae-tests');
+  await client.apply(hyphaeMeshCrd(), 'hyphae-tests');
   await waitFor('CRD Established', async () => {
     const crd = await client.get<{ status?: { conditions?: Array<{ type: string; status: string }> } }>(objectPath(CRD, undefined, CRD_NAME));
     return crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');

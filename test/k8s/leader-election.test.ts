@@ -4,8 +4,8 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../operator/src/kube/kube-client.js';
-import { isWrite } from '../../operator/src/kube/kube-client.js';
-import type { RequestRecord } from '../../operator/src/kube/kube-client.js';
+import { isWrite } from '../../operator/src/kube/request-log.js';
+import type { RequestRecord } from '../../operator/src/kube/request-log.js';
 import type { KubeObject } from '../../operator/src/kube/kube-object.js';
 import { DEPLOYMENT, HYPHAE_MESH, LEASE, collectionPath, objectPath } from '../../operator/src/kube/resource-types.js';
 import type { OperatorHandle } from '../../operator/src/run-operator.js';
@@ -26,7 +26,7 @@ describe.skipIf(skip !== undefined)('leader election on a real kube-apiserver', 
 
   beforeAll(async () => {
     cp = await startControlPlane();
-    client = await clientFor(cp);
+    client = clientFor(cp);
     await installCrd(client);
   });
   afterAll(async () => {
@@ -100,7 +100,7 @@ describe.skipIf(skip !== undefined)('operator process (operator/src/main.ts)', (
 
   beforeAll(async () => {
     cp = await startControlPlane();
-    client = await clientFor(cp);
+    client = clientFor(cp);
     await installCrd(client);
   });
   afterAll(async () => {

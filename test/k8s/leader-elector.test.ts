@@ -4,7 +4,7 @@
 // shared by the candidates, so every assertion is about order and state, not about elapsed time.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../operator/src/kube/kube-client.js';
-import { isWrite } from '../../operator/src/kube/kube-client.js';
+import { isWrite } from '../../operator/src/kube/request-log.js';
 import { LEASE, collectionPath, objectPath } from '../../operator/src/kube/resource-types.js';
 import { ManualClock } from '../../operator/src/controller/manual-clock.js';
 import { microTime } from '../../operator/src/controller/leader-election.js';
@@ -28,7 +28,7 @@ describe.skipIf(skip !== undefined)('LeaderElector on a real Lease', () => {
 
   beforeAll(async () => {
     cp = await startControlPlane();
-    client = await clientFor(cp);
+    client = clientFor(cp);
   });
   afterEach(async () => {
     for (const c of started) await c.close();

@@ -3,7 +3,8 @@
 // refused connection) or hold at a barrier (so several candidates read the same resourceVersion
 // and then really race their writes). Time is a shared ManualClock, one view per candidate, so a
 // test steps every candidate through the same instants and waits for each attempt to finish.
-import type { KubeClient, KubeRequest } from '../../operator/src/kube/kube-client.js';
+import type { KubeClient } from '../../operator/src/kube/kube-client.js';
+import type { ObjectReference } from '../../operator/src/kube/object-api.js';
 import { LEASE, objectPath } from '../../operator/src/kube/resource-types.js';
 import type { LeaseSpec } from '../../operator/src/controller/leader-election.js';
 import { LeaderElector } from '../../operator/src/controller/leader-election.js';
@@ -30,7 +31,7 @@ export class Barrier {
   }
 }
 
-type LeaseClient = Pick<KubeClient, 'get' | 'request'>;
+type LeaseClient = Pick<KubeClient, 'read' | 'create' | 'replace'>;
 
 /** A real client behind a link the test can cut. */
 export class FaultyLink {
@@ -42,8 +43,9 @@ export class FaultyLink {
   constructor(readonly real: KubeClient) {}
 
   readonly client: LeaseClient = {
-    get: <T>(path: string, query?: Record<string, string | undefined>): Promise<T> => this.pass(() => this.real.get<T>(path, query), true),
-    request: <T>(req: KubeRequest): Promise<T> => this.pass(() => this.real.request<T>(req), false),
+    read: <T>(ref: ObjectReference): Promise<T> => this.pass(() => this.real.read<T>(ref), true),
+    create: <T>(obj: ObjectReference): Promise<T> => this.pass(() => this.real.create<T>(obj), false),
+    replace: <T>(obj: ObjectReference): Promise<T> => this.pass(() => this.real.replace<T>(obj), false),
   };
 
   /** 'hang': requests wait until heal() and then go through; 'fail': they fail at once. */
@@ -107,7 +109,7 @@ export interface CandidateOptions {
 }
 
 export async function candidate(cp: ControlPlane, time: ManualClock, lease: string, identity: string, timeline: string[], options: CandidateOptions = {}): Promise<Candidate> {
-  const link = new FaultyLink(await clientFor(cp));
+  const link = new FaultyLink(clientFor(cp));
   const clock = time.view();
   const elector = new LeaderElector({
     client: link.client,

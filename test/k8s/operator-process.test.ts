@@ -24,7 +24,7 @@ describe.skipIf(skip !== undefined)('the hyphae operator executable on a real ku
 
   beforeAll(async () => {
     cp = await startControlPlane();
-    client = await clientFor(cp);
+    client = clientFor(cp);
     await installCrd(client);
   });
   afterAll(async () => {

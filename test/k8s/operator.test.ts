@@ -2,13 +2,12 @@
 // so the test reports workload status itself, the way the kubelet and controllers would.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HyphaeMeshStatus } from '../../operator/src/crd/hyphae-mesh-schema.js';
-import { isWrite } from '../../operator/src/kube/kube-client.js';
+import { isWrite } from '../../operator/src/kube/request-log.js';
 import type { KubeClient } from '../../operator/src/kube/kube-client.js';
 import type { KubeObject } from '../../operator/src/kube/kube-object.js';
 import {
   CNPG_CLUSTER,
   CONFIG_MAP,
-  CRD,
   DEPLOYMENT,
   HPA,
   HYPHAE_MESH,
@@ -45,7 +44,7 @@ describe.skipIf(skip !== undefined)('operator on a real kube-apiserver', () => {
 
   beforeAll(async () => {
     cp = await startControlPlane();
-    client = await clientFor(cp);
+    client = clientFor(cp);
     await installCrd(client);
     op = await startTestOperator(cp, { leaderElection: { enabled: false }, discoveryIntervalMs: 300 });
     await waitFor('controller synced', async () => op.controller()?.hasSynced());
@@ -264,7 +263,7 @@ describe.skipIf(skip !== undefined)('operator steady state on a real kube-apiser
 
   beforeAll(async () => {
     cp = await startControlPlane();
-    client = await clientFor(cp);
+    client = clientFor(cp);
     await installCrd(client);
     op = await startTestOperator(cp, { leaderElection: { enabled: false } });
     await waitFor('controller synced', async () => op.controller()?.hasSynced());
@@ -319,27 +318,24 @@ async function reconcileCount(op: OperatorHandle): Promise<number> {
 /** A stand-in for an add-on's CRD (CNPG, Prometheus Operator): same group/kind, open schema. */
 async function installAddonCrd(client: KubeClient, group: string, kind: string, plural: string): Promise<void> {
   const name = `${plural}.${group}`;
-  await client.apply(
-    objectPath(CRD, undefined, name),
-    {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name },
-      spec: {
-        group,
-        names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
-        scope: 'Namespaced',
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            subresources: { status: {} },
-            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-          },
-        ],
-      },
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name },
+    spec: {
+      group,
+      names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
+      scope: 'Namespaced',
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
     },
-    'hyphae-tests',
-  );
+  };
+  await client.apply(crd, 'hyphae-tests');
 }

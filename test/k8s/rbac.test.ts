@@ -25,8 +25,8 @@ describe.skipIf(skip !== undefined)('operator under least-privilege RBAC', () =>
 
   beforeAll(async () => {
     cp = await startControlPlane({ users: [USER] });
-    admin = await clientFor(cp);
-    restricted = await clientFor(cp, cp.userTokens[USER]);
+    admin = clientFor(cp);
+    restricted = clientFor(cp, cp.userTokens[USER]);
     await installCrd(admin);
     const post = (path: string, body: unknown): Promise<unknown> => admin.request({ method: 'POST', path, body });
     const subjects = [{ kind: 'User', name: USER, apiGroup: 'rbac.authorization.k8s.io' }];

@@ -7,7 +7,7 @@
 // holderIdentity, letting a follower take over at once instead of after expiry.
 import { isConflict, isNotFound } from '../errors.js';
 import type { KubeClient } from '../kube/kube-client.js';
-import { LEASE, collectionPath, objectPath } from '../kube/resource-types.js';
+import { LEASE, apiVersionOf } from '../kube/resource-types.js';
 import type { Logger } from '../runtime/logger.js';
 import { errorMessage } from '../runtime/logger.js';
 import type { Clock } from './clock.js';
@@ -30,7 +30,7 @@ interface Lease {
 
 export interface LeaderElectionOptions {
   /** Only reads and writes of the Lease itself go through it. */
-  client: Pick<KubeClient, 'get' | 'request'>;
+  client: Pick<KubeClient, 'read' | 'create' | 'replace'>;
   namespace: string;
   name: string;
   identity: string;
@@ -187,24 +187,19 @@ export class LeaderElector {
     });
   }
 
-  private path(): string {
-    return objectPath(LEASE, this.o.namespace, this.o.name);
+  private ref(): Omit<Lease, 'spec'> {
+    return { apiVersion: apiVersionOf(LEASE), kind: LEASE.kind, metadata: { name: this.o.name, namespace: this.o.namespace } };
   }
 
   private async tryAcquireOrRenew(startedAt: number): Promise<boolean> {
     const now = new Date(startedAt);
     let lease: Lease;
     try {
-      lease = await this.o.client.get<Lease>(this.path());
+      lease = await this.o.client.read<Lease>(this.ref());
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      const created: Lease = {
-        apiVersion: 'coordination.k8s.io/v1',
-        kind: 'Lease',
-        metadata: { name: this.o.name, namespace: this.o.namespace },
-        spec: claimedSpec(undefined, this.o.identity, now, this.leaseDurationMs),
-      };
-      return this.unlessConflict(() => this.o.client.request({ method: 'POST', path: collectionPath(LEASE, this.o.namespace), body: created }));
+      const created: Lease = { ...this.ref(), spec: claimedSpec(undefined, this.o.identity, now, this.leaseDurationMs) };
+      return this.unlessConflict(() => this.o.client.create(created));
     }
 
     const spec = lease.spec;
@@ -213,7 +208,7 @@ export class LeaderElector {
     if (this.observed?.record !== record) this.observed = { record, at: seen };
     if (heldByOther(spec, this.o.identity, this.observed.at, seen, this.leaseDurationMs)) return false;
     const updated: Lease = { ...lease, spec: claimedSpec(spec, this.o.identity, now, this.leaseDurationMs) };
-    return this.unlessConflict(() => this.o.client.request({ method: 'PUT', path: this.path(), body: updated }));
+    return this.unlessConflict(() => this.o.client.replace(updated));
   }
 
   /** A 409 means another candidate wrote first: we lost this round, which is not an error. */
@@ -229,13 +224,13 @@ export class LeaderElector {
 
   private async release(): Promise<void> {
     try {
-      const lease = await this.o.client.get<Lease>(this.path());
+      const lease = await this.o.client.read<Lease>(this.ref());
       if (lease.spec.holderIdentity !== this.o.identity) return;
       const released: Lease = {
         ...lease,
         spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(new Date(this.clock.now())) },
       };
-      await this.o.client.request({ method: 'PUT', path: this.path(), body: released });
+      await this.o.client.replace(released);
       this.o.log('info', 'released lease', { identity: this.o.identity });
     } catch (err) {
       if (isNotFound(err)) return;

@@ -7,7 +7,7 @@ import type { KubeClient } from '../kube/kube-client.js';
 import type { Informer } from '../kube/informer.js';
 import type { KubeObject } from '../kube/kube-object.js';
 import type { ResourceType } from '../kube/resource-types.js';
-import { CNPG_CLUSTER, DEPLOYMENT, HYPHAE_MESH, OWNED_TYPES, SECRET, STATEFUL_SET, objectPath, typeKey } from '../kube/resource-types.js';
+import { CNPG_CLUSTER, DEPLOYMENT, SECRET, STATEFUL_SET, apiVersionOf, typeKey, typeKeyOf } from '../kube/resource-types.js';
 import { FIELD_MANAGER, names } from '../desired/common.js';
 import { desiredSet } from '../desired/desired-set.js';
 import { effectiveSpec } from '../desired/hyphae-mesh.js';
@@ -37,16 +37,6 @@ export interface ReconcileOutcome {
   statusWritten: boolean;
 }
 
-const typeByKey = new Map(OWNED_TYPES.map((t) => [typeKey(t), t]));
-
-function typeOf(obj: KubeObject): ResourceType {
-  const slash = obj.apiVersion.indexOf('/');
-  const group = slash < 0 ? '' : obj.apiVersion.slice(0, slash);
-  const rt = typeByKey.get(typeKey({ group, kind: obj.kind }));
-  if (!rt) throw new OperatorError('SPEC_INVALID', `no resource type for ${obj.apiVersion} ${obj.kind}`);
-  return rt;
-}
-
 export class MeshReconciler {
   constructor(private readonly deps: ReconcilerDeps) {}
 
@@ -65,22 +55,22 @@ export class MeshReconciler {
     const wanted = new Set<string>();
     for (const raw of desired.objects) {
       const obj = withDesiredHash(raw);
-      const rt = typeOf(obj);
-      wanted.add(`${typeKey(rt)}/${obj.metadata.name}`);
-      const cache = this.deps.owned.get(typeKey(rt));
+      const kind = typeKeyOf(obj);
+      wanted.add(`${kind}/${obj.metadata.name}`);
+      const cache = this.deps.owned.get(kind);
       if (!needsApply(obj, cache?.get(namespace, obj.metadata.name))) {
         outcome.unchanged++;
-        this.deps.metrics.applies.inc({ kind: rt.kind, action: 'unchanged' });
+        this.deps.metrics.applies.inc({ kind: obj.kind, action: 'unchanged' });
         continue;
       }
       try {
-        const live = await this.deps.client.apply<KubeObject>(objectPath(rt, namespace, obj.metadata.name), obj, FIELD_MANAGER);
+        const live = await this.deps.client.apply<KubeObject>(obj, FIELD_MANAGER);
         cache?.observe(live);
         outcome.applied++;
-        this.deps.metrics.applies.inc({ kind: rt.kind, action: 'applied' });
+        this.deps.metrics.applies.inc({ kind: obj.kind, action: 'applied' });
       } catch (err) {
-        applyError ??= `apply ${rt.kind}/${obj.metadata.name}: ${errorMessage(err)}`;
-        this.deps.log('warn', 'apply failed', { mesh: key, kind: rt.kind, name: obj.metadata.name, error: errorMessage(err) });
+        applyError ??= `apply ${obj.kind}/${obj.metadata.name}: ${errorMessage(err)}`;
+        this.deps.log('warn', 'apply failed', { mesh: key, kind: obj.kind, name: obj.metadata.name, error: errorMessage(err) });
       }
     }
 
@@ -121,7 +111,7 @@ export class MeshReconciler {
     if (cached) return cached;
     // The cache may lag behind our own first apply; regenerating would lock the database out.
     try {
-      const live = await this.deps.client.get<KubeObject>(objectPath(SECRET, mesh.metadata.namespace, name));
+      const live = await this.deps.client.read<KubeObject>({ apiVersion: apiVersionOf(SECRET), kind: SECRET.kind, metadata: { name, namespace: mesh.metadata.namespace } });
       const pw = passwordFromSecret(live);
       if (pw) return pw;
     } catch (err) {
@@ -141,7 +131,7 @@ export class MeshReconciler {
         // the StatefulSet, and a regenerated password would lock the data out on switching back.
         if (informer.type === SECRET && obj.metadata.name === names.postgres(mesh)) continue;
         try {
-          await this.deps.client.request({ method: 'DELETE', path: objectPath(informer.type, obj.metadata.namespace, obj.metadata.name) });
+          await this.deps.client.delete(obj);
         } catch (err) {
           if (!isNotFound(err)) throw err;
         }
@@ -155,7 +145,7 @@ export class MeshReconciler {
 
   private async writeStatus(mesh: HyphaeMesh, status: HyphaeMeshStatus): Promise<void> {
     const body = { apiVersion: mesh.apiVersion, kind: mesh.kind, metadata: { name: mesh.metadata.name, namespace: mesh.metadata.namespace }, status };
-    const live = await this.deps.client.apply<HyphaeMesh>(objectPath(HYPHAE_MESH, mesh.metadata.namespace, mesh.metadata.name), body, FIELD_MANAGER, 'status');
+    const live = await this.deps.client.apply<HyphaeMesh>(body, FIELD_MANAGER, 'status');
     this.deps.meshes.observe(live);
   }
 }

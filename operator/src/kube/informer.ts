@@ -1,6 +1,8 @@
-// List+watch cache of one kind. Relists on 410 Gone, restarts a watch that stays silent past the
-// watchdog deadline (a half-open connection otherwise stalls forever), and reports every change
-// so the controller can enqueue the owning HyphaeMesh.
+// List+watch cache of one kind, over client-node's Watch (through KubeClient). Resumes from the
+// last resourceVersion (bookmarks keep it fresh), relists on 410 Gone, restarts a watch that stays
+// silent past the watchdog deadline (a half-open connection otherwise stalls forever), retries
+// failures with backoff, and reports every change so the controller can enqueue the owning
+// HyphaeMesh. client-node's ListWatch stops at the first failure and has no watchdog.
 import type { KubeClient, WatchEvent } from './kube-client.js';
 import type { KubeList, KubeObject } from './kube-object.js';
 import { keyOf } from './kube-object.js';
@@ -32,7 +34,7 @@ export class Informer<T extends KubeObject> {
   private resourceVersion: string | undefined;
   private running = false;
   private synced = false;
-  private abort: AbortController | undefined;
+  private abortWatch: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private syncWaiters: Array<() => void> = [];
   private readonly watchTimeoutSeconds: number;
@@ -56,7 +58,7 @@ export class Informer<T extends KubeObject> {
 
   async stop(): Promise<void> {
     this.running = false;
-    this.abort?.abort();
+    this.abortWatch?.();
     await this.loop;
   }
 
@@ -144,44 +146,60 @@ export class Informer<T extends KubeObject> {
     }
   }
 
-  private async watchOnce(): Promise<'watchdog' | 'closed'> {
-    const abort = new AbortController();
-    this.abort = abort;
-    let firedWatchdog = false;
-    let timer: NodeJS.Timeout | undefined;
-    const arm = (): void => {
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(() => {
-        firedWatchdog = true;
-        abort.abort();
-      }, this.watchdogMs);
-    };
-    arm();
-    try {
-      await this.client.watch<T>(
-        collectionPath(this.type, this.options.namespace),
-        {
-          resourceVersion: this.resourceVersion,
-          allowWatchBookmarks: 'true',
-          timeoutSeconds: String(this.watchTimeoutSeconds),
-          labelSelector: this.options.labelSelector,
-        },
-        abort.signal,
-        (event: WatchEvent<T>) => {
-          arm();
-          this.handle(event);
-        },
-      );
-    } finally {
-      if (timer) clearTimeout(timer);
-    }
-    return firedWatchdog ? 'watchdog' : 'closed';
+  /** One watch from the current resourceVersion, until the server ends it, the watchdog fires or stop() runs. */
+  private watchOnce(): Promise<'watchdog' | 'closed'> {
+    return new Promise((resolve, reject) => {
+      let controller: AbortController | undefined;
+      let timer: NodeJS.Timeout | undefined;
+      let settled = false;
+      const settle = (outcome: () => void): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        this.abortWatch = undefined;
+        controller?.abort();
+        outcome();
+      };
+      const arm = (): void => {
+        clearTimeout(timer);
+        timer = setTimeout(() => settle(() => resolve('watchdog')), this.watchdogMs);
+      };
+      this.abortWatch = () => settle(() => resolve('closed'));
+      arm();
+      this.client
+        .watch<T>(
+          collectionPath(this.type, this.options.namespace),
+          {
+            resourceVersion: this.resourceVersion,
+            allowWatchBookmarks: 'true',
+            timeoutSeconds: String(this.watchTimeoutSeconds),
+            labelSelector: this.options.labelSelector,
+          },
+          (event) => {
+            if (settled) return;
+            arm();
+            try {
+              this.handle(event);
+            } catch (err) {
+              settle(() => reject(err));
+            }
+          },
+          (err) => settle(() => (err === undefined ? resolve('closed') : reject(err))),
+        )
+        .then(
+          (opened) => {
+            controller = opened;
+            if (settled) opened.abort();
+          },
+          (err: unknown) => settle(() => reject(err)),
+        );
+    });
   }
 
   private handle(event: WatchEvent<T>): void {
     const obj = event.object;
     if (obj.metadata.resourceVersion) this.resourceVersion = obj.metadata.resourceVersion;
-    if (event.type === 'BOOKMARK' || event.type === 'ERROR') return;
+    if (event.type === 'BOOKMARK') return;
     const key = keyOf(obj);
     const old = this.cache.get(key);
     if (event.type === 'DELETED') {

@@ -1,12 +1,13 @@
-// A thin REST client over node:https. The operator needs server-side apply with its own content
-// type, streamed watches it can abort, and an exact count of the requests it issues (the
-// steady-state "zero writes" promise is measured here), which is simpler to own than to wrap.
-import http from 'node:http';
-import https from 'node:https';
-import { KubeConfig } from '@kubernetes/client-node';
+// The operator's Kubernetes client, on @kubernetes/client-node. Requests go through
+// KubernetesObjectApi's pipeline and watches through client-node's Watch; both apply the
+// kubeconfig's credentials afresh each time, so a rotated service-account token file or an exec
+// plugin's renewed token is picked up while the operator runs. Every request lands in `log`.
+import { KubeConfig, PatchStrategy, ServerConfiguration, Watch, createConfiguration } from '@kubernetes/client-node';
 import { KubeApiError, OperatorError, WatchExpiredError } from '../errors.js';
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+import { PlainObjectApi } from './object-api.js';
+import type { ObjectReference } from './object-api.js';
+import { RequestLog, recordingHttpLibrary } from './request-log.js';
+import type { HttpMethod } from './request-log.js';
 
 export interface KubeRequest {
   method: HttpMethod;
@@ -16,44 +17,10 @@ export interface KubeRequest {
   contentType?: string;
 }
 
-export interface RequestRecord {
-  method: HttpMethod;
-  path: string;
-  status: number;
-}
-
 export interface WatchEvent<T> {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
   object: T;
 }
-
-/** Every request issued, in order; tests and the bench count writes from it. */
-export class RequestLog {
-  private readonly records: RequestRecord[] = [];
-  private readonly listeners = new Set<(r: RequestRecord) => void>();
-  constructor(private readonly limit = 100_000) {}
-
-  add(record: RequestRecord): void {
-    if (this.records.length >= this.limit) this.records.shift();
-    this.records.push(record);
-    for (const l of this.listeners) l(record);
-  }
-  onRequest(listener: (r: RequestRecord) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  all(): readonly RequestRecord[] {
-    return this.records;
-  }
-  mark(): number {
-    return this.records.length;
-  }
-  since(mark: number): RequestRecord[] {
-    return this.records.slice(mark);
-  }
-}
-
-export const isWrite = (r: Pick<RequestRecord, 'method'>): boolean => r.method !== 'GET';
 
 export interface KubeClientOptions {
   /** Client-side timeout for non-watch requests. */
@@ -63,188 +30,132 @@ export interface KubeClientOptions {
 
 export class KubeClient {
   readonly log = new RequestLog();
-  private readonly agent: http.Agent;
+  private readonly objects: PlainObjectApi;
+  private readonly watcher: Watch;
+  private readonly openWatches = new Set<AbortController>();
 
-  private constructor(
-    private readonly server: URL,
-    private readonly baseOptions: https.RequestOptions,
-    private readonly options: Required<KubeClientOptions>,
-  ) {
-    const agentOptions = { keepAlive: true, maxSockets: 32 };
-    this.agent = server.protocol === 'https:' ? new https.Agent({ ...agentOptions, ...pickTls(baseOptions) }) : new http.Agent(agentOptions);
-  }
-
-  static async fromKubeConfig(kc: KubeConfig, options: KubeClientOptions = {}): Promise<KubeClient> {
+  private constructor(kc: KubeConfig, options: KubeClientOptions) {
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new OperatorError('KUBE_CONFIG_INVALID', 'kubeconfig has no current cluster');
-    const base: https.RequestOptions = {};
-    await kc.applyToHTTPSOptions(base);
-    return new KubeClient(new URL(cluster.server), base, {
-      requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
-      userAgent: options.userAgent ?? 'hyphae-operator',
+    const configuration = createConfiguration({
+      baseServer: new ServerConfiguration(cluster.server, {}),
+      authMethods: { default: kc },
+      httpApi: recordingHttpLibrary(this.log, options.requestTimeoutMs ?? 30_000),
     });
+    this.objects = new PlainObjectApi(configuration, options.userAgent ?? 'hyphae-operator');
+    this.watcher = new Watch(kc);
   }
 
-  static async fromKubeConfigFile(path?: string, options?: KubeClientOptions): Promise<KubeClient> {
+  static fromKubeConfig(kc: KubeConfig, options: KubeClientOptions = {}): KubeClient {
+    return new KubeClient(kc, options);
+  }
+
+  /** From a kubeconfig file; without one, in-cluster service-account config, then $KUBECONFIG / ~/.kube/config. */
+  static fromKubeConfigFile(path?: string, options?: KubeClientOptions): KubeClient {
     const kc = new KubeConfig();
     if (path) kc.loadFromFile(path);
     else kc.loadFromDefault();
     return KubeClient.fromKubeConfig(kc, options);
   }
 
+  /** Abort every watch this client still has open. */
   close(): void {
-    this.agent.destroy();
+    for (const watch of this.openWatches) watch.abort();
+    this.openWatches.clear();
   }
 
-  async request<T>(req: KubeRequest): Promise<T> {
-    const { status, body } = await this.send(req);
-    if (status < 200 || status >= 300) throw apiError(req.method, req.path, status, body);
-    return (body === '' ? undefined : JSON.parse(body)) as T;
+  request<T>(req: KubeRequest): Promise<T> {
+    return this.objects.send<T>(req.method, req.path, req);
+  }
+
+  get<T>(path: string, query?: Record<string, string | undefined>): Promise<T> {
+    return this.objects.send<T>('GET', path, { query });
   }
 
   /** GET a non-JSON endpoint (e.g. the API server's /metrics). */
   async getText(path: string): Promise<string> {
-    const { status, body } = await this.send({ method: 'GET', path });
-    if (status < 200 || status >= 300) throw apiError('GET', path, status, body);
-    return body;
-  }
-
-  get<T>(path: string, query?: Record<string, string | undefined>): Promise<T> {
-    return this.request<T>({ method: 'GET', path, query });
-  }
-
-  /** Server-side apply: the API server merges `obj` and records `fieldManager` as owner of its fields. */
-  apply<T>(path: string, obj: unknown, fieldManager: string, subresource?: 'status'): Promise<T> {
-    return this.request<T>({
-      method: 'PATCH',
-      path: subresource ? `${path}/${subresource}` : path,
-      query: { fieldManager, force: 'true' },
-      body: obj,
-      contentType: 'application/apply-patch+yaml',
-    });
+    return String(await this.objects.send<unknown>('GET', path));
   }
 
   mergePatch<T>(path: string, patch: unknown): Promise<T> {
-    return this.request<T>({ method: 'PATCH', path, body: patch, contentType: 'application/merge-patch+json' });
+    return this.objects.send<T>('PATCH', path, { body: patch, contentType: PatchStrategy.MergePatch });
+  }
+
+  /** Server-side apply, forced: the API server merges `obj` and records `fieldManager` as owner of its fields. */
+  async apply<T>(obj: ObjectReference, fieldManager: string, subresource?: 'status'): Promise<T> {
+    const path = await this.objects.objectPath(obj);
+    return this.objects.send<T>('PATCH', subresource ? `${path}/${subresource}` : path, {
+      query: { fieldManager, force: 'true' },
+      body: obj,
+      contentType: PatchStrategy.ServerSideApply,
+    });
+  }
+
+  async read<T>(ref: ObjectReference): Promise<T> {
+    return this.objects.send<T>('GET', await this.objects.objectPath(ref));
+  }
+
+  async create<T>(obj: ObjectReference): Promise<T> {
+    return this.objects.send<T>('POST', await this.objects.collectionPathOf(obj), { body: obj });
+  }
+
+  /** PUT: carries the object's resourceVersion, so a concurrent writer makes it fail with 409. */
+  async replace<T>(obj: ObjectReference): Promise<T> {
+    return this.objects.send<T>('PUT', await this.objects.objectPath(obj), { body: obj });
+  }
+
+  async delete(ref: ObjectReference): Promise<void> {
+    await this.objects.send<unknown>('DELETE', await this.objects.objectPath(ref));
   }
 
   /**
-   * Stream a watch until the server ends it, `signal` aborts it, or it fails. Resolves on a clean
-   * end; rejects with WatchExpiredError when the resourceVersion is too old (410 Gone).
+   * Open a watch on a collection path. Events other than ERROR go to `onEvent`; `onEnd` runs
+   * once, when the server ends the stream (no argument) or it fails: WatchExpiredError for
+   * 410 Gone (the resourceVersion is too old), KubeApiError for another status. The returned
+   * controller aborts it (onEnd may then run with the abort error).
    */
-  watch<T>(path: string, query: Record<string, string | undefined>, signal: AbortSignal, onEvent: (e: WatchEvent<T>) => void): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (signal.aborted) return resolve();
-      const url = this.url(path, { ...query, watch: '1' });
-      const req = this.transport().request(url, { ...this.requestOptions('GET'), signal }, (res) => {
-        const status = res.statusCode ?? 0;
-        this.log.add({ method: 'GET', path, status });
-        if (status !== 200) {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (text += c));
-          res.on('end', () => reject(status === 410 ? new WatchExpiredError(path) : apiError('GET', path, status, text)));
-          return;
-        }
-        let buffer = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buffer += chunk;
-          let nl: number;
-          while ((nl = buffer.indexOf('\n')) >= 0) {
-            const line = buffer.slice(0, nl).trim();
-            buffer = buffer.slice(nl + 1);
-            if (line === '') continue;
-            const event = JSON.parse(line) as WatchEvent<T>;
-            if (event.type === 'ERROR') {
-              const code = (event.object as { code?: number }).code;
-              res.destroy();
-              return reject(code === 410 ? new WatchExpiredError(path) : apiError('GET', path, code ?? 500, JSON.stringify(event.object)));
-            }
-            try {
-              onEvent(event);
-            } catch (err) {
-              res.destroy();
-              return reject(err);
-            }
-          }
-        });
-        res.on('end', () => resolve());
-        res.on('error', (err) => (signal.aborted ? resolve() : reject(err)));
-        res.on('close', () => resolve());
-      });
-      req.on('error', (err) => (signal.aborted ? resolve() : reject(err)));
-      req.end();
-    });
-  }
-
-  private send(req: KubeRequest): Promise<{ status: number; body: string }> {
-    return new Promise((resolve, reject) => {
-      const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
-      const options = this.requestOptions(req.method, req.contentType ?? 'application/json', payload);
-      const r = this.transport().request(this.url(req.path, req.query), options, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () => {
-          const status = res.statusCode ?? 0;
-          this.log.add({ method: req.method, path: req.path, status });
-          resolve({ status, body: text });
-        });
-        res.on('error', reject);
-      });
-      r.setTimeout(this.options.requestTimeoutMs, () => r.destroy(new OperatorError('KUBE_REQUEST_FAILED', `${req.method} ${req.path} timed out`)));
-      r.on('error', reject);
-      r.end(payload);
-    });
-  }
-
-  private transport(): typeof https | typeof http {
-    return this.server.protocol === 'https:' ? https : http;
-  }
-
-  private url(path: string, query?: Record<string, string | undefined>): URL {
-    const url = new URL(this.server.toString().replace(/\/$/, '') + path);
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-    return url;
-  }
-
-  private requestOptions(method: HttpMethod, contentType?: string, payload?: string): https.RequestOptions {
-    const headers: Record<string, string | number> = {
-      ...(this.baseOptions.headers as Record<string, string> | undefined),
-      Accept: 'application/json',
-      'User-Agent': this.options.userAgent,
+  async watch<T>(path: string, query: Record<string, string | undefined>, onEvent: (e: WatchEvent<T>) => void, onEnd: (err?: unknown) => void): Promise<AbortController> {
+    let ended = false;
+    let status: number | undefined;
+    const opened: { controller?: AbortController } = {};
+    const end = (err?: unknown): void => {
+      if (ended) return;
+      ended = true;
+      if (opened.controller) {
+        opened.controller.abort();
+        this.openWatches.delete(opened.controller);
+      }
+      onEnd(err);
     };
-    if (contentType && payload !== undefined) {
-      headers['Content-Type'] = contentType;
-      headers['Content-Length'] = Buffer.byteLength(payload);
-    }
-    const tls = this.server.protocol === 'https:' ? pickTls(this.baseOptions) : {};
-    return { ...tls, method, headers, agent: this.agent };
+    const controller = await this.watcher.watch(
+      path,
+      query,
+      (type: string, object: unknown) => {
+        if (ended) return;
+        if (type === 'ERROR') end(watchFailure(path, object as Status));
+        else onEvent({ type, object } as WatchEvent<T>);
+      },
+      (err: unknown) => {
+        status = (err as { statusCode?: number } | null)?.statusCode;
+        end(status === undefined ? (err ?? undefined) : watchFailure(path, { code: status, reason: (err as Error).message }));
+      },
+    );
+    opened.controller = controller;
+    // The stream is open (200) unless it already ended with an HTTP status; a refused connection has none.
+    if (status !== undefined || !ended) this.log.add({ method: 'GET', path, status: status ?? 200 });
+    if (ended) controller.abort();
+    else this.openWatches.add(controller);
+    return controller;
   }
 }
 
-function pickTls(o: https.RequestOptions): https.AgentOptions {
-  const out: https.AgentOptions = {};
-  if (o.ca !== undefined) out.ca = o.ca;
-  if (o.cert !== undefined) out.cert = o.cert;
-  if (o.key !== undefined) out.key = o.key;
-  if (o.pfx !== undefined) out.pfx = o.pfx;
-  if (o.passphrase !== undefined) out.passphrase = o.passphrase;
-  if (o.rejectUnauthorized !== undefined) out.rejectUnauthorized = o.rejectUnauthorized;
-  if (o.servername !== undefined) out.servername = o.servername;
-  return out;
+interface Status {
+  code?: number;
+  reason?: string;
+  message?: string;
 }
 
-function apiError(method: string, path: string, status: number, body: string): KubeApiError {
-  let reason = 'Unknown';
-  let message = body.slice(0, 2000);
-  try {
-    const parsed = JSON.parse(body) as { reason?: string; message?: string };
-    reason = parsed.reason ?? reason;
-    message = parsed.message ?? message;
-  } catch {
-    // not a Status object; keep the raw text
-  }
-  return new KubeApiError(method, path, status, reason, message);
+function watchFailure(path: string, status: Status): Error {
+  if (status.code === 410) return new WatchExpiredError(path);
+  return new KubeApiError('GET', path, status.code ?? 500, status.reason ?? 'Unknown', status.message ?? '');
 }

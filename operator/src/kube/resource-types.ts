@@ -67,3 +67,9 @@ export const OPTIONAL_TYPES: readonly ResourceType[] = [CNPG_CLUSTER, SERVICE_MO
 export function typeKey(rt: Pick<ResourceType, 'group' | 'kind'>): string {
   return rt.group === '' ? rt.kind : `${rt.kind}.${rt.group}`;
 }
+
+/** The typeKey of an object's kind, from its apiVersion ("apps/v1" → group "apps"). */
+export function typeKeyOf(obj: { apiVersion: string; kind: string }): string {
+  const slash = obj.apiVersion.indexOf('/');
+  return typeKey({ group: slash < 0 ? '' : obj.apiVersion.slice(0, slash), kind: obj.kind });
+}
