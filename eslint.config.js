@@ -1,6 +1,68 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The layering: which of our folders under src/ each folder may import besides itself (surfaces —
+ * mcp, http, grpc, a2a — never each other; they share src/surface-shared). Anything else under
+ * src/ is refused, for folders yet to exist as well; `cli` may import anything. A relative import
+ * leaves a file's folder with exactly as many `../` as the file is deep, so each depth gets its own
+ * pattern and a subfolder never passes for a top-level one. test/ci/layering-lint.test.ts proves it.
+ */
+const SURFACE_IMPORTS = ['core', 'service', 'surface-shared', 'metrics'];
+const LAYERS = {
+  core: [],
+  store: ['core'],
+  embed: ['core'],
+  mesh: ['core', 'store'],
+  auth: ['core', 'store'],
+  service: ['core', 'store', 'embed', 'mesh', 'auth'],
+  metrics: ['core'],
+  'surface-shared': ['core', 'service', 'auth', 'metrics'],
+  mcp: SURFACE_IMPORTS,
+  http: SURFACE_IMPORTS,
+  grpc: SURFACE_IMPORTS,
+  a2a: SURFACE_IMPORTS,
+  worker: ['core', 'embed', 'metrics', 'surface-shared'],
+  app: ['core', 'store', 'embed', 'mesh', 'auth', 'service', 'metrics'],
+};
+const MAX_DEPTH = 8;
+
+function restrictedImport(regex, message) {
+  return { rules: { 'no-restricted-imports': ['error', { patterns: [{ regex, message }] }] } };
+}
+
+function layeringConfigs() {
+  const configs = [];
+  for (const [folder, allowed] of Object.entries(LAYERS)) {
+    const permitted = [folder, ...allowed].join('|');
+    const message = `src/${folder} may import ${allowed.length === 0 ? 'no other folder of src/' : `only src/{${allowed.join(',')}}`} (the layering in eslint.config.js)`;
+    for (let depth = 1; depth <= MAX_DEPTH; depth += 1) {
+      configs.push({
+        files: [`src/${folder}/${'*/'.repeat(depth - 1)}*.ts`],
+        ...restrictedImport(`^(\\.\\./){${depth}}(?!(${permitted})(/|$))[^./]`, message),
+      });
+    }
+  }
+  // A folder not in the table is refused every other folder until it is given its place in it.
+  const placed = ['cli', ...Object.keys(LAYERS)].map((folder) => `src/${folder}/**`);
+  for (let depth = 1; depth <= MAX_DEPTH; depth += 1) {
+    configs.push({
+      files: [`src/*/${'*/'.repeat(depth - 1)}*.ts`],
+      ignores: placed,
+      ...restrictedImport(`^(\\.\\./){${depth}}[^./]`, 'this folder of src/ has no place in the layering yet: add it to LAYERS in eslint.config.js'),
+    });
+  }
+  // The operator imports nothing from src/; its tests may, to check they agree with the server.
+  for (let depth = 1; depth <= MAX_DEPTH; depth += 1) {
+    configs.push({
+      files: [`operator/${'*/'.repeat(depth - 1)}*.ts`],
+      ignores: ['operator/**/*.test.ts'],
+      ...restrictedImport(`^(\\.\\./){${depth}}src(/|$)`, 'the operator imports nothing from src/ (the layering in eslint.config.js)'),
+    });
+  }
+  return configs;
+}
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'bench/results/**', 'charts/**', 'crds/**', 'src/grpc/gen/**'] },
   js.configs.recommended,
@@ -14,5 +76,6 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  ...layeringConfigs(),
   { files: ['eslint.config.js', 'vitest.config.ts', 'test/ci/fixtures/vitest.fixture.config.ts', 'test/ci/fixtures/tiers/vitest.tiers.config.ts'], rules: { 'no-restricted-syntax': 'off' } },
 );

@@ -16,7 +16,7 @@ import type { Principal } from '../src/core/principal.js';
 import { createEmbedder } from '../src/embed/create-embedder.js';
 import { resolveGrpcConfig } from '../src/grpc/grpc-config.js';
 import { startGrpcServer } from '../src/grpc/grpc-server.js';
-import { buildHttpApp } from '../src/http/build-http-app.js';
+import { buildSurfacesApp } from '../src/cli/serve-app.js';
 import { resolveHttpConfig } from '../src/http/http-config.js';
 import { createHyphaeMetrics } from '../src/metrics/index.js';
 import { createMemoryFacade } from '../src/service/create-memory-facade.js';
@@ -116,7 +116,7 @@ export async function runGrpcBench(): Promise<BenchSection> {
   const principal: Principal = await facade.authenticate(key);
   const unlimited = 1_000_000_000;
   const metrics = createHyphaeMetrics();
-  const app = await buildHttpApp({ facade, config: resolveHttpConfig({ rateLimitMax: unlimited }), readiness: [], metrics, logger: false, version: 'bench' });
+  const { app } = await buildSurfacesApp({ facade, config: resolveHttpConfig({ rateLimitMax: unlimited }), readiness: [], metrics, logger: false, version: 'bench' });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   const grpcServer = await startGrpcServer({ facade, config: resolveGrpcConfig({ rateLimitMax: unlimited }), readiness: [], metrics }, { host: '127.0.0.1', port: 0 });

@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { createEmbedder } from '../src/embed/create-embedder.js';
-import { buildHttpApp } from '../src/http/build-http-app.js';
+import { buildSurfacesApp } from '../src/cli/serve-app.js';
 import { resolveHttpConfig } from '../src/http/http-config.js';
 import { createHyphaeMetrics } from '../src/metrics/index.js';
 import { registerMcpRoutes } from '../src/mcp/transports/http-routes.js';
@@ -318,7 +318,7 @@ export async function runMcpBench(): Promise<BenchSection> {
   const ours = Fastify({ logger: false, bodyLimit: 256 * 1024 });
   registerMcpRoutes(ours, { facade });
   const oursPort = await listen(ours);
-  const fullApp = await buildHttpApp({
+  const { app: fullApp } = await buildSurfacesApp({
     facade,
     config: resolveHttpConfig({ rateLimitMax: 1_000_000_000 }),
     readiness: [],

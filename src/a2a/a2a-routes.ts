@@ -17,8 +17,8 @@ import {
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UnauthenticatedError, isHyphaeError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
-import { writeSseHead } from '../mcp/transports/sse-head.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
+import { API_KEY_HEADER, apiKeyOf, writeSseHead } from '../surface-shared/index.js';
 import {
   RPC_INTERNAL_ERROR,
   RPC_INVALID_PARAMS,
@@ -30,7 +30,7 @@ import {
   type A2aRpcError,
 } from './a2a-errors.js';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import { A2A_PATH, AGENT_CARD_URL_PATH, API_KEY_HEADER, LEGACY_PROTOCOL_VERSION, agentCard, legacyAgentCard } from './agent-card.js';
+import { A2A_PATH, AGENT_CARD_URL_PATH, LEGACY_PROTOCOL_VERSION, agentCard, legacyAgentCard } from './agent-card.js';
 import { callContextFor, ownerOf } from './caller-identity.js';
 import { BoundedTaskStore } from './bounded-task-store.js';
 import { MemoryRequestHandler } from './memory-request-handler.js';
@@ -55,7 +55,6 @@ export interface A2aRoutes {
 }
 
 type RpcId = string | number | null;
-const MAX_API_KEY_CHARS = 512;
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const PARSE_FAILURES = new Set(['FST_ERR_CTP_EMPTY_JSON_BODY', 'FST_ERR_CTP_INVALID_JSON_BODY']);
 
@@ -128,8 +127,8 @@ export function registerA2aRoutes(app: FastifyInstance, deps: A2aRouteDeps): A2a
   }
 
   async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const key = headerValue(request, API_KEY_HEADER)?.trim();
-    if (key === undefined || key === '' || key.length > MAX_API_KEY_CHARS) {
+    const key = apiKeyOf(request.headers[API_KEY_HEADER]);
+    if (key === undefined) {
       await sendRpcError(reply, null, facadeErrorReply(new UnauthenticatedError(`missing or invalid API key: send it in the ${API_KEY_HEADER} header`)));
       return;
     }

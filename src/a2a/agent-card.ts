@@ -5,12 +5,12 @@
  * URL the caller reached this server at. A 0.3 client gets the card in 0.3's shape.
  */
 import { A2A_PROTOCOL_VERSION, type AgentCard, type AgentSkill } from '@a2a-js/sdk';
+import { API_KEY_HEADER } from '../surface-shared/index.js';
 import { DEFAULT_CELL_TYPE, DEFAULT_SKILL } from './skill-selection.js';
 
 export const A2A_PATH = '/a2a';
 export const AGENT_CARD_URL_PATH = '/.well-known/agent-card.json';
 export const API_KEY_SCHEME = 'hyphaeApiKey';
-export const API_KEY_HEADER = 'x-hyphae-key';
 
 const MODES = ['text/plain', 'application/json'];
 export const LEGACY_PROTOCOL_VERSION = '0.3';

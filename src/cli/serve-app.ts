@@ -1,20 +1,51 @@
 /**
  * The HTTP app `hyphae serve` runs over the composed process (src/app), its settings taken from
- * the process configuration. Tests and benches that claim to run "what serve
- * runs" build it here too, rather than wiring their own.
+ * the process configuration: the HTTP surface's app (src/http) with the other surfaces mounted on
+ * it — MCP at /mcp with its push streams, and A2A when configured. Tests and benches that claim to
+ * run "what serve runs" build it here too, rather than wiring their own.
  */
 import type { FastifyInstance } from 'fastify';
+import { registerA2aRoutes } from '../a2a/index.js';
 import type { HyphaeApp } from '../app/index.js';
-import { buildHttpAppWithStreams, type HttpAppDeps, type HttpAppWithStreams } from '../http/build-http-app.js';
+import { buildHttpApp, type HttpAppDeps, type MountRoutes } from '../http/build-http-app.js';
 import { resolveHttpConfig } from '../http/http-config.js';
-import { SERVER_VERSION } from '../mcp/protocol/server-version.js';
+import { SERVER_VERSION, createMcpRoutes, createPushStream } from '../mcp/index.js';
+import type { ListenPushStreams, PushStream, PushStreamOptions } from '../mcp/index.js';
+
+/** GET /mcp push stream settings (keep-alive interval, buffer bound); defaults in src/mcp/features/push/push-stream.ts. */
+export type PushStreamSettings = Pick<PushStreamOptions, 'heartbeatMs' | 'maxBufferedBytes'>;
+
+export interface SurfacesAppDeps extends Omit<HttpAppDeps, 'routes'> {
+  readonly pushStream?: PushStreamSettings;
+}
+
+/** The app with every surface on it, and its MCP pushes (tests count their open streams). */
+export interface SurfacesApp {
+  readonly app: FastifyInstance;
+  readonly pushStream: PushStream;
+  readonly listenStreams: ListenPushStreams;
+}
 
 export interface ServeAppOptions {
   /** Defaults to the configured log level on stdout. */
   readonly logger?: HttpAppDeps['logger'];
   /** The failed-authentication limiter shared with the gRPC port (serve-grpc.ts). */
   readonly failedAuth?: HttpAppDeps['failedAuth'];
-  readonly pushStream?: HttpAppDeps['pushStream'];
+  readonly pushStream?: PushStreamSettings;
+}
+
+/** The HTTP app with REST (its own), MCP at /mcp and, when configured, A2A. */
+export async function buildSurfacesApp(deps: SurfacesAppDeps): Promise<SurfacesApp> {
+  const { pushStream: pushSettings, ...httpDeps } = deps;
+  const { facade, metrics, version } = deps;
+  const pushStream = createPushStream({ facade, metrics, ...pushSettings });
+  const mcp = createMcpRoutes({ facade, pushStream, observer: metrics, pushDrops: metrics, serverVersion: version });
+  // Opt-in, and outside the OpenAPI document: A2A is its own protocol with its own card.
+  const mountA2a: MountRoutes = (app) => {
+    registerA2aRoutes(app, { facade, version, metrics });
+  };
+  const app = await buildHttpApp({ ...httpDeps, routes: deps.config.a2a ? [mcp.mount, mountA2a] : [mcp.mount] });
+  return { app, pushStream, listenStreams: mcp.listenStreams };
 }
 
 export async function buildServeApp(hyphae: HyphaeApp, options: ServeAppOptions = {}): Promise<FastifyInstance> {
@@ -22,9 +53,9 @@ export async function buildServeApp(hyphae: HyphaeApp, options: ServeAppOptions 
 }
 
 /** The same app, with its MCP push streams (tests count their open streams). */
-export function buildServeAppWithStreams(hyphae: HyphaeApp, options: ServeAppOptions = {}): Promise<HttpAppWithStreams> {
+export function buildServeAppWithStreams(hyphae: HyphaeApp, options: ServeAppOptions = {}): Promise<SurfacesApp> {
   const { config } = hyphae;
-  return buildHttpAppWithStreams({
+  return buildSurfacesApp({
     facade: hyphae.facade,
     config: resolveHttpConfig({
       allowedHosts: config.allowedHosts,

@@ -7,7 +7,7 @@ import type { HyphaeApp } from '../app/index.js';
 import { describeLoggableError } from '../core/loggable-error.js';
 import { resolveGrpcConfig } from '../grpc/grpc-config.js';
 import { startGrpcServer, type GrpcServer } from '../grpc/grpc-server.js';
-import { FailedAuthLimiter } from '../http/failed-auth-limiter.js';
+import { FailedAuthLimiter } from '../surface-shared/index.js';
 
 /** Failed authentications and calls are counted per minute, as on the HTTP port. */
 const WINDOW_MS = 60_000;

@@ -6,15 +6,12 @@
  * handler, unary or mid-stream — leaves as a gRPC status with the Hyphae code in its details.
  */
 import { Code, ConnectError, type Interceptor, type StreamResponse } from '@connectrpc/connect';
-import { createHash } from 'node:crypto';
 import { RateLimitedError, UnauthenticatedError } from '../core/errors.js';
-import type { FailedAuthLimiter } from '../http/failed-auth-limiter.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
-import { API_KEY_METADATA, CLIENT_ADDRESS, PRINCIPAL } from './call-context.js';
+import { API_KEY_HEADER, apiKeyDigest, apiKeyOf, type FailedAuthLimiter } from '../surface-shared/index.js';
+import { CLIENT_ADDRESS, PRINCIPAL } from './call-context.js';
 import type { CallRateLimiter } from './call-rate-limiter.js';
 import { isServerFault, toConnectError } from './grpc-errors.js';
-
-const MAX_KEY_LENGTH = 512;
 
 /** Structurally a subset of HyphaeMetrics. */
 export interface GrpcCallObserver {
@@ -34,11 +31,6 @@ function statusLabel(error: ConnectError | undefined): string {
   return error === undefined ? 'ok' : (Code[error.code] ?? 'unknown').replace(/[A-Z]/g, (c, i: number) => `${i === 0 ? '' : '_'}${c.toLowerCase()}`);
 }
 
-function keyOf(header: Headers): string | undefined {
-  const value = header.get(API_KEY_METADATA);
-  return value !== null && value.length > 0 && value.length <= MAX_KEY_LENGTH ? value : undefined;
-}
-
 export function callGuard(deps: CallGuardDeps): Interceptor {
   const fail = (error: unknown): ConnectError => {
     if (isServerFault(error)) deps.onServerFault?.(error);
@@ -53,17 +45,16 @@ export function callGuard(deps: CallGuardDeps): Interceptor {
       const address = request.contextValues.get(CLIENT_ADDRESS);
       const blockedFor = deps.failedAuth.retryAfterSeconds(address);
       if (blockedFor !== null) throw new RateLimitedError(blockedFor);
-      const key = keyOf(request.header);
+      const key = apiKeyOf(request.header.get(API_KEY_HEADER));
       let principal;
       try {
-        if (key === undefined) throw new UnauthenticatedError(`missing or invalid ${API_KEY_METADATA} metadata`);
+        if (key === undefined) throw new UnauthenticatedError(`missing or invalid ${API_KEY_HEADER} metadata`);
         principal = await deps.facade.authenticate(key);
       } catch (error) {
         if (error instanceof UnauthenticatedError) deps.failedAuth.recordFailure(address);
         throw error;
       }
-      // Hashed so the limiter's memory never holds a clear key.
-      const retryAfter = deps.rateLimiter.take(createHash('sha256').update(key).digest('base64url').slice(0, 32));
+      const retryAfter = deps.rateLimiter.take(apiKeyDigest(key));
       if (retryAfter !== null) throw new RateLimitedError(retryAfter);
       request.contextValues.set(PRINCIPAL, principal);
       const response = await next(request);

@@ -8,7 +8,7 @@ import { createContextValues } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { createServer, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { FailedAuthLimiter } from '../http/failed-auth-limiter.js';
+import { FailedAuthLimiter } from '../surface-shared/index.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
 import { CLIENT_ADDRESS } from './call-context.js';
 import { callGuard, type GrpcCallObserver } from './call-guard.js';

@@ -1,23 +1,19 @@
 /**
  * The HTTP server of `hyphae serve`: security defaults, health, metrics, the REST API and the
- * OpenAPI document, on one fastify instance. Returned ready but not listening; the CLI listens.
+ * OpenAPI document, on one fastify instance, plus the routes other surfaces mount on it (the serve
+ * composition mounts MCP and A2A: src/cli/serve-app.ts). Returned ready but not listening; the CLI
+ * listens.
  */
 import rateLimit from '@fastify/rate-limit';
-import { createHash } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { registerA2aRoutes } from '../a2a/index.js';
 import { InvalidArgumentError, RateLimitedError } from '../core/errors.js';
-import { registerMcpRoutes } from '../mcp/transports/http-routes.js';
-import { createPushStream, type PushStream } from '../mcp/features/push/push-stream.js';
-import type { ListenPushStreams } from '../mcp/features/push/listen-push-streams.js';
+import type { HyphaeMetrics } from '../metrics/index.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
-import { apiKeyOf } from './api-key-auth.js';
+import { API_KEY_HEADER, FailedAuthLimiter, apiKeyDigest, apiKeyOf } from '../surface-shared/index.js';
 import { toErrorReply } from './error-reply.js';
-import { FailedAuthLimiter } from './failed-auth-limiter.js';
 import { HEALTH_OPERATIONS, registerHealthRoutes, type ReadinessProbe } from './health-routes.js';
 import type { HttpConfig } from './http-config.js';
 import { pinoOptions, type HttpLoggerOptions } from './logger-options.js';
-import type { HyphaeMetrics } from '../metrics/index.js';
 import { METRICS_OPERATION, registerMetricsRoute } from './metrics-route.js';
 import { buildOpenApiDocument, type PlainOperation } from './openapi-document.js';
 import { isProbeRoute } from './probe-routes.js';
@@ -36,16 +32,12 @@ export interface HttpAppDeps {
   readonly version: string;
   /** Shared with the gRPC port, so guessing keys on both draws on one budget per address; default: one of its own. */
   readonly failedAuth?: FailedAuthLimiter;
-  /** GET /mcp push stream settings (keep-alive interval, buffer bound); defaults in src/mcp/features/push/push-stream.ts. */
-  readonly pushStream?: { readonly heartbeatMs?: number; readonly maxBufferedBytes?: number };
+  /** Other surfaces' routes, mounted after REST and before the app is ready (outside the OpenAPI document). */
+  readonly routes?: readonly MountRoutes[];
 }
 
-/** The app and its MCP push streams, whose open streams its owner may count. */
-export interface HttpAppWithStreams {
-  readonly app: FastifyInstance;
-  readonly pushStream: PushStream;
-  readonly listenStreams: ListenPushStreams;
-}
+/** Mounts one surface's routes (and its close hooks) on the app. */
+export type MountRoutes = (app: FastifyInstance) => void;
 
 const OPENAPI_OPERATION: PlainOperation = {
   method: 'GET',
@@ -57,9 +49,8 @@ const OPENAPI_OPERATION: PlainOperation = {
 };
 
 function rateLimitKey(request: FastifyRequest): string {
-  const key = apiKeyOf(request);
-  // Hashed so the limiter's memory never holds a clear key.
-  return key === undefined ? `ip:${request.ip}` : `key:${createHash('sha256').update(key).digest('base64url').slice(0, 32)}`;
+  const key = apiKeyOf(request.headers[API_KEY_HEADER]);
+  return key === undefined ? `ip:${request.ip}` : `key:${apiKeyDigest(key)}`;
 }
 
 function trustProxyOption(trust: HttpConfig['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
@@ -68,10 +59,6 @@ function trustProxyOption(trust: HttpConfig['trustProxy']): boolean | string[] |
 }
 
 export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
-  return (await buildHttpAppWithStreams(deps)).app;
-}
-
-export async function buildHttpAppWithStreams(deps: HttpAppDeps): Promise<HttpAppWithStreams> {
   const { config, metrics } = deps;
   const app = Fastify({
     logger: deps.logger === false ? false : pinoOptions(deps.logger),
@@ -130,12 +117,7 @@ export async function buildHttpAppWithStreams(deps: HttpAppDeps): Promise<HttpAp
   registerMetricsRoute(app, metrics, config.metricsBearerToken);
   registerHealthRoutes(app, { version: deps.version, probes: deps.readiness, timeoutMs: config.readinessTimeoutMs });
   registerRestRoutes(app, deps.facade, REST_ROUTES);
-  const pushStream = createPushStream({ facade: deps.facade, metrics, ...deps.pushStream });
-  // Open SSE streams would hold a graceful close up forever.
-  app.addHook('preClose', async () => pushStream.closeAll());
-  const { listenStreams } = registerMcpRoutes(app, { facade: deps.facade, pushStream: pushStream.handler, observer: metrics, pushDrops: metrics, serverVersion: deps.version });
-  // Opt-in, and outside the OpenAPI document: A2A is its own protocol with its own card.
-  if (config.a2a) registerA2aRoutes(app, { facade: deps.facade, version: deps.version, metrics });
+  for (const mount of deps.routes ?? []) mount(app);
 
   const document = buildOpenApiDocument({
     version: deps.version,
@@ -145,5 +127,5 @@ export async function buildHttpAppWithStreams(deps: HttpAppDeps): Promise<HttpAp
   app.get('/openapi.json', async () => document);
 
   await app.ready();
-  return { app, pushStream, listenStreams };
+  return app;
 }

@@ -1,5 +1,5 @@
 /**
- * `Host` header allowlist (SPEC §5): a defence against DNS rebinding, where a browser page on an
+ * `Host` header allowlist (docs/security.md): a defence against DNS rebinding, where a browser page on an
  * attacker's name reaches a server bound to loopback. Loopback names are always allowed.
  */
 import { isIP } from 'node:net';

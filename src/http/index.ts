@@ -1,6 +1,6 @@
 /** The HTTP surface: what the CLI and tests use. */
 export { buildHttpApp } from './build-http-app.js';
-export type { HttpAppDeps } from './build-http-app.js';
+export type { HttpAppDeps, MountRoutes } from './build-http-app.js';
 export { DEFAULT_HTTP_CONFIG, resolveHttpConfig } from './http-config.js';
 export type { HttpConfig } from './http-config.js';
 export type { ReadinessProbe } from './health-routes.js';

@@ -5,6 +5,7 @@
  */
 import type { FastifyServerOptions } from 'fastify';
 import { loggableError } from '../core/loggable-error.js';
+import { API_KEY_HEADER } from '../surface-shared/index.js';
 
 export interface HttpLoggerOptions {
   readonly level: string;
@@ -13,10 +14,10 @@ export interface HttpLoggerOptions {
 }
 
 export const REDACTED_PATHS: readonly string[] = [
-  'req.headers["x-hyphae-key"]',
+  `req.headers["${API_KEY_HEADER}"]`,
   'req.headers.authorization',
   'req.headers.cookie',
-  'headers["x-hyphae-key"]',
+  `headers["${API_KEY_HEADER}"]`,
   'headers.authorization',
   'key',
   '*.key',

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ERROR_SPECS, type ErrorCode } from '../core/errors.js';
+import { API_KEY_HEADER } from '../surface-shared/index.js';
 import { errorBodySchema } from './error-reply.js';
 import type { HttpMethod, RestRoute } from './rest/rest-route.js';
 
@@ -127,7 +128,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
     tags: [...new Set([...options.routes.map((r) => r.tag), ...options.plainOperations.map((o) => o.tag)])].map((name) => ({ name })),
     paths,
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-hyphae-key' } },
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } },
       schemas: { Error: jsonSchemaOf(errorBodySchema, 'output') },
     },
   };

@@ -1,13 +1,15 @@
 /**
- * Browser origins (SPEC §5): a request carrying an `Origin` that is not listed is refused with
- * 403 (a request without one comes from a non-browser client and passes); CORS answers only for
- * listed origins, so with no list it stays closed.
+ * Browser origins (docs/security.md): a request carrying an `Origin` that is not listed is refused
+ * with 403 (a request without one comes from a non-browser client and passes); CORS answers only
+ * for listed origins, so with no list it stays closed.
  */
+import { API_KEY_HEADER } from '../surface-shared/index.js';
+
 export const CORS_ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS';
 export const CORS_ALLOWED_HEADERS = [
   'content-type',
   'accept',
-  'x-hyphae-key',
+  API_KEY_HEADER,
   'x-request-id',
   'mcp-protocol-version',
   'mcp-session-id',
@@ -37,8 +39,8 @@ export function normaliseOrigin(origin: string): string | null {
 }
 
 /**
- * Same-origin (SPEC §5): the browser origin names the very host the request was sent to, with the
- * default port of its scheme folded in. Callers check the Host allowlist first, so a rebound name
+ * Same-origin (docs/security.md): the browser origin names the very host the request was sent to,
+ * with the default port of its scheme folded in. Callers check the Host allowlist first, so a rebound name
  * (DNS rebinding: `Host: evil.example` with `Origin: http://evil.example`) never gets this far.
  */
 export function isSameOrigin(origin: string, requestHost: string): boolean {

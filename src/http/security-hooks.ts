@@ -1,5 +1,5 @@
 /**
- * App-wide security defaults (SPEC §5), installed on the root instance so they cover every route
+ * App-wide security defaults (docs/security.md), installed on the root instance so they cover every route
  * registered after them — REST, `/mcp` and the rest: Host allowlist (421), browser Origin
  * allowlist (403; same-origin passes) with CORS for listed origins only, and security headers on every response.
  */

@@ -1,7 +1,6 @@
 /** The MCP surface: what the serve composition and the CLI use (docs/mcp.md maps the folders). */
-export { registerMcpRoutes, MCP_PATH } from './transports/http-routes.js';
+export { createMcpRoutes, registerMcpRoutes, MCP_PATH } from './transports/http-routes.js';
 export type { McpRouteDeps, McpRoutes } from './transports/http-routes.js';
-export { API_KEY_HEADER } from './transports/http-authentication.js';
 export { runStdioServer, resolveStdioPrincipal, MAX_STDIO_MESSAGE_CHARS } from './transports/stdio-server.js';
 export type { StdioServerOptions } from './transports/stdio-server.js';
 export { runRemoteBridge } from './transports/remote-bridge.js';

@@ -3,7 +3,7 @@
  * each get a fresh bucket in the per-key limiter, so only the address can hold them back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FailedAuthLimiter } from '../../src/http/failed-auth-limiter.js';
+import { FailedAuthLimiter } from '../../src/surface-shared/index.js';
 import type { MintedKey } from '../support/test-runtime.js';
 import { createHttpTestApp, type HttpTestApp } from './support/http-test-app.js';
 

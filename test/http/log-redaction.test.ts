@@ -1,5 +1,5 @@
 /**
- * Logs never carry content, vectors, SQL or its parameters (SPEC §5). A real database failure is
+ * Logs never carry content, vectors, SQL or its parameters (docs/security.md). A real database failure is
  * provoked with a CHECK constraint that refuses one content: PostgreSQL's error then carries the
  * INSERT, its parameters (tenant, agent, content, metadata, the vector) and a message; the log
  * line of the 500 must name the failure (class, SQLSTATE) and hold none of the rest, over REST

@@ -28,7 +28,7 @@ describe('the OpenAPI document', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('lists every route of SPEC §3 with its method (and the history route of supersession)', () => {
+  it('lists every route of docs/rest.md with its method (and the history route of supersession)', () => {
     const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
       Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
     );

@@ -1,5 +1,5 @@
 /**
- * The security defaults of SPEC §5, each on the real app and facade: Host allowlist (421), Origin
+ * The security defaults of docs/security.md, each on the real app and facade: Host allowlist (421), Origin
  * (403) and CORS, body limit (413), per-key rate limit (429 + Retry-After), security headers,
  * request ids, secrets kept out of logs, and no internals in 500s.
  */

@@ -1,4 +1,4 @@
-/** /mcp inside the real app: the security defaults of SPEC §5 hold on it, on the real facade. */
+/** /mcp inside the real app: the security defaults of docs/security.md hold on it, on the real facade. */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestRuntime } from '../support/test-runtime.js';

@@ -1,4 +1,4 @@
-/** Every `/v1` route, in the order the OpenAPI document lists them (SPEC §3). */
+/** Every `/v1` route, in the order the OpenAPI document lists them (docs/rest.md). */
 import { adminKeyRoutes } from './admin-key-routes.js';
 import { beaconRoutes } from './beacon-routes.js';
 import { cellRoutes } from './cell-routes.js';

@@ -6,7 +6,7 @@ import type { InboxPeek } from '../../core/entities.js';
 import type { Principal } from '../../core/principal.js';
 import type { MemoryFacade } from '../../service/memory-facade.js';
 import { UnauthenticatedError, UnavailableError } from '../../core/errors.js';
-import { API_KEY_HEADER } from '../transports/http-authentication.js';
+import { API_KEY_HEADER } from '../../surface-shared/index.js';
 import { isPlainObject } from '../protocol/json-rpc.js';
 import { LATEST_PROTOCOL_VERSION } from '../protocol/protocol-version.js';
 import { INBOX_READ_LIMIT } from '../features/resources/resource-methods.js';

@@ -10,7 +10,7 @@ import type { JsonRpcId } from '../protocol/json-rpc.js';
 import { isPlainObject, serializeError } from '../protocol/json-rpc.js';
 import { isSupportedProtocolVersion } from '../protocol/protocol-version.js';
 import { MCP_SESSION_HEADER } from '../protocol/session-id.js';
-import { API_KEY_HEADER } from '../transports/http-authentication.js';
+import { API_KEY_HEADER } from '../../surface-shared/index.js';
 
 export interface RemoteSessionOptions {
   /** The server's MCP endpoint, e.g. `http://127.0.0.1:8787/mcp`. */

@@ -16,9 +16,8 @@ export const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
-/** Error codes the revision defines (its reserved range -32020…-32099). */
+/** Error codes the revision defines (its reserved range -32020…-32099) that this server sends; it never needs -32021 (a missing client capability). */
 export const RPC_HEADER_MISMATCH = -32020;
-export const RPC_MISSING_CLIENT_CAPABILITY = -32021;
 export const RPC_UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 const LOG_LEVELS: ReadonlySet<string> = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);

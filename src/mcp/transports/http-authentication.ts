@@ -6,12 +6,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../core/principal.js';
 import type { MemoryFacade } from '../../service/memory-facade.js';
+import { API_KEY_HEADER, apiKeyOf } from '../../surface-shared/index.js';
 import { isStatelessProtocolVersion, isSupportedProtocolVersion } from '../protocol/protocol-version.js';
 import { codedError, headerValue, refuseVersionHeader, sendFacadeError, sendRpcError } from './http-replies.js';
-
-export const API_KEY_HEADER = 'x-hyphae-key';
-/** Longer values are refused before any lookup: no key is that long. */
-const MAX_API_KEY_CHARS = 512;
 
 const principals = new WeakMap<FastifyRequest, Principal>();
 /** POSTs whose MCP-Protocol-Version names no handshake revision: refused unless the body is a stateless request. */
@@ -30,8 +27,8 @@ export function refusesVersionHeader(request: FastifyRequest): boolean {
 /** The onRequest hook of an /mcp route; `deferVersionCheck` on POST, whose revision the body may decide. */
 export function mcpAuthentication(facade: Pick<MemoryFacade, 'authenticate'>, deferVersionCheck: boolean) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const key = headerValue(request, API_KEY_HEADER)?.trim();
-    if (key === undefined || key === '' || key.length > MAX_API_KEY_CHARS) {
+    const key = apiKeyOf(request.headers[API_KEY_HEADER]);
+    if (key === undefined) {
       await sendRpcError(reply, 401, codedError('UNAUTHENTICATED', `missing or invalid API key: send it in the ${API_KEY_HEADER} header`));
       return;
     }

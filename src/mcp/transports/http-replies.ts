@@ -9,6 +9,7 @@ import type { JsonRpcErrorObject, JsonRpcId } from '../protocol/json-rpc.js';
 import { RPC_INVALID_REQUEST, RPC_PARSE_ERROR, serializeError } from '../protocol/json-rpc.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
 import { toRpcError } from '../protocol/rpc-errors.js';
+import { mediaType } from '../../surface-shared/index.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -31,12 +32,6 @@ export function sendFacadeError(reply: FastifyReply, error: unknown, id: JsonRpc
 export function headerValue(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
-}
-
-export function mediaType(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const semicolon = header.indexOf(';');
-  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
 }
 
 /** Accept is absent, or allows JSON (clients that also take SSE are answered in JSON). */

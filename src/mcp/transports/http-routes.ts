@@ -7,9 +7,10 @@
  * the stateless revision (2026-07-28: header rules, no session id, subscriptions/listen as an SSE
  * response); any other is served as the handshake revisions say.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../core/principal.js';
 import type { MemoryFacade } from '../../service/memory-facade.js';
+import { acceptsEventStream, mediaType } from '../../surface-shared/index.js';
 import type { JsonRpcId } from '../protocol/json-rpc.js';
 import { RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, isPlainObject } from '../protocol/json-rpc.js';
 import { ASSUMED_PROTOCOL_VERSION, isStatelessProtocolVersion, isSupportedProtocolVersion } from '../protocol/protocol-version.js';
@@ -23,6 +24,7 @@ import { storedSubscriptions } from '../features/resources/session-subscriptions
 import { createListenPushStreams } from '../features/push/listen-push-streams.js';
 import type { ListenPushStreams } from '../features/push/listen-push-streams.js';
 import type { PushDropMetrics } from '../features/push/push-drop.js';
+import type { PushStream } from '../features/push/push-stream.js';
 import { mcpAuthentication, mcpPrincipalOf, refusesVersionHeader } from './http-authentication.js';
 import {
   JSON_CONTENT_TYPE,
@@ -31,7 +33,6 @@ import {
   headerValue,
   mcpErrorHandler,
   mcpMethodNotAllowed,
-  mediaType,
   refuseVersionHeader,
   sendRpcError,
 } from './http-replies.js';
@@ -43,10 +44,10 @@ export interface McpRouteDeps {
   readonly facade: MemoryFacade;
   readonly log?: McpLog;
   /**
-   * Serves `GET /mcp`. Absent: 405 (no push stream). The push stream (SSE) plugs in here; it runs
-   * after the same authentication as POST, so `mcpPrincipalOf(request)` is set.
+   * Serves `GET /mcp` (ended on app close). Absent: 405. It runs after the same authentication as
+   * POST, so `mcpPrincipalOf(request)` is set.
    */
-  readonly pushStream?: RouteHandlerMethod;
+  readonly pushStream?: PushStream;
   readonly observer?: McpCallObserver;
   /** Where listen pushes dropped by backpressure are counted. */
   readonly pushDrops?: PushDropMetrics;
@@ -55,18 +56,12 @@ export interface McpRouteDeps {
   readonly listenHeartbeatMs?: number;
 }
 
-/** What registerMcpRoutes leaves running: the subscriptions/listen pushes (ended on app close). */
+/** The /mcp routes, built before the app they go on, so their owner can count their pushes. */
 export interface McpRoutes {
+  /** The subscriptions/listen pushes (ended on app close). */
   readonly listenStreams: ListenPushStreams;
-}
-
-/** Accept allows an SSE response (what a subscriptions/listen answer is). */
-function acceptsEventStream(accept: string | undefined): boolean {
-  if (accept === undefined) return false;
-  return accept.split(',').some((range) => {
-    const type = mediaType(range);
-    return type === 'text/event-stream' || type === 'text/*' || type === '*/*';
-  });
+  /** Mounts POST/GET/DELETE /mcp on the app. */
+  mount(app: FastifyInstance): void;
 }
 
 /** A JSON-RPC request (it has an id) whose `_meta` declares the stateless revision. */
@@ -80,9 +75,17 @@ function readableId(body: unknown): JsonRpcId | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
-/** Registers POST/GET/DELETE /mcp on the app. */
+/** Mounts POST/GET/DELETE /mcp on the app at once. */
 export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): McpRoutes {
-  const log = deps.log ?? ((message: string): void => app.log.error(message));
+  const routes = createMcpRoutes(deps);
+  routes.mount(app);
+  return routes;
+}
+
+export function createMcpRoutes(deps: McpRouteDeps): McpRoutes {
+  // Without a log of its own, failures go to the log of the app the routes are mounted on.
+  let appLog: McpLog = (): void => undefined;
+  const log: McpLog = deps.log ?? ((message) => appLog(message));
   const dispatcher = new McpDispatcher({
     facade: deps.facade,
     log,
@@ -97,9 +100,8 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): Mcp
     ...(deps.listenHeartbeatMs === undefined ? {} : { heartbeatMs: deps.listenHeartbeatMs }),
     ...(deps.pushDrops === undefined ? {} : { metrics: deps.pushDrops }),
   });
-  app.addHook('preClose', async () => listenStreams.closeAll());
 
-  app.post(MCP_PATH, { onRequest: mcpAuthentication(deps.facade, true), errorHandler }, async (request, reply) => {
+  async function servePost(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const body: unknown = request.body;
     const stateless = isStatelessRequest(body);
     // The body is read from here on: every refusal answers with the request's id.
@@ -140,7 +142,7 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): Mcp
       .code(outcome.kind === 'answered' ? 200 : 400)
       .header('content-type', JSON_CONTENT_TYPE)
       .send(outcome.body);
-  });
+  }
 
   /** A stateless request: header rules, then its method table; Mcp-Session-Id is ignored, none is minted. */
   async function serveStateless(
@@ -152,7 +154,7 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): Mcp
   ): Promise<FastifyReply> {
     const rejection = checkStatelessHeaders(request.headers, body);
     if (rejection !== null) return sendRpcError(reply, rejection.httpStatus, rejection.error, id);
-    if (body.method === 'subscriptions/listen' && !acceptsEventStream(headerValue(request, 'accept'))) {
+    if (body.method === 'subscriptions/listen' && !acceptsEventStream(request.headers.accept, { wildcards: true })) {
       return sendRpcError(reply, 406, { code: RPC_INVALID_REQUEST, message: 'Not Acceptable: subscriptions/listen answers with text/event-stream' }, id);
     }
     const outcome = await dispatcher.handleValue(body, { principal, protocolVersion: ASSUMED_PROTOCOL_VERSION });
@@ -167,11 +169,18 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): Mcp
       .send(outcome.body);
   }
 
-  if (deps.pushStream === undefined) {
-    app.get(MCP_PATH, { errorHandler }, mcpMethodNotAllowed);
-  } else {
-    app.get(MCP_PATH, { onRequest: mcpAuthentication(deps.facade, false), errorHandler }, deps.pushStream);
-  }
-  app.delete(MCP_PATH, { errorHandler }, mcpMethodNotAllowed);
-  return { listenStreams };
+  return {
+    listenStreams,
+    mount(app: FastifyInstance): void {
+      if (deps.log === undefined) appLog = (message): void => app.log.error(message);
+      const { pushStream } = deps;
+      // Open streams would hold a graceful close up forever.
+      if (pushStream !== undefined) app.addHook('preClose', async () => pushStream.closeAll());
+      app.addHook('preClose', async () => listenStreams.closeAll());
+      app.post(MCP_PATH, { onRequest: mcpAuthentication(deps.facade, true), errorHandler }, servePost);
+      if (pushStream === undefined) app.get(MCP_PATH, { errorHandler }, mcpMethodNotAllowed);
+      else app.get(MCP_PATH, { onRequest: mcpAuthentication(deps.facade, false), errorHandler }, pushStream.handler);
+      app.delete(MCP_PATH, { errorHandler }, mcpMethodNotAllowed);
+    },
+  };
 }

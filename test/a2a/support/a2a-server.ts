@@ -11,7 +11,7 @@ import { createKeyAdministration } from '../../../src/auth/key-administration.js
 import type { Role as HyphaeRole } from '../../../src/core/cell-types.js';
 import type { Principal } from '../../../src/core/principal.js';
 import { createEmbedder } from '../../../src/embed/create-embedder.js';
-import { buildHttpApp } from '../../../src/http/build-http-app.js';
+import { buildSurfacesApp } from '../../../src/cli/serve-app.js';
 import { resolveHttpConfig } from '../../../src/http/http-config.js';
 import { createHyphaeMetrics, type HyphaeMetrics } from '../../../src/metrics/index.js';
 import { LiveDiffFeed } from '../../../src/mesh/live-diff-feed.js';
@@ -46,7 +46,7 @@ export async function startA2aServer(options: { readonly a2a?: boolean } = {}): 
     config: { hitFlushIntervalMs: 3_600_000 },
   });
   const metrics = createHyphaeMetrics();
-  const app = await buildHttpApp({
+  const { app } = await buildSurfacesApp({
     facade,
     config: resolveHttpConfig({ rateLimitMax: 1_000_000, failedAuthMax: 1_000_000, ...(options.a2a === undefined ? {} : { a2a: options.a2a }) }),
     readiness: [],

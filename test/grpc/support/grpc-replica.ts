@@ -2,7 +2,7 @@
  * A replica (test/mesh/mesh-replica.ts: facade, outbox relay, live feed, HTTP) with the gRPC
  * surface of `hyphae serve` on its own loopback port, counting into its own metrics registry.
  */
-import { FailedAuthLimiter } from '../../../src/http/failed-auth-limiter.js';
+import { FailedAuthLimiter } from '../../../src/surface-shared/index.js';
 import { createHyphaeMetrics, type HyphaeMetrics } from '../../../src/metrics/index.js';
 import { resolveGrpcConfig, type GrpcConfig } from '../../../src/grpc/grpc-config.js';
 import { startGrpcServer, type GrpcServer } from '../../../src/grpc/grpc-server.js';

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildHttpApp } from '../../../src/http/build-http-app.js';
+import { buildSurfacesApp } from '../../../src/cli/serve-app.js';
 import type { ReadinessProbe } from '../../../src/http/health-routes.js';
 import { resolveHttpConfig, type HttpConfig } from '../../../src/http/http-config.js';
 import { createHyphaeMetrics, type HyphaeMetrics } from '../../../src/metrics/index.js';
@@ -40,7 +40,7 @@ export async function createHttpTestApp(options: HttpTestAppOptions = {}): Promi
     },
   });
   const metrics = createHyphaeMetrics();
-  const app = await buildHttpApp({
+  const { app } = await buildSurfacesApp({
     facade: runtime.facade,
     // Many tests send unknown keys on purpose; test/http/failed-auth-limit.test.ts sets its own limit.
     config: resolveHttpConfig({ failedAuthMax: 1_000_000, ...options.config }),

@@ -1,4 +1,4 @@
-/** A fastify app serving only /mcp, for protocol-level HTTP tests (the full app lives in src/http). */
+/** A fastify app serving only /mcp, for protocol-level HTTP tests (the full app: buildSurfacesApp in src/cli/serve-app.ts). */
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { registerMcpRoutes } from '../../../src/mcp/transports/http-routes.js';

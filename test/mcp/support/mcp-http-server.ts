@@ -1,6 +1,6 @@
-/** The real HTTP app (`buildHttpApp`, which mounts /mcp) listening on loopback, for SDK clients. */
+/** The real HTTP app with /mcp mounted (`buildSurfacesApp`, as serve builds it) listening on loopback, for SDK clients. */
 import type { FastifyInstance } from 'fastify';
-import { buildHttpApp } from '../../../src/http/build-http-app.js';
+import { buildSurfacesApp } from '../../../src/cli/serve-app.js';
 import type { HttpConfig } from '../../../src/http/http-config.js';
 import { resolveHttpConfig } from '../../../src/http/http-config.js';
 import { createHyphaeMetrics } from '../../../src/metrics/index.js';
@@ -13,7 +13,7 @@ export interface ListeningMcpServer {
 }
 
 export async function buildTestHttpApp(facade: MemoryFacade, config: Partial<HttpConfig> = {}): Promise<FastifyInstance> {
-  return buildHttpApp({
+  const { app } = await buildSurfacesApp({
     facade,
     config: resolveHttpConfig({ rateLimitMax: 1_000_000, failedAuthMax: 1_000_000, ...config }),
     readiness: [],
@@ -21,6 +21,7 @@ export async function buildTestHttpApp(facade: MemoryFacade, config: Partial<Htt
     logger: false,
     version: 'test',
   });
+  return app;
 }
 
 export async function startMcpHttpServer(facade: MemoryFacade, config: Partial<HttpConfig> = {}): Promise<ListeningMcpServer> {

@@ -1,4 +1,4 @@
-/** SPEC §2, row by row: arguments (required ones marked *) and the four annotations. */
+/** The tools as docs/mcp.md lists them, row by row: arguments (required ones marked *) and the four annotations. */
 export interface SpecRow {
   readonly args: readonly string[];
   readonly readOnly: boolean;

@@ -10,13 +10,13 @@ import type { FastifyReply } from 'fastify';
 import { ERROR_SPECS, UnauthenticatedError, isHyphaeError } from '../../../core/errors.js';
 import type { Principal } from '../../../core/principal.js';
 import type { MemoryFacade } from '../../../service/memory-facade.js';
+import { writeSseHead } from '../../../surface-shared/index.js';
 import type { JsonRpcId } from '../../protocol/json-rpc.js';
 import { serializeError } from '../../protocol/json-rpc.js';
 import { toRpcError } from '../../protocol/rpc-errors.js';
 import type { ListenFilter } from '../../server/listen-filter.js';
 import { statelessError } from '../../server/stateless-methods.js';
 import { sendRpcError } from '../../transports/http-replies.js';
-import { writeSseHead } from '../../transports/sse-head.js';
 import { openListenPush, REVOKED_LISTEN_MESSAGE } from './listen-push.js';
 import { listenPushDroppedError, type PushDropMetrics } from './push-drop.js';
 

@@ -14,6 +14,7 @@ import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Diff } from '../../../core/entities.js';
 import { ERROR_SPECS, RateLimitedError, isHyphaeError } from '../../../core/errors.js';
 import type { MemoryFacade } from '../../../service/memory-facade.js';
+import { acceptsEventStream, writeSseHead } from '../../../surface-shared/index.js';
 import { diffNotification, headerWantsDiffs, DIFFS_HEADER } from '../../protocol/diff-extension.js';
 import { RPC_INVALID_REQUEST } from '../../protocol/json-rpc.js';
 import type { JsonRpcNotificationMessage } from '../../protocol/json-rpc.js';
@@ -21,7 +22,6 @@ import { toRpcError } from '../../protocol/rpc-errors.js';
 import { MCP_SESSION_HEADER, sessionKeyOf } from '../../protocol/session-id.js';
 import { mcpPrincipalOf } from '../../transports/http-authentication.js';
 import { codedError, sendRpcError } from '../../transports/http-replies.js';
-import { writeSseHead } from '../../transports/sse-head.js';
 import { ResourceNotifier } from './resource-notifications.js';
 import type { StreamDropReason } from '../../../metrics/index.js';
 import { pushDroppedFrame, type PushDropMetrics } from './push-drop.js';
@@ -63,14 +63,6 @@ function notificationEvent(message: JsonRpcNotificationMessage, seq: number | un
   return `${seq === undefined ? '' : `id: ${seq}\n`}event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
-function acceptsEventStream(accept: string | string[] | undefined): boolean {
-  const value = Array.isArray(accept) ? accept.join(',') : (accept ?? '');
-  return value.split(',').some((range) => {
-    const type = (range.split(';')[0] ?? '').trim().toLowerCase();
-    return type === 'text/event-stream';
-  });
-}
-
 /** `Last-Event-ID`: absent → undefined; a non-negative integer → it; anything else → null (invalid). */
 function lastEventIdOf(request: FastifyRequest): number | undefined | null {
   const raw = request.headers['last-event-id'];
@@ -86,7 +78,8 @@ export function createPushStream(options: PushStreamOptions): PushStream {
   const closers = new Set<() => void>();
 
   const handler = async function pushStream(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (!acceptsEventStream(request.headers.accept)) {
+    // Only an explicit text/event-stream asks for the stream: a browser's or curl's `*/*` is answered 405.
+    if (!acceptsEventStream(request.headers.accept, { wildcards: false })) {
       await sendRpcError(reply.header('allow', 'POST'), 405, {
         code: RPC_INVALID_REQUEST,
         message: 'Method Not Allowed: GET /mcp needs Accept: text/event-stream',

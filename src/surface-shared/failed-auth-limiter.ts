@@ -1,9 +1,10 @@
 /**
- * Failed authentication limited per client address, before any database work (SPEC §5). The
- * per-key limiter cannot do it: made-up keys each get a fresh bucket. Here every 401 counts
- * against the address that caused it; once an address has `max` failures in the window, its
- * requests are refused with 429 at the first hook, so guessing keys never reaches the database.
- * Memory is bounded: at most `maxAddresses` windows, the oldest forgotten first.
+ * Failed authentication limited per client address, before any database work (docs/security.md);
+ * the HTTP and gRPC ports share one, so one budget covers both. The per-key limiter cannot do it:
+ * made-up keys each get a fresh bucket. Here every 401 counts against the address that caused it;
+ * once an address has `max` failures in the window, its requests are refused with 429 at the first
+ * hook, so guessing keys never reaches the database. Memory is bounded: at most `maxAddresses`
+ * windows, the oldest forgotten first.
  */
 export interface FailedAuthLimiterOptions {
   readonly max: number;

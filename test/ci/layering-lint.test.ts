@@ -1,0 +1,59 @@
+/**
+ * The layering rule of eslint.config.js, through ESLint's own API on the repository's config: an
+ * import against an arrow fails lint with the rule's message, an allowed one passes — for folders
+ * that exist, folders yet to come (app, metrics), files deep in a folder, and the operator.
+ */
+import { ESLint } from 'eslint';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const eslint = new ESLint({ cwd: ROOT });
+
+/** The no-restricted-imports messages for one import written in a file at `path` (which need not exist). */
+async function layeringErrors(path: string, from: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`import type { Imported } from '${from}';\nexport type Exported = Imported;\n`, { filePath: path });
+  return (result?.messages ?? []).filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message);
+}
+
+describe('the layering lint rule', () => {
+  it.each([
+    ['src/core/entity.ts', '../store/db.js', 'src/core may import no other folder of src/'],
+    ['src/store/queries/cells.ts', '../../service/memory-facade.js', 'src/store may import only src/{core}'],
+    ['src/mesh/relay.ts', '../service/memory-facade.js', 'src/mesh may import only src/{core,store}'],
+    ['src/mcp/transports/http-routes.ts', '../../http/index.js', 'src/mcp may import only'],
+    ['src/mcp/features/push/push-stream.ts', '../../../a2a/index.js', 'src/mcp may import only'],
+    ['src/grpc/call-guard.ts', '../http/index.js', 'src/grpc may import only'],
+    ['src/http/build-http-app.ts', '../mcp/index.js', 'src/http may import only'],
+    ['src/a2a/a2a-routes.ts', '../store/db.js', 'src/a2a may import only'],
+    ['src/surface-shared/credentials.ts', '../mcp/index.js', 'src/surface-shared may import only'],
+    ['src/worker/embed-server.ts', '../service/memory-facade.js', 'src/worker may import only'],
+    ['src/metrics/hyphae-metrics.ts', '../service/memory-facade.js', 'src/metrics may import only src/{core}'],
+    ['src/app/open-hyphae-app.ts', '../mcp/index.js', 'src/app may import only'],
+    ['src/somewhere-new/thing.ts', '../core/errors.js', 'has no place in the layering yet'],
+    ['operator/src/run-operator.ts', '../../src/core/config.js', 'the operator imports nothing from src/'],
+  ])('refuses %s importing %s', async (path, from, message) => {
+    const errors = await layeringErrors(path, from);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(message);
+  });
+
+  it.each([
+    ['src/core/energy.ts', './entities.js'],
+    ['src/store/queries/cells.ts', '../../core/entities.js'],
+    ['src/service/memory-facade.ts', '../mesh/bus.js'],
+    ['src/service/memory-facade.ts', '../auth/key-authenticator.js'],
+    ['src/mcp/transports/http-routes.ts', '../../surface-shared/index.js'],
+    ['src/mcp/transports/http-routes.ts', '../server/mcp-dispatcher.js'],
+    ['src/mcp/features/push/push-drop.ts', '../../../metrics/index.js'],
+    ['src/grpc/call-guard.ts', '../surface-shared/index.js'],
+    ['src/surface-shared/credentials.ts', '../auth/index.js'],
+    ['src/worker/embed-server.ts', '../embed/embedder.js'],
+    ['src/app/open-hyphae-app.ts', '../service/memory-facade.js'],
+    ['src/cli/serve-app.ts', '../mcp/index.js'],
+    ['src/mcp/server/mcp-call-observer.test.ts', '../../../test/support/test-runtime.js'],
+    ['operator/src/desired/config-map.test.ts', '../../../src/core/config.js'],
+  ])('lets %s import %s', async (path, from) => {
+    expect(await layeringErrors(path, from)).toEqual([]);
+  });
+});
