@@ -9,7 +9,7 @@ import { InvalidArgumentError, NotFoundError } from '../core/errors.js';
 import { ALL_PROJECTS } from '../core/principal.js';
 import { createKeyInputSchema, uuidSchema, type CreateKeyInput } from '../core/schemas.js';
 import type { Db, Queryable } from '../store/db.js';
-import { countKeys, insertKey, listKeys, revokeKey, type KeyRow } from '../store/key-repository.js';
+import { countKeys, insertKey, listKeys, lockKeyBootstrap, revokeKey, type KeyRow } from '../store/key-repository.js';
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from './api-key.js';
 
 export const BOOTSTRAP_TENANT = 'default';
@@ -29,8 +29,6 @@ export interface KeyAdministration {
    */
   bootstrapAdminKey(presetKey?: string): Promise<CreatedApiKey | null>;
 }
-
-const BOOTSTRAP_LOCK = 0x68797068; // 'hyph'
 
 export function createKeyAdministration(db: Db): KeyAdministration {
   const mint = async (q: Queryable, input: CreateKeyInput, clearKey: string): Promise<CreatedApiKey> => {
@@ -68,7 +66,7 @@ export function createKeyAdministration(db: Db): KeyAdministration {
         ]);
       }
       return db.transaction(async (tx) => {
-        await tx.query(`SELECT pg_advisory_xact_lock($1)`, [BOOTSTRAP_LOCK]);
+        await lockKeyBootstrap(tx);
         if ((await countKeys(tx)) > 0) return null;
         const input = parseCreateKey({ tenant: BOOTSTRAP_TENANT, agent: BOOTSTRAP_AGENT, roles: ['admin'], projects: [ALL_PROJECTS] });
         return mint(tx, input, presetKey ?? generateApiKey());

@@ -1,10 +1,10 @@
 import type { Diff } from '../core/entities.js';
 import type { Queryable } from '../store/db.js';
+import { diffsAfterSeq, inboxHead, inboxHeads } from '../store/diff-repository.js';
 import { tenantBeaconsPattern } from './bus.js';
 import type { Bus, BusSubscription, DiffEnvelope } from './bus.js';
 import { connectionEventsOf } from './bus-connection.js';
-import { DIFF_ROW_COLUMNS, toDiff } from './diff-row.js';
-import type { DeliveryRow } from './diff-row.js';
+import { toDiff } from './diff-row.js';
 
 export interface LiveDiffFeedOptions {
   readonly db: Queryable;
@@ -74,7 +74,7 @@ export class LiveDiffFeed {
    */
   async subscribe(tenantId: string, agent: string, listener: (diff: Diff) => void, afterSeq?: number): Promise<DiffStream> {
     // A resume point beyond the inbox head (another deployment, a reset inbox) would stall the stream.
-    const head = await this.inboxHead(tenantId, agent);
+    const head = await inboxHead(this.db, tenantId, agent);
     const startSeq = afterSeq === undefined ? head : Math.min(afterSeq, head);
     const stream = new InboxStream(
       { db: this.db, pageSize: this.catchUpPageSize, onError: this.onError, metrics: this.metrics },
@@ -171,17 +171,6 @@ export class LiveDiffFeed {
     await Promise.all([...this.streams].map((stream) => this.remove(stream)));
   }
 
-  private async inboxHead(tenantId: string, agent: string): Promise<number> {
-    const { rows } = await this.db.query<{ head: number | null }>(
-      `SELECT GREATEST(
-         (SELECT last_seq FROM inboxes WHERE tenant_id = $1 AND agent = $2),
-         (SELECT max(seq) FROM diffs WHERE tenant_id = $1 AND recipient_agent = $2)
-       )::float8 AS head`,
-      [tenantId, agent],
-    );
-    return Number(rows[0]?.head ?? 0);
-  }
-
   private ensureTimer(): void {
     if (this.timer) return;
     this.timer = setInterval(() => void this.tick(), this.refreshIntervalMs);
@@ -197,11 +186,7 @@ export class LiveDiffFeed {
     this.ticking = true;
     try {
       const streams = [...this.streams];
-      const { rows } = await this.db.query<{ tenant_id: string; agent: string; last_seq: number }>(
-        `SELECT i.tenant_id, i.agent, i.last_seq::float8 AS last_seq
-         FROM inboxes i JOIN unnest($1::text[], $2::text[]) AS s(tenant_id, agent) USING (tenant_id, agent)`,
-        [streams.map((stream) => stream.tenantId), streams.map((stream) => stream.agent)],
-      );
+      const rows = await inboxHeads(this.db, streams);
       const heads = new Map(rows.map((row) => [inboxKey(row.tenant_id, row.agent), Number(row.last_seq)]));
       for (const stream of streams) {
         if ((heads.get(inboxKey(stream.tenantId, stream.agent)) ?? 0) > stream.deliveredSeq) stream.catchUpSoon();
@@ -292,11 +277,7 @@ class InboxStream {
 
   private async catchUp(): Promise<void> {
     for (;;) {
-      const { rows } = await this.deps.db.query<DeliveryRow>(
-        `SELECT ${DIFF_ROW_COLUMNS} FROM diffs
-         WHERE tenant_id = $1 AND recipient_agent = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
-        [this.tenantId, this.agent, this.lastSeq, this.deps.pageSize],
-      );
+      const rows = await diffsAfterSeq(this.deps.db, this.tenantId, this.agent, this.lastSeq, this.deps.pageSize);
       for (const row of rows) this.deliver(toDiff(row));
       if (rows.length < this.deps.pageSize || this.closed) return;
     }

@@ -1,8 +1,6 @@
 import { InvalidArgumentError, UnavailableError } from '../core/errors.js';
 import type { Bus, BusSubscription, DiffEnvelope } from './bus.js';
 import type { BusConnectionEvents } from './bus-connection.js';
-import { agentBeaconsSubject } from './beacon-change-channel.js';
-import type { BeaconChangeChannel } from './beacon-change-channel.js';
 import { isValidPublishSubject, isValidSubscribePattern, subjectMatches } from './subject-match.js';
 
 interface MemorySubscriber {
@@ -14,10 +12,9 @@ interface MemorySubscriber {
  * The in-process bus of the embedded mode: NATS subject semantics (wildcards included), delivery
  * on a later turn of the event loop as NATS delivers asynchronously, and each subscriber gets its own copy.
  */
-export class MemoryBus implements Bus, BusConnectionEvents, BeaconChangeChannel {
+export class MemoryBus implements Bus, BusConnectionEvents {
   readonly kind = 'memory' as const;
   private readonly subscribers = new Set<MemorySubscriber>();
-  private readonly beaconListeners = new Map<string, Set<() => void>>();
   private closed = false;
 
   async publish(subject: string, envelope: DiffEnvelope): Promise<void> {
@@ -44,24 +41,6 @@ export class MemoryBus implements Bus, BusConnectionEvents, BeaconChangeChannel 
     };
   }
 
-  async announceBeaconsChanged(tenantId: string, agent: string): Promise<void> {
-    for (const listener of this.beaconListeners.get(agentBeaconsSubject(tenantId, agent)) ?? []) setImmediate(listener);
-  }
-
-  async onBeaconsChanged(tenantId: string, agent: string, listener: () => void): Promise<BusSubscription> {
-    const subject = agentBeaconsSubject(tenantId, agent);
-    const listeners = this.beaconListeners.get(subject) ?? new Set<() => void>();
-    this.beaconListeners.set(subject, listeners);
-    const own = (): void => listener();
-    listeners.add(own);
-    return {
-      unsubscribe: async (): Promise<void> => {
-        listeners.delete(own);
-        if (listeners.size === 0) this.beaconListeners.delete(subject);
-      },
-    };
-  }
-
   isConnected(): boolean {
     return !this.closed;
   }
@@ -74,6 +53,5 @@ export class MemoryBus implements Bus, BusConnectionEvents, BeaconChangeChannel 
   async close(): Promise<void> {
     this.closed = true;
     this.subscribers.clear();
-    this.beaconListeners.clear();
   }
 }

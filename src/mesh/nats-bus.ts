@@ -3,8 +3,6 @@ import type { NatsConnection, Status } from '@nats-io/transport-node';
 import { InvalidArgumentError, UnavailableError } from '../core/errors.js';
 import type { Bus, BusSubscription, DiffEnvelope } from './bus.js';
 import type { BusConnectionEvents } from './bus-connection.js';
-import { agentBeaconsSubject } from './beacon-change-channel.js';
-import type { BeaconChangeChannel } from './beacon-change-channel.js';
 import { isValidPublishSubject, isValidSubscribePattern } from './subject-match.js';
 
 export interface NatsBusOptions {
@@ -29,7 +27,7 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
  * the client drops its buffer on reconnection, so a buffered publish would be a silent loss.
  * Loss between server and subscribers is repaired by the live feed's catch-up from PostgreSQL.
  */
-export class NatsBus implements Bus, BusConnectionEvents, BeaconChangeChannel {
+export class NatsBus implements Bus, BusConnectionEvents {
   readonly kind = 'nats' as const;
   private connected = true;
   private readonly listeners = new Set<(connected: boolean) => void>();
@@ -82,25 +80,6 @@ export class NatsBus implements Bus, BusConnectionEvents, BeaconChangeChannel {
     // Once the server has the interest, a caller may catch up from PostgreSQL without a window.
     // While disconnected the client re-subscribes on reconnection, and reconnection is signalled.
     if (this.connected) await this.acknowledged().catch(() => undefined);
-    return {
-      unsubscribe: async (): Promise<void> => {
-        if (!subscription.isClosed()) subscription.unsubscribe();
-      },
-    };
-  }
-
-  /** Best effort: while disconnected the announcement is dropped and the periodic re-read covers it. */
-  async announceBeaconsChanged(tenantId: string, agent: string): Promise<void> {
-    if (this.connected && !this.connection.isClosed()) this.connection.publish(agentBeaconsSubject(tenantId, agent));
-  }
-
-  async onBeaconsChanged(tenantId: string, agent: string, listener: () => void): Promise<BusSubscription> {
-    if (this.connection.isClosed()) throw new UnavailableError('NATS connection is closed');
-    const subscription = this.connection.subscribe(agentBeaconsSubject(tenantId, agent), {
-      callback: (error) => {
-        if (!error) listener();
-      },
-    });
     return {
       unsubscribe: async (): Promise<void> => {
         if (!subscription.isClosed()) subscription.unsubscribe();

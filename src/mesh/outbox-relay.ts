@@ -1,9 +1,9 @@
 import type { Db } from '../store/db.js';
+import { claimUnpublishedDiffs, markDiffsPublished, outboxLagSeconds } from '../store/outbox-repository.js';
 import { beaconSubject } from './bus.js';
 import type { Bus } from './bus.js';
 import { connectionEventsOf } from './bus-connection.js';
-import { DIFF_ROW_COLUMNS, envelopeFromRow } from './diff-row.js';
-import type { DeliveryRow } from './diff-row.js';
+import { envelopeFromRow } from './diff-row.js';
 
 /** Structurally a subset of HyphaeMetrics, so mesh does not import the HTTP layer. */
 export interface OutboxRelayMetrics {
@@ -115,11 +115,7 @@ export class OutboxRelay {
   /** One claim → publish → mark transaction. */
   async relayBatch(): Promise<RelayBatchResult> {
     const result = await this.db.transaction(async (tx): Promise<RelayBatchResult> => {
-      const { rows } = await tx.query<DeliveryRow>(
-        `SELECT ${DIFF_ROW_COLUMNS} FROM diffs WHERE published_at IS NULL
-         ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [this.batchSize],
-      );
+      const rows = await claimUnpublishedDiffs(tx, this.batchSize);
       if (rows.length === 0) return { claimed: 0, published: 0 };
       // created_at rises with seq in each inbox (the diff writer's rule) and publishes start in
       // order on one connection, so each inbox's diffs leave in seq order.
@@ -141,9 +137,7 @@ export class OutboxRelay {
           publishedIds.push(row.diff_id);
         }
       });
-      if (publishedIds.length > 0) {
-        await tx.query('UPDATE diffs SET published_at = clock_timestamp() WHERE diff_id = ANY($1::uuid[])', [publishedIds]);
-      }
+      if (publishedIds.length > 0) await markDiffsPublished(tx, publishedIds);
       return failure === undefined
         ? { claimed: rows.length, published: publishedIds.length }
         : { claimed: rows.length, published: publishedIds.length, failure };
@@ -164,11 +158,8 @@ export class OutboxRelay {
   }
 
   /** Age in seconds of the oldest diff not yet published; 0 when the outbox is empty. */
-  async outboxLagSeconds(): Promise<number> {
-    const { rows } = await this.db.query<{ lag: number | null }>(
-      `SELECT EXTRACT(EPOCH FROM clock_timestamp() - min(created_at))::float8 AS lag FROM diffs WHERE published_at IS NULL`,
-    );
-    return Math.max(0, Number(rows[0]?.lag ?? 0));
+  outboxLagSeconds(): Promise<number> {
+    return outboxLagSeconds(this.db);
   }
 
   private retryNow(): void {

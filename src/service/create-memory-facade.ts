@@ -67,9 +67,10 @@ import {
   markSuperseded,
   sceneCellIds,
   sceneMemberCells,
-  type CellRow,
-  type Validity,
 } from '../store/cell-repository.js';
+import type { Validity } from '../store/cell-conditions.js';
+import type { CellRow } from '../store/cell-row.js';
+import { searchCells } from '../store/cell-search.js';
 import type { Db, Queryable } from '../store/db.js';
 import { diffsSince } from '../store/diff-repository.js';
 import { revokedKeyIds } from '../store/key-repository.js';
@@ -90,7 +91,6 @@ import { checkStoreLimits, parseInput, parseUuid } from './input-validation.js';
 import { reinforceNearDuplicate } from './near-duplicate-reinforcement.js';
 import type { HydrateOption, LiveDiffListener, LiveSubscription, MemoryFacade } from './memory-facade.js';
 import { decodeCursor, pageOf } from './page-cursor.js';
-import { searchCells } from './cell-search.js';
 import type { SceneSummarizer } from './scene-summarizer.js';
 import { resolveSessionScope } from './session-scope.js';
 import { TenantQuotas } from './tenant-quotas.js';

@@ -2,7 +2,7 @@
 import type { Beacon, MemoryNode, Scene } from '../core/entities.js';
 import { computeEnergy, type EnergyTable } from '../core/energy.js';
 import type { BeaconRow } from '../store/beacon-repository.js';
-import type { CellRow } from '../store/cell-repository.js';
+import type { CellRow } from '../store/cell-row.js';
 import type { SceneRow } from '../store/scene-repository.js';
 
 export function toMemoryNode(row: CellRow, now: Date, table: EnergyTable): MemoryNode {

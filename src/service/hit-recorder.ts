@@ -4,7 +4,8 @@
  * crash loses is at most one interval of hit counts, never a memory.
  */
 import type { Queryable } from '../store/db.js';
-import { applyHits, type CellRow, type HitCount } from '../store/cell-repository.js';
+import { applyHits, type HitCount } from '../store/cell-repository.js';
+import type { CellRow } from '../store/cell-row.js';
 
 export interface HitRecorderOptions {
   readonly clock: () => Date;

@@ -7,7 +7,7 @@
  */
 import type { CellType } from '../core/cell-types.js';
 import { ConflictError } from '../core/errors.js';
-import type { CellRow } from '../store/cell-repository.js';
+import type { CellRow } from '../store/cell-row.js';
 import type { Queryable } from '../store/db.js';
 import { insertReinforcementKey, nearestCurrentCell, reinforceCell } from '../store/near-duplicate-repository.js';
 import type { VectorParam } from '../store/vector-param.js';

@@ -1,11 +1,7 @@
 /** Opaque keyset cursors: base64url of the last row's (created_at, id). */
 import { InvalidArgumentError } from '../core/errors.js';
 import { isStorableTimestamp } from '../core/text-rules.js';
-
-export interface KeysetPosition {
-  readonly createdAt: string;
-  readonly id: string;
-}
+import type { KeysetPosition } from '../store/sql/keyset-page.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;

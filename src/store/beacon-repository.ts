@@ -1,8 +1,10 @@
 /** SQL for beacons (standing interests). Every statement is scoped by tenant_id. */
 import type { CellType } from '../core/cell-types.js';
 import type { Queryable } from './db.js';
-import type { VectorParam } from './vector-param.js';
+import { SqlConditions } from './sql/conditions.js';
+import { keysetPage, type KeysetPosition } from './sql/keyset-page.js';
 import { isoText } from './sql-time.js';
+import type { VectorParam } from './vector-param.js';
 
 export interface BeaconRow {
   readonly beacon_id: string;
@@ -71,21 +73,12 @@ export async function listOwnBeacons(
   tenantId: string,
   owner: string,
   now: Date,
-  after: { readonly createdAt: string; readonly id: string } | null,
+  after: KeysetPosition | null,
   limit: number,
 ): Promise<BeaconRow[]> {
-  const params: unknown[] = [tenantId, owner, now.toISOString()];
-  let keyset = '';
-  if (after !== null) {
-    params.push(after.createdAt, after.id);
-    keyset = `AND (created_at, beacon_id) > ($4::timestamptz, $5::uuid)`;
-  }
-  params.push(limit + 1);
-  const result = await q.query<BeaconRow>(
-    `SELECT ${BEACON_COLUMNS} FROM beacons WHERE tenant_id = $1 AND owner_agent = $2 AND (expires_at IS NULL OR expires_at > $3) ${keyset}
-     ORDER BY created_at, beacon_id LIMIT $${params.length}`,
-    params,
-  );
+  const where = new SqlConditions([tenantId, owner, now.toISOString()], ['tenant_id = $1', 'owner_agent = $2', '(expires_at IS NULL OR expires_at > $3)']);
+  const page = keysetPage(where, { createdAt: 'created_at', id: 'beacon_id', direction: 'oldest-first' }, after, limit);
+  const result = await q.query<BeaconRow>(`SELECT ${BEACON_COLUMNS} FROM beacons WHERE ${where.sql} ${page}`, where.params);
   return result.rows;
 }
 

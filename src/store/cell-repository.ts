@@ -1,55 +1,11 @@
 /** SQL for cells (memory nodes). Every statement is scoped by tenant_id. */
 import type { CellType, Layer } from '../core/cell-types.js';
 import type { SourceRef } from '../core/entities.js';
+import { CellConditions, type Validity } from './cell-conditions.js';
+import { CELL_COLUMNS, cellColumns, withEmbedding, type CellRow, type CellWithEmbedding } from './cell-row.js';
 import type { Queryable } from './db.js';
-import { vectorParamFromText, type VectorParam } from './vector-param.js';
-import { isoText } from './sql-time.js';
-
-export interface CellRow {
-  readonly node_id: string;
-  readonly tenant_id: string;
-  readonly project: string;
-  readonly content: string;
-  readonly cell_type: CellType;
-  readonly salience: number;
-  readonly scene_id: string | null;
-  readonly session_id: string | null;
-  readonly source_agent: string;
-  readonly source_ref: SourceRef | null;
-  readonly metadata: Record<string, unknown>;
-  readonly layer: Layer;
-  readonly origin_node_id: string | null;
-  readonly promoted_node_id: string | null;
-  readonly hits: number;
-  readonly reinforced_at: string;
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly valid_from: string;
-  readonly valid_until: string | null;
-  readonly supersedes: string | null;
-  readonly superseded_by: string | null;
-  /** Stores that restated this cell and reinforced it instead of writing their own. */
-  readonly corroborations: number;
-  /** Agents other than the author who restated it, in order of first restatement. */
-  readonly corroborators: readonly string[];
-  readonly trust: number;
-}
-
-/** The cell columns in wire-friendly form; `t` qualifies them when a statement joins another relation. */
-export function cellColumns(t = ''): string {
-  const c = (name: string): string => (t === '' ? name : `${t}.${name}`);
-  return `${c('node_id')}::text AS node_id, ${c('tenant_id')} AS tenant_id, ${c('project')} AS project, ${c('content')} AS content,
-  ${c('cell_type')} AS cell_type, ${c('salience')} AS salience, ${c('scene_id')}::text AS scene_id,
-  ${c('session_id')}::text AS session_id, ${c('source_agent')} AS source_agent, ${c('source_ref')} AS source_ref,
-  ${c('metadata')} AS metadata, ${c('layer')} AS layer, ${c('origin_node_id')}::text AS origin_node_id,
-  ${c('promoted_node_id')}::text AS promoted_node_id, ${c('hits')} AS hits, ${isoText(c('reinforced_at'))} AS reinforced_at,
-  ${isoText(c('created_at'))} AS created_at, ${isoText(c('updated_at'))} AS updated_at,
-  ${isoText(c('valid_from'))} AS valid_from, ${isoText(c('valid_until'))} AS valid_until,
-  ${c('supersedes')}::text AS supersedes, ${c('superseded_by')}::text AS superseded_by,
-  ${c('corroborations')} AS corroborations, ${c('corroborators')} AS corroborators, ${c('trust')} AS trust`;
-}
-
-const CELL_COLUMNS = cellColumns();
+import { keysetPage, type KeysetPosition } from './sql/keyset-page.js';
+import type { VectorParam } from './vector-param.js';
 
 export interface NewCell {
   readonly nodeId: string;
@@ -175,63 +131,6 @@ export async function findCells(q: Queryable, tenantId: string, nodeIds: readonl
   return result.rows;
 }
 
-/** A cell with its embedding, ready to bind again (the gossip of a deleted or promoted cell). */
-export type CellWithEmbedding = CellRow & { readonly embedding: VectorParam };
-
-/** Rows that returned `embedding::text`: the text turned into the parameter form once, here. */
-function withEmbedding(rows: readonly (CellRow & { embedding: string })[]): CellWithEmbedding[] {
-  return rows.map((row) => ({ ...row, embedding: vectorParamFromText(row.embedding) }));
-}
-
-/**
- * Which versions a read sees: the current ones (default), every version, or those valid at an
- * instant (created by then, not yet superseded then).
- */
-export type Validity = { readonly kind: 'current' } | { readonly kind: 'all' } | { readonly kind: 'at'; readonly asOf: string };
-
-/**
- * The WHERE of a cells statement: conditions joined by AND, each value bound as the next $n after
- * the parameters the statement already has. One builder for listCells, deleteCellsWhere and nearestCells.
- */
-class CellConditions {
-  readonly params: unknown[];
-  private readonly conditions: string[];
-
-  constructor(params: readonly unknown[], conditions: readonly string[]) {
-    this.params = [...params];
-    this.conditions = [...conditions];
-  }
-
-  /** `clause($n)` with value bound as $n; no condition when the value is undefined (that filter is off). */
-  add(clause: (n: number) => string, value: unknown): this {
-    if (value !== undefined) this.conditions.push(clause(this.bind(value)));
-    return this;
-  }
-
-  /** A condition written against $n placeholders already bound. */
-  addRaw(condition: string): this {
-    this.conditions.push(condition);
-    return this;
-  }
-
-  /** The versions a read sees: current ones (default), all, or those valid at an instant (created by then, not yet superseded then). */
-  validity(validity: Validity | undefined): this {
-    if (validity === undefined || validity.kind === 'current') return this.addRaw('valid_until IS NULL');
-    if (validity.kind === 'all') return this;
-    return this.add((n) => `valid_from <= $${n}::timestamptz AND (valid_until IS NULL OR valid_until > $${n}::timestamptz)`, validity.asOf);
-  }
-
-  /** Binds one more value (a LIMIT, a keyset position) and returns its $n. */
-  bind(value: unknown): number {
-    this.params.push(value);
-    return this.params.length;
-  }
-
-  get sql(): string {
-    return this.conditions.join(' AND ');
-  }
-}
-
 export interface CellListFilter {
   readonly validity?: Validity;
   /** Projects the caller may read; null = every project of the tenant. */
@@ -240,11 +139,6 @@ export interface CellListFilter {
   readonly sceneId?: string;
   readonly cellType?: CellType;
   readonly layer?: Layer;
-}
-
-export interface KeysetPosition {
-  readonly createdAt: string;
-  readonly id: string;
 }
 
 /** Newest first, keyset-paginated on (created_at, node_id). Returns up to limit + 1 rows. */
@@ -262,12 +156,8 @@ export async function listCells(
     .add((n) => `cell_type = $${n}`, filter.cellType)
     .add((n) => `layer = $${n}`, filter.layer)
     .validity(filter.validity);
-  if (after !== null) where.addRaw(`(created_at, node_id) < ($${where.bind(after.createdAt)}::timestamptz, $${where.bind(after.id)}::uuid)`);
-  const limitAt = where.bind(limit + 1);
-  const result = await q.query<CellRow>(
-    `SELECT ${CELL_COLUMNS} FROM cells WHERE ${where.sql} ORDER BY created_at DESC, node_id DESC LIMIT $${limitAt}`,
-    where.params,
-  );
+  const page = keysetPage(where, { createdAt: 'created_at', id: 'node_id', direction: 'newest-first' }, after, limit);
+  const result = await q.query<CellRow>(`SELECT ${CELL_COLUMNS} FROM cells WHERE ${where.sql} ${page}`, where.params);
   return result.rows;
 }
 
@@ -311,65 +201,6 @@ export async function deleteCell(q: Queryable, tenantId: string, nodeId: string)
     [tenantId, nodeId],
   );
   return withEmbedding(result.rows)[0] ?? null;
-}
-
-/** Where a kNN searches: a named project, or the caller's current project resolved in the same statement. */
-export type KnnProject =
-  | { readonly kind: 'named'; readonly project: string }
-  | {
-      readonly kind: 'current';
-      readonly agent: string;
-      readonly defaultProject: string;
-      /** The caller's project scope; null = all projects. */
-      readonly projects: readonly string[] | null;
-    };
-
-export interface KnnFilter {
-  readonly tenantId: string;
-  readonly project: KnnProject;
-  readonly layer: Layer;
-  readonly cellTypes?: readonly CellType[];
-  readonly sceneId?: string;
-  readonly validity?: Validity;
-}
-
-export interface KnnHit {
-  readonly node_id: string;
-  readonly distance: number;
-  /** The whole cell, when the search was asked for it (withCells). */
-  readonly cell?: CellRow;
-}
-
-/**
- * k nearest cells by cosine distance on the HNSW index, in one statement (the current project is
- * an init-plan subquery over the open sessions). The caller enables hnsw.iterative_scan, so the
- * tenant/project/layer filters cannot starve the result. With withCells the same statement
- * returns each hit's cell, so a caller that shows the cells needs no second round trip.
- */
-export async function nearestCells(q: Queryable, vector: VectorParam, filter: KnnFilter, k: number, withCells = false): Promise<KnnHit[]> {
-  const where = new CellConditions([vector, filter.tenantId, filter.layer], ['tenant_id = $2', 'layer = $3']);
-  if (filter.project.kind === 'named') {
-    where.add((n) => `project = $${n}`, filter.project.project);
-  } else {
-    const { agent, defaultProject, projects } = filter.project;
-    const [a, p, d] = [where.bind(agent), where.bind(projects), where.bind(defaultProject)];
-    where.addRaw(`project = COALESCE((SELECT s.project FROM sessions s WHERE s.tenant_id = $2 AND s.agent = $${a} AND s.closed_at IS NULL
-      AND ($${p}::text[] IS NULL OR s.project = ANY($${p}::text[])) ORDER BY s.opened_at DESC, s.session_id DESC LIMIT 1), $${d})`);
-  }
-  where
-    .add((n) => `cell_type = ANY($${n}::text[])`, filter.cellTypes)
-    .add((n) => `scene_id = $${n}`, filter.sceneId)
-    .validity(filter.validity);
-  const order = `WHERE ${where.sql} ORDER BY embedding <=> $1::vector LIMIT $${where.bind(k)}`;
-  if (!withCells) {
-    const result = await q.query<KnnHit>(`SELECT node_id::text AS node_id, (embedding <=> $1::vector)::float8 AS distance FROM cells ${order}`, where.params);
-    return result.rows;
-  }
-  const result = await q.query<CellRow & { readonly distance: number }>(
-    `SELECT (embedding <=> $1::vector)::float8 AS distance, ${CELL_COLUMNS} FROM cells ${order}`,
-    where.params,
-  );
-  return result.rows.map(({ distance, ...cell }) => ({ node_id: cell.node_id, distance, cell }));
 }
 
 export interface HitCount {

@@ -21,9 +21,19 @@ export interface DiffRow {
   readonly supersedes: string | null;
 }
 
+/** A diffs row with its addressing, as the outbox relay publishes it. */
+export interface DeliveryRow extends DiffRow {
+  readonly tenant_id: string;
+  readonly recipient_agent: string;
+}
+
+/** The columns of a diff as every statement returns them; both drivers read int8 and real as JS numbers. */
 const DIFF_COLUMNS = `diff_id::text AS diff_id, seq, op, node_id::text AS node_id, beacon_id::text AS beacon_id,
   similarity, cell_type, salience AS salience, source_agent, project, scene_id::text AS scene_id,
   preview, ${isoText('created_at')} AS created_at, supersedes::text AS supersedes`;
+
+/** A diff's columns and its addressing (DeliveryRow). */
+export const DELIVERY_COLUMNS = `tenant_id, recipient_agent, ${DIFF_COLUMNS}`;
 
 /**
  * Reserves `count` sequence numbers in the agent's inbox and returns the last one. The upsert
@@ -136,12 +146,44 @@ export async function readInboxCursor(q: Queryable, tenantId: string, agent: str
   return row === undefined ? null : { cursorSeq: Number(row.cursor_seq), lastSeq: Number(row.last_seq) };
 }
 
+/** The agent's diffs with seq > afterSeq, in seq order (drains, peeks and the live feed's catch-up). */
 export async function diffsAfterSeq(q: Queryable, tenantId: string, agent: string, afterSeq: number, limit: number): Promise<DiffRow[]> {
   const result = await q.query<DiffRow>(
     `SELECT ${DIFF_COLUMNS} FROM diffs WHERE tenant_id = $1 AND recipient_agent = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
     [tenantId, agent, afterSeq, limit],
   );
   return result.rows;
+}
+
+/**
+ * The newest seq of the agent's inbox: its allocated head, or the newest diff still there when that
+ * is higher (a reset inbox row); 0 when the agent never received a diff.
+ */
+export async function inboxHead(q: Queryable, tenantId: string, agent: string): Promise<number> {
+  const { rows } = await q.query<{ head: number | null }>(
+    `SELECT GREATEST(
+       (SELECT last_seq FROM inboxes WHERE tenant_id = $1 AND agent = $2),
+       (SELECT max(seq) FROM diffs WHERE tenant_id = $1 AND recipient_agent = $2)
+     )::float8 AS head`,
+    [tenantId, agent],
+  );
+  return Number(rows[0]?.head ?? 0);
+}
+
+export interface InboxHead {
+  readonly tenant_id: string;
+  readonly agent: string;
+  readonly last_seq: number;
+}
+
+/** The allocated heads of many inboxes in one statement; an inbox that never received a diff is absent. */
+export async function inboxHeads(q: Queryable, inboxes: readonly { readonly tenantId: string; readonly agent: string }[]): Promise<InboxHead[]> {
+  const { rows } = await q.query<InboxHead>(
+    `SELECT i.tenant_id, i.agent, i.last_seq::float8 AS last_seq
+     FROM inboxes i JOIN unnest($1::text[], $2::text[]) AS s(tenant_id, agent) USING (tenant_id, agent)`,
+    [inboxes.map((inbox) => inbox.tenantId), inboxes.map((inbox) => inbox.agent)],
+  );
+  return rows;
 }
 
 export async function advanceInboxCursor(q: Queryable, tenantId: string, agent: string, cursorSeq: number): Promise<void> {

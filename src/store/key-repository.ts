@@ -19,6 +19,8 @@ export interface KeyRow {
 const KEY_COLUMNS = `key_id::text AS key_id, tenant_id, agent, roles, projects, default_project, trust, key_prefix,
   ${isoText('created_at')} AS created_at, CASE WHEN revoked_at IS NULL THEN NULL ELSE ${isoText('revoked_at')} END AS revoked_at`;
 
+const BOOTSTRAP_LOCK = 0x68797068; // 'hyph'
+
 export interface NewKey {
   readonly keyId: string;
   readonly tenantId: string;
@@ -71,6 +73,11 @@ export async function revokeKey(q: Queryable, keyId: string, tenantId: string | 
     [keyId, tenantId],
   );
   return result.rows[0] ?? null;
+}
+
+/** Serializes the first-start bootstrap until the transaction ends, so two replicas starting together mint one key. */
+export async function lockKeyBootstrap(tx: Queryable): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock($1)`, [BOOTSTRAP_LOCK]);
 }
 
 export async function countKeys(q: Queryable): Promise<number> {

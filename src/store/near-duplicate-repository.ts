@@ -1,6 +1,6 @@
 /** SQL of near-duplicate reinforcement (src/service/near-duplicate-reinforcement.ts). Every statement is scoped by tenant_id. */
 import type { CellType } from '../core/cell-types.js';
-import { cellColumns, type CellRow } from './cell-repository.js';
+import { cellColumns, type CellRow } from './cell-row.js';
 import type { Queryable } from './db.js';
 import type { VectorParam } from './vector-param.js';
 

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { PoolClient, QueryResult as PgQueryResult } from 'pg';
-import { isHyphaeError } from '../core/errors.js';
 import { DatabaseUnavailableError, sqlStateOf } from './errors.js';
 import type { Db, PoolStats, QueryResult, Queryable, TransactionOptions } from './db.js';
 import { knnSessionSetup, knnSettings, type KnnSettings } from './knn-session.js';
+import { asUnavailable, refusedPreparedStatement, STATEMENT_TIMEOUT } from './pg-failures.js';
+import { StatementNames } from './pg-statement-names.js';
 
 export interface PgDbOptions {
   /** A PostgreSQL connection URL (HYPHAE_DATABASE_URL). */
@@ -45,6 +45,8 @@ const ANSWER_GRACE_MS = 5_000;
 const FIRST_RETRY_PAUSE_MS = 25;
 const MAX_RETRY_PAUSE_MS = 500;
 const INT8_OID = 20;
+/** Plain statements that change nothing, so running one again after a lost connection is safe (none of ours calls a writing function). */
+const READ_ONLY = /^\s*(SELECT|SHOW)\b/i;
 
 /** Opens a `pg` Pool and checks that the server answers (waiting up to the acquire timeout for it). */
 export async function openPgDb(options: PgDbOptions): Promise<Db> {
@@ -211,43 +213,6 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
 /** `prepare`: send a parameterised statement as a named prepared statement (outside transactions only: a stale one is retried on a fresh connection). */
 type ClientRunner = (sql: string, params: readonly unknown[] | undefined, answerWithinMs: number, prepare?: boolean) => Promise<PgQueryResult | PgQueryResult[]>;
 
-/**
- * The name of each statement text prepared so far: a digest of the text, so one name means one text
- * in every process that could share a server session. At most `limit` texts get one.
- */
-class StatementNames {
-  private readonly names = new Map<string, string>();
-  private disabled = false;
-
-  constructor(private readonly limit: number) {}
-
-  nameOf(sql: string): string | undefined {
-    if (this.disabled) return undefined;
-    const known = this.names.get(sql);
-    if (known !== undefined || this.names.size >= this.limit) return known;
-    const name = `hyphae_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
-    this.names.set(sql, name);
-    return name;
-  }
-
-  /** From now on every statement goes unnamed. */
-  disable(): void {
-    this.disabled = true;
-  }
-}
-
-/**
- * Why the server refused a named statement before running it: `stale`, a schema change altered its
- * result columns (0A000); `shared-session`, the server's sessions are not the pool's connections (a
- * statement already prepared, 42P05, or gone, 26000: a transaction-mode pooler, PGlite over the
- * wire), where preparing cannot work. Undefined for any other error.
- */
-function refusedPreparedStatement(error: unknown): 'stale' | 'shared-session' | undefined {
-  const state = sqlStateOf(error);
-  if (state === '42P05' || state === '26000') return 'shared-session';
-  return state === '0A000' && error instanceof Error && /cached plan must not change result type/.test(error.message) ? 'stale' : undefined;
-}
-
 /** pool.connect(), given up on at the deadline; a connection that arrives later goes straight back. */
 async function connectBefore(pool: pg.Pool, deadline: number): Promise<PoolClient> {
   // An idle connection nobody else waits for is handed over on the next tick: no deadline to race (a timer and two promises a statement).
@@ -283,26 +248,4 @@ function toQueryResult<Row>(result: PgQueryResult | PgQueryResult[]): QueryResul
   if (last === undefined) return { rows: [], rowCount: 0 };
   const rows = last.rows as Row[];
   return { rows, rowCount: last.rowCount ?? rows.length };
-}
-
-const NETWORK_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
-const POOL_FAILURE = /Connection terminated|timeout exceeded when trying to connect|connection error|not queryable|Cannot use a pool after calling end/i;
-const STATEMENT_TIMEOUT = '57014';
-/** Plain statements that change nothing, so running one again after a lost connection is safe (none of ours calls a writing function). */
-const READ_ONLY = /^\s*(SELECT|SHOW)\b/i;
-/** Connection exceptions (08…), too many connections, shutdown / crash / starting up, and a statement timeout. */
-const UNAVAILABLE_STATES = new Set(['53300', '57P01', '57P02', '57P03', STATEMENT_TIMEOUT]);
-
-/** Connection-level failures become DatabaseUnavailableError; SQL errors and our own errors pass through. */
-function asUnavailable(error: unknown): unknown {
-  if (!(error instanceof Error) || isHyphaeError(error)) return error;
-  const state = sqlStateOf(error);
-  const errno = (error as NodeJS.ErrnoException).code;
-  const connectionFailure =
-    state === undefined
-      ? (errno !== undefined && NETWORK_ERRNOS.has(errno)) || (!(error instanceof pg.DatabaseError) && POOL_FAILURE.test(error.message))
-      : state.startsWith('08') || UNAVAILABLE_STATES.has(state);
-  if (!connectionFailure) return error;
-  const what = state === STATEMENT_TIMEOUT ? 'a statement ran past its timeout' : 'database unavailable';
-  return new DatabaseUnavailableError(`${what}: ${error.message}`, { cause: error, retryAfterSeconds: 1 });
 }

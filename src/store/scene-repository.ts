@@ -1,5 +1,7 @@
 /** SQL for scenes. Every statement is scoped by tenant_id. */
 import type { Queryable } from './db.js';
+import { SqlConditions } from './sql/conditions.js';
+import { keysetPage, type KeysetPosition } from './sql/keyset-page.js';
 import { isoText } from './sql-time.js';
 
 export interface SceneRow {
@@ -53,28 +55,14 @@ export async function listScenes(
   tenantId: string,
   projects: readonly string[] | null,
   project: string | undefined,
-  after: { readonly createdAt: string; readonly id: string } | null,
+  after: KeysetPosition | null,
   limit: number,
 ): Promise<SceneRow[]> {
-  const params: unknown[] = [tenantId];
-  const where = ['s.tenant_id = $1'];
-  if (projects !== null) {
-    params.push(projects);
-    where.push(`s.project = ANY($${params.length}::text[])`);
-  }
-  if (project !== undefined) {
-    params.push(project);
-    where.push(`s.project = $${params.length}`);
-  }
-  if (after !== null) {
-    params.push(after.createdAt, after.id);
-    where.push(`(s.created_at, s.scene_id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
-  }
-  params.push(limit + 1);
-  const result = await q.query<SceneRow>(
-    `SELECT ${SCENE_COLUMNS} FROM scenes s WHERE ${where.join(' AND ')} ORDER BY s.created_at DESC, s.scene_id DESC LIMIT $${params.length}`,
-    params,
-  );
+  const where = new SqlConditions([tenantId], ['s.tenant_id = $1'])
+    .add((n) => `s.project = ANY($${n}::text[])`, projects ?? undefined)
+    .add((n) => `s.project = $${n}`, project);
+  const page = keysetPage(where, { createdAt: 's.created_at', id: 's.scene_id', direction: 'newest-first' }, after, limit);
+  const result = await q.query<SceneRow>(`SELECT ${SCENE_COLUMNS} FROM scenes s WHERE ${where.sql} ${page}`, where.params);
   return result.rows;
 }
 

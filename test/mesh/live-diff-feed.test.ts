@@ -5,8 +5,8 @@ import { beaconSubject, type BusSubscription, type DiffEnvelope } from '../../sr
 import { LiveDiffFeed } from '../../src/mesh/live-diff-feed.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
 import { OutboxRelay } from '../../src/mesh/outbox-relay.js';
-import { DIFF_ROW_COLUMNS, envelopeFromRow } from '../../src/mesh/diff-row.js';
-import type { DeliveryRow } from '../../src/mesh/diff-row.js';
+import { envelopeFromRow } from '../../src/mesh/diff-row.js';
+import { DELIVERY_COLUMNS, type DeliveryRow } from '../../src/store/diff-repository.js';
 import type { Db } from '../../src/store/db.js';
 import { createMeshTestDb, insertBeacon, insertDiff } from './mesh-test-db.js';
 import { waitFor } from './wait-for.js';
@@ -160,7 +160,7 @@ describe('LiveDiffFeed on PGlite with the in-process bus', () => {
     await feed.subscribe(TENANT, 'reader', listener);
     await insertDiff(db, TENANT, 'reader', beacon, 'never published');
     await insertDiff(db, TENANT, 'reader', beacon, 'published');
-    const { rows } = await db.query<DeliveryRow>(`SELECT ${DIFF_ROW_COLUMNS} FROM diffs WHERE seq = 2`);
+    const { rows } = await db.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM diffs WHERE seq = 2`);
     await bus.publish(beaconSubject(TENANT, beacon), envelopeFromRow(rows[0] as DeliveryRow));
     await waitFor(() => diffs.length === 2);
     expect(diffs.map((d) => [d.seq, d.preview])).toEqual([

@@ -5,8 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../../src/core/errors.js';
-import { searchCells } from '../../src/service/cell-search.js';
-import { nearestCells, type KnnFilter } from '../../src/store/cell-repository.js';
+import { nearestCells, searchCells, type KnnFilter } from '../../src/store/cell-search.js';
 import type { Db } from '../../src/store/db.js';
 import type { KnnSettings } from '../../src/store/knn-session.js';
 import { applyMigrations } from '../../src/store/migrator.js';
