@@ -16,7 +16,7 @@ import type { Embedder } from '../src/embed/embedder.js';
 import { HashEmbedder } from '../src/embed/hash-embedder.js';
 import { MiniLmEmbedder } from '../src/embed/minilm-embedder.js';
 import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
-import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/create-memory-facade.js';
+import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/index.js';
 import { defaultNearDuplicateSimilarityFor } from '../src/service/facade-config.js';
 import { statementsContrast } from '../src/service/near-duplicate-contrast.js';
 import { openPgDb } from '../src/store/pg-driver.js';

@@ -19,7 +19,7 @@ import { startGrpcServer } from '../src/grpc/grpc-server.js';
 import { buildSurfacesApp } from '../src/cli/serve-app.js';
 import { resolveHttpConfig } from '../src/http/http-config.js';
 import { createHyphaeMetrics } from '../src/metrics/index.js';
-import { createMemoryFacade } from '../src/service/create-memory-facade.js';
+import { createMemoryFacade } from '../src/service/index.js';
 import { migrate } from '../src/store/migrator.js';
 import { openPgliteDb } from '../src/store/pglite-driver.js';
 import { percentile, type BenchRow, type BenchSection } from './bench-section.js';

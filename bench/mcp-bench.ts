@@ -22,7 +22,7 @@ import { createHyphaeMetrics } from '../src/metrics/index.js';
 import { registerMcpRoutes } from '../src/mcp/transports/http-routes.js';
 import { runStdioServer } from '../src/mcp/transports/stdio-server.js';
 import { projectBeacon } from '../src/mcp/features/tools/output-shapes.js';
-import { createMemoryFacade } from '../src/service/create-memory-facade.js';
+import { createMemoryFacade } from '../src/service/index.js';
 import type { MemoryFacade } from '../src/service/memory-facade.js';
 import type { Principal } from '../src/core/principal.js';
 import type { Db } from '../src/store/db.js';

@@ -21,7 +21,7 @@ import pg from 'pg';
 import type { Principal } from '../src/core/principal.js';
 import type { Embedder } from '../src/embed/embedder.js';
 import { HashEmbedder } from '../src/embed/hash-embedder.js';
-import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/create-memory-facade.js';
+import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/index.js';
 import type { Db } from '../src/store/db.js';
 import { migrate } from '../src/store/migrator.js';
 import { openPgDb } from '../src/store/pg-driver.js';

@@ -12,7 +12,7 @@ import { createEmbedder } from '../src/embed/create-embedder.js';
 import { buildHttpApp } from '../src/http/build-http-app.js';
 import { resolveHttpConfig } from '../src/http/http-config.js';
 import { createHyphaeMetrics } from '../src/metrics/index.js';
-import { createMemoryFacade } from '../src/service/create-memory-facade.js';
+import { createMemoryFacade } from '../src/service/index.js';
 import { migrate } from '../src/store/migrator.js';
 import { openPgliteDb } from '../src/store/pglite-driver.js';
 import { percentile, type BenchRow, type BenchSection } from './bench-section.js';

@@ -16,7 +16,7 @@ import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
 import { DEFAULT_ENERGY_TABLE } from '../src/core/energy.js';
 import type { Principal } from '../src/core/principal.js';
 import { BeaconMatcher } from '../src/mesh/beacon-matcher.js';
-import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/create-memory-facade.js';
+import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/index.js';
 import type { Db } from '../src/store/db.js';
 import { migrate } from '../src/store/migrator.js';
 import { reembedDatabase, REEMBED_DEFAULT_BATCH_SIZE } from '../src/service/reembed-database.js';

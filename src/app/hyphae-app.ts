@@ -6,7 +6,7 @@ import type { Bus } from '../mesh/bus.js';
 import type { LiveDiffFeed } from '../mesh/live-diff-feed.js';
 import type { OutboxRelay } from '../mesh/outbox-relay.js';
 import type { HyphaeMetrics } from '../metrics/index.js';
-import type { ManagedMemoryFacade } from '../service/create-memory-facade.js';
+import type { ManagedMemoryFacade } from '../service/index.js';
 import type { FacadeConfig } from '../service/facade-config.js';
 import type { Db } from '../store/db.js';
 

@@ -11,7 +11,7 @@ import { MemoryBus } from '../mesh/memory-bus.js';
 import { NatsBus } from '../mesh/nats-bus.js';
 import { OutboxRelay } from '../mesh/outbox-relay.js';
 import type { HyphaeMetrics } from '../metrics/index.js';
-import type { MemoryFacadeDeps } from '../service/create-memory-facade.js';
+import type { MemoryFacadeDeps } from '../service/index.js';
 import type { Db } from '../store/db.js';
 
 export async function connectBus(config: HyphaeConfig): Promise<Bus> {

@@ -8,7 +8,7 @@ import type { HyphaeConfig } from '../core/config.js';
 import { UnavailableError } from '../core/errors.js';
 import { meteredEmbedder } from '../embed/metered-embedder.js';
 import { createHyphaeMetrics } from '../metrics/index.js';
-import { createMemoryFacade } from '../service/create-memory-facade.js';
+import { createMemoryFacade } from '../service/index.js';
 import type { FacadeConfig } from '../service/facade-config.js';
 import { meteredFacade } from '../service/metered-facade.js';
 import { pingDatabase } from '../store/database-probe.js';

@@ -7,10 +7,11 @@ import type { DiffOp } from '../core/cell-types.js';
 import { BeaconMatcher, type BeaconMatch, type BeaconMatcherOptions } from '../mesh/beacon-matcher.js';
 import { writeDiffs, type ChangedCell, type DiffWriterOptions, type WrittenDiff } from '../mesh/diff-writer.js';
 import { beaconsThatReceived } from '../store/beacon-repository.js';
+import type { CellRow } from '../store/cell-row.js';
 import type { Queryable } from '../store/db.js';
 import type { VectorParam } from '../store/vector-param.js';
 
-/** Hook for the outbox relay (issue 4 item 4): woken after diffs commit; it publishes from the diffs table. */
+/** The outbox relay's hook: woken after diffs commit; it publishes from the diffs table. */
 export interface OutboxSignal {
   diffsCommitted(diffs: readonly WrittenDiff[]): void;
 }
@@ -18,6 +19,21 @@ export interface OutboxSignal {
 export interface GossipChange extends ChangedCell {
   /** The cell's embedding, bound as a parameter. */
   readonly embedding: VectorParam;
+}
+
+/** A cell row as the change gossip carries, with the embedding it was (or is) stored with. */
+export function cellChange(row: CellRow, embedding: VectorParam): GossipChange {
+  return {
+    tenantId: row.tenant_id,
+    nodeId: row.node_id,
+    project: row.project,
+    cellType: row.cell_type,
+    salience: row.salience,
+    sceneId: row.scene_id,
+    sourceAgent: row.source_agent,
+    content: row.content,
+    embedding,
+  };
 }
 
 export class GossipOutbox {

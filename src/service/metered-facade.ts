@@ -3,7 +3,7 @@
  * recall and query durations, and diffs handed out by drain_inbox and pull_diffs. Every other
  * method is the facade's own (prototype delegation keeps the wrapper to what it measures).
  */
-import type { ManagedMemoryFacade } from './create-memory-facade.js';
+import type { ManagedMemoryFacade } from './facade/create-memory-facade.js';
 
 export interface FacadeObserver {
   observeStore(seconds: number): void;

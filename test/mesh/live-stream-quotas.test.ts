@@ -10,7 +10,7 @@ import type { Principal } from '../../src/core/principal.js';
 import { createEmbedder } from '../../src/embed/create-embedder.js';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
-import { createMemoryFacade, type ManagedMemoryFacade } from '../../src/service/create-memory-facade.js';
+import { createMemoryFacade, type ManagedMemoryFacade } from '../../src/service/index.js';
 import { STREAM_QUOTA_RETRY_SECONDS } from '../../src/service/live-stream-registry.js';
 import { createMeshTestDb } from './mesh-test-db.js';
 import { callTool, startMeshReplica, type MeshReplica } from './mesh-replica.js';

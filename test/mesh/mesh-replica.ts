@@ -15,7 +15,7 @@ import type { Bus } from '../../src/mesh/bus.js';
 import type { LiveDiffFeed } from '../../src/mesh/live-diff-feed.js';
 import type { OutboxRelay } from '../../src/mesh/outbox-relay.js';
 import type { HyphaeMetrics } from '../../src/metrics/index.js';
-import type { ManagedMemoryFacade } from '../../src/service/create-memory-facade.js';
+import type { ManagedMemoryFacade } from '../../src/service/index.js';
 import type { FacadeConfig } from '../../src/service/facade-config.js';
 import type { Db } from '../../src/store/db.js';
 

@@ -10,7 +10,7 @@ import type { Principal } from '../../src/core/principal.js';
 import { createEmbedder } from '../../src/embed/create-embedder.js';
 import type { Embedder } from '../../src/embed/embedder.js';
 import type { WrittenDiff } from '../../src/mesh/diff-writer.js';
-import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from '../../src/service/create-memory-facade.js';
+import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from '../../src/service/index.js';
 import { ExtractiveSceneSummarizer } from '../../src/service/extractive-scene-summarizer.js';
 import type { SceneSummarizer } from '../../src/service/scene-summarizer.js';
 import type { Db } from '../../src/store/db.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { writeDiffs } from '../../src/mesh/diff-writer.js';
 import { drainInbox } from '../../src/mesh/inbox-drain.js';
-import { createMemoryFacade } from '../../src/service/create-memory-facade.js';
+import { createMemoryFacade } from '../../src/service/index.js';
 import type { Db } from '../../src/store/db.js';
 import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../mesh/shared-database.js';
 

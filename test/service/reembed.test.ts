@@ -3,7 +3,7 @@ import { syntheticCorpus } from '../../bench/corpus.js';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { MiniLmEmbedder } from '../../src/embed/minilm-embedder.js';
-import { createMemoryFacade, type ManagedMemoryFacade } from '../../src/service/create-memory-facade.js';
+import { createMemoryFacade, type ManagedMemoryFacade } from '../../src/service/index.js';
 import { reembedDatabase } from '../../src/service/reembed-database.js';
 import type { Principal } from '../../src/core/principal.js';
 import { migrate, readEmbeddingIdentity } from '../../src/store/migrator.js';

@@ -9,7 +9,7 @@ import type { Role } from '../../src/core/cell-types.js';
 import { createKeyAdministration, type KeyAdministration } from '../../src/auth/key-administration.js';
 import { createEmbedder } from '../../src/embed/create-embedder.js';
 import type { Embedder } from '../../src/embed/embedder.js';
-import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from '../../src/service/create-memory-facade.js';
+import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from '../../src/service/index.js';
 import type { FacadeConfig } from '../../src/service/facade-config.js';
 import type { Db } from '../../src/store/db.js';
 import { openPgDb } from '../../src/store/pg-driver.js';

@@ -17,7 +17,7 @@ import { createHyphaeMetrics, type HyphaeMetrics } from '../../../src/metrics/in
 import { LiveDiffFeed } from '../../../src/mesh/live-diff-feed.js';
 import { MemoryBus } from '../../../src/mesh/memory-bus.js';
 import { OutboxRelay } from '../../../src/mesh/outbox-relay.js';
-import { createMemoryFacade, type ManagedMemoryFacade } from '../../../src/service/create-memory-facade.js';
+import { createMemoryFacade, type ManagedMemoryFacade } from '../../../src/service/index.js';
 import { createTestDb } from '../../support/test-db.js';
 
 export interface A2aTestServer {

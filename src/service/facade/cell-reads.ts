@@ -1,0 +1,105 @@
+/** The facade's cell reads: one cell (now or as of an instant), its history, a page of cells, and recall/query by meaning. */
+import type { MemoryNode, Page, RecallResult } from '../../core/entities.js';
+import { NotFoundError } from '../../core/errors.js';
+import { canAccessProject, type Principal } from '../../core/principal.js';
+import { listCellsInputSchema, queryInputSchema, recallInputSchema, timestampInputSchema } from '../../core/schemas.js';
+import { cellHistory, listCells } from '../../store/cell-repository.js';
+import { searchCells } from '../../store/cell-search.js';
+import { readableProjects } from '../authorization.js';
+import { parseInput, parseUuid } from '../input-validation.js';
+import type { HydrateOption, MemoryFacade } from '../memory-facade.js';
+import { decodeCursor, pageOf } from '../page-cursor.js';
+import type { FacadeContext } from './facade-context.js';
+import { validityOf } from './read-validity.js';
+import { visibleCell } from './visibility.js';
+
+export type CellReadOperations = Pick<MemoryFacade, 'getCell' | 'cellHistory' | 'listCells' | 'recall' | 'query'>;
+
+export function cellReadOperations(ctx: FacadeContext): CellReadOperations {
+  return {
+    async getCell(principal, nodeId, options): Promise<MemoryNode> {
+      const row = await visibleCell(ctx.db, principal, parseUuid('node_id', nodeId));
+      if (options?.asOf === undefined) return ctx.node(row);
+      const asOf = Date.parse(parseInput(timestampInputSchema, options.asOf));
+      const version = (await cellHistory(ctx.db, principal.tenantId, row.node_id)).find(
+        (v) => Date.parse(v.valid_from) <= asOf && (v.valid_until === null || Date.parse(v.valid_until) > asOf),
+      );
+      if (version === undefined) throw new NotFoundError('cell', nodeId);
+      return ctx.node(version);
+    },
+
+    async cellHistory(principal, nodeId): Promise<readonly MemoryNode[]> {
+      const row = await visibleCell(ctx.db, principal, parseUuid('node_id', nodeId));
+      return (await cellHistory(ctx.db, principal.tenantId, row.node_id)).filter((v) => canAccessProject(principal, v.project)).map((v) => ctx.node(v));
+    },
+
+    async listCells(principal, raw): Promise<Page<MemoryNode>> {
+      const input = parseInput(listCellsInputSchema, raw);
+      const after = decodeCursor(input.cursor);
+      if (input.project !== undefined && !canAccessProject(principal, input.project)) return { items: [], next_cursor: null };
+      const rows = await listCells(
+        ctx.db,
+        principal.tenantId,
+        {
+          projects: readableProjects(principal),
+          ...(input.project === undefined ? {} : { project: input.project }),
+          ...(input.scene_id === undefined ? {} : { sceneId: input.scene_id }),
+          ...(input.cell_type === undefined ? {} : { cellType: input.cell_type }),
+          ...(input.layer === undefined ? {} : { layer: input.layer }),
+          validity: validityOf({
+            ...(input.include_superseded === undefined ? {} : { include_superseded: input.include_superseded }),
+            ...(input.as_of === undefined ? {} : { as_of: input.as_of }),
+          }),
+        },
+        after,
+        input.limit,
+      );
+      const page = pageOf(rows, input.limit, (r) => ({ createdAt: r.created_at, id: r.node_id }));
+      return { items: page.rows.map((r) => ctx.node(r)), next_cursor: page.next };
+    },
+
+    async recall(principal, raw, options): Promise<RecallResult> {
+      const input = parseInput(recallInputSchema, raw);
+      return search(ctx, principal, input, 'L0', options);
+    },
+
+    async query(principal, raw, options): Promise<RecallResult> {
+      const input = parseInput(queryInputSchema, raw);
+      return search(ctx, principal, input, input.layer, options);
+    },
+  };
+}
+
+interface SearchInput {
+  readonly query: string;
+  readonly k: number;
+  readonly cell_types?: readonly MemoryNode['cell_type'][];
+  readonly scene_id?: string;
+}
+
+/** kNN in the principal's current project; the hits are recorded (batched) for energy and promotion. */
+async function search(ctx: FacadeContext, principal: Principal, input: SearchInput, layer: MemoryNode['layer'], options: HydrateOption | undefined): Promise<RecallResult> {
+  const vector = await ctx.embed(input.query);
+  const withNodes = options?.withNodes === true;
+  const found = await searchCells(
+    ctx.db,
+    vector,
+    {
+      tenantId: principal.tenantId,
+      project: { kind: 'current', agent: principal.agent, defaultProject: principal.defaultProject, projects: readableProjects(principal) },
+      layer,
+      ...(input.cell_types === undefined ? {} : { cellTypes: input.cell_types }),
+      ...(input.scene_id === undefined ? {} : { sceneId: input.scene_id }),
+      validity: validityOf(options?.validity),
+    },
+    input.k,
+    withNodes,
+  );
+  ctx.hits.record(
+    principal.tenantId,
+    found.map((h) => h.node_id),
+  );
+  if (!withNodes) return { results: found };
+  // The kNN statement returned the cells themselves: no second read by id.
+  return { results: found.flatMap((h) => (h.cell === undefined ? [] : [{ node_id: h.node_id, distance: h.distance, node: ctx.node(h.cell) }])) };
+}

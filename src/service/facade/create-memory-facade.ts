@@ -1,0 +1,140 @@
+/**
+ * The memory facade (../memory-facade.ts) over PostgreSQL + pgvector, assembled from one module
+ * per concern around one FacadeContext. Every operation checks the principal's role first
+ * (operation-roles.ts), re-validates its input, and scopes every statement by the principal's
+ * tenant; a foreign id, or one outside the principal's project scope, reads as NOT_FOUND.
+ */
+import { createKeyAdministration, type KeyAdministration } from '../../auth/key-administration.js';
+import { KeyAuthenticator } from '../../auth/key-authenticator.js';
+import { UnavailableError } from '../../core/errors.js';
+import type { Embedder } from '../../embed/embedder.js';
+import { revokedKeyIds } from '../../store/key-repository.js';
+import type { Db } from '../../store/db.js';
+import { toVectorParam } from '../../store/vector-param.js';
+import type { DiffFeed } from '../diff-feed.js';
+import { toMemoryNode } from '../entity-mapping.js';
+import { ExtractiveSceneSummarizer } from '../extractive-scene-summarizer.js';
+import { defaultBeaconThresholdFor, defaultNearDuplicateSimilarityFor, facadeConfig, type FacadeConfig } from '../facade-config.js';
+import { GossipOutbox, type OutboxSignal } from '../gossip-outbox.js';
+import { HitRecorder } from '../hit-recorder.js';
+import { LiveStreamRegistry } from '../live-stream-registry.js';
+import type { MemoryFacade } from '../memory-facade.js';
+import type { SceneSummarizer } from '../scene-summarizer.js';
+import { TenantQuotas } from '../tenant-quotas.js';
+import { beaconOperations } from './beacons.js';
+import { cellReadOperations } from './cell-reads.js';
+import { cellWriteOperations, promoteHitCells } from './cell-writes.js';
+import { channelOperations } from './channel.js';
+import type { FacadeContext } from './facade-context.js';
+import { inboxFeedOperations } from './inbox-feed.js';
+import { keyOperations } from './keys.js';
+import { enforceRoles } from './operation-roles.js';
+import { resourceSubscriptionOperations } from './resource-subscriptions.js';
+import { sessionSceneOperations } from './sessions-scenes.js';
+
+export interface MemoryFacadeDeps {
+  readonly db: Db;
+  readonly embedder: Embedder;
+  readonly config?: Partial<FacadeConfig>;
+  /** Time of record for cells and beacons, energy and TTLs; injectable for tests. */
+  readonly clock?: () => Date;
+  /** Woken after diffs commit (the outbox relay). */
+  readonly outbox?: OutboxSignal;
+  /** Live push; without it subscribeDiffs is UNAVAILABLE. */
+  readonly diffFeed?: DiffFeed;
+  /** Told when an agent's beacons change, so a replica streaming to it can catch up at once. */
+  readonly onBeaconsChanged?: (tenantId: string, agent: string) => void;
+  readonly summarizer?: SceneSummarizer;
+  readonly authCacheTtlMs?: number;
+  /** Failures of background work (hit flushes, promotion). */
+  readonly onBackgroundError?: (error: unknown) => void;
+}
+
+/** The facade plus what its owner (the runtime, tests) controls. */
+export interface ManagedMemoryFacade extends MemoryFacade {
+  readonly config: FacadeConfig;
+  readonly keyAdmin: KeyAdministration;
+  /** Writes batched recall hits now and runs the promotion check. */
+  flushHits(): Promise<void>;
+  /** Live streams open through this facade (the per-process quota counts them). */
+  readonly openLiveStreams: number;
+  /** Flushes hits and stops the flush timer; the db and embedder belong to the caller. */
+  close(): Promise<void>;
+}
+
+export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade {
+  const ctx = createFacadeContext(deps);
+  const operations = enforceRoles({
+    ...cellWriteOperations(ctx),
+    ...cellReadOperations(ctx),
+    ...sessionSceneOperations(ctx),
+    ...beaconOperations(ctx),
+    ...inboxFeedOperations(ctx),
+    ...channelOperations(ctx),
+    ...resourceSubscriptionOperations(ctx),
+    ...keyOperations(ctx),
+  });
+  return {
+    ...operations,
+    config: ctx.config,
+    keyAdmin: ctx.keyAdmin,
+    authenticate: (apiKey) => ctx.authenticator.authenticate(apiKey),
+    flushHits: () => ctx.hits.flush(),
+    get openLiveStreams(): number {
+      return ctx.streams.openStreams;
+    },
+    async close(): Promise<void> {
+      await ctx.streams.closeAll();
+      await ctx.hits.close();
+    },
+  };
+}
+
+/** Builds the context and starts its hit-flush timer (close() stops it). */
+function createFacadeContext(deps: MemoryFacadeDeps): FacadeContext {
+  const { db, embedder } = deps;
+  const config = facadeConfig({
+    defaultBeaconThreshold: defaultBeaconThresholdFor(embedder.modelId),
+    nearDuplicateSimilarity: defaultNearDuplicateSimilarityFor(embedder.modelId),
+    ...deps.config,
+  });
+  const clock = deps.clock ?? ((): Date => new Date());
+  const reportError = deps.onBackgroundError ?? ((): void => undefined);
+  const hits = new HitRecorder(db, { clock, onFlushed: (rows) => promoteHitCells(ctx, rows), onError: reportError });
+  const ctx: FacadeContext = {
+    db,
+    config,
+    clock,
+    keyAdmin: createKeyAdministration(db),
+    authenticator: new KeyAuthenticator(db, deps.authCacheTtlMs === undefined ? {} : { cacheTtlMs: deps.authCacheTtlMs }),
+    gossip: new GossipOutbox({
+      reachFactor: config.reachFactor,
+      energyTable: config.energyTable,
+      maxInboxDiffs: config.maxInboxDiffs,
+      maxBatch: config.maxBeaconCandidates,
+    }),
+    quotas: new TenantQuotas(config),
+    summarizer: deps.summarizer ?? new ExtractiveSceneSummarizer(embedder, config.summaryBudgetChars),
+    streams: new LiveStreamRegistry({
+      perKey: config.maxStreamsPerKey,
+      perProcess: config.maxStreamsPerProcess,
+      revokedAmong: (keyIds) => revokedKeyIds(db, keyIds),
+      revocationCheckMs: config.streamRevocationCheckMs,
+      onError: reportError,
+    }),
+    hits,
+    diffFeed: deps.diffFeed,
+    embed: async (text) => {
+      const [vector] = await embedder.embed([text]);
+      if (vector === undefined) throw new UnavailableError('the embedder returned no vector');
+      return toVectorParam(vector);
+    },
+    node: (row) => toMemoryNode(row, clock(), config.energyTable),
+    diffsCommitted: (diffs) => {
+      if (diffs.length > 0) deps.outbox?.diffsCommitted(diffs);
+    },
+    beaconsChanged: (tenantId, agent) => deps.onBeaconsChanged?.(tenantId, agent),
+  };
+  hits.start(config.hitFlushIntervalMs);
+  return ctx;
+}

@@ -1,0 +1,40 @@
+/** What every concern of the facade works with: one object, built once by createMemoryFacade. */
+import type { KeyAdministration } from '../../auth/key-administration.js';
+import type { KeyAuthenticator } from '../../auth/key-authenticator.js';
+import type { MemoryNode } from '../../core/entities.js';
+import type { WrittenDiff } from '../../mesh/diff-writer.js';
+import type { CellRow } from '../../store/cell-row.js';
+import type { Db } from '../../store/db.js';
+import type { VectorParam } from '../../store/vector-param.js';
+import type { DiffFeed } from '../diff-feed.js';
+import type { FacadeConfig } from '../facade-config.js';
+import type { GossipOutbox } from '../gossip-outbox.js';
+import type { HitRecorder } from '../hit-recorder.js';
+import type { LiveStreamRegistry } from '../live-stream-registry.js';
+import type { SceneSummarizer } from '../scene-summarizer.js';
+import type { TenantQuotas } from '../tenant-quotas.js';
+
+export interface FacadeContext {
+  readonly db: Db;
+  readonly config: FacadeConfig;
+  /** Time of record for cells and beacons, energy and TTLs. */
+  readonly clock: () => Date;
+  readonly gossip: GossipOutbox;
+  readonly quotas: TenantQuotas;
+  /** Recall hits, written in batches; a flush runs the promotion check. */
+  readonly hits: HitRecorder;
+  readonly summarizer: SceneSummarizer;
+  readonly streams: LiveStreamRegistry;
+  /** Live push; without it subscribeDiffs is UNAVAILABLE. */
+  readonly diffFeed: DiffFeed | undefined;
+  readonly authenticator: KeyAuthenticator;
+  readonly keyAdmin: KeyAdministration;
+  /** One text's embedding, ready to bind. */
+  embed(text: string): Promise<VectorParam>;
+  /** A row in its wire shape, its energy computed now. */
+  node(row: CellRow): MemoryNode;
+  /** Wakes the outbox relay once diffs have committed. */
+  diffsCommitted(diffs: readonly WrittenDiff[]): void;
+  /** Tells the live feed that an agent's beacons changed. */
+  beaconsChanged(tenantId: string, agent: string): void;
+}

@@ -1,0 +1,18 @@
+/**
+ * The service layer as the other layers use it: the memory facade (its interface, its assembly
+ * and its metering), its configuration, input parsing for surfaces that decode their own
+ * messages, and re-embedding a database.
+ */
+export { createMemoryFacade } from './facade/create-memory-facade.js';
+export type { ManagedMemoryFacade, MemoryFacadeDeps } from './facade/create-memory-facade.js';
+export type { HydrateOption, LiveDiffListener, LiveSubscription, MemoryFacade } from './memory-facade.js';
+export { defaultNearDuplicateSimilarityFor } from './facade-config.js';
+export type { FacadeConfig } from './facade-config.js';
+export type { DiffFeed } from './diff-feed.js';
+export type { OutboxSignal } from './gossip-outbox.js';
+export type { SceneSummarizer } from './scene-summarizer.js';
+export { meteredFacade } from './metered-facade.js';
+export type { FacadeObserver } from './metered-facade.js';
+export { parseInput } from './input-validation.js';
+export { reembedDatabase, REEMBED_DEFAULT_BATCH_SIZE } from './reembed-database.js';
+export type { ReembedOutcome, ReembedProgress } from './reembed-database.js';
