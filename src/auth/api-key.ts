@@ -1,7 +1,7 @@
 /** API keys: `hy_` + 32 random bytes in base64url. Only the SHA-256 and a short display prefix are stored. */
 import { createHash, randomBytes } from 'node:crypto';
 
-export const API_KEY_PREFIX = 'hy_';
+const API_KEY_PREFIX = 'hy_';
 const DISPLAY_PREFIX_CHARS = 10;
 
 export function generateApiKey(): string {

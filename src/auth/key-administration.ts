@@ -12,8 +12,8 @@ import type { Db, Queryable } from '../store/db.js';
 import { countKeys, insertKey, listKeys, lockKeyBootstrap, revokeKey, type KeyRow } from '../store/key-repository.js';
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from './api-key.js';
 
-export const BOOTSTRAP_TENANT = 'default';
-export const BOOTSTRAP_AGENT = 'admin';
+const BOOTSTRAP_TENANT = 'default';
+const BOOTSTRAP_AGENT = 'admin';
 export const DEFAULT_PROJECT = 'default';
 
 export interface KeyAdministration {
@@ -94,7 +94,7 @@ function resolveDefaultProject(input: CreateKeyInput): string {
   return input.projects.find((p) => p !== ALL_PROJECTS) ?? DEFAULT_PROJECT;
 }
 
-export function toKeyInfo(row: KeyRow): ApiKeyInfo {
+function toKeyInfo(row: KeyRow): ApiKeyInfo {
   return {
     key_id: row.key_id,
     tenant: row.tenant_id,

@@ -11,7 +11,7 @@ import { findActiveKeyByHash, type KeyRow } from '../store/key-repository.js';
 import { hashApiKey, looksLikeApiKey } from './api-key.js';
 import { TtlCache } from './ttl-cache.js';
 
-export const DEFAULT_AUTH_CACHE_TTL_MS = 5_000;
+const DEFAULT_AUTH_CACHE_TTL_MS = 5_000;
 const AUTH_CACHE_ENTRIES = 1_000;
 
 export interface KeyAuthenticatorOptions {
@@ -47,7 +47,7 @@ export class KeyAuthenticator {
   }
 }
 
-export function toPrincipal(row: KeyRow): Principal {
+function toPrincipal(row: KeyRow): Principal {
   return {
     tenantId: row.tenant_id,
     agent: row.agent,

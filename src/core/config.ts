@@ -1,5 +1,5 @@
 /**
- * Process configuration (SPEC §6): environment variables, overridden by command-line flags,
+ * Process configuration (README.md, configuration): environment variables, overridden by command-line flags,
  * validated once at start-up. A bad value stops the process with a message naming the variable.
  */
 import { z } from 'zod';
@@ -154,7 +154,7 @@ export interface HyphaeConfig {
   readonly oauth: OAuthConfig | undefined;
 }
 
-/** Command-line flags that override their environment variable (SPEC §6). */
+/** Command-line flags that override their environment variable. */
 export interface ConfigFlags {
   readonly host?: string;
   readonly port?: string;

@@ -29,7 +29,7 @@ export interface EnergyInput {
   readonly reinforcedAt: Date;
 }
 
-/** energy = w · (0.5 + salience) · 2^(−age/h) · (1 + ln(1 + hits)) — SPEC §1. */
+/** energy = w · (0.5 + salience) · 2^(−age/h) · (1 + ln(1 + hits)) (docs/memory-model.md). */
 export function computeEnergy(input: EnergyInput, now: Date, table: EnergyTable = DEFAULT_ENERGY_TABLE): number {
   const { weight, halfLifeDays } = table[input.cellType];
   const ageDays = Math.max(0, now.getTime() - input.reinforcedAt.getTime()) / MS_PER_DAY;

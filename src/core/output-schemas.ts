@@ -1,7 +1,8 @@
 /**
- * Output schemas of the wire shapes in entities.ts. They generate the response schemas of the
- * OpenAPI document and the MCP `outputSchema`s (z.toJSONSchema), and tests check real responses
- * against them. Objects are strict so a response that grows a field (say `tenant_id`) fails.
+ * Output schemas of the wire shapes (entities.ts derives its types from them). They generate the
+ * response schemas of the OpenAPI document and the MCP `outputSchema`s (z.toJSONSchema), and tests
+ * check real responses against them. Objects are strict so a response that grows a field (say
+ * `tenant_id`) fails.
  */
 import { z } from 'zod';
 import { DIFF_OPS, ROLES } from './cell-types.js';

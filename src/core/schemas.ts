@@ -9,7 +9,7 @@ import { CELL_TYPES, LAYERS } from './cell-types.js';
 import { STORABLE_TEXT_MESSAGE, isStorableText, isStorableTimestamp, jsonValueProblem } from './text-rules.js';
 
 /** A string PostgreSQL stores as written: no NUL, no unpaired surrogate (core/text-rules.ts). */
-export const storableText = (min: number, max?: number): z.ZodString => {
+const storableText = (min: number, max?: number): z.ZodString => {
   const sized = max === undefined ? z.string().min(min) : z.string().min(min).max(max);
   return sized.refine(isStorableText, STORABLE_TEXT_MESSAGE);
 };
@@ -28,14 +28,14 @@ export const projectSchema = z
   .max(128)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._\-/]*$/, 'letters, digits, ".", "_", "-", "/"; starting with a letter or digit');
 
-export const sourceRefSchema = z
+const sourceRefSchema = z
   .strictObject({
     kind: storableText(1, 64).describe('e.g. "file", "url", "commit", "issue"'),
     locator: storableText(1, 2048).describe('e.g. "specs/x.md:42" or a URL'),
   })
   .describe('Provenance back-reference');
 
-export const metadataSchema = z
+const metadataSchema = z
   .record(z.string(), z.unknown())
   .superRefine((value, context) => {
     const problem = jsonValueProblem(value);
@@ -189,7 +189,6 @@ export type PullDiffsInput = z.output<typeof pullDiffsInputSchema>;
 export type DrainInboxInput = z.output<typeof drainInboxInputSchema>;
 export type PeekInboxInput = z.output<typeof peekInboxInputSchema>;
 export type ResourceSubscriptionInput = z.output<typeof resourceSubscriptionInputSchema>;
-export type GetSceneInput = z.output<typeof getSceneInputSchema>;
 export type ListScenesInput = z.output<typeof listScenesInputSchema>;
 export type ListCellsInput = z.output<typeof listCellsInputSchema>;
 export type ForgetCellsInput = z.output<typeof forgetCellsInputSchema>;

@@ -1,5 +1,5 @@
 /**
- * Finds the beacons a cell change reaches (SPEC §1): similarity ≥ threshold − reach with
+ * Finds the beacons a cell change reaches (docs/memory-model.md): similarity ≥ threshold − reach with
  * reach = R · salience · w(type), filters applied, the author's own beacons skipped unless they
  * ask for them. Candidates come from one iterative scan of the HNSW index over beacon embeddings,
  * nearest first, in chunks growing ×4, and the scan stops after the first chunk that reaches below

@@ -33,6 +33,6 @@ export function tenantBeaconsPattern(tenantId: string): string {
 }
 
 /** NATS subject tokens may not contain '.', '*', '>' or whitespace; tenant ids are escaped. */
-export function subjectToken(value: string): string {
+function subjectToken(value: string): string {
   return value.replace(/[.*>\s%]/g, (ch) => `%${ch.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }

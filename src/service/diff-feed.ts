@@ -1,4 +1,4 @@
-/** The live-push seam: the bus engineer's relay/subscriber implements it; without one, subscribeDiffs is UNAVAILABLE. */
+/** The live-push seam: the mesh's live diff feed implements it; without one, subscribeDiffs is UNAVAILABLE. */
 import type { LiveDiffListener, LiveSubscription } from './memory-facade.js';
 
 export interface DiffFeed {

@@ -39,7 +39,7 @@ export interface FacadeConfig {
   readonly nearDuplicateSimilarity: number | null;
 }
 
-export const DEFAULT_FACADE_CONFIG: FacadeConfig = {
+const DEFAULT_FACADE_CONFIG: FacadeConfig = {
   energyTable: DEFAULT_ENERGY_TABLE,
   promotion: DEFAULT_PROMOTION_POLICY,
   defaultBeaconThreshold: 0.6,

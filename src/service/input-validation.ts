@@ -1,4 +1,4 @@
-/** Re-validation of every facade input with the shared zod schemas, and the byte limits of SPEC §1. */
+/** Re-validation of every facade input with the shared zod schemas, and the byte limits of content and metadata. */
 import type { z } from 'zod';
 import { InvalidArgumentError, TooLargeError, type FieldIssue } from '../core/errors.js';
 import { MAX_CONTENT_BYTES, MAX_METADATA_BYTES, utf8Bytes } from '../core/limits.js';

@@ -1,5 +1,5 @@
 /**
- * The open live streams of one process, by API key (SPEC §5 quotas): at most `perKey` per key and
+ * The open live streams of one process, by API key (docs/security.md, limits): at most `perKey` per key and
  * `perProcess` in all — one more is RATE_LIMITED with a Retry-After, before any database work —
  * and a revoked key's streams end: at once on the replica that revoked it, and within
  * `revocationCheckMs` on the others (one query for all open streams' keys per check).

@@ -1,5 +1,5 @@
 /**
- * The memory facade: the one application core that every surface (MCP stdio/HTTP, REST, CLI)
+ * The memory facade: the one application core that every surface (MCP, REST, gRPC, A2A, CLI)
  * calls. Every method takes the authenticated principal first; authorisation and tenant
  * scoping happen here, once. Inputs are the outputs of the shared zod schemas (src/core/schemas.ts);
  * the facade re-validates them, so a surface cannot bypass a rule.

@@ -1,5 +1,5 @@
 /**
- * Near-duplicate reinforcement (issue 17; docs/memory-model.md): a store that restates a current
+ * Near-duplicate reinforcement (docs/memory-model.md): a store that restates a current
  * L0 cell of the same tenant, project and type — cosine similarity at least the configured one,
  * and no contrast in numbers or negation (near-duplicate-contrast.ts) — writes no cell and gossips
  * nothing: it reinforces that cell (see reinforceCell) and answers with it. Runs inside the store's

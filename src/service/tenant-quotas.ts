@@ -1,6 +1,6 @@
 /**
- * Quotas the facade checks inside its write transactions, before anything is written (SPEC §5,
- * issue 13): cells per tenant and open sessions per agent. One more is a CONFLICT naming the
+ * Quotas the facade checks inside its write transactions, before anything is written
+ * (docs/security.md, limits): cells per tenant and open sessions per agent. One more is a CONFLICT naming the
  * quota and its limit; the transaction rolls back, so nothing of the refused write remains.
  *
  * Sessions are few per agent, so they are counted exactly, under an advisory lock per agent.
@@ -21,7 +21,7 @@ export interface TenantQuotaLimits {
 }
 
 /** How long a tenant's remembered cell count is trusted far from the limit. */
-export const CELL_RECOUNT_MS = 10_000;
+const CELL_RECOUNT_MS = 10_000;
 
 interface CellEstimate {
   count: number;

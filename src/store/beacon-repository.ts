@@ -1,24 +1,16 @@
 /** SQL for beacons (standing interests). Every statement is scoped by tenant_id. */
 import type { CellType } from '../core/cell-types.js';
+import type { Beacon } from '../core/entities.js';
 import type { Queryable } from './db.js';
 import { SqlConditions } from './sql/conditions.js';
 import { keysetPage, type KeysetPosition } from './sql/keyset-page.js';
 import { isoText } from './sql-time.js';
 import type { VectorParam } from './vector-param.js';
 
-export interface BeaconRow {
-  readonly beacon_id: string;
-  readonly owner_agent: string;
-  readonly owner_projects: string[];
-  readonly project: string | null;
-  readonly text: string;
-  readonly threshold: number;
-  readonly cell_types: CellType[] | null;
-  readonly scene_id: string | null;
-  readonly include_own: boolean;
-  readonly expires_at: string | null;
-  readonly created_at: string;
-}
+/** A beacon as stored: its wire shape with the owner's project scope when it was placed. */
+export type BeaconRow = Beacon & {
+  readonly owner_projects: readonly string[];
+};
 
 const BEACON_COLUMNS = `beacon_id::text AS beacon_id, owner_agent, owner_projects, project, text, threshold, cell_types,
   scene_id::text AS scene_id, include_own, CASE WHEN expires_at IS NULL THEN NULL ELSE ${isoText('expires_at')} END AS expires_at,
@@ -114,17 +106,10 @@ export async function countLiveBeacons(q: Queryable, tenantId: string, owner: st
   return Number(result.rows[0]?.n ?? 0);
 }
 
-export interface BeaconCandidate {
-  readonly beacon_id: string;
-  readonly owner_agent: string;
-  readonly owner_projects: string[];
-  readonly project: string | null;
-  readonly threshold: number;
-  readonly cell_types: CellType[] | null;
-  readonly scene_id: string | null;
-  readonly include_own: boolean;
+/** A beacon a cell change may reach: what matching reads of it, and its similarity to the cell. */
+export type BeaconCandidate = Pick<BeaconRow, 'beacon_id' | 'owner_agent' | 'owner_projects' | 'project' | 'threshold' | 'cell_types' | 'scene_id' | 'include_own'> & {
   readonly similarity: number;
-}
+};
 
 /**
  * The candidates of a beacon match in one statement (hyphae_beacon_candidates, migration 0007):

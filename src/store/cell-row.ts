@@ -1,38 +1,20 @@
 /** A cells row as every cells statement returns it, and the column list that makes it. */
-import type { CellType, Layer } from '../core/cell-types.js';
-import type { SourceRef } from '../core/entities.js';
+import type { MemoryNode } from '../core/entities.js';
 import { isoText } from './sql-time.js';
 import { vectorParamFromText, type VectorParam } from './vector-param.js';
 
-export interface CellRow {
-  readonly node_id: string;
+/** A cell as stored: its wire shape without what is computed on read (energy, stated_by), with what stays inside. */
+export type CellRow = Omit<MemoryNode, 'energy' | 'stated_by'> & {
   readonly tenant_id: string;
-  readonly project: string;
-  readonly content: string;
-  readonly cell_type: CellType;
-  readonly salience: number;
-  readonly scene_id: string | null;
-  readonly session_id: string | null;
-  readonly source_agent: string;
-  readonly source_ref: SourceRef | null;
-  readonly metadata: Record<string, unknown>;
-  readonly layer: Layer;
+  /** The L0 cell an L2 copy was promoted from. */
   readonly origin_node_id: string | null;
+  /** The L2 copy of this cell, once promoted. */
   readonly promoted_node_id: string | null;
-  readonly hits: number;
+  /** When energy last reinforced (a store, a hit, a restatement): its decay starts there. */
   readonly reinforced_at: string;
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly valid_from: string;
-  readonly valid_until: string | null;
-  readonly supersedes: string | null;
-  readonly superseded_by: string | null;
-  /** Stores that restated this cell and reinforced it instead of writing their own. */
-  readonly corroborations: number;
   /** Agents other than the author who restated it, in order of first restatement. */
   readonly corroborators: readonly string[];
-  readonly trust: number;
-}
+};
 
 /** The cell columns in wire-friendly form; `t` qualifies them when a statement joins another relation. */
 export function cellColumns(t = ''): string {

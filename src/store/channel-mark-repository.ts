@@ -4,14 +4,13 @@
  * cell type, author and project. Every statement is scoped by tenant_id.
  */
 import type { CellType } from '../core/cell-types.js';
+import type { ChannelBacklog } from '../core/entities.js';
 import type { Queryable } from './db.js';
 
-export interface ChannelBacklogGroup {
-  readonly cell_type: CellType;
-  readonly source_agent: string;
+/** A group of the backlog with the project its diffs are about (the facade keeps the readable ones). */
+export type ChannelBacklogGroup = ChannelBacklog['groups'][number] & {
   readonly project: string;
-  readonly count: number;
-}
+};
 
 export interface ChannelBacklogRows {
   /** The inbox head: the backlog covers every seq up to it. */

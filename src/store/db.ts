@@ -1,7 +1,8 @@
 /**
  * The one database interface. Two drivers implement it: PGlite on a data folder (embedded) and a
  * `pg` Pool (HYPHAE_DATABASE_URL). Every query of the product is written once against it, in
- * PostgreSQL SQL with $n parameters; vectors travel as pgvector text ('[0.1,0.2,…]').
+ * PostgreSQL SQL with $n parameters; vectors are bound in pgvector's binary form (vector-param.ts)
+ * and read back as its text form (vector-text.ts).
  */
 import type { KnnSettings } from './knn-session.js';
 

@@ -1,31 +1,17 @@
 /** SQL for diffs and the per-agent inboxes they are delivered to. Every statement is scoped by tenant_id. */
 import type { CellType, DiffOp } from '../core/cell-types.js';
+import type { Diff } from '../core/entities.js';
 import type { Queryable } from './db.js';
 import { isoText } from './sql-time.js';
 
-export interface DiffRow {
-  readonly diff_id: string;
-  readonly seq: number | string;
-  readonly op: DiffOp;
-  readonly node_id: string;
-  readonly beacon_id: string;
-  readonly similarity: number;
-  readonly cell_type: CellType;
-  readonly salience: number;
-  readonly source_agent: string;
-  readonly project: string;
-  readonly scene_id: string | null;
-  readonly preview: string;
-  readonly created_at: string;
-  /** On an `updated` diff: the cell the new one replaces. */
-  readonly supersedes: string | null;
-}
+/** A diff as stored is its wire shape: the columns come out of SQL as they go on the wire. */
+export type DiffRow = Diff;
 
 /** A diffs row with its addressing, as the outbox relay publishes it. */
-export interface DeliveryRow extends DiffRow {
+export type DeliveryRow = DiffRow & {
   readonly tenant_id: string;
   readonly recipient_agent: string;
-}
+};
 
 /** The columns of a diff as every statement returns them; both drivers read int8 and real as JS numbers. */
 const DIFF_COLUMNS = `diff_id::text AS diff_id, seq, op, node_id::text AS node_id, beacon_id::text AS beacon_id,

@@ -1,20 +1,13 @@
 /** SQL for tenants and API keys. Keys are looked up by their SHA-256 hash; the clear key never reaches SQL. */
 import type { Role } from '../core/cell-types.js';
+import type { ApiKeyInfo } from '../core/entities.js';
 import type { Queryable } from './db.js';
 import { isoText } from './sql-time.js';
 
-export interface KeyRow {
-  readonly key_id: string;
+/** A key as stored: its wire shape, with the tenant under its column name. */
+export type KeyRow = Omit<ApiKeyInfo, 'tenant'> & {
   readonly tenant_id: string;
-  readonly agent: string;
-  readonly roles: Role[];
-  readonly projects: string[];
-  readonly default_project: string;
-  readonly trust: number;
-  readonly key_prefix: string;
-  readonly created_at: string;
-  readonly revoked_at: string | null;
-}
+};
 
 const KEY_COLUMNS = `key_id::text AS key_id, tenant_id, agent, roles, projects, default_project, trust, key_prefix,
   ${isoText('created_at')} AS created_at, CASE WHEN revoked_at IS NULL THEN NULL ELSE ${isoText('revoked_at')} END AS revoked_at`;

@@ -45,7 +45,7 @@ export interface MigrateResult {
 export const SCHEMA_CHANGE: TransactionOptions = { statementTimeoutMs: 0 };
 
 /** Every migrating process takes this transaction-scoped advisory lock first, so one migrates at a time. */
-export const MIGRATION_LOCK_KEY = 7_021_960_851_968_001;
+const MIGRATION_LOCK_KEY = 7_021_960_851_968_001;
 // pgvector's HNSW index accepts at most 2000 dimensions.
 const MAX_INDEXED_DIMENSION = 2000;
 const MIGRATION_FILE = /^(\d{4})_([a-z0-9_]+)\.sql$/;

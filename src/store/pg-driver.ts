@@ -36,7 +36,7 @@ export interface PgDbOptions {
   readonly preparedStatements?: number;
 }
 
-export const PG_POOL_DEFAULTS = { max: 10, acquireTimeoutMs: 5_000, statementTimeoutMs: 30_000, preparedStatements: 256 } as const;
+const PG_POOL_DEFAULTS = { max: 10, acquireTimeoutMs: 5_000, statementTimeoutMs: 30_000, preparedStatements: 256 } as const;
 
 /** A session idle inside an open transaction this long is ended by the server, releasing its locks. */
 const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;

@@ -15,7 +15,7 @@ import type { PGlite, Results } from '@electric-sql/pglite';
 import { parse, protocol } from '@electric-sql/pglite';
 
 /** Statements kept prepared in the session; the least recently used is closed past it. */
-export const PGLITE_STATEMENT_CACHE_SIZE = 200;
+const PGLITE_STATEMENT_CACHE_SIZE = 200;
 
 /** The session setting under which a cached statement is planned for its values, every time. */
 export const CUSTOM_PLANS_SETUP = `SET plan_cache_mode = force_custom_plan`;
@@ -92,12 +92,12 @@ export class PgliteStatements {
 }
 
 /** A parameter as the `pg` driver sends it: a byte array in binary format, anything else as text. */
-export function toWire(value: unknown): Value {
+function toWire(value: unknown): Value {
   return value instanceof Uint8Array ? value : toText(value);
 }
 
 /** A parameter in PostgreSQL's text form, converted by its JS type as the `pg` driver does. */
-export function toText(value: unknown): string | null {
+function toText(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);

@@ -1,13 +1,6 @@
 /** SQL of the admin purge of one project of a tenant (docs/memory-model.md, "Forgetting"). */
+import type { PurgedProject } from '../core/entities.js';
 import type { Queryable } from './db.js';
-
-export interface PurgedProject {
-  readonly cells: number;
-  readonly scenes: number;
-  readonly sessions: number;
-  readonly beacons: number;
-  readonly diffs: number;
-}
 
 /**
  * Deletes everything one project of a tenant holds: its cells (every layer and version; their
@@ -15,7 +8,7 @@ export interface PurgedProject {
  * that watch only it, and the diffs about it still in inboxes (their previews quote the cells).
  * Tenant-wide beacons stay. Counts what went.
  */
-export async function purgeProject(q: Queryable, tenantId: string, project: string): Promise<PurgedProject> {
+export async function purgeProject(q: Queryable, tenantId: string, project: string): Promise<Omit<PurgedProject, 'project'>> {
   const count = async (sql: string): Promise<number> => (await q.query(sql, [tenantId, project])).rowCount;
   const diffs = await count(`DELETE FROM diffs WHERE tenant_id = $1 AND project = $2`);
   const cells = await q.query<{ n: number }>(

@@ -13,13 +13,13 @@ const TABLES: Readonly<Record<ReembedTable, { readonly id: string; readonly text
   cells: { id: 'node_id', text: 'content', index: 'cells_embedding' },
   beacons: { id: 'beacon_id', text: 'text', index: 'beacons_embedding' },
 };
-export const REEMBED_TABLES: readonly ReembedTable[] = ['cells', 'beacons'];
+const REEMBED_TABLES: readonly ReembedTable[] = ['cells', 'beacons'];
 
 const META_TARGET_MODEL = 'reembed_target_model';
 const META_TARGET_DIMENSION = 'reembed_target_dimension';
 
 /** The embedder an unfinished re-embed is moving to, if one was started. */
-export async function readReembedTarget(db: Queryable): Promise<EmbeddingIdentity | undefined> {
+async function readReembedTarget(db: Queryable): Promise<EmbeddingIdentity | undefined> {
   const { rows } = await db.query<{ key: string; value: string }>('SELECT key, value FROM hyphae_meta WHERE key = ANY($1)', [
     [META_TARGET_MODEL, META_TARGET_DIMENSION],
   ]);

@@ -1,19 +1,15 @@
 /** SQL for scenes. Every statement is scoped by tenant_id. */
+import type { Scene } from '../core/entities.js';
 import type { Queryable } from './db.js';
 import { SqlConditions } from './sql/conditions.js';
 import { keysetPage, type KeysetPosition } from './sql/keyset-page.js';
 import { isoText } from './sql-time.js';
 
-export interface SceneRow {
-  readonly scene_id: string;
-  readonly project: string;
-  readonly title: string | null;
-  readonly created_by: string;
-  readonly created_at: string;
-  readonly cell_count: number;
+/** A scene as stored: its wire shape with the consolidation it says `consolidated` of. */
+export type SceneRow = Omit<Scene, 'consolidated'> & {
   readonly consolidated_at: string | null;
   readonly consolidated_node_id: string | null;
-}
+};
 
 const SCENE_COLUMNS = `s.scene_id::text AS scene_id, s.project, s.title, s.created_by, ${isoText('s.created_at')} AS created_at,
   (SELECT count(*) FROM cells c WHERE c.tenant_id = s.tenant_id AND c.scene_id = s.scene_id)::int AS cell_count,

@@ -1,5 +1,5 @@
 /**
- * Live streams are a quota (issue 13): one key opened 50 SSE streams and, with its beacons, made
+ * Live streams are a quota (docs/security.md): one key opened 50 SSE streams and, with its beacons, made
  * every request of every tenant wait. Now a key holds at most maxStreamsPerKey streams and the
  * process maxStreamsPerProcess — one more is 429 with Retry-After — and a revoked key's open
  * streams end: at once where it was revoked, within a revocation check on another replica.

@@ -1,5 +1,5 @@
 /**
- * Facade behaviour no other test reached (issue 19): two consolidations of one scene at once
+ * Facade behaviour no other test reached: two consolidations of one scene at once
  * (on PGlite and, when installed, native PostgreSQL with real concurrent sessions), deletion
  * clearing a scene's consolidation, background failures reaching onBackgroundError, and an
  * embedder that returns no vector.

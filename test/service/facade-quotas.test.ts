@@ -1,5 +1,5 @@
 /**
- * Quotas and bounded fan-out (issue 13): one key could place 2,000 beacons on one topic and turn
+ * Quotas and bounded fan-out (docs/security.md): one key could place 2,000 beacons on one topic and turn
  * every matching store into 2,000 diffs for one inbox. Now an agent holds at most
  * maxBeaconsPerAgent live beacons, and a store writes one diff per recipient, whatever the
  * number of that recipient's beacons it reaches. (Placements racing on real connections:

@@ -1,5 +1,5 @@
 /**
- * Supersession across layers and scenes (issue 17, item 4): the L2 copy of a superseded cell is
+ * Supersession across layers and scenes (docs/memory-model.md): the L2 copy of a superseded cell is
  * superseded with it; a superseded cell is never promoted, however often an include_superseded
  * recall hits it; consolidation summarises current cells only; and a scene read shows its current
  * cells unless asked for every version or an instant (as_of). The reinforced copy keeps its origin's

@@ -1,5 +1,5 @@
 /**
- * Tenant and agent quotas, and the bounded reads (issue 13): cells per tenant, open sessions per
+ * Tenant and agent quotas, and the bounded reads (docs/security.md): cells per tenant, open sessions per
  * agent, the beacon matcher's candidates per change, and the member cells get_scene lists and a
  * consolidation reads. A refused write is a CONFLICT naming the quota, and leaves nothing behind.
  */

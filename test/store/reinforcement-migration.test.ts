@@ -1,5 +1,5 @@
 /**
- * Migration 0006 on a database that already holds cells (issue 17): existing cells start with no
+ * Migration 0006 on a database that already holds cells: existing cells start with no
  * corroboration and the highest trust among their author's keys, or 0.5 for an author with none.
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
