@@ -15,5 +15,7 @@ trap teardown EXIT
 trap 'exit 130' INT TERM
 
 bash scripts/local-cluster.sh up
+# The monitoring tests' Prometheus (docs/operations.md): built once from its Go module, then cached.
+bash scripts/prometheus-assets.sh > /dev/null
 echo "test-e2e: cluster up in $(( $(date +%s) - start )) s" >&2
 bash scripts/local-cluster.sh exec -- npx vitest run --project e2e "$@"

@@ -1,9 +1,12 @@
 // Helpers of the e2e tier, which runs inside the local cluster's network namespace
 // (`scripts/local-cluster.sh exec`): kubectl and helm come from PATH, the cluster from KUBECONFIG,
 // the images from the KEY=VALUE lines `up` printed.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { execFile } from 'node:child_process';
 import { request } from 'node:http';
 import { Readable } from 'node:stream';
+import { DIFF_NOTIFICATION_METHOD } from '../../src/mcp/protocol/diff-extension.js';
 
 export interface ClusterEnv {
   kubeconfig: string;
@@ -23,6 +26,19 @@ export function clusterEnv(): { env?: ClusterEnv; skip?: string } {
   console.warn(reason);
   return { skip: reason };
 }
+
+/** The parts of a Pod and a HyphaeMesh the e2e checks read. */
+export interface ClusterPod {
+  metadata: { name: string; uid?: string; labels?: Record<string, string> };
+  status: { phase?: string; podIP?: string; conditions?: { type: string; status: string }[] };
+}
+export interface ClusterMesh {
+  metadata: { generation: number };
+  spec: { auth?: { bootstrapAdminKeySecret?: { name: string; key: string } } };
+  status?: { conditions?: { type: string; status: string; observedGeneration?: number }[] };
+}
+
+export const podReady = (p: ClusterPod): boolean => p.status.phase === 'Running' && (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 
 export interface RunResult {
   code: number;
@@ -109,4 +125,15 @@ export async function callTool(f: typeof fetch, key: string, name: string, args:
   const body = JSON.parse(text) as { result?: { structuredContent?: Record<string, unknown> }; error?: unknown };
   if (!body.result?.structuredContent) throw new Error(`tool ${name} failed (${response.status}): ${text}`);
   return body.result.structuredContent;
+}
+
+/** An MCP client of `host` (through `f`) that opted in to live diffs: each pushed diff's node id goes to `onDiff`. */
+export async function connectDiffReader(f: typeof fetch, host: string, key: string, onDiff: (nodeId: string) => void): Promise<Client> {
+  const reader = new Client({ name: 'e2e-diff-reader', version: '1.0.0' });
+  reader.fallbackNotificationHandler = async (n): Promise<void> => {
+    if (n.method === DIFF_NOTIFICATION_METHOD) onDiff((n.params as { diff: { node_id: string } }).diff.node_id);
+  };
+  // notifications/hyphae/diff is opt-in per stream.
+  await reader.connect(new StreamableHTTPClientTransport(new URL(`http://${host}:8787/mcp`), { fetch: f, requestInit: { headers: { 'x-hyphae-key': key, 'x-hyphae-diffs': 'on' } } }));
+  return reader;
 }
