@@ -5,3 +5,5 @@ export { databaseSettingsFrom, openConfiguredDatabase, openMigratedDatabase } fr
 export type { MigratedDatabase } from './configured-database.js';
 export { createConfiguredEmbedder, embedderConfigFrom } from './configured-embedder.js';
 export type { ConfiguredEmbedderOptions } from './configured-embedder.js';
+export { exportConfiguredDatabase, importIntoConfiguredDatabase } from './data-portability.js';
+export type { DatabaseExportOptions, DatabaseImportOptions } from './data-portability.js';

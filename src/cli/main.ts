@@ -1,5 +1,5 @@
 /**
- * The `hyphae` command (README.md, "Command line"): serve, mcp, keys, worker, migrate, reembed, operator.
+ * The `hyphae` command (README.md, "Command line"): serve, mcp, keys, worker, migrate, reembed, export, import, operator.
  * Exit codes: 0 success, 1 runtime failure, 2 bad usage, configuration or identity.
  */
 import { isHyphaeError } from '../core/errors.js';
@@ -17,6 +17,8 @@ Usage:
   hyphae migrate  [--data-dir D] [--database-url URL] [--embedder E]
   hyphae hook     [--remote URL] [--limit N] [--state-dir D]   (for agent-host hooks: prints new inbox diffs)
   hyphae reembed  [--embedder E] [--data-dir D] [--database-url URL] [--batch-size N]
+  hyphae export   [--tenant T] [--project P] [--out FILE] [--with-vectors]
+  hyphae import   FILE|- [--format hyphae|server-memory|mem0] [--tenant T --agent A] [--project P]
   hyphae operator [--kubeconfig PATH] [--namespace NS] [--probe-port P] [--probe-host H] [--no-leader-elect]
   hyphae version
 
@@ -35,6 +37,8 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandRunner>>> = {
   migrate: async () => (await import('./migrate-command.js')).runMigrateCommand,
   hook: async () => (await import('./hook-command.js')).runHookCommand,
   reembed: async () => (await import('./reembed-command.js')).runReembedCommand,
+  export: async () => (await import('./export-command.js')).runExportCommand,
+  import: async () => (await import('./import-command.js')).runImportCommand,
   operator: async () => (await import('./operator-command.js')).runOperatorCommand,
 };
 

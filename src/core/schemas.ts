@@ -177,6 +177,19 @@ export const createKeyInputSchema = z.strictObject({
   trust: z.number().min(0).max(1).default(0.5),
 });
 
+/** The admin export of the caller's tenant (REST `GET /v1/admin/export`). */
+export const exportTenantInputSchema = z.strictObject({
+  project: projectSchema.optional().describe('Export only this project (no keys, inbox positions or waiting diffs: they belong to the tenant as a whole)'),
+  with_vectors: z.boolean().default(false).describe("Include each cell's and beacon's vector (an importer with the same embedder uses them instead of embedding again)"),
+});
+
+/** The admin import into the caller's tenant (REST `POST /v1/admin/import`). */
+export const importTenantInputSchema = z.strictObject({
+  format: z.enum(['hyphae', 'server-memory', 'mem0']).default('hyphae').describe('hyphae: an export of Hyphae; server-memory: the reference MCP memory server\'s JSONL file; mem0: mem0\'s memories as JSON'),
+  agent: createKeyInputSchema.shape.agent.optional().describe('server-memory and mem0: the agent whose cells the memories become (default: yours)'),
+  project: projectSchema.optional().describe('server-memory and mem0: the project they go to (default: your default project)'),
+});
+
 export type StoreInput = z.output<typeof storeInputSchema>;
 export type RecallInput = z.output<typeof recallInputSchema>;
 export type ValidityInput = z.output<typeof validityInputSchema>;
@@ -194,3 +207,5 @@ export type ListCellsInput = z.output<typeof listCellsInputSchema>;
 export type ForgetCellsInput = z.output<typeof forgetCellsInputSchema>;
 export type PurgeProjectInput = z.output<typeof purgeProjectInputSchema>;
 export type CreateKeyInput = z.output<typeof createKeyInputSchema>;
+export type ExportTenantInput = z.output<typeof exportTenantInputSchema>;
+export type ImportTenantInput = z.output<typeof importTenantInputSchema>;

@@ -23,11 +23,14 @@ import type {
   PurgedProject,
   StoredNode,
 } from '../core/entities.js';
+import type { ImportSummary } from '../core/export-format.js';
 import type { Principal } from '../core/principal.js';
 import type {
   CloseSessionInput,
   CreateKeyInput,
   DrainInboxInput,
+  ExportTenantInput,
+  ImportTenantInput,
   ForgetCellsInput,
   ListBeaconsInput,
   ListCellsInput,
@@ -43,6 +46,7 @@ import type {
   StoreInput,
   ValidityInput,
 } from '../core/schemas.js';
+import type { DumpSource } from './portability/dump-source.js';
 
 export interface HydrateOption {
   /** Return full nodes with each hit (REST); MCP asks for ids and distances only. */
@@ -114,6 +118,18 @@ export interface MemoryFacade {
   markChannelSettled(principal: Principal, seq: number): Promise<void>;
   /** The trust an agent of the principal's tenant holds (its highest unrevoked key); undefined when it has none. */
   authorTrust(principal: Principal, agent: string): Promise<number | undefined>;
+
+  /**
+   * Admin only: the principal's tenant (or one project of it) as export-format lines, each ending
+   * in a newline (docs/export-format.md), read a page at a time as the caller consumes them.
+   */
+  exportTenant(principal: Principal, input: ExportTenantInput): Promise<AsyncIterable<string>>;
+  /**
+   * Admin only: imports an export of the principal's tenant (or a server-memory or mem0 file) from
+   * `source`: the whole file is checked, then written in one transaction; nothing already there is
+   * changed, so importing it again adds nothing.
+   */
+  importTenant(principal: Principal, source: DumpSource, input: ImportTenantInput): Promise<ImportSummary>;
 
   createKey(principal: Principal, input: CreateKeyInput): Promise<CreatedApiKey>;
   listKeys(principal: Principal): Promise<readonly ApiKeyInfo[]>;

@@ -1,18 +1,4 @@
-import { readFileSync } from 'node:fs';
+/** The package version reported as serverInfo.version (read once by the service layer). */
+import { PRODUCT_VERSION } from '../../service/index.js';
 
-/** The package version reported as serverInfo.version; read once (the file sits three or four levels up, from src or dist). */
-function readPackageVersion(): string {
-  for (const relative of ['../../../package.json', '../../../../package.json']) {
-    try {
-      const parsed: unknown = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8'));
-      if (typeof parsed === 'object' && parsed !== null && 'name' in parsed && parsed.name === 'hyphae' && 'version' in parsed) {
-        return String(parsed.version);
-      }
-    } catch {
-      // Not at this level: try the next one.
-    }
-  }
-  return '0.0.0';
-}
-
-export const SERVER_VERSION: string = readPackageVersion();
+export const SERVER_VERSION: string = PRODUCT_VERSION;

@@ -28,6 +28,7 @@ import { channelOperations } from './channel.js';
 import type { FacadeContext } from './facade-context.js';
 import { inboxFeedOperations } from './inbox-feed.js';
 import { keyOperations } from './keys.js';
+import { portabilityOperations } from './portability.js';
 import { enforceRoles } from './operation-roles.js';
 import { resourceSubscriptionOperations } from './resource-subscriptions.js';
 import { sessionSceneOperations } from './sessions-scenes.js';
@@ -73,6 +74,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     ...channelOperations(ctx),
     ...resourceSubscriptionOperations(ctx),
     ...keyOperations(ctx),
+    ...portabilityOperations(ctx),
   });
   return {
     ...operations,
@@ -124,6 +126,7 @@ function createFacadeContext(deps: MemoryFacadeDeps): FacadeContext {
     }),
     hits,
     diffFeed: deps.diffFeed,
+    embedder,
     embed: async (text) => {
       const [vector] = await embedder.embed([text]);
       if (vector === undefined) throw new UnavailableError('the embedder returned no vector');

@@ -2,6 +2,7 @@
 import type { KeyAdministration } from '../../auth/key-administration.js';
 import type { KeyAuthenticator } from '../../auth/key-authenticator.js';
 import type { MemoryNode } from '../../core/entities.js';
+import type { Embedder } from '../../embed/embedder.js';
 import type { WrittenDiff } from '../../mesh/diff-writer.js';
 import type { CellRow } from '../../store/cell-row.js';
 import type { Db } from '../../store/db.js';
@@ -29,6 +30,8 @@ export interface FacadeContext {
   readonly diffFeed: DiffFeed | undefined;
   readonly authenticator: KeyAuthenticator;
   readonly keyAdmin: KeyAdministration;
+  /** The embedder every text of the facade goes through (embed() wraps it for one text). */
+  readonly embedder: Embedder;
   /** One text's embedding, ready to bind. */
   embed(text: string): Promise<VectorParam>;
   /** A row in its wire shape, its energy computed now. */

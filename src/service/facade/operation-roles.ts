@@ -41,6 +41,8 @@ export const OPERATION_ROLES = {
   createKey: 'admin',
   listKeys: 'admin',
   revokeKey: 'admin',
+  exportTenant: 'admin',
+  importTenant: 'admin',
 } as const satisfies Readonly<Record<keyof FacadeOperations, Role>>;
 
 type Operation = (principal: Principal, ...rest: never[]) => Promise<unknown>;

@@ -73,5 +73,7 @@ export function createProtocolFacadeDouble(): MemoryFacade {
     createKey: unexpected('createKey'),
     listKeys: unexpected('listKeys'),
     revokeKey: unexpected('revokeKey'),
+    exportTenant: unexpected('exportTenant'),
+    importTenant: unexpected('importTenant'),
   };
 }

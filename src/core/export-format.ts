@@ -1,0 +1,252 @@
+/**
+ * The export format (docs/export-format.md): JSON Lines, one object per line, each with a `type`.
+ * A header line first, then tenants, keys, scenes, sessions, cells, corroborations, beacons,
+ * inboxes and diffs in that order, then an end line that counts them. These schemas are the
+ * format's one definition: the importer validates every line with them and the exporter writes
+ * nothing they would refuse. Every object is strict; what a reader of an older version could not
+ * take raises the version.
+ */
+import { z } from 'zod';
+import { DIFF_OPS, ROLES } from './cell-types.js';
+import { MAX_CONTENT_BYTES, utf8Bytes } from './limits.js';
+import { cellTypeSchema, layerSchema, projectSchema, timestampInputSchema, uuidSchema } from './schemas.js';
+import { STORABLE_TEXT_MESSAGE, isStorableText, jsonValueProblem } from './text-rules.js';
+
+export const EXPORT_FORMAT_NAME = 'hyphae-export';
+/** The version this code writes; it reads this one and every older one. */
+export const EXPORT_FORMAT_VERSION = 1;
+
+/** The line types in the order a file holds them (a file may skip any but header and end). */
+export const EXPORT_LINE_TYPES = ['header', 'tenant', 'key', 'scene', 'session', 'cell', 'corroboration', 'beacon', 'inbox', 'diff', 'end'] as const;
+export type ExportLineType = (typeof EXPORT_LINE_TYPES)[number];
+/** The record types an end line counts (everything between header and end). */
+export type ExportRecordType = Exclude<ExportLineType, 'header' | 'end'>;
+export const EXPORT_RECORD_TYPES = EXPORT_LINE_TYPES.filter((t): t is ExportRecordType => t !== 'header' && t !== 'end');
+
+const text = (min: number, max?: number): z.ZodString =>
+  (max === undefined ? z.string().min(min) : z.string().min(min).max(max)).refine(isStorableText, STORABLE_TEXT_MESSAGE);
+const timestamp = timestampInputSchema;
+// Names as stored: keys mint them by a stricter rule, other principals (OAuth) may bring others.
+const tenantSchema = text(1, 256);
+const agentSchema = text(1, 256);
+const seqSchema = z.int().min(0);
+const jsonObject = z.record(z.string(), z.unknown()).superRefine((value, context) => {
+  const problem = jsonValueProblem(value);
+  if (problem !== null) context.addIssue({ code: 'custom', message: `holds ${problem}` });
+});
+const contentSchema = text(1).refine((value) => utf8Bytes(value) <= MAX_CONTENT_BYTES, `at most ${MAX_CONTENT_BYTES} bytes of UTF-8`);
+/** A vector as a JSON array of finite numbers; its length is checked against the header's dimension. */
+const embeddingSchema = z.custom<number[]>(
+  (value) => Array.isArray(value) && value.length > 0 && value.every((n) => typeof n === 'number' && Number.isFinite(n)),
+  'must be a non-empty array of finite numbers',
+);
+
+export const exportHeaderSchema = z.strictObject({
+  type: z.literal('header'),
+  format: z.literal(EXPORT_FORMAT_NAME),
+  version: z.int().min(1),
+  hyphae_version: z.string().min(1).max(64),
+  exported_at: timestamp,
+  scope: z.strictObject({ tenant: tenantSchema.nullable(), project: projectSchema.nullable() }),
+  /** The embedder the source's vectors came from: an importer uses the file's vectors only when its own is the same. */
+  embedder: z.strictObject({ model_id: z.string().min(1).max(200), dimension: z.int().min(1).max(2000) }),
+  /** Whether cell and beacon lines carry `embedding`. */
+  vectors: z.boolean(),
+});
+
+export const exportTenantSchema = z.strictObject({ type: z.literal('tenant'), tenant: tenantSchema, created_at: timestamp });
+
+export const exportKeySchema = z.strictObject({
+  type: z.literal('key'),
+  tenant: tenantSchema,
+  key_id: uuidSchema,
+  agent: agentSchema,
+  roles: z.array(z.enum(ROLES)).min(1),
+  projects: z.array(z.union([projectSchema, z.literal('*')])).min(1),
+  default_project: projectSchema,
+  trust: z.number().min(0).max(1),
+  /** Hex SHA-256 of the clear key, which is never exported. */
+  key_hash: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits'),
+  key_prefix: text(1, 32),
+  created_at: timestamp,
+  revoked_at: timestamp.nullable(),
+});
+
+export const exportSceneSchema = z.strictObject({
+  type: z.literal('scene'),
+  tenant: tenantSchema,
+  scene_id: uuidSchema,
+  project: projectSchema,
+  title: text(0, 200).nullable(),
+  created_by: agentSchema,
+  created_at: timestamp,
+  consolidated_at: timestamp.nullable(),
+  consolidated_node_id: uuidSchema.nullable(),
+});
+
+export const exportSessionSchema = z.strictObject({
+  type: z.literal('session'),
+  tenant: tenantSchema,
+  session_id: uuidSchema,
+  agent: agentSchema,
+  project: projectSchema,
+  scene_id: uuidSchema,
+  opened_at: timestamp,
+  closed_at: timestamp.nullable(),
+});
+
+const reinforcementKeySchema = z.strictObject({ agent: agentSchema, idempotency_key: text(1, 200), created_at: timestamp });
+
+export const exportCellSchema = z.strictObject({
+  type: z.literal('cell'),
+  tenant: tenantSchema,
+  node_id: uuidSchema,
+  project: projectSchema,
+  layer: layerSchema,
+  cell_type: cellTypeSchema,
+  content: contentSchema,
+  salience: z.number().min(0).max(1),
+  scene_id: uuidSchema.nullable(),
+  session_id: uuidSchema.nullable(),
+  source_agent: agentSchema,
+  source_ref: z.strictObject({ kind: text(1, 64), locator: text(1, 2048) }).nullable(),
+  metadata: jsonObject,
+  idempotency_key: text(1, 200).nullable(),
+  origin_node_id: uuidSchema.nullable(),
+  promoted_node_id: uuidSchema.nullable(),
+  hits: z.int().min(0),
+  created_at: timestamp,
+  updated_at: timestamp,
+  reinforced_at: timestamp,
+  valid_from: timestamp,
+  valid_until: timestamp.nullable(),
+  supersedes: uuidSchema.nullable(),
+  superseded_by: uuidSchema.nullable(),
+  corroborations: z.int().min(0),
+  corroborators: z.array(agentSchema),
+  trust: z.number().min(0).max(1),
+  /** Idempotency keys of stores that reinforced this cell: their replays return it. */
+  reinforcement_keys: z.array(reinforcementKeySchema),
+  embedding: embeddingSchema.optional(),
+});
+
+/**
+ * A reinforcing store's own statement, kept with the cell it corroborated. Declared in version 1
+ * so that the record, when the server keeps one, needs no new version; this version of the server
+ * keeps none, so it writes no such line and refuses to import one rather than drop it.
+ */
+export const exportCorroborationSchema = z.strictObject({
+  type: z.literal('corroboration'),
+  tenant: tenantSchema,
+  node_id: uuidSchema,
+  agent: agentSchema,
+  content: contentSchema,
+  created_at: timestamp,
+  idempotency_key: text(1, 200).nullable().optional(),
+  scene_id: uuidSchema.nullable().optional(),
+  source_ref: z.strictObject({ kind: text(1, 64), locator: text(1, 2048) }).nullable().optional(),
+  metadata: jsonObject.optional(),
+  salience: z.number().min(0).max(1).optional(),
+});
+
+export const exportBeaconSchema = z.strictObject({
+  type: z.literal('beacon'),
+  tenant: tenantSchema,
+  beacon_id: uuidSchema,
+  owner_agent: agentSchema,
+  owner_projects: z.array(z.union([projectSchema, z.literal('*')])).min(1),
+  project: projectSchema.nullable(),
+  text: text(1, 4096),
+  threshold: z.number().min(0).max(1),
+  cell_types: z.array(cellTypeSchema).min(1).nullable(),
+  scene_id: uuidSchema.nullable(),
+  include_own: z.boolean(),
+  expires_at: timestamp.nullable(),
+  created_at: timestamp,
+  embedding: embeddingSchema.optional(),
+});
+
+export const exportInboxSchema = z.strictObject({
+  type: z.literal('inbox'),
+  tenant: tenantSchema,
+  agent: agentSchema,
+  last_seq: seqSchema,
+  cursor_seq: seqSchema,
+  /** How far the agent's channel sessions dealt with the inbox; null when it never ran one. */
+  channel_settled_seq: seqSchema.nullable(),
+});
+
+/** A diff still waiting in an inbox (its seq above the inbox's drain cursor). */
+export const exportDiffSchema = z.strictObject({
+  type: z.literal('diff'),
+  tenant: tenantSchema,
+  recipient_agent: agentSchema,
+  diff_id: uuidSchema,
+  seq: seqSchema,
+  op: z.enum(DIFF_OPS),
+  node_id: uuidSchema,
+  beacon_id: uuidSchema,
+  similarity: z.number(),
+  cell_type: cellTypeSchema,
+  salience: z.number().min(0).max(1),
+  source_agent: agentSchema,
+  project: projectSchema,
+  scene_id: uuidSchema.nullable(),
+  preview: text(0),
+  supersedes: uuidSchema.nullable(),
+  created_at: timestamp,
+});
+
+const recordCountsSchema = z.strictObject(
+  Object.fromEntries(EXPORT_RECORD_TYPES.map((t) => [t, z.int().min(0)])) as Record<ExportRecordType, z.ZodInt>,
+);
+
+/** The last line: how many of each record the file holds, so a file cut short anywhere is refused. */
+export const exportEndSchema = z.strictObject({ type: z.literal('end'), counts: recordCountsSchema });
+
+export const EXPORT_RECORD_SCHEMAS = {
+  tenant: exportTenantSchema,
+  key: exportKeySchema,
+  scene: exportSceneSchema,
+  session: exportSessionSchema,
+  cell: exportCellSchema,
+  corroboration: exportCorroborationSchema,
+  beacon: exportBeaconSchema,
+  inbox: exportInboxSchema,
+  diff: exportDiffSchema,
+} as const satisfies Record<ExportRecordType, z.ZodType>;
+
+export type ExportHeader = z.output<typeof exportHeaderSchema>;
+export type ExportTenant = z.output<typeof exportTenantSchema>;
+export type ExportKey = z.output<typeof exportKeySchema>;
+export type ExportScene = z.output<typeof exportSceneSchema>;
+export type ExportSession = z.output<typeof exportSessionSchema>;
+export type ExportCell = z.output<typeof exportCellSchema>;
+export type ExportCorroboration = z.output<typeof exportCorroborationSchema>;
+export type ExportBeacon = z.output<typeof exportBeaconSchema>;
+export type ExportInbox = z.output<typeof exportInboxSchema>;
+export type ExportDiff = z.output<typeof exportDiffSchema>;
+export type ExportEnd = z.output<typeof exportEndSchema>;
+export type ExportRecordCounts = ExportEnd['counts'];
+export type ExportRecord = ExportTenant | ExportKey | ExportScene | ExportSession | ExportCell | ExportCorroboration | ExportBeacon | ExportInbox | ExportDiff;
+
+export function emptyRecordCounts(): Record<ExportRecordType, number> {
+  return Object.fromEntries(EXPORT_RECORD_TYPES.map((t) => [t, 0])) as Record<ExportRecordType, number>;
+}
+
+/** What an import answers: per record type, how many the file holds and how many the import added (the rest were there already). */
+export const importSummarySchema = z
+  .strictObject({
+    format: z.enum(['hyphae', 'server-memory', 'mem0']),
+    version: z.int().min(1).nullable().describe('The export format version of a Hyphae file; null for a foreign format'),
+    vectors_from_file: z.boolean().describe("false: every text was embedded by this server's embedder"),
+    records: z.strictObject(
+      Object.fromEntries(EXPORT_RECORD_TYPES.map((t) => [t, z.strictObject({ in_file: z.int().min(0), added: z.int().min(0) })])) as Record<
+        ExportRecordType,
+        z.ZodObject<{ in_file: z.ZodInt; added: z.ZodInt }, z.core.$strict>
+      >,
+    ),
+  })
+  .describe('What the import found and added');
+
+export type ImportSummary = z.output<typeof importSummarySchema>;

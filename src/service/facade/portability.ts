@@ -1,0 +1,57 @@
+/**
+ * The admin export and import of the principal's own tenant (REST `/v1/admin/export` and
+ * `/v1/admin/import`; docs/export-format.md). The tenant is always the principal's: an exported
+ * file names only it, and an import refuses a file naming any other. A whole-tenant export or a
+ * Hyphae import needs a key scoped to every project; a project's export, or a foreign import into
+ * a project, needs that project in scope.
+ */
+import type { ImportSummary } from '../../core/export-format.js';
+import { ForbiddenError } from '../../core/errors.js';
+import { ALL_PROJECTS, type Principal } from '../../core/principal.js';
+import { exportTenantInputSchema, importTenantInputSchema } from '../../core/schemas.js';
+import { requireProject } from '../authorization.js';
+import { parseInput } from '../input-validation.js';
+import type { MemoryFacade } from '../memory-facade.js';
+import { dumpReaderFor } from '../portability/dump-readers.js';
+import { exportDumpLines } from '../portability/export-dump.js';
+import { importDump } from '../portability/import-dump.js';
+import { PRODUCT_VERSION } from '../product-version.js';
+import type { FacadeContext } from './facade-context.js';
+
+export type PortabilityOperations = Pick<MemoryFacade, 'exportTenant' | 'importTenant'>;
+
+function requireWholeTenant(principal: Principal, what: string): void {
+  if (!principal.projects.includes(ALL_PROJECTS)) throw new ForbiddenError(`${what} needs a key scoped to every project ("*")`);
+}
+
+export function portabilityOperations(ctx: FacadeContext): PortabilityOperations {
+  const identity = { modelId: ctx.embedder.modelId, dimension: ctx.embedder.dimension };
+  return {
+    async exportTenant(principal, raw): Promise<AsyncIterable<string>> {
+      const input = parseInput(exportTenantInputSchema, raw);
+      if (input.project === undefined) requireWholeTenant(principal, 'exporting the whole tenant');
+      else requireProject(principal, input.project);
+      return exportDumpLines(ctx.db, {
+        scope: { tenantId: principal.tenantId, project: input.project ?? null },
+        withVectors: input.with_vectors,
+        identity,
+        hyphaeVersion: PRODUCT_VERSION,
+        now: ctx.clock(),
+      });
+    },
+
+    async importTenant(principal, source, raw): Promise<ImportSummary> {
+      const input = parseInput(importTenantInputSchema, raw);
+      const project = input.project ?? principal.defaultProject;
+      if (input.format === 'hyphae') requireWholeTenant(principal, 'importing an export');
+      else requireProject(principal, project);
+      const target = { tenant: principal.tenantId, agent: input.agent ?? principal.agent, project, now: ctx.clock() };
+      return importDump(ctx.db, dumpReaderFor(input.format, source, target), {
+        target: identity,
+        embedder: async () => ctx.embedder,
+        tenant: principal.tenantId,
+        cellQuota: { tenantId: principal.tenantId, limit: ctx.config.maxCellsPerTenant },
+      });
+    },
+  };
+}

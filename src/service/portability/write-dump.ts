@@ -1,0 +1,156 @@
+/**
+ * The second pass of an import, inside one transaction: reads the checked file again and inserts
+ * its records in batches, each type after the ones it depends on, adding only what the target
+ * lacks. Vectors come from the file when its embedder is the target's, else from the target's
+ * embedder. Inbox positions (and their waiting diffs) are restored only for agents with no inbox
+ * in the target. Nothing is gossiped: an import restores state, it does not store anew.
+ */
+import { ConflictError, UnavailableError } from '../../core/errors.js';
+import { emptyRecordCounts, type ExportBeacon, type ExportCell, type ExportDiff, type ExportInbox, type ExportKey, type ExportRecord, type ExportRecordType, type ExportScene, type ExportSession, type ExportTenant } from '../../core/export-format.js';
+import type { Embedder } from '../../embed/embedder.js';
+import type { Queryable } from '../../store/db.js';
+import {
+  idOwners,
+  insertBeacons,
+  insertCells,
+  insertDiffs,
+  insertInboxes,
+  insertKeys,
+  insertScenes,
+  insertSessions,
+  insertTenants,
+} from '../../store/import-repository.js';
+import { toVectorText } from '../../store/vector-text.js';
+import type { DumpReader } from './dump-items.js';
+import { OwnershipCheck } from './dump-ownership.js';
+
+export interface DumpWriteOptions {
+  /** Use the file's vectors (its embedder is the target's); otherwise every text is embedded again. */
+  readonly useFileVectors: boolean;
+  /** The target's embedder, loaded only when something must be embedded. */
+  readonly embedder: () => Promise<Embedder>;
+  /** Called after each batch with the records written so far. */
+  readonly onProgress?: (records: number) => void;
+}
+
+/** Records added per type; the rest of each type's count was already present (or, for diffs, belongs to an inbox kept as it was). */
+export type AddedCounts = Readonly<Record<ExportRecordType, number>>;
+
+const BATCH_ROWS: Readonly<Record<ExportRecordType, number>> = {
+  tenant: 500,
+  key: 500,
+  scene: 500,
+  session: 500,
+  cell: 256,
+  corroboration: 256,
+  beacon: 256,
+  inbox: 500,
+  diff: 500,
+};
+
+export async function writeDump(tx: Queryable, reader: DumpReader, options: DumpWriteOptions): Promise<AddedCounts> {
+  const writer = new DumpWriter(tx, reader.name, options);
+  for await (const item of reader.items()) {
+    if (item.kind === 'record') await writer.add(item.record, item.line);
+  }
+  await writer.flush();
+  return writer.added;
+}
+
+class DumpWriter {
+  readonly added = emptyRecordCounts();
+  private batch: ExportRecord[] = [];
+  private lines: number[] = [];
+  private written = 0;
+  private embedder: Promise<Embedder> | undefined;
+  private readonly ownership: OwnershipCheck;
+  /** Inboxes this import restored: only their diffs are written. */
+  private readonly restoredInboxes = new Set<string>();
+
+  constructor(
+    private readonly tx: Queryable,
+    private readonly source: string,
+    private readonly options: DumpWriteOptions,
+  ) {
+    this.ownership = new OwnershipCheck(tx, source);
+  }
+
+  async add(record: ExportRecord, line: number): Promise<void> {
+    if (this.batch.length > 0 && (this.batch[0]?.type !== record.type || this.batch.length >= BATCH_ROWS[record.type])) await this.flush();
+    this.batch.push(record);
+    this.lines.push(line);
+  }
+
+  async flush(): Promise<void> {
+    const batch = this.batch;
+    const type = batch[0]?.type;
+    if (type === undefined) return;
+    for (const [i, record] of batch.entries()) await this.ownership.add(record, this.lines[i] ?? 0);
+    await this.ownership.flush();
+    this.added[type] += await this.insert(type, batch);
+    this.written += batch.length;
+    this.batch = [];
+    this.lines = [];
+    this.options.onProgress?.(this.written);
+  }
+
+  private async insert(type: ExportRecordType, batch: readonly ExportRecord[]): Promise<number> {
+    switch (type) {
+      case 'tenant':
+        return (await insertTenants(this.tx, batch as ExportTenant[])).length;
+      case 'key':
+        return (await insertKeys(this.tx, batch as ExportKey[])).length;
+      case 'scene':
+        return (await insertScenes(this.tx, batch as ExportScene[])).length;
+      case 'session':
+        return (await insertSessions(this.tx, batch as ExportSession[])).length;
+      case 'cell':
+        return this.insertCells(batch as ExportCell[]);
+      case 'beacon': {
+        const beacons = batch as ExportBeacon[];
+        const vectors = await this.vectors(beacons.map((b) => ({ text: b.text, embedding: b.embedding })));
+        return (await insertBeacons(this.tx, beacons.map(({ embedding: _file, ...beacon }, i) => ({ ...beacon, embedding: vectors[i] as string })))).length;
+      }
+      case 'inbox': {
+        const restored = await insertInboxes(this.tx, batch as ExportInbox[]);
+        for (const inbox of restored) this.restoredInboxes.add(JSON.stringify([inbox.tenantId, inbox.agent]));
+        return restored.length;
+      }
+      case 'diff': {
+        const diffs = (batch as ExportDiff[]).filter((d) => this.restoredInboxes.has(JSON.stringify([d.tenant, d.recipient_agent])));
+        return (await insertDiffs(this.tx, diffs)).length;
+      }
+      case 'corroboration':
+        // Refused by the check before anything is written; this version keeps no such record.
+        return 0;
+    }
+  }
+
+  private async insertCells(cells: readonly ExportCell[]): Promise<number> {
+    const vectors = await this.vectors(cells.map((c) => ({ text: c.content, embedding: c.embedding })));
+    const added = new Set(await insertCells(this.tx, cells.map(({ embedding: _file, ...cell }, i) => ({ ...cell, embedding: vectors[i] as string }))));
+    const skipped = cells.filter((cell) => !added.has(cell.node_id.toLowerCase()));
+    if (skipped.length > 0) {
+      // A skipped cell must be the same tenant's already; otherwise another unique rule refused it.
+      const owners = await idOwners(this.tx, 'cell', skipped.map((cell) => cell.node_id.toLowerCase()));
+      const refused = skipped.find((cell) => owners.get(cell.node_id.toLowerCase()) !== cell.tenant);
+      if (refused !== undefined) {
+        throw new ConflictError(
+          `${this.source}: cell ${refused.node_id} conflicts with a cell the target holds (the same agent's idempotency key, or a second successor of the cell it supersedes)`,
+          { details: { kind: 'cell', id: refused.node_id } },
+        );
+      }
+    }
+    return added.size;
+  }
+
+  /** pgvector text for each record: the file's vector, or its text embedded by the target's embedder. */
+  private async vectors(items: readonly { readonly text: string; readonly embedding?: readonly number[] | undefined }[]): Promise<string[]> {
+    if (this.options.useFileVectors) return items.map((item) => toVectorText(item.embedding ?? []));
+    this.embedder ??= this.options.embedder();
+    const embedder = await this.embedder;
+    const vectors = await embedder.embed(items.map((item) => item.text));
+    if (vectors.length !== items.length) throw new UnavailableError(`the embedder returned ${vectors.length} vectors for ${items.length} texts`);
+    return vectors.map((vector) => toVectorText(vector));
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Export → import round trips on PGlite and native PostgreSQL (docs/export-format.md): the imported
+ * database exports the same records (cells with provenance, chains and corroborations, scenes,
+ * sessions, beacons, keys, inbox positions and waiting diffs); a second import adds nothing; the
+ * restored keys work and the restored cells are recalled; a target with another embedder embeds
+ * every text again.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HashEmbedder } from '../../src/embed/hash-embedder.js';
+import { dumpReaderFor, importDump, type ManagedMemoryFacade } from '../../src/service/index.js';
+import type { Db } from '../../src/store/db.js';
+import { skipWithoutPostgres } from '../support/real-postgres.js';
+import { freshTenant } from '../service/service-test-helpers.js';
+import { databasesOf, exportLines, facadeOver, HASH, populate, records, tempFiles, type DatabaseKind, type Databases, type Populated, type TempFiles } from './portability-support.js';
+
+const KINDS: readonly { kind: DatabaseKind; skip: boolean }[] = [
+  { kind: 'pglite', skip: false },
+  { kind: 'postgres', skip: skipWithoutPostgres() },
+];
+
+describe.each(KINDS)('export → import round trip on $kind', { timeout: 180_000 }, ({ kind, skip }) => {
+  let databases: Databases;
+  let files: TempFiles;
+  let source: Db;
+  let facade: ManagedMemoryFacade;
+  let team: Populated;
+  const embedder = HASH();
+
+  beforeAll(async () => {
+    if (skip) return;
+    databases = databasesOf(kind);
+    files = await tempFiles();
+    source = await databases.open(embedder);
+    facade = facadeOver(source, embedder);
+    team = await populate(facade, source, freshTenant('port'));
+    const other = freshTenant('other');
+    await populate(facade, source, other);
+  });
+  afterAll(async () => {
+    await facade?.close();
+    await databases?.close();
+    await files?.close();
+  });
+
+  const importInto = (db: Db, lines: readonly string[] | string, tenant?: string, target = embedder): Promise<Awaited<ReturnType<typeof importDump>>> =>
+    files.write(lines).then((file) =>
+      importDump(db, dumpReaderFor('hyphae', file), {
+        target: { modelId: target.modelId, dimension: target.dimension },
+        embedder: async () => target,
+        ...(tenant === undefined ? {} : { tenant }),
+      }),
+    );
+
+  it.skipIf(skip)('holds every record type of the populated tenant', async () => {
+    const lines = await exportLines(source, embedder, team.tenant, false);
+    const types = new Set(lines.map((line) => (JSON.parse(line) as { type: string }).type));
+    expect([...types]).toEqual(['header', 'tenant', 'key', 'scene', 'session', 'cell', 'beacon', 'inbox', 'diff', 'end']);
+    const cells = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((r) => r.type === 'cell');
+    expect(cells.map((c) => c.layer).sort()).toEqual(['L0', 'L0', 'L0', 'L0', 'L1', 'L2']);
+    expect(cells.some((c) => c.superseded_by !== null)).toBe(true);
+    expect(cells.some((c) => (c.reinforcement_keys as unknown[]).length === 1 && c.corroborations === 1)).toBe(true);
+  });
+
+  it.skipIf(skip)('imports a whole-database export with vectors into an empty database: the same records come back out', async () => {
+    const lines = await exportLines(source, embedder, null, true);
+    const target = await databases.open(embedder);
+    const summary = await importInto(target, lines);
+    expect(summary.vectors_from_file).toBe(true);
+    for (const counts of Object.values(summary.records)) expect(counts.added).toBe(counts.in_file);
+    expect(summary.records.cell.in_file).toBe(12);
+    expect(records(await exportLines(target, embedder, null, true))).toEqual(records(lines));
+
+    const again = await importInto(target, lines);
+    for (const counts of Object.values(again.records)) expect(counts.added).toBe(0);
+    expect(records(await exportLines(target, embedder, null, true))).toEqual(records(lines));
+  });
+
+  it.skipIf(skip)("restores keys that authenticate as before and cells that are recalled, with the inbox where it was", async () => {
+    const lines = await exportLines(source, embedder, team.tenant, false);
+    const target = await databases.open(embedder);
+    await importInto(target, lines, team.tenant);
+    const restored = facadeOver(target, embedder);
+    try {
+      const admin = await restored.authenticate(team.adminKey);
+      expect(admin).toMatchObject({ tenantId: team.tenant, agent: 'alice', roles: ['admin'] });
+      const hits = await restored.recall(admin, { query: team.recallable, k: 3 }, { withNodes: true });
+      expect(hits.results.map((hit) => hit.node?.content)).toContain(team.recallable);
+      const before = await facade.peekInbox(team.admin, { limit: 50 });
+      expect(await restored.peekInbox(admin, { limit: 50 })).toEqual(before);
+      expect(before.diffs.length).toBeGreaterThan(0);
+    } finally {
+      await restored.close();
+    }
+  });
+
+  it.skipIf(skip)('embeds every text again in a target whose embedder differs, keeping every other field', async () => {
+    const lines = await exportLines(source, embedder, team.tenant, true);
+    const other = new HashEmbedder({ dimension: 256 });
+    const target = await databases.open(other);
+    const summary = await importInto(target, lines, team.tenant, other);
+    expect(summary.vectors_from_file).toBe(false);
+    expect(records(await exportLines(target, other, team.tenant, false))).toEqual(records(await exportLines(source, embedder, team.tenant, false)));
+    const vectors = await target.query<{ n: number }>('SELECT count(*)::int AS n FROM cells WHERE vector_dims(embedding) = 256');
+    expect(vectors.rows[0]?.n).toBe(summary.records.cell.in_file);
+  });
+
+  it.skipIf(skip)("exports one project without the tenant's keys, inboxes and diffs, and imports it", async () => {
+    const lines = await exportLines(source, embedder, team.tenant, false, 'alpha');
+    const types = new Set(lines.map((line) => (JSON.parse(line) as { type: string }).type));
+    expect([...types]).toEqual(['header', 'tenant', 'scene', 'session', 'cell', 'beacon', 'end']);
+    const target = await databases.open(embedder);
+    await importInto(target, lines, team.tenant);
+    expect(records(await exportLines(target, embedder, team.tenant, false))).toEqual(records(lines));
+  });
+});
