@@ -18,6 +18,7 @@ import { METRICS_OPERATION, registerMetricsRoute } from './metrics-route.js';
 import { buildOpenApiDocument, type PlainOperation } from './openapi-document.js';
 import { isProbeRoute } from './probe-routes.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
+import { PORTABILITY_OPERATIONS, registerPortabilityRoutes } from './rest/admin-portability-routes.js';
 import { registerRestRoutes } from './rest/register-rest-routes.js';
 import { REST_ROUTES } from './rest/rest-routes.js';
 import { installSecurityHooks } from './security-hooks.js';
@@ -117,11 +118,13 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   registerMetricsRoute(app, metrics, config.metricsBearerToken);
   registerHealthRoutes(app, { version: deps.version, probes: deps.readiness, timeoutMs: config.readinessTimeoutMs });
   registerRestRoutes(app, deps.facade, REST_ROUTES);
+  registerPortabilityRoutes(app, deps.facade);
   for (const mount of deps.routes ?? []) mount(app);
 
   const document = buildOpenApiDocument({
     version: deps.version,
     routes: REST_ROUTES,
+    rawOperations: PORTABILITY_OPERATIONS,
     plainOperations: [...HEALTH_OPERATIONS, METRICS_OPERATION, OPENAPI_OPERATION],
   });
   app.get('/openapi.json', async () => document);

@@ -21,6 +21,22 @@ export interface PlainOperation {
   readonly responses: Readonly<Record<number, { readonly description: string; readonly schema?: z.ZodType; readonly contentType?: string }>>;
 }
 
+/**
+ * An authenticated `/v1` operation whose request or response body is a stream rather than JSON
+ * (the admin export and import): registered by hand, described here.
+ */
+export interface RawRestOperation {
+  readonly method: HttpMethod;
+  readonly url: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly tag: string;
+  readonly query?: z.ZodType;
+  readonly requestBody?: { readonly contentTypes: readonly string[]; readonly description: string };
+  readonly success: { readonly status: 200; readonly description: string; readonly contentType: string; readonly schema?: z.ZodType };
+  readonly errors: readonly ErrorCode[];
+}
+
 /** Codes every authenticated `/v1` route may answer. */
 const COMMON_ERRORS: readonly ErrorCode[] = ['INVALID_ARGUMENT', 'UNAUTHENTICATED', 'FORBIDDEN', 'TOO_LARGE', 'RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE'];
 
@@ -60,18 +76,25 @@ function errorResponse(code: ErrorCode): JsonObject {
   };
 }
 
-function restOperation(route: RestRoute): JsonObject {
-  const responses: Record<string, JsonObject> = {};
-  const { success } = route;
-  responses[String(success.status)] =
-    success.schema === undefined
-      ? { description: success.description }
-      : { description: success.description, content: { 'application/json': { schema: jsonSchemaOf(success.schema, 'output') } } };
-  const codes = [...new Set<ErrorCode>([...COMMON_ERRORS, ...route.errors])];
-  for (const code of codes) {
+function withErrors(responses: Record<string, JsonObject>, errors: readonly ErrorCode[]): Record<string, JsonObject> {
+  for (const code of new Set<ErrorCode>([...COMMON_ERRORS, ...errors])) {
     const status = String(ERROR_SPECS[code].httpStatus);
     responses[status] ??= errorResponse(code);
   }
+  return responses;
+}
+
+function restOperation(route: RestRoute): JsonObject {
+  const { success } = route;
+  const responses = withErrors(
+    {
+      [String(success.status)]:
+        success.schema === undefined
+          ? { description: success.description }
+          : { description: success.description, content: { 'application/json': { schema: jsonSchemaOf(success.schema, 'output') } } },
+    },
+    route.errors,
+  );
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -86,6 +109,28 @@ function restOperation(route: RestRoute): JsonObject {
           },
         }),
     responses,
+  };
+}
+
+function rawOperation(operation: RawRestOperation): JsonObject {
+  const { success, requestBody } = operation;
+  const stream = { type: 'string', description: 'JSON Lines' };
+  const successSchema = success.schema === undefined ? stream : jsonSchemaOf(success.schema, 'output');
+  return {
+    operationId: operation.operationId,
+    summary: operation.summary,
+    tags: [operation.tag],
+    parameters: parametersOf(operation.query, 'query'),
+    ...(requestBody === undefined
+      ? {}
+      : {
+          requestBody: {
+            required: true,
+            description: requestBody.description,
+            content: Object.fromEntries(requestBody.contentTypes.map((type) => [type, { schema: { type: 'string' } }])),
+          },
+        }),
+    responses: withErrors({ [String(success.status)]: { description: success.description, content: { [success.contentType]: { schema: successSchema } } } }, operation.errors),
   };
 }
 
@@ -104,6 +149,7 @@ function plainOperation(operation: PlainOperation): JsonObject {
 export interface OpenApiDocumentOptions {
   readonly version: string;
   readonly routes: readonly RestRoute[];
+  readonly rawOperations?: readonly RawRestOperation[];
   readonly plainOperations: readonly PlainOperation[];
 }
 
@@ -115,6 +161,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
     paths[path][method.toLowerCase()] = operation;
   };
   for (const route of options.routes) add(route.method, route.url, restOperation(route));
+  for (const operation of options.rawOperations ?? []) add(operation.method, operation.url, rawOperation(operation));
   for (const operation of options.plainOperations) add(operation.method, operation.url, plainOperation(operation));
   return {
     openapi: '3.1.0',

@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { HEALTH_OPERATIONS } from '../../src/http/health-routes.js';
 import { METRICS_OPERATION } from '../../src/http/metrics-route.js';
 import { buildOpenApiDocument, openApiPath } from '../../src/http/openapi-document.js';
+import { PORTABILITY_OPERATIONS } from '../../src/http/rest/admin-portability-routes.js';
 import { REST_ROUTES } from '../../src/http/rest/rest-routes.js';
 
-const document = buildOpenApiDocument({ version: '0.0.0-test', routes: REST_ROUTES, plainOperations: [...HEALTH_OPERATIONS, METRICS_OPERATION] });
+const document = buildOpenApiDocument({ version: '0.0.0-test', routes: REST_ROUTES, rawOperations: PORTABILITY_OPERATIONS, plainOperations: [...HEALTH_OPERATIONS, METRICS_OPERATION] });
 
 /** Every JSON Schema object the document embeds, with where it sits. */
 function embeddedSchemas(node: unknown, where: string, found: [string, Record<string, unknown>][] = []): [string, Record<string, unknown>][] {
@@ -56,6 +57,8 @@ describe('the OpenAPI document', () => {
         'GET /v1/admin/keys',
         'DELETE /v1/admin/keys/{id}',
         'DELETE /v1/admin/projects',
+        'GET /v1/admin/export',
+        'POST /v1/admin/import',
         'GET /healthz',
         'GET /readyz',
         'GET /metrics',
