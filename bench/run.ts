@@ -27,6 +27,7 @@ const SECTIONS: readonly SectionEntry[] = [
   { name: 'peer', module: './peer-bench.js', exportName: 'runPeerBench' },
   { name: 'abuse', module: './abuse-bench.js', exportName: 'runAbuseBench' },
   { name: 'dedup', module: './dedup-bench.js', exportName: 'runDedupBench' },
+  { name: 'port', module: './port-bench.js', exportName: 'runPortBench' },
   { name: 'operator', module: '../operator/bench/operator-bench.js', exportName: 'runOperatorBench' },
   // Only when named (`npm run bench cluster`): it starts a Kubernetes node, as root, for minutes.
   { name: 'cluster', module: './cluster-bench.js', exportName: 'runClusterBench', onlyWhenNamed: true },

@@ -37,6 +37,9 @@ export async function exportConfiguredDatabase(config: HyphaeConfig, options: Da
   }
 }
 
+/** Below this many vectors an import into an empty database keeps the indexes: inserting into them costs less than building them anew. */
+const BULK_LOAD_FROM = 1000;
+
 export interface DatabaseImportOptions {
   /** The only tenant the file may name. */
   readonly tenant?: string;
@@ -49,6 +52,7 @@ export async function importIntoConfiguredDatabase(config: HyphaeConfig, reader:
   try {
     return await importDump(database.db, reader, {
       target: database.migration.identity,
+      bulkLoadFrom: BULK_LOAD_FROM,
       embedder: () => (embedder ??= createConfiguredEmbedder(config, { embedsOnly: true })),
       ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),

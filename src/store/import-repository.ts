@@ -38,6 +38,17 @@ export async function keyHashOwners(q: Queryable, hashes: readonly string[]): Pr
   return new Map(result.rows.map((row) => [row.key_hash, row.key_id]));
 }
 
+/**
+ * Takes cells and beacons for the rest of the transaction (no other session reads or writes them
+ * until it ends) and tells whether both are empty: a bulk load may then drop their vector indexes
+ * and build them once at the end.
+ */
+export async function lockEmptyVectorTables(tx: Queryable): Promise<boolean> {
+  await tx.query('LOCK TABLE cells, beacons IN ACCESS EXCLUSIVE MODE');
+  const result = await tx.query<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM cells) AND NOT EXISTS (SELECT 1 FROM beacons) AS empty');
+  return result.rows[0]?.empty === true;
+}
+
 /** How many cells a tenant holds (every layer and version). */
 export async function countTenantCells(q: Queryable, tenantId: string): Promise<number> {
   const result = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM cells WHERE tenant_id = $1', [tenantId]);

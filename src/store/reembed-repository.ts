@@ -6,12 +6,13 @@
  */
 import type { Db, Queryable } from './db.js';
 import { SCHEMA_CHANGE, lockMigrations, recordEmbeddingIdentity, type EmbeddingIdentity } from './migrator.js';
+import { createVectorIndex, dropVectorIndex } from './vector-indexes.js';
 
 export type ReembedTable = 'cells' | 'beacons';
 
-const TABLES: Readonly<Record<ReembedTable, { readonly id: string; readonly text: string; readonly index: string }>> = {
-  cells: { id: 'node_id', text: 'content', index: 'cells_embedding' },
-  beacons: { id: 'beacon_id', text: 'text', index: 'beacons_embedding' },
+const TABLES: Readonly<Record<ReembedTable, { readonly id: string; readonly text: string }>> = {
+  cells: { id: 'node_id', text: 'content' },
+  beacons: { id: 'beacon_id', text: 'text' },
 };
 const REEMBED_TABLES: readonly ReembedTable[] = ['cells', 'beacons'];
 
@@ -113,12 +114,11 @@ export async function finishReembed(db: Db, target: EmbeddingIdentity): Promise<
       if (rows[0]?.missing === true) return false;
     }
     for (const table of REEMBED_TABLES) {
-      const t = TABLES[table];
-      await tx.query(`DROP INDEX IF EXISTS ${t.index}`);
+      await dropVectorIndex(tx, table);
       await tx.query(`ALTER TABLE ${table} DROP COLUMN embedding`);
       await tx.query(`ALTER TABLE ${table} RENAME COLUMN embedding_next TO embedding`);
       await tx.query(`ALTER TABLE ${table} ALTER COLUMN embedding SET NOT NULL`);
-      await tx.query(`CREATE INDEX ${t.index} ON ${table} USING hnsw (embedding vector_cosine_ops)`);
+      await createVectorIndex(tx, table);
     }
     await recordEmbeddingIdentity(tx, target);
     await tx.query('DELETE FROM hyphae_meta WHERE key = ANY($1)', [[META_TARGET_MODEL, META_TARGET_DIMENSION]]);

@@ -7,14 +7,15 @@ import { ConflictError } from '../../core/errors.js';
 import { EXPORT_RECORD_TYPES, type ImportSummary } from '../../core/export-format.js';
 import type { Embedder } from '../../embed/embedder.js';
 import type { Db } from '../../store/db.js';
-import { countTenantCells } from '../../store/import-repository.js';
+import { countTenantCells, lockEmptyVectorTables } from '../../store/import-repository.js';
 import type { EmbeddingIdentity } from '../../store/migrator.js';
+import { createVectorIndex, dropVectorIndex, type VectorTable } from '../../store/vector-indexes.js';
 import { checkDump } from './check-dump.js';
 import type { DumpReader } from './dump-items.js';
 import { writeDump } from './write-dump.js';
 
 export interface ImportProgress {
-  readonly phase: 'checking' | 'writing';
+  readonly phase: 'checking' | 'writing' | 'indexing';
   readonly records: number;
   /** Known once the file is checked. */
   readonly total?: number;
@@ -29,8 +30,17 @@ export interface ImportDumpOptions {
   readonly tenant?: string;
   /** The most cells `tenantId` may hold after the import (a REST import honours the tenant quota). */
   readonly cellQuota?: { readonly tenantId: string; readonly limit: number };
+  /**
+   * When the file holds at least this many cells and beacons and the target none yet (a restore
+   * into a new database), load without their vector indexes and build each once at the end, as
+   * pg_restore does. The import then holds both tables exclusively until it commits: for the local
+   * operator, not for a serving tenant. Unset: never.
+   */
+  readonly bulkLoadFrom?: number;
   readonly onProgress?: (progress: ImportProgress) => void;
 }
+
+const VECTOR_TABLES: readonly VectorTable[] = ['cells', 'beacons'];
 
 
 export async function importDump(db: Db, reader: DumpReader, options: ImportDumpOptions): Promise<ImportSummary> {
@@ -51,15 +61,21 @@ export async function importDump(db: Db, reader: DumpReader, options: ImportDump
   const useFileVectors = vectors !== null && vectors.modelId === options.target.modelId && vectors.dimension === options.target.dimension;
   const total = EXPORT_RECORD_TYPES.reduce((sum, type) => sum + checked.counts[type], 0);
   // No statement timeout: one transaction writes the whole file, however large.
-  const added = await db.transaction(
-    (tx) =>
-      writeDump(tx, reader, {
-        useFileVectors,
-        embedder: options.embedder,
-        onProgress: (records) => options.onProgress?.({ phase: 'writing', records, total }),
-      }),
-    { statementTimeoutMs: 0 },
-  );
+  const bulk = options.bulkLoadFrom !== undefined && checked.counts.cell + checked.counts.beacon >= options.bulkLoadFrom;
+  const added = await db.transaction(async (tx) => {
+    const rebuild = bulk && (await lockEmptyVectorTables(tx));
+    if (rebuild) for (const table of VECTOR_TABLES) await dropVectorIndex(tx, table);
+    const written = await writeDump(tx, reader, {
+      useFileVectors,
+      embedder: options.embedder,
+      onProgress: (records) => options.onProgress?.({ phase: 'writing', records, total }),
+    });
+    if (rebuild) {
+      options.onProgress?.({ phase: 'indexing', records: total, total });
+      for (const table of VECTOR_TABLES) await createVectorIndex(tx, table);
+    }
+    return written;
+  }, { statementTimeoutMs: 0 });
   const records = Object.fromEntries(EXPORT_RECORD_TYPES.map((type) => [type, { in_file: checked.counts[type], added: added[type] }])) as ImportSummary['records'];
   return { format: checked.description.format, version: checked.description.version, vectors_from_file: useFileVectors, records };
 }
