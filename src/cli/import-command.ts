@@ -44,7 +44,9 @@ export async function runImportCommand(argv: readonly string[]): Promise<void> {
   if (format !== 'hyphae' && (tenant === undefined || agent === undefined)) {
     throw new InvalidArgumentError(`--format ${format} needs --tenant and --agent: the file carries no Hyphae identity, so they say whose cells its memories become`);
   }
-  if (format === 'hyphae' && agent !== undefined) throw new InvalidArgumentError('--agent applies to server-memory and mem0 imports only: a hyphae export names its own agents');
+  if (format === 'hyphae' && (agent !== undefined || parsed.values.project !== undefined)) {
+    throw new InvalidArgumentError('--agent and --project apply to server-memory and mem0 imports only: a hyphae export names its own agents and projects');
+  }
   const config = loadConfig(process.env, configFlags(parsed.values));
   const spooled = path === '-' ? await spoolDumpSource(process.stdin, { name: 'standard input', maxBytes: Number.MAX_SAFE_INTEGER }) : undefined;
   const source: DumpSource = spooled?.source ?? fileDumpSource(resolve(path), path);
