@@ -8,6 +8,7 @@ import { PlainObjectApi } from './object-api.js';
 import type { ObjectReference } from './object-api.js';
 import { RequestLog, recordingHttpLibrary } from './request-log.js';
 import type { HttpMethod } from './request-log.js';
+import { TlsAgentPool } from './tls-agent-pool.js';
 
 export interface KubeRequest {
   method: HttpMethod;
@@ -30,6 +31,7 @@ export interface KubeClientOptions {
 
 export class KubeClient {
   readonly log = new RequestLog();
+  private readonly agents = new TlsAgentPool();
   private readonly objects: PlainObjectApi;
   private readonly watcher: Watch;
   private readonly openWatches = new Set<AbortController>();
@@ -40,7 +42,7 @@ export class KubeClient {
     const configuration = createConfiguration({
       baseServer: new ServerConfiguration(cluster.server, {}),
       authMethods: { default: kc },
-      httpApi: recordingHttpLibrary(this.log, options.requestTimeoutMs ?? 30_000),
+      httpApi: recordingHttpLibrary(this.log, options.requestTimeoutMs ?? 30_000, this.agents),
     });
     this.objects = new PlainObjectApi(configuration, options.userAgent ?? 'hyphae-operator');
     this.watcher = new Watch(kc);
@@ -58,10 +60,11 @@ export class KubeClient {
     return KubeClient.fromKubeConfig(kc, options);
   }
 
-  /** Abort every watch this client still has open. */
+  /** Abort every watch this client still has open and close its pooled connections. */
   close(): void {
     for (const watch of this.openWatches) watch.abort();
     this.openWatches.clear();
+    this.agents.close();
   }
 
   request<T>(req: KubeRequest): Promise<T> {

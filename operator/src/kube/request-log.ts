@@ -3,6 +3,7 @@
 // them through, so nothing reaches the API server unrecorded.
 import { IsomorphicFetchHttpLibrary, wrapHttpLibrary } from '@kubernetes/client-node';
 import type { HttpLibrary, RequestContext, ResponseContext } from '@kubernetes/client-node';
+import type { TlsAgentPool } from './tls-agent-pool.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -39,12 +40,17 @@ export class RequestLog {
 
 export const isWrite = (r: Pick<RequestRecord, 'method'>): boolean => r.method !== 'GET';
 
-/** client-node's fetch library, bounded by a timeout and recording each answered request in `log`. */
-export function recordingHttpLibrary(log: RequestLog, timeoutMs: number): HttpLibrary {
+/**
+ * client-node's fetch library, bounded by a timeout, sending over `agents`' keep-alive connections
+ * and recording each answered request in `log`.
+ */
+export function recordingHttpLibrary(log: RequestLog, timeoutMs: number, agents: TlsAgentPool): HttpLibrary {
   const fetchLibrary = new IsomorphicFetchHttpLibrary();
   return wrapHttpLibrary({
     async send(request: RequestContext): Promise<ResponseContext> {
       request.setSignal(AbortSignal.timeout(timeoutMs));
+      const built = request.getAgent();
+      if (built) request.setAgent(agents.agentFor(built));
       const response = await fetchLibrary.send(request).toPromise();
       log.add({ method: request.getHttpMethod() as HttpMethod, path: new URL(request.getUrl()).pathname, status: response.httpStatusCode });
       return response;
