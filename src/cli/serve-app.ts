@@ -1,12 +1,13 @@
 /**
  * The HTTP app `hyphae serve` runs over the composed process (src/app), its settings taken from
  * the process configuration: the HTTP surface's app (src/http) with the other surfaces mounted on
- * it — MCP at /mcp with its push streams, and A2A when configured. Tests and benches that claim to
+ * it — MCP at /mcp with its push streams, the web console at /console and A2A when configured. Tests and benches that claim to
  * run "what serve runs" build it here too, rather than wiring their own.
  */
 import type { FastifyInstance } from 'fastify';
 import { registerA2aRoutes } from '../a2a/index.js';
 import type { HyphaeApp } from '../app/index.js';
+import { loadConsoleBundle, registerConsoleRoutes } from '../console/index.js';
 import { buildHttpApp, type HttpAppDeps, type MountRoutes } from '../http/build-http-app.js';
 import { resolveHttpConfig } from '../http/http-config.js';
 import { SERVER_VERSION, createMcpRoutes, createPushStream } from '../mcp/index.js';
@@ -17,6 +18,8 @@ export type PushStreamSettings = Pick<PushStreamOptions, 'heartbeatMs' | 'maxBuf
 
 export interface SurfacesAppDeps extends Omit<HttpAppDeps, 'routes'> {
   readonly pushStream?: PushStreamSettings;
+  /** Mount the web console at /console (HYPHAE_CONSOLE); default off. */
+  readonly console?: boolean;
 }
 
 /** The app with every surface on it, and its MCP pushes (tests count their open streams). */
@@ -36,7 +39,7 @@ export interface ServeAppOptions {
 
 /** The HTTP app with REST (its own), MCP at /mcp and, when configured, A2A. */
 export async function buildSurfacesApp(deps: SurfacesAppDeps): Promise<SurfacesApp> {
-  const { pushStream: pushSettings, ...httpDeps } = deps;
+  const { pushStream: pushSettings, console: withConsole, ...httpDeps } = deps;
   const { facade, metrics, version } = deps;
   const pushStream = createPushStream({ facade, metrics, ...pushSettings });
   const mcp = createMcpRoutes({ facade, pushStream, observer: metrics, pushDrops: metrics, serverVersion: version });
@@ -44,7 +47,8 @@ export async function buildSurfacesApp(deps: SurfacesAppDeps): Promise<SurfacesA
   const mountA2a: MountRoutes = (app) => {
     registerA2aRoutes(app, { facade, version, metrics });
   };
-  const app = await buildHttpApp({ ...httpDeps, routes: deps.config.a2a ? [mcp.mount, mountA2a] : [mcp.mount] });
+  const routes = [mcp.mount, ...(withConsole === true ? [mountConsole()] : []), ...(deps.config.a2a ? [mountA2a] : [])];
+  const app = await buildHttpApp({ ...httpDeps, routes });
   return { app, pushStream, listenStreams: mcp.listenStreams };
 }
 
@@ -74,5 +78,12 @@ export function buildServeAppWithStreams(hyphae: HyphaeApp, options: ServeAppOpt
     version: SERVER_VERSION,
     ...(options.failedAuth === undefined ? {} : { failedAuth: options.failedAuth }),
     ...(options.pushStream === undefined ? {} : { pushStream: options.pushStream }),
+    console: config.console,
   });
+}
+
+/** The web console at /console, from the bundle built into dist/console (read once, here). */
+function mountConsole(): MountRoutes {
+  const bundle = loadConsoleBundle();
+  return (app) => registerConsoleRoutes(app, bundle);
 }

@@ -105,6 +105,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HYPHAE_A2A: 'yes' })).toThrow(/HYPHAE_A2A/);
   });
 
+  it('serves the web console wherever it is bound unless HYPHAE_CONSOLE is off', () => {
+    expect(loadConfig({}).console).toBe(true);
+    expect(loadConfig({ HYPHAE_HOST: '0.0.0.0' }).console).toBe(true);
+    expect(loadConfig({ HYPHAE_CONSOLE: 'off' }).console).toBe(false);
+    expect(loadConfig({ HYPHAE_CONSOLE: '0' }).console).toBe(false);
+    expect(() => loadConfig({ HYPHAE_CONSOLE: 'maybe' })).toThrow(/HYPHAE_CONSOLE/);
+  });
+
   it('declares the Claude Code channel unless HYPHAE_MCP_CHANNEL is off, and reads its trust gate and pace', () => {
     const defaults = loadConfig({});
     expect([defaults.mcpChannel, defaults.mcpChannelMinTrust, defaults.mcpChannelMaxPerMinute]).toEqual([true, 0, 6]);

@@ -78,6 +78,7 @@ const envSchema = z.object({
     .default('false'),
   HYPHAE_METRICS_TOKEN: z.string().min(16).optional(),
   HYPHAE_A2A: z.enum(['1', '0', 'true', 'false']).default('0').transform((v) => v === '1' || v === 'true'),
+  HYPHAE_CONSOLE: z.enum(['on', 'off', '1', '0', 'true', 'false']).default('on').transform((v) => v === 'on' || v === '1' || v === 'true'),
   HYPHAE_MCP_CHANNEL: z.enum(['on', 'off', '1', '0', 'true', 'false']).default('on').transform((v) => v === 'on' || v === '1' || v === 'true'),
   HYPHAE_MCP_CHANNEL_MIN_TRUST: z.coerce.number().min(0).max(1).default(0),
   HYPHAE_MCP_CHANNEL_MAX_PER_MINUTE: z.coerce.number().int().min(0).max(MAX_CHANNEL_EVENTS_PER_MINUTE).default(6),
@@ -140,6 +141,8 @@ export interface HyphaeConfig {
   readonly metricsToken: string | undefined;
   /** Serve the A2A agent card and JSON-RPC endpoint (opt-in; docs/a2a.md). */
   readonly a2a: boolean;
+  /** Serve the web console at /console (docs/console.md); HYPHAE_CONSOLE=off turns it off. */
+  readonly console: boolean;
   /** True when the database is the embedded PGlite folder. */
   readonly embedded: boolean;
   /** Claude Code channel events on every MCP entry (declared capability, pushes); off withholds both. */
@@ -241,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
     trustProxy: parseTrustProxy(c.HYPHAE_TRUST_PROXY),
     metricsToken: c.HYPHAE_METRICS_TOKEN,
     a2a: c.HYPHAE_A2A,
+    console: c.HYPHAE_CONSOLE,
     embedded: c.HYPHAE_DATABASE_URL === undefined,
     mcpChannel: c.HYPHAE_MCP_CHANNEL,
     mcpChannelMinTrust: c.HYPHAE_MCP_CHANNEL_MIN_TRUST,

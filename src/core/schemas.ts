@@ -145,12 +145,26 @@ export const validityFields = {
 };
 export const validityInputSchema = z.strictObject(validityFields);
 
+/** REST recall and query may name the project to search; the MCP tools search the current project. */
+export const searchProjectInputSchema = z.strictObject({
+  project: projectSchema.describe('Search this project (within your key scope) instead of your current one'),
+});
+export const searchProjectFields = { project: searchProjectInputSchema.shape.project.optional() };
+
+/** An agent's name, as keys are minted with it. */
+export const agentNameSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._@:-]*$/);
+
 export const listCellsInputSchema = z.strictObject({
   ...validityFields,
   project: projectSchema.optional(),
   scene_id: uuidSchema.optional(),
   cell_type: cellTypeSchema.optional(),
   layer: layerSchema.optional(),
+  author: agentNameSchema.optional().describe('Only cells this agent stored'),
   limit: limitSchema(200, 50),
   cursor: cursorSchema.optional(),
 });
@@ -170,7 +184,7 @@ export const purgeProjectInputSchema = z.strictObject({
 
 export const createKeyInputSchema = z.strictObject({
   tenant: z.string().min(1).max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/),
-  agent: z.string().min(1).max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._@:-]*$/),
+  agent: agentNameSchema,
   roles: z.array(z.enum(['admin', 'writer', 'reader'])).min(1).default(['writer']),
   projects: z.array(z.union([projectSchema, z.literal('*')])).min(1).default(['*']),
   default_project: projectSchema.optional(),

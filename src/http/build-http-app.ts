@@ -19,6 +19,8 @@ import { buildOpenApiDocument, type PlainOperation } from './openapi-document.js
 import { isProbeRoute } from './probe-routes.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { PORTABILITY_OPERATIONS, registerPortabilityRoutes } from './rest/admin-portability-routes.js';
+import { registerEventStreamRoutes } from './rest/event-stream-route.js';
+import { EVENT_STREAM_ROUTES } from './rest/gossip-stream-route.js';
 import { registerRestRoutes } from './rest/register-rest-routes.js';
 import { REST_ROUTES } from './rest/rest-routes.js';
 import { installSecurityHooks } from './security-hooks.js';
@@ -119,12 +121,16 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   registerHealthRoutes(app, { version: deps.version, probes: deps.readiness, timeoutMs: config.readinessTimeoutMs });
   registerRestRoutes(app, deps.facade, REST_ROUTES);
   registerPortabilityRoutes(app, deps.facade);
+  const eventStreams = registerEventStreamRoutes(app, deps.facade, EVENT_STREAM_ROUTES);
+  // Open SSE streams would hold a graceful close up forever.
+  app.addHook('preClose', async () => eventStreams.closeAll());
   for (const mount of deps.routes ?? []) mount(app);
 
   const document = buildOpenApiDocument({
     version: deps.version,
     routes: REST_ROUTES,
     rawOperations: PORTABILITY_OPERATIONS,
+    streamRoutes: EVENT_STREAM_ROUTES,
     plainOperations: [...HEALTH_OPERATIONS, METRICS_OPERATION, OPENAPI_OPERATION],
   });
   app.get('/openapi.json', async () => document);

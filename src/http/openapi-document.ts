@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ERROR_SPECS, type ErrorCode } from '../core/errors.js';
 import { API_KEY_HEADER } from '../surface-shared/index.js';
 import { errorBodySchema } from './error-reply.js';
+import type { EventStreamRoute } from './rest/event-stream-route.js';
 import type { HttpMethod, RestRoute } from './rest/rest-route.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -84,6 +85,19 @@ function withErrors(responses: Record<string, JsonObject>, errors: readonly Erro
   return responses;
 }
 
+function streamOperation(route: EventStreamRoute): JsonObject {
+  const responses = withErrors(
+    {
+      200: {
+        description: `Server-sent events, each \`event: ${route.event.name}\` (${route.event.description}) with \`data:\` the JSON object below; comment lines keep the stream alive`,
+        content: { 'text/event-stream': { schema: jsonSchemaOf(route.event.schema, 'output') } },
+      },
+    },
+    route.errors,
+  );
+  return { operationId: route.operationId, summary: route.summary, tags: [route.tag], parameters: parametersOf(route.schemas.query, 'query'), responses };
+}
+
 function restOperation(route: RestRoute): JsonObject {
   const { success } = route;
   const responses = withErrors(
@@ -95,6 +109,7 @@ function restOperation(route: RestRoute): JsonObject {
     },
     route.errors,
   );
+
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -150,6 +165,7 @@ export interface OpenApiDocumentOptions {
   readonly version: string;
   readonly routes: readonly RestRoute[];
   readonly rawOperations?: readonly RawRestOperation[];
+  readonly streamRoutes?: readonly EventStreamRoute[];
   readonly plainOperations: readonly PlainOperation[];
 }
 
@@ -162,6 +178,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
   };
   for (const route of options.routes) add(route.method, route.url, restOperation(route));
   for (const operation of options.rawOperations ?? []) add(operation.method, operation.url, rawOperation(operation));
+  for (const route of options.streamRoutes ?? []) add(route.method, route.url, streamOperation(route));
   for (const operation of options.plainOperations) add(operation.method, operation.url, plainOperation(operation));
   return {
     openapi: '3.1.0',
@@ -172,7 +189,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
     },
     servers: [{ url: '/' }],
     security: [{ apiKey: [] }],
-    tags: [...new Set([...options.routes.map((r) => r.tag), ...options.plainOperations.map((o) => o.tag)])].map((name) => ({ name })),
+    tags: [...new Set([...options.routes, ...(options.streamRoutes ?? []), ...(options.rawOperations ?? []), ...options.plainOperations].map((o) => o.tag))].map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } },

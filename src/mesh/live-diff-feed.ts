@@ -50,8 +50,11 @@ export class LiveDiffFeed {
   private readonly streams = new Set<InboxStream>();
   /** Open streams by inbox (tenant, agent). */
   private readonly byInbox = new Map<string, Set<InboxStream>>();
-  /** One bus subscription per tenant with open streams, counted by its streams. */
+  /** One bus subscription per tenant with open streams (or watchers), counted by them. */
   private readonly tenants = new Map<string, { readonly subscription: Promise<BusSubscription>; streams: number }>();
+  /** Tenant-wide watchers by tenant: each hears every envelope of its tenant. */
+  private readonly watchers = new Map<string, Set<(envelope: DiffEnvelope) => void>>();
+  private readonly watcherClosers = new Set<() => Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
   private readonly unlisten: (() => void) | undefined;
@@ -95,6 +98,37 @@ export class LiveDiffFeed {
     }
     this.ensureTimer();
     return { close: () => this.remove(stream) };
+  }
+
+  /**
+   * Every diff the tenant's subscription hears, whoever receives it, as it arrives: the tenant-wide
+   * gossip view. Best effort and live only — no catch-up, and a republished diff may come twice —
+   * because every inbox stays complete in PostgreSQL; the watcher shares the tenant's one subscription.
+   */
+  async watchTenant(tenantId: string, listener: (envelope: DiffEnvelope) => void): Promise<{ close(): Promise<void> }> {
+    const set = this.watchers.get(tenantId) ?? new Set<(envelope: DiffEnvelope) => void>();
+    set.add(listener);
+    this.watchers.set(tenantId, set);
+    const forget = (): void => {
+      set.delete(listener);
+      if (set.size === 0 && this.watchers.get(tenantId) === set) this.watchers.delete(tenantId);
+    };
+    try {
+      await this.acquireTenant(tenantId);
+    } catch (error) {
+      forget();
+      throw error;
+    }
+    let closed = false;
+    const close = async (): Promise<void> => {
+      if (closed) return;
+      closed = true;
+      this.watcherClosers.delete(close);
+      forget();
+      await this.releaseTenant(tenantId);
+    };
+    this.watcherClosers.add(close);
+    return { close };
   }
 
   /**
@@ -163,12 +197,20 @@ export class LiveDiffFeed {
 
   private dispatch(envelope: DiffEnvelope): void {
     for (const stream of this.byInbox.get(inboxKey(envelope.tenantId, envelope.recipientAgent)) ?? []) stream.onEnvelope(envelope);
+    for (const watcher of this.watchers.get(envelope.tenantId) ?? []) {
+      try {
+        watcher(envelope);
+      } catch (error) {
+        this.onError(error);
+      }
+    }
   }
 
   async close(): Promise<void> {
     this.unlisten?.();
     this.stopTimer();
     await Promise.all([...this.streams].map((stream) => this.remove(stream)));
+    await Promise.all([...this.watcherClosers].map((close) => close()));
   }
 
   private ensureTimer(): void {

@@ -34,6 +34,11 @@ export class LiveStreamRegistry {
     return this.total;
   }
 
+  /** Streams open for one key on this process. */
+  openFor(keyId: string): number {
+    return this.byKey.get(keyId)?.size ?? 0;
+  }
+
   /** Holds a slot for `keyId` while `open` runs; the returned subscription frees it on close. */
   async open(keyId: string, open: () => Promise<LiveSubscription>): Promise<LiveSubscription> {
     const held = this.byKey.get(keyId) ?? new Set<() => Promise<void>>();

@@ -24,6 +24,8 @@ import type {
   StoredNode,
 } from '../core/entities.js';
 import type { ImportSummary } from '../core/export-format.js';
+import type { GossipAgent, GossipEvent, Identity, QuotaUsage } from '../core/console-entities.js';
+import type { RecentGossipInput, WatchGossipInput } from '../core/console-schemas.js';
 import type { Principal } from '../core/principal.js';
 import type {
   CloseSessionInput,
@@ -53,6 +55,8 @@ export interface HydrateOption {
   readonly withNodes?: boolean;
   /** Which versions to search (REST `include_superseded` / `as_of`); default: current cells only. */
   readonly validity?: ValidityInput;
+  /** Search this project of the key's scope instead of the current one (REST `project`). */
+  readonly project?: string;
 }
 
 export interface LiveDiffListener {
@@ -130,6 +134,16 @@ export interface MemoryFacade {
    * changed, so importing it again adds nothing.
    */
   importTenant(principal: Principal, source: DumpSource, input: ImportTenantInput): Promise<ImportSummary>;
+  /** The principal as its key makes it (`GET /v1/me`). */
+  whoAmI(principal: Principal): Promise<Identity>;
+  /** The tenant's agents with their live beacons (admin); any other key: itself and its own beacons. */
+  gossipAgents(principal: Principal): Promise<readonly GossipAgent[]>;
+  /** The newest deliveries, newest first: the tenant's (admin, or one recipient's), else the principal's own inbox. */
+  recentGossip(principal: Principal, input: RecentGossipInput): Promise<readonly GossipEvent[]>;
+  /** Each delivery as it happens, from any replica (live only), under the same rule as recentGossip; counts as a live stream. */
+  watchGossip(principal: Principal, input: WatchGossipInput, listener: (event: GossipEvent) => void): Promise<LiveSubscription>;
+  /** Admin only: what the tenant and its agents hold against each quota, and the live streams open. */
+  quotaUsage(principal: Principal): Promise<readonly QuotaUsage[]>;
 
   createKey(principal: Principal, input: CreateKeyInput): Promise<CreatedApiKey>;
   listKeys(principal: Principal): Promise<readonly ApiKeyInfo[]>;

@@ -12,7 +12,7 @@ export type BeaconRow = Beacon & {
   readonly owner_projects: readonly string[];
 };
 
-const BEACON_COLUMNS = `beacon_id::text AS beacon_id, owner_agent, owner_projects, project, text, threshold, cell_types,
+export const BEACON_COLUMNS = `beacon_id::text AS beacon_id, owner_agent, owner_projects, project, text, threshold, cell_types,
   scene_id::text AS scene_id, include_own, CASE WHEN expires_at IS NULL THEN NULL ELSE ${isoText('expires_at')} END AS expires_at,
   ${isoText('created_at')} AS created_at`;
 

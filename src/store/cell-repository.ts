@@ -139,6 +139,8 @@ export interface CellListFilter {
   readonly sceneId?: string;
   readonly cellType?: CellType;
   readonly layer?: Layer;
+  /** Only cells this agent stored. */
+  readonly author?: string;
 }
 
 /** Newest first, keyset-paginated on (created_at, node_id). Returns up to limit + 1 rows. */
@@ -155,6 +157,7 @@ export async function listCells(
     .add((n) => `scene_id = $${n}`, filter.sceneId)
     .add((n) => `cell_type = $${n}`, filter.cellType)
     .add((n) => `layer = $${n}`, filter.layer)
+    .add((n) => `source_agent = $${n}`, filter.author)
     .validity(filter.validity);
   const page = keysetPage(where, { createdAt: 'created_at', id: 'node_id', direction: 'newest-first' }, after, limit);
   const result = await q.query<CellRow>(`SELECT ${CELL_COLUMNS} FROM cells WHERE ${where.sql} ${page}`, where.params);

@@ -97,11 +97,11 @@ function validBodies(f: Fixtures): Record<string, readonly Record<string, string
       { content: j('a newer memory about payments'), cell_type: j('Fact'), supersedes: j(f.cellId) },
     ],
     recall: [
-      { ...search, include_superseded: 'true' },
+      { ...search, include_superseded: 'true', project: j('fuzz') },
       { ...search, as_of: j('2030-01-01T00:00:00Z') },
     ],
     query: [
-      { ...search, layer: j('L0'), include_superseded: 'false' },
+      { ...search, layer: j('L0'), include_superseded: 'false', project: j('fuzz') },
       { ...search, layer: j('L1'), as_of: j('2020-01-01T00:00:00Z') },
     ],
     openSession: [{ project: j('fuzz'), title: j('a title') }],
@@ -115,7 +115,7 @@ function validBodies(f: Fixtures): Record<string, readonly Record<string, string
 
 function validQueries(f: Fixtures): Record<string, readonly Record<string, string>[]> {
   const cursor = forgedCursor('2020-01-01T00:00:00Z');
-  const listing = { project: 'fuzz', scene_id: f.sceneId, cell_type: 'Fact', layer: 'L0', limit: '5', cursor };
+  const listing = { project: 'fuzz', scene_id: f.sceneId, cell_type: 'Fact', layer: 'L0', author: 'fuzzer', limit: '5', cursor };
   return {
     getCell: [{ as_of: '2030-01-01T00:00:00Z' }],
     getScene: [{ include_superseded: 'true' }, { as_of: '2030-01-01T00:00:00Z' }],
@@ -132,6 +132,7 @@ function validQueries(f: Fixtures): Record<string, readonly Record<string, strin
     listScenes: [{ project: 'fuzz', limit: '5', cursor }],
     // A project that holds nothing: a valid purge must not erase the fixtures the other routes use.
     purgeProject: [{ project: 'fuzz-purged' }],
+    recentGossip: [{ recipient: 'other', limit: '5' }],
   };
 }
 

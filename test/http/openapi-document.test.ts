@@ -6,9 +6,16 @@ import { HEALTH_OPERATIONS } from '../../src/http/health-routes.js';
 import { METRICS_OPERATION } from '../../src/http/metrics-route.js';
 import { buildOpenApiDocument, openApiPath } from '../../src/http/openapi-document.js';
 import { PORTABILITY_OPERATIONS } from '../../src/http/rest/admin-portability-routes.js';
+import { EVENT_STREAM_ROUTES } from '../../src/http/rest/gossip-stream-route.js';
 import { REST_ROUTES } from '../../src/http/rest/rest-routes.js';
 
-const document = buildOpenApiDocument({ version: '0.0.0-test', routes: REST_ROUTES, rawOperations: PORTABILITY_OPERATIONS, plainOperations: [...HEALTH_OPERATIONS, METRICS_OPERATION] });
+const document = buildOpenApiDocument({
+  version: '0.0.0-test',
+  routes: REST_ROUTES,
+  rawOperations: PORTABILITY_OPERATIONS,
+  streamRoutes: EVENT_STREAM_ROUTES,
+  plainOperations: [...HEALTH_OPERATIONS, METRICS_OPERATION],
+});
 
 /** Every JSON Schema object the document embeds, with where it sits. */
 function embeddedSchemas(node: unknown, where: string, found: [string, Record<string, unknown>][] = []): [string, Record<string, unknown>][] {
@@ -59,6 +66,11 @@ describe('the OpenAPI document', () => {
         'DELETE /v1/admin/projects',
         'GET /v1/admin/export',
         'POST /v1/admin/import',
+        'GET /v1/admin/quotas',
+        'GET /v1/me',
+        'GET /v1/gossip/agents',
+        'GET /v1/gossip/events',
+        'GET /v1/gossip/stream',
         'GET /healthz',
         'GET /readyz',
         'GET /metrics',

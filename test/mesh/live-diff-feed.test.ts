@@ -73,6 +73,30 @@ describe('LiveDiffFeed on PGlite with the in-process bus', () => {
     expect(diffs.map((d) => d.preview)).toEqual(['new 0', 'new 1', 'new 2', 'new 3', 'new 4']);
   });
 
+  it('a tenant watcher hears every recipient of its tenant, none of another, on the tenant subscription it shares', async () => {
+    const beacon = randomUUID();
+    await insertBeacon(db, TENANT, 'reader', beacon);
+    const heard: string[] = [];
+    const watch = await feed.watchTenant(TENANT, (envelope) => heard.push(`${envelope.recipientAgent}:${envelope.diff.preview}`));
+    const inbox = collector();
+    await feed.subscribe(TENANT, 'reader', inbox.listener);
+    expect(feed.busSubscriptions).toBe(1);
+    await insertDiff(db, TENANT, 'reader', beacon, 'to reader');
+    await insertDiff(db, TENANT, 'writer', beacon, 'to writer');
+    await insertDiff(db, 'another-tenant', 'reader', beacon, 'elsewhere');
+    await relay.relayAll();
+    await waitFor(() => heard.length === 2 && inbox.diffs.length === 1);
+    expect(heard.sort()).toEqual(['reader:to reader', 'writer:to writer']);
+    await watch.close();
+    await insertDiff(db, TENANT, 'writer', beacon, 'after close');
+    await insertDiff(db, TENANT, 'reader', beacon, 'reader again');
+    await relay.relayAll();
+    await waitFor(() => inbox.diffs.length === 2);
+    expect(heard).toHaveLength(2);
+    await feed.close();
+    expect(feed.busSubscriptions).toBe(0);
+  });
+
   it('with afterSeq first catches up from PostgreSQL, then goes live', async () => {
     const beacon = randomUUID();
     await insertBeacon(db, TENANT, 'reader', beacon);

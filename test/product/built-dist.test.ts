@@ -2,7 +2,7 @@
  * The compiled product, as the image runs it: `npm run build` in a copy of the checkout, then the
  * sources are removed, leaving what the Dockerfile's runtime stage holds (package.json, bin/,
  * dist/, node_modules). `node bin/hyphae.js serve` with the default configuration stores and
- * recalls a paraphrase from it, and `hyphae worker --embedder use-lite` loads its model from it
+ * recalls a paraphrase from it and serves the web console at /console, and `hyphae worker --embedder use-lite` loads its model from it
  * (the tsx path of both is covered by default-serve and reembed-command).
  */
 import { spawn } from 'node:child_process';
@@ -15,8 +15,8 @@ import type { Launcher } from '../cli/cli-process.js';
 import { ANSWER, KEY_PATTERN, nearestOverEmbeddings, recallOverRest, storeOverRest, userEnv, workFolder } from './product-support.js';
 import type { WorkFolder } from './product-support.js';
 
-/** What `npm run build` reads: the package manifest, the TypeScript configs, the sources and the build script. */
-const BUILD_INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'bin', 'src', 'operator', 'scripts'];
+/** What `npm run build` reads: the package manifest, the TypeScript configs, the sources (the console's too) and the build scripts. */
+const BUILD_INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'bin', 'src', 'operator', 'console', 'scripts'];
 
 function npmRunBuild(cwd: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
@@ -45,8 +45,9 @@ describe('the built dist/ without the sources (npm run build, then node bin/hyph
     const built = await npmRunBuild(app);
     expect(built.code, built.output).toBe(0);
     // Only the image's contents remain: nothing can fall back on src/ or on tsx compiling it.
-    for (const source of ['src', 'operator', 'scripts', 'tsconfig.json', 'tsconfig.build.json']) await rm(join(app, source), { recursive: true, force: true });
+    for (const source of ['src', 'operator', 'console', 'scripts', 'tsconfig.json', 'tsconfig.build.json']) await rm(join(app, source), { recursive: true, force: true });
     expect(existsSync(join(app, 'dist', 'src', 'cli', 'main.js'))).toBe(true);
+    expect(existsSync(join(app, 'dist', 'console', 'index.html'))).toBe(true);
     launcher = { command: process.execPath, args: [join(app, 'bin', 'hyphae.js')], cwd: data };
   });
   afterAll(async () => {
@@ -62,6 +63,10 @@ describe('the built dist/ without the sources (npm run build, then node bin/hyph
       expect(key, server.stdout()).toMatch(KEY_PATTERN);
       const answer = await storeOverRest(server.url, key);
       expect(await recallOverRest(server.url, key)).toBe(answer);
+      // The web console's bundle came with dist/: served at /console.
+      const page = await fetch(`${server.url}/console/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('/console/assets/');
     } finally {
       expect(await server.stop()).toBe(0);
     }

@@ -75,7 +75,7 @@ function skippedTiersSummary(counts: ReadonlyMap<TestTier, TierCount>): string {
     '',
     ` Skipped tiers: this run is NOT the whole suite (${counts.size} tier${counts.size === 1 ? '' : 's'} lacked a binary)`,
     ...lines,
-    ` Provision every tier (into ~/.cache/hyphae, no root needed), then run npm test again:`,
+    ` Provision every tier (into ~/.cache/hyphae; as root it also installs Debian's chromium), then run npm test again:`,
     `   ${PROVISION_COMMAND}`,
     '',
   ].join('\n');

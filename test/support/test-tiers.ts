@@ -3,7 +3,7 @@
  * the one command that provisions them all. A skipping file logs one marker line; the skipped-tiers
  * reporter (vitest.config.ts) turns the markers into the summary `npm test` ends with.
  */
-export type TestTier = 'nats' | 'postgres' | 'k8s' | 'chart' | 'monitoring' | 'conformance';
+export type TestTier = 'nats' | 'postgres' | 'k8s' | 'chart' | 'monitoring' | 'conformance' | 'browser';
 
 export const TEST_TIERS: Readonly<Record<TestTier, string>> = {
   nats: 'NATS: gossip across replicas, embedding workers (nats-server)',
@@ -12,12 +12,13 @@ export const TEST_TIERS: Readonly<Record<TestTier, string>> = {
   chart: 'Helm chart: the real helm',
   monitoring: 'Prometheus rules: promtool (built from the Prometheus Go module)',
   conformance: 'the official MCP conformance suite (needs Node ≥ 22)',
+  browser: 'web console in a real browser: Debian chromium (apt-get install chromium)',
 };
 
 /** Builds or fetches every tier's binaries into ~/.cache/hyphae, where the tests look for them. */
 export const PROVISION_COMMAND = 'npm run test:setup';
 
-const MARKER = /^skipping tier (nats|postgres|k8s|chart|monitoring|conformance): (.*) not found/m;
+const MARKER = new RegExp(`^skipping tier (${Object.keys(TEST_TIERS).join('|')}): (.*) not found`, 'm');
 
 /**
  * For `describe.skipIf`: logs why `tier` skips and returns true; under HYPHAE_TEST_REQUIRE=all

@@ -3,6 +3,9 @@ import { adminKeyRoutes } from './admin-key-routes.js';
 import { beaconRoutes } from './beacon-routes.js';
 import { cellRoutes } from './cell-routes.js';
 import { diffRoutes } from './diff-routes.js';
+import { gossipRoutes } from './gossip-routes.js';
+import { identityRoutes } from './identity-routes.js';
+import { quotaRoutes } from './quota-routes.js';
 import { recallRoutes } from './recall-routes.js';
 import type { RestRoute } from './rest-route.js';
 import { sceneRoutes } from './scene-routes.js';
@@ -16,4 +19,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   ...diffRoutes,
   ...sceneRoutes,
   ...adminKeyRoutes,
+  ...quotaRoutes,
+  ...identityRoutes,
+  ...gossipRoutes,
 ];

@@ -2,10 +2,10 @@
 import type { MemoryNode, Page, RecallResult } from '../../core/entities.js';
 import { NotFoundError } from '../../core/errors.js';
 import { canAccessProject, type Principal } from '../../core/principal.js';
-import { listCellsInputSchema, queryInputSchema, recallInputSchema, timestampInputSchema } from '../../core/schemas.js';
+import { listCellsInputSchema, queryInputSchema, recallInputSchema, searchProjectInputSchema, timestampInputSchema } from '../../core/schemas.js';
 import { cellHistory, listCells } from '../../store/cell-repository.js';
-import { searchCells } from '../../store/cell-search.js';
-import { readableProjects } from '../authorization.js';
+import { searchCells, type KnnProject } from '../../store/cell-search.js';
+import { readableProjects, requireProject } from '../authorization.js';
 import { parseInput, parseUuid } from '../input-validation.js';
 import type { HydrateOption, MemoryFacade } from '../memory-facade.js';
 import { decodeCursor, pageOf } from '../page-cursor.js';
@@ -46,6 +46,7 @@ export function cellReadOperations(ctx: FacadeContext): CellReadOperations {
           ...(input.scene_id === undefined ? {} : { sceneId: input.scene_id }),
           ...(input.cell_type === undefined ? {} : { cellType: input.cell_type }),
           ...(input.layer === undefined ? {} : { layer: input.layer }),
+          ...(input.author === undefined ? {} : { author: input.author }),
           validity: validityOf({
             ...(input.include_superseded === undefined ? {} : { include_superseded: input.include_superseded }),
             ...(input.as_of === undefined ? {} : { as_of: input.as_of }),
@@ -77,8 +78,19 @@ interface SearchInput {
   readonly scene_id?: string;
 }
 
-/** kNN in the principal's current project; the hits are recorded (batched) for energy and promotion. */
+/** Where a search looks: a project of the key's scope when named (REST), else the principal's current project. */
+function searchedProject(principal: Principal, options: HydrateOption | undefined): KnnProject {
+  if (options?.project === undefined) {
+    return { kind: 'current', agent: principal.agent, defaultProject: principal.defaultProject, projects: readableProjects(principal) };
+  }
+  const { project } = parseInput(searchProjectInputSchema, { project: options.project });
+  requireProject(principal, project);
+  return { kind: 'named', project };
+}
+
+/** kNN in the principal's current project (or a named one); the hits are recorded (batched) for energy and promotion. */
 async function search(ctx: FacadeContext, principal: Principal, input: SearchInput, layer: MemoryNode['layer'], options: HydrateOption | undefined): Promise<RecallResult> {
+  const project = searchedProject(principal, options);
   const vector = await ctx.embed(input.query);
   const withNodes = options?.withNodes === true;
   const found = await searchCells(
@@ -86,7 +98,7 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
     vector,
     {
       tenantId: principal.tenantId,
-      project: { kind: 'current', agent: principal.agent, defaultProject: principal.defaultProject, projects: readableProjects(principal) },
+      project,
       layer,
       ...(input.cell_types === undefined ? {} : { cellTypes: input.cell_types }),
       ...(input.scene_id === undefined ? {} : { sceneId: input.scene_id }),

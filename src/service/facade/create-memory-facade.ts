@@ -25,6 +25,7 @@ import { beaconOperations } from './beacons.js';
 import { cellReadOperations } from './cell-reads.js';
 import { cellWriteOperations, promoteHitCells } from './cell-writes.js';
 import { channelOperations } from './channel.js';
+import { consoleViewOperations } from './console-views.js';
 import type { FacadeContext } from './facade-context.js';
 import { inboxFeedOperations } from './inbox-feed.js';
 import { keyOperations } from './keys.js';
@@ -75,6 +76,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     ...resourceSubscriptionOperations(ctx),
     ...keyOperations(ctx),
     ...portabilityOperations(ctx),
+    ...consoleViewOperations(ctx),
   });
   return {
     ...operations,

@@ -43,6 +43,11 @@ export const OPERATION_ROLES = {
   revokeKey: 'admin',
   exportTenant: 'admin',
   importTenant: 'admin',
+  whoAmI: 'reader',
+  gossipAgents: 'reader',
+  recentGossip: 'reader',
+  watchGossip: 'reader',
+  quotaUsage: 'admin',
 } as const satisfies Readonly<Record<keyof FacadeOperations, Role>>;
 
 type Operation = (principal: Principal, ...rest: never[]) => Promise<unknown>;

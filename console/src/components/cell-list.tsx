@@ -1,0 +1,31 @@
+/** Cells as a list of links: type, project, author, a one-line preview (always text, never markup). */
+import type { JSX } from 'preact';
+import type { MemoryNode } from '../api/wire.js';
+import { formatInstant, formatNumber, preview } from '../format.js';
+import { cellHref } from '../router.js';
+
+export interface CellListEntry {
+  readonly node: MemoryNode;
+  readonly distance?: number;
+}
+
+export function CellList({ entries, label }: { readonly entries: readonly CellListEntry[]; readonly label: string }): JSX.Element {
+  if (entries.length === 0) return <p class="empty">No cells.</p>;
+  return (
+    <ol class="cell-list" aria-label={label}>
+      {entries.map(({ node, distance }) => (
+        <li key={node.node_id}>
+          <a href={cellHref(node.node_id)} class="cell-link">
+            <span class={`badge type-${node.cell_type}`}>{node.cell_type}</span>
+            <span class="cell-preview">{preview(node.content)}</span>
+          </a>
+          <span class="meta">
+            {node.project} · by {node.source_agent} · {formatInstant(node.created_at)}
+            {node.valid_until === null ? '' : ' · superseded'}
+            {distance === undefined ? '' : ` · distance ${formatNumber(distance)}`}
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,5 @@
+/** The web console's server side: its static bundle and the routes that serve it (docs/console.md). */
+export { defaultBundleDir, loadConsoleBundle } from './console-bundle.js';
+export type { ConsoleBundle, ConsoleFile } from './console-bundle.js';
+export { CONSOLE_CSP, CONSOLE_PATH } from './console-policy.js';
+export { registerConsoleRoutes } from './console-routes.js';

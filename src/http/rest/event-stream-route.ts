@@ -1,0 +1,115 @@
+/**
+ * A `/v1` route that answers a server-sent event stream, as data like the JSON routes: its query
+ * schema, the schema of each event's data and how it opens the stream on the facade. The same
+ * definition registers the fastify route and documents it in the OpenAPI document. Authentication
+ * and validation come first and refuse with the usual JSON error; once the stream is open, each
+ * event is one `event: <name>` frame, a comment keeps idle proxies from closing it, a client that
+ * does not read is ended rather than buffered without bound, and the stream ends when the facade
+ * ends it (the key was revoked) or the server closes.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import type { ErrorCode } from '../../core/errors.js';
+import type { LiveSubscription, MemoryFacade } from '../../service/memory-facade.js';
+import { writeSseHead } from '../../surface-shared/index.js';
+import { authenticateRequest } from '../api-key-auth.js';
+import { coerceQuery, parseRequestPart, queryScalarKinds } from './request-validation.js';
+import type { RouteInput } from './rest-route.js';
+
+export interface EventStreamRoute<Q extends z.ZodType = z.ZodType> {
+  readonly method: 'GET';
+  readonly url: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly tag: string;
+  readonly schemas: { readonly query: Q };
+  /** Every event of the stream: its SSE event name and the schema of its JSON data. */
+  readonly event: { readonly name: string; readonly description: string; readonly schema: z.ZodType };
+  /** Error codes this route can answer besides the ones every authenticated route can. */
+  readonly errors: readonly ErrorCode[];
+  open(facade: MemoryFacade, input: RouteInput<{ query: Q }>, send: (data: unknown) => void): Promise<LiveSubscription>;
+}
+
+/** Keeps each definition's `open` typed by its own query schema while routes share one list type. */
+export function defineEventStreamRoute<Q extends z.ZodType>(route: EventStreamRoute<Q>): EventStreamRoute {
+  return route as unknown as EventStreamRoute;
+}
+
+export interface EventStreamSettings {
+  /** A comment line this often (default 15 s). */
+  readonly heartbeatMs?: number;
+  /** Unsent bytes beyond which a client that does not read is ended (default 1 MiB). */
+  readonly maxBufferedBytes?: number;
+}
+
+/** Open streams, so a graceful close can end them. */
+export interface EventStreams {
+  closeAll(): void;
+}
+
+export function registerEventStreamRoutes(
+  app: FastifyInstance,
+  facade: MemoryFacade,
+  routes: readonly EventStreamRoute[],
+  settings: EventStreamSettings = {},
+): EventStreams {
+  const heartbeatMs = settings.heartbeatMs ?? 15_000;
+  const maxBufferedBytes = settings.maxBufferedBytes ?? 1024 * 1024;
+  const closers = new Set<() => void>();
+  for (const route of routes) {
+    const queryKinds = queryScalarKinds(route.schemas.query);
+    app.route({
+      method: route.method,
+      url: route.url,
+      handler: async (request, reply) => {
+        const principal = await authenticateRequest(facade, request);
+        const query = parseRequestPart(route.schemas.query, 'query', coerceQuery(request.query, queryKinds));
+        const res = reply.raw;
+        const pending: string[] = [];
+        const state = { live: false, open: true };
+        let close = (): void => undefined;
+        const send = (data: unknown): void => {
+          const frame = `event: ${route.event.name}\ndata: ${JSON.stringify(data)}\n\n`;
+          if (!state.live) {
+            pending.push(frame);
+            return;
+          }
+          if (!state.open) return;
+          res.write(frame);
+          if (res.writableLength > maxBufferedBytes) close();
+        };
+        // A refusal here (role, quota) is the usual JSON error: nothing was written yet.
+        const subscription = await route.open(facade, { principal, params: undefined, query, body: undefined }, send);
+        reply.hijack();
+        if (res.destroyed || request.raw.destroyed) {
+          await subscription.close();
+          return;
+        }
+        const heartbeat = setInterval(() => {
+          if (state.open) res.write(': heartbeat\n\n');
+        }, heartbeatMs);
+        close = (): void => {
+          if (!state.open) return;
+          state.open = false;
+          clearInterval(heartbeat);
+          closers.delete(close);
+          void subscription.close().catch(() => undefined);
+          if (!res.writableEnded) res.end();
+        };
+        closers.add(close);
+        res.on('close', close);
+        res.on('error', close);
+        void subscription.ended?.then(close);
+        writeSseHead(reply);
+        res.write(`retry: 2000\n: stream open\n\n`);
+        state.live = true;
+        for (const frame of pending.splice(0)) res.write(frame);
+      },
+    });
+  }
+  return {
+    closeAll(): void {
+      for (const close of [...closers]) close();
+    },
+  };
+}
