@@ -4,7 +4,6 @@
  */
 import { z } from 'zod';
 import { ROLES } from './cell-types.js';
-import type { QuotaName } from './console-entities.js';
 import { beaconSchema, diffSchema } from './output-schemas.js';
 import { agentNameSchema } from './schemas.js';
 
@@ -14,7 +13,7 @@ const QUOTA_NAMES = [
   'open_sessions_per_agent',
   'live_streams_per_key',
   'live_streams_per_process',
-] as const satisfies readonly QuotaName[];
+] as const;
 
 export const recentGossipInputSchema = z.strictObject({
   recipient: agentNameSchema.optional().describe('Only deliveries to this agent; a key without the admin role may name only its own agent (the default)'),

@@ -26,7 +26,7 @@ import type {
 /** A schema's output as the facade hands it out: every field and every array read-only. */
 type WireShape<T> = T extends readonly (infer E)[] ? readonly WireShape<E>[] : T extends object ? { readonly [K in keyof T]: WireShape<T[K]> } : T;
 
-type Output<S extends z.ZodType> = WireShape<z.output<S>>;
+export type Output<S extends z.ZodType> = WireShape<z.output<S>>;
 
 export type SourceRef = Output<typeof sourceRefOutputSchema>;
 
