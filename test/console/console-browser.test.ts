@@ -13,6 +13,7 @@ import type { MemoryNode } from '../../src/core/entities.js';
 import { findChromium, launchChromium, type HeadlessChromium } from '../support/chromium.js';
 import { skipTier } from '../support/test-tiers.js';
 import { startConsoleServer, type ConsoleServer } from './console-server.js';
+import { createTestDb } from '../support/test-db.js';
 
 const chromiumPath = findChromium();
 const screenshotDir = process.env.HYPHAE_CONSOLE_SCREENSHOTS;
@@ -39,7 +40,7 @@ describe.skipIf(chromiumPath === undefined && skipTier('browser', 'chromium'))('
   }
 
   beforeAll(async () => {
-    server = await startConsoleServer();
+    server = await startConsoleServer({ openDb: createTestDb });
     chromium = await launchChromium(chromiumPath ?? '');
     context = await chromium.newContext(new URL(server.url).origin);
     context.on('request', (request) => {

@@ -7,13 +7,14 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CSP, registerConsoleRoutes } from '../../src/console/index.js';
 import { startConsoleServer, type ConsoleServer } from './console-server.js';
+import { createTestDb } from '../support/test-db.js';
 
 describe('GET /console on the serve app', () => {
   let server: ConsoleServer;
   let indexHtml = '';
 
   beforeAll(async () => {
-    server = await startConsoleServer();
+    server = await startConsoleServer({ openDb: createTestDb });
   });
   afterAll(async () => {
     await server?.close();
@@ -74,7 +75,7 @@ describe('GET /console on the serve app', () => {
 
 describe('HYPHAE_CONSOLE=off', () => {
   it('serves no console', async () => {
-    const server = await startConsoleServer({ HYPHAE_CONSOLE: 'off' });
+    const server = await startConsoleServer({ env: { HYPHAE_CONSOLE: 'off' }, openDb: createTestDb });
     try {
       expect((await fetch(`${server.url}/console/`)).status).toBe(404);
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);

@@ -4,6 +4,8 @@
  * embedder and the in-process bus, listening on a loopback port; keys minted for a small team.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import { openHyphaeApp, type HyphaeApp } from '../../src/app/index.js';
@@ -11,8 +13,8 @@ import { buildServeApp } from '../../src/cli/serve-app.js';
 import { loadConfig } from '../../src/core/config.js';
 import type { CreatedApiKey } from '../../src/core/entities.js';
 import { createEmbedder } from '../../src/embed/create-embedder.js';
+import type { Db } from '../../src/store/db.js';
 import { REPO_ROOT } from '../cli/cli-process.js';
-import { createTestDb } from '../support/test-db.js';
 
 export interface ConsoleServer {
   readonly url: string;
@@ -31,21 +33,29 @@ export function buildConsoleBundle(): void {
   if (built.status !== 0) throw new Error(`the console bundle did not build:\n${built.stderr}`);
 }
 
-export async function startConsoleServer(env: Readonly<Record<string, string>> = {}): Promise<ConsoleServer> {
+export interface ConsoleServerOptions {
+  readonly env?: Readonly<Record<string, string>>;
+  /** A migrated-for-this-embedder database (tests pass a template clone); default: a fresh embedded folder. */
+  readonly openDb?: (identity: { readonly modelId: string; readonly dimension: number }) => Promise<Db>;
+}
+
+export async function startConsoleServer(options: ConsoleServerOptions = {}): Promise<ConsoleServer> {
   buildConsoleBundle();
   const embedder = await createEmbedder({ kind: 'hash' });
-  const db = await createTestDb({ modelId: embedder.modelId, dimension: embedder.dimension });
+  const dataDir = mkdtempSync(join(tmpdir(), 'hyphae-console-'));
+  const db = options.openDb === undefined ? undefined : await options.openDb({ modelId: embedder.modelId, dimension: embedder.dimension });
   const config = loadConfig({
     HYPHAE_EMBEDDER: 'hash',
+    HYPHAE_DATA_DIR: dataDir,
     HYPHAE_LOG_LEVEL: 'silent',
     HYPHAE_RATE_LIMIT_PER_MINUTE: '1000000',
     HYPHAE_FAILED_AUTH_PER_MINUTE: '1000000',
-    ...env,
+    ...options.env,
   });
   const hyphae = await openHyphaeApp(config, {
     command: 'console test',
     onBackgroundError: (error) => console.error('console test server: background error', error),
-    parts: { db, embedder, authCacheTtlMs: 0 },
+    parts: { ...(db === undefined ? {} : { db }), embedder, authCacheTtlMs: 0 },
   });
   try {
     const app = await buildServeApp(hyphae, { logger: false });
@@ -71,10 +81,12 @@ export async function startConsoleServer(env: Readonly<Record<string, string>> =
       async close(): Promise<void> {
         await app.close();
         await hyphae.close();
+        rmSync(dataDir, { recursive: true, force: true });
       },
     };
   } catch (error) {
     await hyphae.close();
+    rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
 }

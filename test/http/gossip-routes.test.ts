@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gossipEventSchema, identitySchema } from '../../src/core/console-schemas.js';
 import { startConsoleServer, type ConsoleServer } from '../console/console-server.js';
+import { createTestDb } from '../support/test-db.js';
 import { openSse, type SseConnection } from '../mesh/sse-client.js';
 import { waitFor } from '../mesh/wait-for.js';
 
@@ -19,7 +20,7 @@ describe('the console REST routes', () => {
   };
 
   beforeAll(async () => {
-    server = await startConsoleServer();
+    server = await startConsoleServer({ openDb: createTestDb });
     await server.rest('bob', 'POST', '/v1/beacons', { text: 'incident postmortem findings', threshold: 0.2 });
     await server.rest('carol', 'POST', '/v1/beacons', { text: 'quarterly budget numbers', threshold: 0.2 });
   });

@@ -63,12 +63,14 @@ export function GossipPage(): JSX.Element {
         onStatus(open, error) {
           setConnected(open);
           setStreamError(error);
+          // The stream is live only: on each (re)connection the recent list covers what a gap missed.
+          if (open) recent.reload();
         },
       },
       abort.signal,
     );
     return () => abort.abort();
-  }, [api]);
+  }, [api, recent.reload]);
 
   const seen = new Set(live.map(eventId));
   const log = [...live, ...(recent.data?.events ?? []).filter((event) => !seen.has(eventId(event)))].slice(0, LOG_SIZE);

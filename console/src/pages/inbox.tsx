@@ -31,12 +31,14 @@ export function InboxPage({ agent }: { readonly agent: string | undefined }): JS
           const event = JSON.parse(message.data) as GossipEvent;
           setLive((previous) => [event, ...previous].slice(0, PAGE));
         },
-        onStatus() {},
+        onStatus(open) {
+          if (open) loaded.reload();
+        },
       },
       abort.signal,
     );
     return () => abort.abort();
-  }, [api, recipient]);
+  }, [api, recipient, loaded.reload]);
 
   const seen = new Set(live.map((event) => event.diff.diff_id));
   const events = [...live, ...(loaded.data?.events ?? []).filter((event) => !seen.has(event.diff.diff_id))];
