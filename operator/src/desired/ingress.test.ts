@@ -13,7 +13,7 @@ describe('ingress', () => {
         {
           host: 'mem.example.com',
           http: {
-            paths: ['/mcp', '/v1'].map((path) => ({
+            paths: ['/mcp', '/v1', '/console'].map((path) => ({
               path,
               pathType: 'Prefix',
               backend: { service: { name: 'demo-api', port: { name: 'http' } } },
@@ -39,6 +39,6 @@ describe('ingress', () => {
   it('adds the OAuth protected-resource metadata path with spec.oauth', () => {
     const { mesh, spec } = meshFixture({ ingress: { enabled: true, host: 'mem.example.com' }, oauth: { issuer: 'https://id.example.com', defaultTenant: 'acme' } });
     const i = ingress(mesh, spec) as unknown as { spec: { rules: { http: { paths: { path: string }[] } }[] } };
-    expect(i.spec.rules[0]?.http.paths.map((p) => p.path)).toEqual(['/mcp', '/v1', '/.well-known/oauth-protected-resource']);
+    expect(i.spec.rules[0]?.http.paths.map((p) => p.path)).toEqual(['/mcp', '/v1', '/console', '/.well-known/oauth-protected-resource']);
   });
 });

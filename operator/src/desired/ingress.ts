@@ -1,4 +1,4 @@
-// Ingress exposing the MCP endpoint (/mcp) and the REST API (/v1) of the API Service — with
+// Ingress exposing the MCP endpoint (/mcp), the REST API (/v1) and the web console (/console) of the API Service — with
 // spec.oauth also the protected-resource metadata clients discover sign-in from — and with
 // ingress.grpcHost (and the gRPC port on) every path of that host to its gRPC port.
 import type { HyphaeMeshSpec } from '../crd/hyphae-mesh-schema.js';
@@ -6,7 +6,7 @@ import type { KubeObject } from '../kube/kube-object.js';
 import { compact, metadata, names } from './common.js';
 import type { HyphaeMesh } from './hyphae-mesh.js';
 
-export const INGRESS_PATHS = ['/mcp', '/v1'] as const;
+export const INGRESS_PATHS = ['/mcp', '/v1', '/console'] as const;
 /** RFC 9728's document and its /mcp form (a Prefix path covers both). */
 export const OAUTH_METADATA_PATH = '/.well-known/oauth-protected-resource';
 
