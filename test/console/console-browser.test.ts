@@ -146,9 +146,24 @@ describe.skipIf(chromiumPath === undefined && skipTier('browser', 'chromium'))('
     await expect.poll(() => page.getByRole('table').last().textContent()).toContain('cells per tenant');
   });
 
-  it('offers a reader no admin, no supersede and no delete, and the API refuses what the page does not offer', async () => {
+  it('labels every field of every page it visited', async () => {
+    for (const hash of ['#/memories', '#/gossip', '#/admin']) {
+      await page.goto(`${server.url}/console/${hash}`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      const unlabelled = await page.locator('input, select, textarea').evaluateAll((fields) =>
+        fields.filter((field) => (field as unknown as { labels: { length: number } | null }).labels?.length === 0).map((field) => field.outerHTML),
+      );
+      expect(unlabelled, hash).toEqual([]);
+    }
+  });
+
+  it('signs a reader in from the keyboard alone, offers it no admin, no supersede and no delete, and the API refuses what the page does not offer', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await signIn(server.keys.carol.key);
+    await page.getByLabel('API key').waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(server.keys.carol.key);
+    await page.keyboard.press('Enter');
+    await page.getByRole('navigation', { name: 'Console' }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Admin' }).count()).toBe(0);
     await page.goto(`${server.url}/console/#/admin`);
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('needs an admin key');
