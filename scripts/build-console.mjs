@@ -25,9 +25,19 @@ function bundleIsCurrent() {
   }
 }
 
-if (process.argv.includes('--if-stale') && bundleIsCurrent()) process.exit(0);
+const ifStale = process.argv.includes('--if-stale');
+if (ifStale && bundleIsCurrent()) process.exit(0);
 
-const { build } = await import('vite');
+let vite;
+try {
+  vite = await import('vite');
+} catch (error) {
+  // An install without dev dependencies cannot build it; `npm start` still serves everything else.
+  if (!ifStale || error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+  console.error('console: not built (vite, a dev dependency, is not installed); /console answers 503 until `npm run build:console` runs');
+  process.exit(0);
+}
+const { build } = vite;
 await build({
   configFile: false,
   root: join(root, 'console'),
