@@ -1,5 +1,6 @@
 // The least privilege the operator needs, as RBAC rules. The Helm chart renders these; a k8s
 // test runs the operator under exactly these rules to prove they are sufficient.
+import { patroniRules } from './desired/patroni-rbac.js';
 
 export interface PolicyRule {
   apiGroups: string[];
@@ -16,8 +17,12 @@ export function operatorClusterRules(): PolicyRule[] {
     { apiGroups: ['hyphae.dev'], resources: ['hyphaemeshes/status'], verbs: ['get', 'patch', 'update'] },
     // blockOwnerDeletion requires this under the OwnerReferencesPermissionEnforcement admission plugin.
     { apiGroups: ['hyphae.dev'], resources: ['hyphaemeshes/finalizers'], verbs: ['update'] },
-    { apiGroups: [''], resources: ['configmaps', 'secrets', 'services'], verbs: OWN },
+    { apiGroups: [''], resources: ['configmaps', 'secrets', 'services', 'serviceaccounts', 'persistentvolumeclaims'], verbs: OWN },
     { apiGroups: ['apps'], resources: ['deployments', 'statefulsets'], verbs: OWN },
+    { apiGroups: ['batch'], resources: ['cronjobs'], verbs: OWN },
+    { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs: OWN },
+    // What the Role of each mesh's Patroni grants: Kubernetes lets the operator grant only what it holds.
+    ...patroniRules(),
     { apiGroups: ['networking.k8s.io'], resources: ['ingresses', 'networkpolicies'], verbs: OWN },
     { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: OWN },
     { apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], verbs: OWN },

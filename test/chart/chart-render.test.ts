@@ -2,6 +2,7 @@
 // values through the schema, and check what the rendered pods (and the pods the operator would
 // create from the rendered HyphaeMesh) are allowed to do.
 import { describe, expect, it } from 'vitest';
+import { patroniRules } from '../../operator/src/desired/patroni-rbac.js';
 import { HYPHAE_MESH, OWNED_TYPES } from '../../operator/src/kube/resource-types.js';
 import { CHART_DIR, KUBE_VERSION, ciValueFiles, ciValues, findObject, helmSkipReason, renderChart, runHelm, valueArgs } from './helm.js';
 import type { RenderedObject } from './helm.js';
@@ -20,7 +21,18 @@ const OPERATOR_WORKLOADS: Record<string, string[]> = {
   // The database is a CNPG Cluster (CNPG makes its pods), NATS stays managed.
   'mesh-cnpg-monitoring-values.yaml': ['Deployment/hyphae-api', 'Deployment/hyphae-worker', 'StatefulSet/hyphae-nats'],
   'operator-ha-namespaced-values.yaml': ['Deployment/hyphae-api', 'Deployment/hyphae-worker', 'StatefulSet/hyphae-nats', 'StatefulSet/hyphae-postgres'],
+  // PostgreSQL under Patroni, and the backup CronJob.
+  'mesh-ha-backup-values.yaml': ['CronJob/hyphae-postgres-backup', 'Deployment/hyphae-api', 'Deployment/hyphae-worker', 'StatefulSet/hyphae-nats', 'StatefulSet/hyphae-postgres'],
+  'mesh-restore-s3-values.yaml': [
+    'CronJob/memory-restored-postgres-backup',
+    'Deployment/memory-restored-api',
+    'Deployment/memory-restored-worker',
+    'StatefulSet/memory-restored-nats',
+    'StatefulSet/memory-restored-postgres',
+  ],
 };
+/** Pods that run to completion report no readiness and need no liveness probe. */
+const RUN_TO_COMPLETION = ['Job', 'CronJob'];
 const RECOMMENDED_LABELS = ['app.kubernetes.io/name', 'app.kubernetes.io/instance', 'app.kubernetes.io/version', 'app.kubernetes.io/managed-by', 'helm.sh/chart'];
 
 interface Rule {
@@ -135,6 +147,10 @@ describe.skipIf(skip !== undefined)('helm chart rendering', () => {
       [{ 'mesh.nats.replicas': 12 }, "at '/mesh/nats/replicas': maximum: got 12, want 9"],
       [{ 'mesh.api.database.hnsw.efSearch': 0 }, "at '/mesh/api/database/hnsw/efSearch': minimum: got 0, want 1"],
       [{ 'mesh.api.database.hnsw.iterativeScan': 'sideways' }, "at '/mesh/api/database/hnsw/iterativeScan'"],
+      [{ 'mesh.postgres.instances': 10 }, "at '/mesh/postgres/instances': maximum: got 10, want 9"],
+      [{ 'mesh.postgres.backup.schedule': 'nightly' }, "at '/mesh/postgres/backup/schedule'"],
+      [{ 'mesh.postgres.mode': 'cnpg', 'mesh.postgres.backup.enabled': true }, "at '/mesh/postgres/backup/enabled'"],
+      [{ 'mesh.postgres.restore.stanza': 'old' }, "at '/mesh/postgres/restore'"],
     ];
     for (const [set, message] of cases) {
       const r = await runHelm(['template', 'hyphae', CHART_DIR, '--kube-version', KUBE_VERSION, ...valueArgs([], set)]);
@@ -175,6 +191,7 @@ describe.skipIf(skip !== undefined)('helm chart rendering', () => {
         const pod = requirePodSpec(o, file);
         expect(restrictedViolations(pod), where).toEqual([]);
         expect(containersWithoutRequests(pod), where).toEqual([]);
+        if (RUN_TO_COMPLETION.includes(o.kind)) continue;
         for (const c of pod.containers as unknown as Array<{ name: string; livenessProbe?: unknown; readinessProbe?: unknown }>) {
           expect(c.readinessProbe, `${where} ${c.name}`).toBeDefined();
           expect(c.livenessProbe, `${where} ${c.name}`).toBeDefined();
@@ -250,6 +267,8 @@ describe.skipIf(skip !== undefined)('helm chart rendering', () => {
       [`${HYPHAE_MESH.group}/${HYPHAE_MESH.plural}/status`, ['get', 'patch']],
       [`${HYPHAE_MESH.group}/${HYPHAE_MESH.plural}/finalizers`, ['update']],
       ...OWNED_TYPES.map((t): [string, string[]] => [`${t.group}/${t.plural}`, manage]),
+      // Granted on to each mesh's Patroni, so held by the operator too.
+      ...patroniRules().flatMap((r) => r.resources.map((res): [string, string[]] => [`${r.apiGroups[0] ?? ''}/${res}`, [...r.verbs].sort()])),
     ]);
     expect(Object.fromEntries([...grants].sort())).toEqual(Object.fromEntries([...expected].sort()));
     for (const r of rules) expect([...r.apiGroups, ...r.resources, ...r.verbs]).not.toContain('*');

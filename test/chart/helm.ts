@@ -68,7 +68,14 @@ export async function helmOk(args: readonly string[], kubeconfigPath?: string): 
   return r.stdout;
 }
 
-export const ciValueFiles = ['mesh-managed-values.yaml', 'mesh-external-values.yaml', 'mesh-cnpg-monitoring-values.yaml', 'operator-ha-namespaced-values.yaml'];
+export const ciValueFiles = [
+  'mesh-managed-values.yaml',
+  'mesh-external-values.yaml',
+  'mesh-cnpg-monitoring-values.yaml',
+  'operator-ha-namespaced-values.yaml',
+  'mesh-ha-backup-values.yaml',
+  'mesh-restore-s3-values.yaml',
+];
 
 export function ciValues(file: string): string {
   return join(CHART_DIR, 'ci', file);

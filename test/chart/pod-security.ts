@@ -64,8 +64,8 @@ export function containersWithoutRequests(pod: PodSpec, withInit = true): string
   return all.filter((c) => Object.keys(c.resources?.requests ?? {}).length === 0).map((c) => c.name);
 }
 
-/** The pod template of a workload object (Deployment, StatefulSet, …), if it has one. */
+/** The pod template of a workload object (Deployment, StatefulSet, CronJob, …), if it has one. */
 export function podSpecOf(obj: { kind: string; spec?: unknown }): PodSpec | undefined {
-  const spec = obj.spec as { template?: { spec?: PodSpec } } | undefined;
-  return spec?.template?.spec;
+  const spec = obj.spec as { template?: { spec?: PodSpec }; jobTemplate?: { spec?: { template?: { spec?: PodSpec } } } } | undefined;
+  return spec?.template?.spec ?? spec?.jobTemplate?.spec?.template?.spec;
 }

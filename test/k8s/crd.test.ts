@@ -83,6 +83,33 @@ describe.skipIf(skip !== undefined)('HyphaeMesh CRD on a real kube-apiserver', (
     await expect(create('oauth-ok', { ingress: { enabled: true, host: 'm.example.com' }, oauth: { issuer: 'https://id.example.com', allowedTenants: ['acme'] } })).resolves.toBeDefined();
   });
 
+  it('keeps backups and restores to managed mode, a restore to a named repository, and a PostgreSQL under one way of running', async () => {
+    expect(await rejection('cnpg-backup', { postgres: { mode: 'cnpg', instances: 2, backup: { enabled: true } } })).toMatch(/postgres.backup requires mode managed/);
+    expect(await rejection('ext-restore', { postgres: { mode: 'external', secretRef: { name: 'db' }, restore: { stanza: 'old', claimName: 'c' } } })).toMatch(
+      /postgres.restore requires mode managed/,
+    );
+    expect(await rejection('restore-nowhere', { postgres: { restore: { stanza: 'old' } } })).toMatch(/postgres.restore requires claimName or pgbackrest/);
+    expect(await rejection('bad-schedule', { postgres: { backup: { enabled: true, schedule: 'nightly' } } })).toMatch(/spec.postgres.backup.schedule/);
+    expect(await rejection('bad-target', { postgres: { restore: { stanza: 'old', claimName: 'c', targetTime: 'yesterday' } } })).toMatch(/spec.postgres.restore.targetTime/);
+    const filled = await create('backed-up', { postgres: { instances: 3, backup: { enabled: true } } });
+    expect((filled.spec as { postgres: { backup: unknown } }).postgres.backup).toMatchObject({
+      schedule: '0 3 * * *',
+      type: 'full',
+      retentionFull: 7,
+      archiveTimeoutSeconds: 60,
+      volume: { size: '20Gi', accessMode: 'ReadWriteMany' },
+    });
+    const postgres = (name: string, pg: Record<string, unknown>): Promise<unknown> => client.mergePatch(objectPath(HYPHAE_MESH, ns, name), { spec: { postgres: pg } });
+    // One plain instance and Patroni run different StatefulSets over the same volumes: no switch in place.
+    await create('plain', {});
+    await expect(postgres('plain', { instances: 3 })).rejects.toThrow(/cannot switch in place between one plain instance and Patroni/);
+    await expect(postgres('plain', { backup: { enabled: true } })).rejects.toThrow(/cannot switch in place/);
+    await expect(postgres('backed-up', { instances: 1, backup: { enabled: false } })).rejects.toThrow(/cannot switch in place/);
+    // Under Patroni the count may change, down to one.
+    await expect(postgres('backed-up', { instances: 1 })).resolves.toBeDefined();
+    await expect(postgres('backed-up', { instances: 5 })).resolves.toBeDefined();
+  });
+
   it('serves the scale subresource on spec.api.replicas', async () => {
     await create('scalable', { api: { replicas: 3 } });
     const path = `${objectPath(HYPHAE_MESH, ns, 'scalable')}/scale`;

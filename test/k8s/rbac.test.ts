@@ -3,7 +3,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeApiError } from '../../operator/src/errors.js';
 import type { KubeClient } from '../../operator/src/kube/kube-client.js';
-import { DEPLOYMENT, HYPHAE_MESH, NETWORK_POLICY, PDB, STATEFUL_SET, collectionPath, objectPath } from '../../operator/src/kube/resource-types.js';
+import {
+  CRON_JOB,
+  DEPLOYMENT,
+  HYPHAE_MESH,
+  NETWORK_POLICY,
+  PDB,
+  PVC,
+  ROLE,
+  ROLE_BINDING,
+  SERVICE_ACCOUNT,
+  STATEFUL_SET,
+  collectionPath,
+  objectPath,
+} from '../../operator/src/kube/resource-types.js';
 import type { ResourceType } from '../../operator/src/kube/resource-types.js';
 import { operatorClusterRules, operatorLeaseRules } from '../../operator/src/rbac.js';
 import type { OperatorHandle } from '../../operator/src/run-operator.js';
@@ -15,7 +28,7 @@ import { startTestOperator } from './operator-harness.js';
 
 const skip = k8sSkipReason();
 const USER = 'hyphae-operator';
-const POD: ResourceType = { group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true };
+const REPLICA_SET: ResourceType = { group: 'apps', version: 'v1', kind: 'ReplicaSet', plural: 'replicasets', namespaced: true };
 
 describe.skipIf(skip !== undefined)('operator under least-privilege RBAC', () => {
   let cp: ControlPlane;
@@ -54,15 +67,15 @@ describe.skipIf(skip !== undefined)('operator under least-privilege RBAC', () =>
     await cp?.stop();
   });
 
-  it('is really restricted (cannot list pods)', async () => {
-    await expect(restricted.get('/api/v1/pods')).rejects.toSatisfy((e: unknown) => e instanceof KubeApiError && e.status === 403);
+  it('is really restricted (cannot list ReplicaSets)', async () => {
+    await expect(restricted.get('/apis/apps/v1/replicasets')).rejects.toSatisfy((e: unknown) => e instanceof KubeApiError && e.status === 403);
   });
 
   it("the tests' absence check (tryGet) reads 404 as absent but a 403 as a failure", async () => {
     const ns = await createNamespace(admin, 'absent');
     expect(await tryGet(admin, DEPLOYMENT, ns, 'nothing-here')).toBeUndefined();
-    // Pods are outside the operator's rules: a forbidden read must not look like "absent".
-    await expect(tryGet(restricted, POD, ns, 'nothing-here')).rejects.toSatisfy((e: unknown) => e instanceof KubeApiError && e.status === 403);
+    // ReplicaSets are outside the operator's rules: a forbidden read must not look like "absent".
+    await expect(tryGet(restricted, REPLICA_SET, ns, 'nothing-here')).rejects.toSatisfy((e: unknown) => e instanceof KubeApiError && e.status === 403);
   });
 
   it('reconciles to Ready with leader election, using only its rules', async () => {
@@ -86,6 +99,23 @@ describe.skipIf(skip !== undefined)('operator under least-privilege RBAC', () =>
       return m.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
     });
     const forbidden = op.client.log.all().filter((r) => r.status === 403);
+    expect(forbidden).toEqual([]);
+  });
+
+  it("grants each mesh's Patroni its Role and runs backups, using only its rules", async () => {
+    const ns = await createNamespace(admin, 'rbac-ha');
+    await admin.request({
+      method: 'POST',
+      path: collectionPath(HYPHAE_MESH, ns),
+      body: { apiVersion: 'hyphae.dev/v1alpha1', kind: 'HyphaeMesh', metadata: { name: 'h' }, spec: { postgres: { instances: 3, backup: { enabled: true } } } },
+    });
+    // Kubernetes lets the operator create this Role only because it holds every permission in it.
+    const role = await waitFor('Role', () => tryGet(admin, ROLE, ns, 'h-patroni'));
+    expect((role as unknown as { rules: unknown[] }).rules).toHaveLength(2);
+    for (const [rt, name] of [[ROLE_BINDING, 'h-patroni'], [SERVICE_ACCOUNT, 'h-patroni'], [CRON_JOB, 'h-postgres-backup'], [PVC, 'h-postgres-backup'], [STATEFUL_SET, 'h-postgres']] as const) {
+      await waitFor(`${rt.kind}/${name}`, () => tryGet(admin, rt, ns, name));
+    }
+    const forbidden = op?.client.log.all().filter((r) => r.status === 403);
     expect(forbidden).toEqual([]);
   });
 });

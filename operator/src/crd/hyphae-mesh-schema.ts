@@ -135,10 +135,81 @@ export const workersSchema = object(
   },
 );
 
+const backupTypes = ['full', 'diff', 'incr'] as const;
+const pgbackrestOptions = (what: string) =>
+  map(string({ maxLength: 4096 }), {
+    description: `pgBackRest settings for ${what} (option name without the leading --, e.g. repo1-type: s3, repo1-s3-bucket: …); credentials belong in secretRef.`,
+  });
+const envSecretRef = (what: string) =>
+  object(
+    { name: string({ ...dnsName, description: `Secret whose keys become environment variables of ${what}, e.g. PGBACKREST_REPO1_S3_KEY.` }) },
+    { required: ['name'] },
+  );
+
+/** pgBackRest backups of the managed PostgreSQL (docs/operations.md): WAL archiving plus scheduled backups. */
+export const postgresBackupSchema = object(
+  {
+    enabled: boolean({ default: false, description: 'Archive WAL and take scheduled backups with pgBackRest (runs PostgreSQL under Patroni even with one instance).' }),
+    schedule: string({
+      default: '0 3 * * *',
+      pattern: '^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|\\S+( +\\S+){4})$',
+      description: 'When the backup CronJob runs (cron syntax, the cluster\'s time zone).',
+    }),
+    type: enumOf(backupTypes, { default: 'full', description: 'pgBackRest backup type of the scheduled backup.' }),
+    retentionFull: integer({ minimum: 1, maximum: 9999, default: 7, description: 'Full backups kept (repo1-retention-full); older ones and the WAL only they need are expired.' }),
+    archiveTimeoutSeconds: integer({
+      minimum: 0,
+      maximum: 86400,
+      default: 60,
+      description: 'archive_timeout: a WAL segment with changes is archived at the latest after this long, bounding what a restore can lose; 0 waits for full segments.',
+    }),
+    volume: object(
+      {
+        size: quantity({ default: '20Gi', description: 'Size of the repository volume.' }),
+        storageClassName: string(),
+        accessMode: enumOf(['ReadWriteMany', 'ReadWriteOnce'] as const, {
+          default: 'ReadWriteMany',
+          description: 'Every instance archives WAL into the repository: ReadWriteMany unless all instances share one node.',
+        }),
+        claimName: string({ ...dnsName, description: 'An existing claim to use as the repository instead of creating <name>-postgres-backup.' }),
+      },
+      { defaultEmpty: true, description: 'The repository volume, mounted in every instance; unused when pgbackrest sets a repo1-type other than posix.' },
+    ),
+    pgbackrest: pgbackrestOptions('the backup repository'),
+    secretRef: envSecretRef('the PostgreSQL pods'),
+  },
+  { defaultEmpty: true, description: 'Physical backups and WAL archiving (managed mode).' },
+);
+
+/** Bootstrap a new managed PostgreSQL from another mesh's pgBackRest backups. */
+export const postgresRestoreSchema = object(
+  {
+    stanza: string({
+      minLength: 1,
+      maxLength: 253,
+      pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
+      description: 'The pgBackRest stanza to restore: the name of the mesh that took the backups.',
+    }),
+    claimName: string({ ...dnsName, description: 'The claim holding the repository (e.g. <that mesh>-postgres-backup), mounted read-only.' }),
+    targetTime: dateTime({ description: 'Recover to this moment (point in time); absent: to the end of the archived WAL.' }),
+    pgbackrest: pgbackrestOptions('the repository restored from'),
+    secretRef: envSecretRef('the restore (as HYPHAE_RESTORE_<key>)'),
+  },
+  {
+    required: ['stanza'],
+    description: 'Restore from pgBackRest backups when this mesh\'s PostgreSQL is first created (managed mode).',
+    validations: [{ rule: 'has(self.claimName) || has(self.pgbackrest)', message: 'postgres.restore requires claimName or pgbackrest repository settings', fieldPath: '.claimName' }],
+  },
+);
+
+/** CEL for "runs under Patroni" (operator/src/desired/postgres-topology.ts, usesPatroni). */
+const patroniWhen = (pg: string): string =>
+  `(has(${pg}.instances) && ${pg}.instances > 1) || (has(${pg}.backup) && ${pg}.backup.enabled) || has(${pg}.restore)`;
+
 export const postgresSchema = object(
   {
     mode: enumOf(['managed', 'cnpg', 'external'] as const, { default: 'managed' }),
-    image: string({ default: 'pgvector/pgvector:pg17', description: 'PostgreSQL image with pgvector (managed mode).' }),
+    image: string({ default: 'pgvector/pgvector:pg17', description: 'PostgreSQL image with pgvector (managed mode); more than one instance or backups need Patroni and pgBackRest in it (ghcr.io/hyphae-dev/postgres).' }),
     storage: object(
       {
         size: quantity({ default: '10Gi', description: 'Volume size per instance.' }),
@@ -146,7 +217,13 @@ export const postgresSchema = object(
       },
       { defaultEmpty: true },
     ),
-    instances: integer({ minimum: 1, maximum: 9, description: 'CloudNativePG instances (cnpg mode).' }),
+    instances: integer({
+      minimum: 1,
+      maximum: 9,
+      description: 'PostgreSQL instances. managed: more than 1 runs Patroni (synchronous replication, automatic failover), default 1; cnpg: CloudNativePG instances.',
+    }),
+    backup: postgresBackupSchema,
+    restore: postgresRestoreSchema,
     secretRef: secretKeyRef('url', 'the PostgreSQL URL (external mode)'),
     resources: resources('250m', '512Mi'),
   },
@@ -155,6 +232,14 @@ export const postgresSchema = object(
     validations: [
       { rule: "self.mode != 'external' || has(self.secretRef)", message: 'postgres.mode external requires secretRef', fieldPath: '.secretRef' },
       { rule: "self.mode != 'cnpg' || has(self.instances)", message: 'postgres.mode cnpg requires instances', fieldPath: '.instances' },
+      { rule: "self.mode == 'managed' || !self.backup.enabled", message: 'postgres.backup requires mode managed', fieldPath: '.backup' },
+      { rule: "self.mode == 'managed' || !has(self.restore)", message: 'postgres.restore requires mode managed', fieldPath: '.restore' },
+      {
+        // The two run different StatefulSets (pod management, Services, Endpoints) over the same volumes.
+        rule: `self.mode != 'managed' || oldSelf.mode != 'managed' || (${patroniWhen('self')}) == (${patroniWhen('oldSelf')})`,
+        message: 'a managed PostgreSQL cannot switch in place between one plain instance and Patroni (more than one instance, backup or restore): see docs/operations.md',
+        fieldPath: '.instances',
+      },
     ],
   },
 );

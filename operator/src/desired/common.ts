@@ -16,14 +16,20 @@ export const POSTGRES_PORT = 5432;
 export const NATS_CLIENT_PORT = 4222;
 export const NATS_CLUSTER_PORT = 6222;
 export const NATS_MONITOR_PORT = 8222;
+export const PATRONI_PORT = 8008;
 
-export type Component = 'api' | 'worker' | 'postgres' | 'nats' | 'config';
+export type Component = 'api' | 'worker' | 'postgres' | 'postgres-backup' | 'nats' | 'config';
 
 export const names = {
   config: (m: HyphaeMesh): string => `${m.metadata.name}-config`,
   api: (m: HyphaeMesh): string => `${m.metadata.name}-api`,
   worker: (m: HyphaeMesh): string => `${m.metadata.name}-worker`,
   postgres: (m: HyphaeMesh): string => `${m.metadata.name}-postgres`,
+  postgresReplicas: (m: HyphaeMesh): string => `${m.metadata.name}-postgres-ro`,
+  /** Patroni keeps its cluster configuration in Endpoints of this name (its scope + "-config"). */
+  patroniConfig: (m: HyphaeMesh): string => `${m.metadata.name}-postgres-config`,
+  patroni: (m: HyphaeMesh): string => `${m.metadata.name}-patroni`,
+  postgresBackup: (m: HyphaeMesh): string => `${m.metadata.name}-postgres-backup`,
   cnpgCluster: (m: HyphaeMesh): string => `${m.metadata.name}-pg`,
   nats: (m: HyphaeMesh): string => `${m.metadata.name}-nats`,
   natsCluster: (m: HyphaeMesh): string => `${m.metadata.name}-nats-cluster`,
@@ -91,6 +97,11 @@ export function containerSecurityContext(): Record<string, unknown> {
     capabilities: { drop: ['ALL'] },
     seccompProfile: { type: 'RuntimeDefault' },
   };
+}
+
+/** An environment variable read from one key of a Secret. */
+export function secretEnv(name: string, secret: string, key: string): Record<string, unknown> {
+  return { name, valueFrom: { secretKeyRef: { name: secret, key } } };
 }
 
 export const tmpVolume = { name: 'tmp', emptyDir: {} };

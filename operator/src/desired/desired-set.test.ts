@@ -62,6 +62,35 @@ describe('desiredSet', () => {
     );
   });
 
+  it('runs PostgreSQL under Patroni with its RBAC, settings, Services and, with backups, the repository claim and CronJob', () => {
+    const { mesh, spec } = meshFixture({ postgres: { instances: 3, backup: { enabled: true } } });
+    const d = desiredSet(mesh, spec, { postgresPassword: 'pw', availableKinds: all });
+    const postgres = d.objects.filter((o) => o.metadata.labels?.['app.kubernetes.io/component']?.startsWith('postgres'));
+    expect(kinds(postgres)).toEqual(
+      [
+        'ConfigMap/demo-patroni',
+        'CronJob/demo-postgres-backup',
+        'NetworkPolicy/demo-postgres',
+        'PersistentVolumeClaim/demo-postgres-backup',
+        'PodDisruptionBudget/demo-postgres',
+        'Role/demo-patroni',
+        'RoleBinding/demo-patroni',
+        'Secret/demo-postgres',
+        'Service/demo-postgres',
+        'Service/demo-postgres-config',
+        'Service/demo-postgres-ro',
+        'ServiceAccount/demo-patroni',
+        'StatefulSet/demo-postgres',
+      ].sort(),
+    );
+    // The Role exists before its binding, and everything the pods mount or run as before the pods.
+    const index = (kind: string): number => d.objects.findIndex((o) => o.kind === kind);
+    for (const before of ['ServiceAccount', 'Role', 'ConfigMap', 'PersistentVolumeClaim']) expect(index(before)).toBeLessThan(index('StatefulSet'));
+    expect(index('Role')).toBeLessThan(index('RoleBinding'));
+    // Only the repository claim outlives the mesh.
+    expect(d.objects.filter((o) => o.metadata.ownerReferences === undefined).map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['PersistentVolumeClaim/demo-postgres-backup']);
+  });
+
   it('reports kinds the cluster lacks instead of producing them', () => {
     const { mesh, spec } = meshFixture({ postgres: { mode: 'cnpg', instances: 2 }, monitoring: { serviceMonitor: { enabled: true } } });
     const d = desiredSet(mesh, spec, { postgresPassword: 'pw', availableKinds: new Set() });

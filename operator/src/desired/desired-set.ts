@@ -12,8 +12,14 @@ import { ingress } from './ingress.js';
 import { networkPolicies } from './network-policies.js';
 import { natsClientService, natsClusterService, natsStatefulSet } from './nats-statefulset.js';
 import { podDisruptionBudgets } from './pod-disruption-budgets.js';
+import { patroniConfigMap } from './patroni-config.js';
+import { patroniRole, patroniRoleBinding, patroniServiceAccount } from './patroni-rbac.js';
+import { patroniConfigService, postgresReplicaService } from './patroni-services.js';
+import { patroniStatefulSet } from './patroni-statefulset.js';
+import { postgresBackupClaim, postgresBackupCronJob } from './postgres-backup.js';
 import { postgresSecret } from './postgres-secret.js';
 import { postgresService, postgresStatefulSet } from './postgres-statefulset.js';
+import { usesPatroni } from './postgres-topology.js';
 import { serviceMonitor } from './service-monitor.js';
 import { workerDeployment } from './worker-deployment.js';
 import type { HyphaeMesh } from './hyphae-mesh.js';
@@ -43,8 +49,10 @@ export function desiredSet(mesh: HyphaeMesh, spec: HyphaeMeshSpec, inputs: Desir
   // Policies before the pods they guard.
   objects.push(cm, ...networkPolicies(mesh, spec));
 
-  if (spec.postgres.mode === 'managed') {
-    objects.push(postgresSecret(mesh, inputs.postgresPassword), postgresService(mesh), postgresStatefulSet(mesh, spec));
+  if (spec.postgres.mode === 'managed' && usesPatroni(spec)) {
+    objects.push(postgresSecret(mesh, inputs.postgresPassword), ...patroniObjects(mesh, spec));
+  } else if (spec.postgres.mode === 'managed') {
+    objects.push(postgresSecret(mesh, inputs.postgresPassword), postgresService(mesh, spec), postgresStatefulSet(mesh, spec));
   } else if (spec.postgres.mode === 'cnpg') {
     optional(typeKey(CNPG_CLUSTER), () => cnpgCluster(mesh, spec));
   }
@@ -60,4 +68,21 @@ export function desiredSet(mesh: HyphaeMesh, spec: HyphaeMeshSpec, inputs: Desir
   if (spec.monitoring.serviceMonitor.enabled) optional(typeKey(SERVICE_MONITOR), () => serviceMonitor(mesh, spec));
 
   return { objects, missingKinds };
+}
+
+/** PostgreSQL under Patroni: its RBAC and settings before the pods, and the backup objects when asked for. */
+function patroniObjects(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject[] {
+  const claim = spec.postgres.backup.enabled ? postgresBackupClaim(mesh, spec) : undefined;
+  return [
+    patroniServiceAccount(mesh),
+    patroniRole(mesh),
+    patroniRoleBinding(mesh),
+    patroniConfigMap(mesh, spec),
+    postgresService(mesh, spec),
+    patroniConfigService(mesh),
+    postgresReplicaService(mesh),
+    ...(claim === undefined ? [] : [claim]),
+    patroniStatefulSet(mesh, spec),
+    ...(spec.postgres.backup.enabled ? [postgresBackupCronJob(mesh, spec)] : []),
+  ];
 }

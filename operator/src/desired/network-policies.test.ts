@@ -33,6 +33,13 @@ describe('networkPolicies', () => {
     ]);
   });
 
+  it('under Patroni also admits the instances to each other (replication, REST API) and the backup job to PostgreSQL', () => {
+    expect(policies({ postgres: { instances: 3 } })['demo-postgres']?.ingress).toEqual([
+      { from: [pods('api'), pods('postgres'), pods('postgres-backup')], ports: [{ port: 5432, protocol: 'TCP' }] },
+      { from: [pods('postgres')], ports: [{ port: 8008, protocol: 'TCP' }] },
+    ]);
+  });
+
   it('admits only the API pods to workers and PostgreSQL', () => {
     const p = policies();
     expect(p['demo-worker']?.ingress).toEqual([{ from: [pods('api')], ports: [{ port: 8788, protocol: 'TCP' }] }]);

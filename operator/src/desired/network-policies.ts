@@ -3,8 +3,9 @@
 // the mode (external database, NATS, embeddings URL) and every server side is already guarded.
 import type { HyphaeMeshSpec } from '../crd/hyphae-mesh-schema.js';
 import type { KubeObject } from '../kube/kube-object.js';
-import { NATS_CLIENT_PORT, NATS_CLUSTER_PORT, POSTGRES_PORT, WORKER_PORT, metadata, names, podSelector } from './common.js';
+import { NATS_CLIENT_PORT, NATS_CLUSTER_PORT, PATRONI_PORT, POSTGRES_PORT, WORKER_PORT, metadata, names, podSelector } from './common.js';
 import type { Component } from './common.js';
+import { usesPatroni } from './postgres-topology.js';
 import type { HyphaeMesh } from './hyphae-mesh.js';
 
 interface IngressRule {
@@ -35,8 +36,19 @@ export function networkPolicies(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObj
     // Workers take their work from NATS; only the API pods may call their HTTP port.
     policy(mesh, names.worker(mesh), 'worker', [{ from: [peer('api')], ports: [tcp(WORKER_PORT)] }]),
   ];
-  // The migrate init container runs in the API pods, so the API selector covers it too.
-  if (spec.postgres.mode === 'managed') out.push(policy(mesh, names.postgres(mesh), 'postgres', [{ from: [peer('api')], ports: [tcp(POSTGRES_PORT)] }]));
+  // The migrate init container runs in the API pods, so the API selector covers it too. Under
+  // Patroni the instances also replicate from each other, ask each other's REST API in a leader
+  // race, and the backup job reaches the primary.
+  if (spec.postgres.mode === 'managed' && usesPatroni(spec)) {
+    out.push(
+      policy(mesh, names.postgres(mesh), 'postgres', [
+        { from: [peer('api'), peer('postgres'), peer('postgres-backup')], ports: [tcp(POSTGRES_PORT)] },
+        { from: [peer('postgres')], ports: [tcp(PATRONI_PORT)] },
+      ]),
+    );
+  } else if (spec.postgres.mode === 'managed') {
+    out.push(policy(mesh, names.postgres(mesh), 'postgres', [{ from: [peer('api')], ports: [tcp(POSTGRES_PORT)] }]));
+  }
   if (spec.nats.mode === 'managed') {
     out.push(
       policy(mesh, names.nats(mesh), 'nats', [

@@ -25,6 +25,11 @@ describe('podDisruptionBudgets', () => {
     expect(b['demo-nats']?.spec).toMatchObject({ maxUnavailable: 1, selector: { matchLabels: { 'app.kubernetes.io/component': 'nats' } } });
   });
 
+  it('lets one PostgreSQL instance at a time go under Patroni, none of a single instance', () => {
+    expect(budgets({ postgres: { instances: 3 } })['demo-postgres']?.spec).toMatchObject({ maxUnavailable: 1, selector: { matchLabels: { 'app.kubernetes.io/component': 'postgres' } } });
+    expect(budgets({ postgres: { backup: { enabled: true } } })['demo-postgres']).toBeUndefined();
+  });
+
   it('adds the API budget for autoscaling even at one replica, and the workers above one replica', () => {
     expect(Object.keys(budgets({ api: { replicas: 1 } }))).toEqual(['demo-nats']);
     expect(Object.keys(budgets({ api: { replicas: 1 }, autoscaling: { enabled: true, minReplicas: 1 } }))).toContain('demo-api');

@@ -4,6 +4,7 @@ import type { HyphaeMeshSpec } from '../crd/hyphae-mesh-schema.js';
 import type { KubeObject } from '../kube/kube-object.js';
 import { metadata, names, podSelector } from './common.js';
 import type { Component } from './common.js';
+import { postgresInstances, usesPatroni } from './postgres-topology.js';
 import type { HyphaeMesh } from './hyphae-mesh.js';
 
 /** The most NATS peers that may be down while a majority (a quorum, should JetStream be enabled) stays up; at least 1 so drains proceed. */
@@ -26,13 +27,15 @@ function pdb(mesh: HyphaeMesh, name: string, component: Component, maxUnavailabl
 }
 
 /**
- * One budget per component with more than one pod. The managed PostgreSQL is a single instance:
- * a budget could only block every drain of its node forever, never keep it serving.
+ * One budget per component with more than one pod. A single managed PostgreSQL instance gets none:
+ * a budget could only block every drain of its node forever, never keep it serving. Under Patroni
+ * one instance at a time may go; a drained primary fails over to a synchronous replica.
  */
 export function podDisruptionBudgets(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject[] {
   const out: KubeObject[] = [];
   if (spec.autoscaling.enabled || spec.api.replicas > 1) out.push(pdb(mesh, names.api(mesh), 'api', 1));
   if (spec.workers.replicas > 1) out.push(pdb(mesh, names.worker(mesh), 'worker', 1));
+  if (usesPatroni(spec) && postgresInstances(spec) > 1) out.push(pdb(mesh, names.postgres(mesh), 'postgres', 1));
   if (spec.nats.mode === 'managed' && spec.nats.replicas > 1) out.push(pdb(mesh, names.nats(mesh), 'nats', natsMaxUnavailable(spec.nats.replicas)));
   return out;
 }

@@ -20,7 +20,7 @@ describe('postgres StatefulSet and Service', () => {
   });
 
   it('is governed by a headless Service', () => {
-    const { mesh } = meshFixture();
-    expect((postgresService(mesh).spec as { clusterIP: string }).clusterIP).toBe('None');
+    const { mesh, spec } = meshFixture();
+    expect((postgresService(mesh, spec).spec as { clusterIP: string }).clusterIP).toBe('None');
   });
 });

@@ -9,19 +9,19 @@ import {
   metadata,
   names,
   podSecurityContext,
+  secretEnv,
   selectorLabels,
   tmpMount,
   tmpVolume,
 } from './common.js';
+import { PGDATA, usesPatroni } from './postgres-topology.js';
 import type { HyphaeMesh } from './hyphae-mesh.js';
 
 /** uid/gid of `postgres` in the Debian-based postgres images (pgvector/pgvector builds on them). */
 export const POSTGRES_UID = 999;
 
 export function postgresStatefulSet(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject {
-  const secret = names.postgres(mesh);
-  const fromSecret = (key: string): Record<string, unknown> => ({ valueFrom: { secretKeyRef: { name: secret, key } } });
-  const storage = spec.postgres.storage;
+  const fromSecret = (name: string, key: string): Record<string, unknown> => secretEnv(name, names.postgres(mesh), key);
   return compact({
     apiVersion: 'apps/v1',
     kind: 'StatefulSet',
@@ -42,11 +42,10 @@ export function postgresStatefulSet(mesh: HyphaeMesh, spec: HyphaeMeshSpec): Kub
               imagePullPolicy: spec.image.pullPolicy,
               ports: [{ name: 'postgres', containerPort: POSTGRES_PORT, protocol: 'TCP' }],
               env: [
-                { name: 'POSTGRES_USER', ...fromSecret('username') },
-                { name: 'POSTGRES_PASSWORD', ...fromSecret('password') },
-                { name: 'POSTGRES_DB', ...fromSecret('database') },
-                // A subdirectory: initdb refuses a mount point that holds lost+found.
-                { name: 'PGDATA', value: '/var/lib/postgresql/data/pgdata' },
+                fromSecret('POSTGRES_USER', 'username'),
+                fromSecret('POSTGRES_PASSWORD', 'password'),
+                fromSecret('POSTGRES_DB', 'database'),
+                { name: 'PGDATA', value: PGDATA },
               ],
               resources: spec.postgres.resources,
               readinessProbe: { exec: { command: ['pg_isready', '-U', 'hyphae', '-d', 'hyphae'] }, periodSeconds: 5 },
@@ -62,32 +61,39 @@ export function postgresStatefulSet(mesh: HyphaeMesh, spec: HyphaeMeshSpec): Kub
           volumes: [{ name: 'run', emptyDir: {} }, tmpVolume],
         },
       },
-      volumeClaimTemplates: [
-        {
-          apiVersion: 'v1',
-          kind: 'PersistentVolumeClaim',
-          metadata: { name: 'data', labels: labels(mesh, 'postgres') },
-          spec: {
-            accessModes: ['ReadWriteOnce'],
-            storageClassName: storage.storageClassName,
-            resources: { requests: { storage: storage.size } },
-          },
-        },
-      ],
+      volumeClaimTemplates: [postgresDataClaim(mesh, spec)],
     },
   });
 }
 
-export function postgresService(mesh: HyphaeMesh): KubeObject {
-  return {
+/** The volume of each instance; the same under Patroni, whose StatefulSet keeps this one's name. */
+export function postgresDataClaim(mesh: HyphaeMesh, spec: HyphaeMeshSpec): Record<string, unknown> {
+  return compact({
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name: 'data', labels: labels(mesh, 'postgres') },
+    spec: {
+      accessModes: ['ReadWriteOnce'],
+      storageClassName: spec.postgres.storage.storageClassName,
+      resources: { requests: { storage: spec.postgres.storage.size } },
+    },
+  });
+}
+
+/**
+ * The host of the database URL, headless in both modes (the StatefulSet's governing Service): with
+ * one instance it selects that pod; under Patroni it has no selector and Patroni keeps its
+ * Endpoints pointing at the current leader alone (patroni-config.ts, use_endpoints).
+ */
+export function postgresService(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject {
+  return compact({
     apiVersion: 'v1',
     kind: 'Service',
     metadata: metadata(mesh, names.postgres(mesh), 'postgres'),
     spec: {
-      // Headless: the StatefulSet's governing Service, and with one instance it is also the URL host.
       clusterIP: 'None',
-      selector: selectorLabels(mesh, 'postgres'),
+      selector: usesPatroni(spec) ? undefined : selectorLabels(mesh, 'postgres'),
       ports: [{ name: 'postgres', port: POSTGRES_PORT, targetPort: 'postgres', protocol: 'TCP' }],
     },
-  };
+  });
 }

@@ -37,6 +37,11 @@ export const STATEFUL_SET = t('apps', 'v1', 'StatefulSet', 'statefulsets');
 export const SERVICE = t('', 'v1', 'Service', 'services');
 export const SECRET = t('', 'v1', 'Secret', 'secrets');
 export const CONFIG_MAP = t('', 'v1', 'ConfigMap', 'configmaps');
+export const SERVICE_ACCOUNT = t('', 'v1', 'ServiceAccount', 'serviceaccounts');
+export const PVC = t('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims');
+export const ROLE = t('rbac.authorization.k8s.io', 'v1', 'Role', 'roles');
+export const ROLE_BINDING = t('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings');
+export const CRON_JOB = t('batch', 'v1', 'CronJob', 'cronjobs');
 export const INGRESS = t('networking.k8s.io', 'v1', 'Ingress', 'ingresses');
 export const NETWORK_POLICY = t('networking.k8s.io', 'v1', 'NetworkPolicy', 'networkpolicies');
 export const PDB = t('policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets');
@@ -50,11 +55,16 @@ export const CRD = t('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', '
 export const OWNED_TYPES: readonly ResourceType[] = [
   CONFIG_MAP,
   SECRET,
+  SERVICE_ACCOUNT,
+  ROLE,
+  ROLE_BINDING,
   NETWORK_POLICY,
   SERVICE,
+  PVC,
   STATEFUL_SET,
   CNPG_CLUSTER,
   DEPLOYMENT,
+  CRON_JOB,
   PDB,
   HPA,
   INGRESS,
