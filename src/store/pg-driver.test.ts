@@ -42,6 +42,25 @@ describe('pg driver', () => {
     }
   });
 
+  it('reports a write refused by a read-only server as unavailable and drops that connection, so the next one can reach the primary', async () => {
+    const server = await startWireProtocolPostgres();
+    const db = await openPgDb({ url: server.url, max: 2 });
+    try {
+      // What a standby answers every write with (SQLSTATE 25006), as a demoted primary behind a pooled connection would.
+      const refused = db.transaction(async (tx) => {
+        await tx.query('SET TRANSACTION READ ONLY');
+        await tx.query("INSERT INTO tenants (tenant_id) VALUES ('standby')");
+      });
+      await expect(refused).rejects.toBeInstanceOf(DatabaseUnavailableError);
+      await expect(refused).rejects.toMatchObject({ code: 'UNAVAILABLE', retryAfterSeconds: 1 });
+      expect(db.poolStats().total).toBe(0);
+      await db.query("INSERT INTO tenants (tenant_id) VALUES ('primary')");
+    } finally {
+      await db.close();
+      await server.close();
+    }
+  });
+
   it('passes errors of the transaction function through unchanged and keeps SQL errors with their SQLSTATE', async () => {
     const server = await startWireProtocolPostgres();
     const db = await openPgDb({ url: server.url, max: 2 });

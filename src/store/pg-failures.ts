@@ -18,8 +18,10 @@ export function refusedPreparedStatement(error: unknown): 'stale' | 'shared-sess
 const NETWORK_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
 const POOL_FAILURE = /Connection terminated|timeout exceeded when trying to connect|connection error|not queryable|Cannot use a pool after calling end/i;
 export const STATEMENT_TIMEOUT = '57014';
-/** Connection exceptions (08…), too many connections, shutdown / crash / starting up, and a statement timeout. */
-const UNAVAILABLE_STATES = new Set(['53300', '57P01', '57P02', '57P03', STATEMENT_TIMEOUT]);
+/** A write refused because the server is a standby: a primary demoted under a pooled connection, or reached through a stale DNS answer during a failover. */
+const READ_ONLY_SERVER = '25006';
+/** Connection exceptions (08…), too many connections, shutdown / crash / starting up, a read-only (standby) server, and a statement timeout. */
+const UNAVAILABLE_STATES = new Set(['53300', '57P01', '57P02', '57P03', READ_ONLY_SERVER, STATEMENT_TIMEOUT]);
 
 /** Connection-level failures become DatabaseUnavailableError; SQL errors and our own errors pass through. */
 export function asUnavailable(error: unknown): unknown {
