@@ -164,8 +164,10 @@ describe.skipIf(skip !== undefined)('helm chart on a real kube-apiserver', () =>
     const denied: Array<[string, () => Promise<unknown>]> = [
       ['delete a node', () => sa.request({ method: 'DELETE', path: '/api/v1/nodes/any-node' })],
       ['create a ClusterRole', () => sa.request({ method: 'POST', path: collectionPath(CLUSTER_ROLE), body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'escalate' }, rules: [] } })],
-      ['create a RoleBinding', () => sa.request({ method: 'POST', path: collectionPath(ROLE_BINDING, NS), body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'x' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' }, subjects: [] } })],
-      ['list pods', () => sa.get(collectionPath(POD, NS))],
+      // It writes its meshes' Patroni Roles and bindings, but can bind nothing it does not hold.
+      ['bind cluster-admin', () => sa.request({ method: 'POST', path: collectionPath(ROLE_BINDING, NS), body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'x' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [] } })],
+      ['create a Role granting more than it holds', () => sa.request({ method: 'POST', path: collectionPath(ROLE, NS), body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'x' }, rules: [{ apiGroups: [''], resources: ['pods/exec'], verbs: ['create'] }] } })],
+      ['delete pods', () => sa.request({ method: 'DELETE', path: objectPath(POD, NS, 'any') })],
       ['exec-style pod access', () => sa.request({ method: 'POST', path: `/api/v1/namespaces/${NS}/pods/any/exec` })],
       ['change a HyphaeMesh spec', () => sa.mergePatch(objectPath(HYPHAE_MESH, NS, MESH), { spec: { api: { replicas: 9 } } })],
       ['delete a HyphaeMesh', () => sa.request({ method: 'DELETE', path: objectPath(HYPHAE_MESH, NS, MESH) })],
@@ -245,7 +247,22 @@ describe.skipIf(skip !== undefined)('helm chart on a real kube-apiserver', () =>
       }
     }
     expect([...validated].sort()).toEqual(
-      ['ConfigMap', 'Deployment', 'HorizontalPodAutoscaler', 'Ingress', 'NetworkPolicy', 'PodDisruptionBudget', 'Secret', 'Service', 'StatefulSet'].sort(),
+      [
+        'ConfigMap',
+        'CronJob',
+        'Deployment',
+        'HorizontalPodAutoscaler',
+        'Ingress',
+        'NetworkPolicy',
+        'PersistentVolumeClaim',
+        'PodDisruptionBudget',
+        'Role',
+        'RoleBinding',
+        'Secret',
+        'Service',
+        'ServiceAccount',
+        'StatefulSet',
+      ].sort(),
     );
     // A dry run creates nothing.
     expect(await tryGet(admin, DEPLOYMENT, validationNs, 'validate-hyphae-operator')).toBeUndefined();
