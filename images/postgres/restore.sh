@@ -6,7 +6,7 @@
 #       Patroni's custom bootstrap (bootstrap.method: pgbackrest; Patroni adds --scope and
 #       --datadir): the backup set holding TIME (or the latest) into DIR. Patroni then starts
 #       PostgreSQL to replay the archived WAL up to TIME (or its end) and promote.
-#   hyphae-restore wal --stanza=NAME WALFILE PATH
+#   hyphae-restore wal --stanza=NAME --datadir=DIR WALFILE PATH
 #       The restore_command of that recovery: one archived WAL file.
 set -eu
 
@@ -48,8 +48,9 @@ case "$command" in
     fi
     ;;
   wal)
+    : "${datadir:?--datadir is required}"
     [ $# -eq 2 ] || { echo "hyphae-restore wal: WALFILE and PATH expected" >&2; exit 2; }
-    restore_pgbackrest --stanza="$stanza" archive-get "$1" "$2"
+    restore_pgbackrest --stanza="$stanza" --pg1-path="$datadir" archive-get "$1" "$2"
     ;;
   *)
     echo "usage: hyphae-restore bootstrap|wal ..." >&2

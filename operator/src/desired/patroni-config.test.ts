@@ -55,7 +55,7 @@ describe('Patroni settings', () => {
       stanza: 'old',
       'target-time': '2026-12-05 10:11:12+00',
       recovery_conf: {
-        restore_command: '/usr/local/bin/hyphae-restore wal --stanza=old %f "%p"',
+        restore_command: '/usr/local/bin/hyphae-restore wal --stanza=old --datadir=/var/lib/postgresql/data/pgdata %f "%p"',
         recovery_target_timeline: 'latest',
         recovery_target_time: '2026-12-05 10:11:12+00',
         recovery_target_action: 'promote',
@@ -63,7 +63,7 @@ describe('Patroni settings', () => {
     });
     // Without a target: to the end of the archived WAL.
     const latest = settings({ restore: { stanza: 'old', claimName: 'c' } }).bootstrap.pgbackrest as { recovery_conf: Record<string, unknown> };
-    expect(latest.recovery_conf).toEqual({ restore_command: '/usr/local/bin/hyphae-restore wal --stanza=old %f "%p"', recovery_target_timeline: 'latest' });
+    expect(latest.recovery_conf).toEqual({ restore_command: '/usr/local/bin/hyphae-restore wal --stanza=old --datadir=/var/lib/postgresql/data/pgdata %f "%p"', recovery_target_timeline: 'latest' });
   });
 });
 

@@ -46,7 +46,7 @@ function bootstrapMethod(spec: HyphaeMeshSpec): Record<string, unknown> {
       stanza: restore.stanza,
       ...(target === undefined ? {} : { 'target-time': target }),
       recovery_conf: {
-        restore_command: `${SCRIPTS}/hyphae-restore wal --stanza=${restore.stanza} %f "%p"`,
+        restore_command: `${SCRIPTS}/hyphae-restore wal --stanza=${restore.stanza} --datadir=${PGDATA} %f "%p"`,
         recovery_target_timeline: 'latest',
         ...(target === undefined ? {} : { recovery_target_time: target, recovery_target_action: 'promote' }),
       },
