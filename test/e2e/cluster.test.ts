@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIFF_NOTIFICATION_METHOD } from '../../src/mcp/protocol/diff-extension.js';
-import { callTool, clusterEnv, eventually, fetchVia, kubectl, kubectlJson, ok, run } from './cluster.js';
+import { callTool, clusterEnv, eventually, fetchVia, kubectl, kubectlJson, meshReady, ok, run } from './cluster.js';
 
 const { env, skip } = clusterEnv();
 const CHART = fileURLToPath(new URL('../../charts/hyphae', import.meta.url));
@@ -50,11 +50,6 @@ function helmValues(e: NonNullable<typeof env>, extra: string[] = []): string[] 
   ];
 }
 
-async function meshReady(): Promise<true | undefined> {
-  const mesh = await kubectlJson<Mesh>('-n', NS, 'get', 'hyphaemesh', MESH);
-  const c = mesh.status?.conditions?.find((x) => x.type === 'Ready');
-  return c?.status === 'True' && c.observedGeneration === mesh.metadata.generation ? true : undefined;
-}
 
 /** Every pod of the release Running and Ready, and as many as expected of each component. */
 async function allReady(expected: Record<string, number>): Promise<true | undefined> {
@@ -105,7 +100,7 @@ describe.skipIf(skip !== undefined)('the chart on a real Kubernetes node', () =>
   }, 300_000);
 
   it('reconciles the HyphaeMesh to Ready with every pod Running and Ready', async () => {
-    await eventually('mesh Ready', meshReady, 600_000);
+    await eventually('mesh Ready', () => meshReady(NS, MESH), 600_000);
     await eventually('all pods ready', () => allReady({ api: 2, worker: 1, postgres: 1, nats: 3 }), 600_000);
     const operators = await pods('app.kubernetes.io/name=hyphae,app.kubernetes.io/component=operator');
     expect(operators.filter(ready)).toHaveLength(2);
@@ -260,13 +255,13 @@ describe.skipIf(skip !== undefined)('the chart on a real Kubernetes node', () =>
       return r.code === 0 && r.stdout.trim() !== '' && r.stdout.trim() !== uid ? true : undefined;
     });
     await eventually('worker ready again', () => allReady({ worker: 1 }));
-    await eventually('mesh Ready again', meshReady);
+    await eventually('mesh Ready again', () => meshReady(NS, MESH));
   }, 600_000);
 
   it('rolls a helm upgrade with changed values through to the pods', async () => {
     await ok('helm', ['upgrade', RELEASE, CHART, '-n', NS, '--wait', '--timeout', '10m', ...helmValues(e, ['--set', 'mesh.workers.replicas=2'])]);
     await eventually('2 workers ready', () => allReady({ worker: 2, api: 2 }), 600_000);
-    await eventually('mesh Ready at the new generation', meshReady);
+    await eventually('mesh Ready at the new generation', () => meshReady(NS, MESH));
   }, 900_000);
 
   it('helm uninstall removes the workloads and keeps the CRD', async () => {

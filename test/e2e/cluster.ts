@@ -30,7 +30,7 @@ export function clusterEnv(): { env?: ClusterEnv; skip?: string } {
 /** The parts of a Pod and a HyphaeMesh the e2e checks read. */
 export interface ClusterPod {
   metadata: { name: string; uid?: string; labels?: Record<string, string> };
-  status: { phase?: string; podIP?: string; conditions?: { type: string; status: string }[] };
+  status: { phase?: string; podIP?: string; conditions?: { type: string; status: string }[]; containerStatuses?: { restartCount: number }[] };
 }
 export interface ClusterMesh {
   metadata: { generation: number };
@@ -64,6 +64,13 @@ export const kubectl = (...args: string[]): Promise<string> => ok('kubectl', arg
 
 export async function kubectlJson<T>(...args: string[]): Promise<T> {
   return JSON.parse(await kubectl(...args, '-o', 'json')) as T;
+}
+
+/** The HyphaeMesh's Ready condition, True at its current generation. */
+export async function meshReady(namespace: string, name: string): Promise<true | undefined> {
+  const mesh = await kubectlJson<ClusterMesh>('-n', namespace, 'get', 'hyphaemesh', name);
+  const c = mesh.status?.conditions?.find((x) => x.type === 'Ready');
+  return c?.status === 'True' && c.observedGeneration === mesh.metadata.generation ? true : undefined;
 }
 
 /** Polls until `check` returns a value; errors inside count as "not yet". The deadline only stops a broken run. */

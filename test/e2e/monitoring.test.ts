@@ -11,7 +11,7 @@ import { parse } from 'yaml';
 import { findPrometheusBinary, prometheusSkipReason } from '../monitoring/monitoring-assets.js';
 import { dashboardQueries, recordedNames } from '../monitoring/monitoring-files.js';
 import { KUBE_VERSION } from '../chart/helm.js';
-import { callTool, clusterEnv, connectDiffReader, eventually, fetchVia, kubectl, kubectlJson, ok, podReady, run, type ClusterMesh, type ClusterPod } from './cluster.js';
+import { callTool, clusterEnv, connectDiffReader, eventually, fetchVia, kubectl, kubectlJson, meshReady, ok, podReady, run, type ClusterMesh, type ClusterPod } from './cluster.js';
 import { startPrometheus, type PrometheusAlert, type RunningPrometheus } from './prometheus.js';
 
 const { env, skip } = clusterEnv();
@@ -127,11 +127,7 @@ describe.skipIf(prometheusSkip !== undefined)('monitoring on a real Kubernetes n
   }, 300_000);
 
   it('scrapes the API pod, the worker and the operator with the labels the rules select', async () => {
-    await eventually('mesh Ready', async () => {
-      const mesh = await kubectlJson<ClusterMesh>('-n', NS, 'get', 'hyphaemesh', MESH);
-      const c = mesh.status?.conditions?.find((x) => x.type === 'Ready');
-      return c?.status === 'True' && c.observedGeneration === mesh.metadata.generation ? true : undefined;
-    }, 600_000);
+    await eventually('mesh Ready', () => meshReady(NS, MESH), 600_000);
     for (const job of ['hyphae-api', 'hyphae-worker', 'hyphae-operator']) {
       const up = await eventually(`${job} scraped`, async () => {
         const series = await prometheus.query(`up{job="${job}", namespace="${NS}"} == 1`);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool, clusterEnv, eventually, fetchVia, kubectl, kubectlJson, ok, run } from './cluster.js';
+import { callTool, clusterEnv, eventually, fetchVia, kubectl, kubectlJson, meshReady, ok, podReady, run, type ClusterPod } from './cluster.js';
 
 const { env, skip } = clusterEnv();
 const CHART = fileURLToPath(new URL('../../charts/hyphae', import.meta.url));
@@ -17,14 +17,6 @@ const MESH = 'ha';
 const RESTORED = 'ha-restored';
 const WRITERS = 4;
 
-interface Pod {
-  metadata: { name: string; uid: string; labels?: Record<string, string> };
-  status: { phase?: string; podIP?: string; conditions?: { type: string; status: string }[]; containerStatuses?: { restartCount: number }[] };
-}
-interface Mesh {
-  metadata: { generation: number };
-  status?: { conditions?: { type: string; status: string; observedGeneration?: number }[] };
-}
 interface PatroniMember {
   name: string;
   role: string;
@@ -37,16 +29,10 @@ interface Write {
   nodeId?: string;
 }
 
-const ready = (p: Pod): boolean => p.status.phase === 'Running' && (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-const pods = async (selector: string): Promise<Pod[]> => (await kubectlJson<{ items: Pod[] }>('-n', NS, 'get', 'pods', '-l', selector)).items;
+const pods = async (selector: string): Promise<ClusterPod[]> => (await kubectlJson<{ items: ClusterPod[] }>('-n', NS, 'get', 'pods', '-l', selector)).items;
 const component = (mesh: string, c: string): string => `app.kubernetes.io/instance=${mesh},app.kubernetes.io/component=${c}`;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function meshReady(name: string): Promise<true | undefined> {
-  const mesh = await kubectlJson<Mesh>('-n', NS, 'get', 'hyphaemesh', name);
-  const c = mesh.status?.conditions?.find((x) => x.type === 'Ready');
-  return c?.status === 'True' && c.observedGeneration === mesh.metadata.generation ? true : undefined;
-}
 
 /** The members as Patroni reports them (its REST API on any instance). */
 async function patroniMembers(): Promise<PatroniMember[]> {
@@ -63,9 +49,9 @@ async function patroniMembers(): Promise<PatroniMember[]> {
 }
 
 /** One leader streaming to a synchronous standby and one more replica, and the primary Service pointing at the leader alone. */
-async function healthyCluster(): Promise<{ primary: Pod } | undefined> {
+async function healthyCluster(): Promise<{ primary: ClusterPod } | undefined> {
   const instances = await pods(component(MESH, 'postgres'));
-  if (instances.length !== 3 || !instances.every(ready)) return undefined;
+  if (instances.length !== 3 || !instances.every(podReady)) return undefined;
   const members = await patroniMembers();
   const roles = members.map((m) => `${m.role}/${m.state}`).sort();
   if (JSON.stringify(roles) !== JSON.stringify(['leader/running', 'replica/streaming', 'sync_standby/streaming'])) return undefined;
@@ -75,7 +61,7 @@ async function healthyCluster(): Promise<{ primary: Pod } | undefined> {
   if (instances.filter((p) => p.metadata.labels?.role === 'replica').length !== 2) return undefined;
   const endpoints = await kubectlJson<{ subsets?: { addresses?: { ip: string }[] }[] }>('-n', NS, 'get', 'endpoints', `${MESH}-postgres`);
   const ips = (endpoints.subsets ?? []).flatMap((s) => (s.addresses ?? []).map((a) => a.ip));
-  return JSON.stringify(ips) === JSON.stringify([primaries[0]?.status.podIP]) ? { primary: primaries[0] as Pod } : undefined;
+  return JSON.stringify(ips) === JSON.stringify([primaries[0]?.status.podIP]) ? { primary: primaries[0] as ClusterPod } : undefined;
 }
 
 async function serviceIP(name: string): Promise<string> {
@@ -137,7 +123,7 @@ describe.skipIf(skip !== undefined)('PostgreSQL under Patroni on a real Kubernet
   }, 300_000);
 
   it('runs three instances: a leader, a synchronous standby and a replica, the primary Service on the leader alone', async () => {
-    await eventually('mesh Ready', () => meshReady(MESH), 600_000);
+    await eventually('mesh Ready', () => meshReady(NS, MESH), 600_000);
     const { primary } = await eventually('Patroni cluster healthy', healthyCluster, 600_000);
     console.log(`postgres: ${primary.metadata.name} leads, ${(await patroniMembers()).map((m) => `${m.name} ${m.role}`).join(', ')}`);
     api = fetchVia(await serviceIP(`${MESH}-api`), `${MESH}-api`);
@@ -156,7 +142,7 @@ describe.skipIf(skip !== undefined)('PostgreSQL under Patroni on a real Kubernet
 
   it('fails over when the primary is deleted under load: the API reconnects and no acknowledged store is lost', async () => {
     const { primary } = await eventually('Patroni cluster healthy', healthyCluster, 300_000);
-    const apiPods = (await pods(component(MESH, 'api'))).filter(ready);
+    const apiPods = (await pods(component(MESH, 'api'))).filter(podReady);
     const writes: Write[] = [];
     let stop = false;
     const writer = async (w: number): Promise<void> => {
@@ -205,7 +191,7 @@ describe.skipIf(skip !== undefined)('PostgreSQL under Patroni on a real Kubernet
     );
 
     // The API pods reconnected by themselves: the same pods, never restarted.
-    const apiAfter = (await pods(component(MESH, 'api'))).filter(ready);
+    const apiAfter = (await pods(component(MESH, 'api'))).filter(podReady);
     expect(apiAfter.map((p) => p.metadata.uid).sort()).toEqual(apiPods.map((p) => p.metadata.uid).sort());
     for (const p of apiAfter) expect(p.status.containerStatuses?.every((c) => c.restartCount === 0), p.metadata.name).toBe(true);
 
@@ -261,7 +247,7 @@ describe.skipIf(skip !== undefined)('PostgreSQL under Patroni on a real Kubernet
       }),
     );
     await kubectl('apply', '-f', manifest);
-    await eventually('restored mesh Ready', () => meshReady(RESTORED), 900_000);
+    await eventually('restored mesh Ready', () => meshReady(NS, RESTORED), 900_000);
     console.log(`postgres restore: a fresh mesh restored to ${target} and Ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
     const restored = fetchVia(await serviceIP(`${RESTORED}-api`), `${RESTORED}-api`);
