@@ -169,6 +169,7 @@ describe.skipIf(skip !== undefined)('PostgreSQL under Patroni on a real Kubernet
       const leader = members.find((m) => m.role === 'leader' && m.state === 'running');
       return leader && leader.name !== primary.metadata.name ? leader.name : undefined;
     }, 300_000);
+    const leaderSeen = Date.now();
     const podGone = await gone;
     await eventually('a store acknowledged by the new primary', async () => (writes.some((x) => x.started >= podGone && x.nodeId !== undefined) ? true : undefined), 300_000);
     await sleep(3000);
@@ -186,7 +187,8 @@ describe.skipIf(skip !== undefined)('PostgreSQL under Patroni on a real Kubernet
     console.log(
       `postgres failover: ${primary.metadata.name} deleted, ${newPrimary} promoted; ${WRITERS} writers, ` +
         `${writes.filter((x) => x.nodeId).length} stores acknowledged, ${failed} refused after the deletion; ` +
-        `first refusal +${Number.isFinite(firstFailure) ? ((firstFailure - deleted) / 1000).toFixed(1) : '-'} s, old pod gone +${((podGone - deleted) / 1000).toFixed(1)} s; ` +
+        `first refusal +${Number.isFinite(firstFailure) ? ((firstFailure - deleted) / 1000).toFixed(1) : '-'} s, new leader seen +${((leaderSeen - deleted) / 1000).toFixed(1)} s, ` +
+        `old pod gone +${((podGone - deleted) / 1000).toFixed(1)} s; ` +
         `recovery time (deletion to the first store acknowledged by the new primary): ${recovery.toFixed(1)} s`,
     );
 
@@ -234,7 +236,7 @@ describe.skipIf(skip !== undefined)('PostgreSQL under Patroni on a real Kubernet
         spec: {
           image: { repository: e.hyphaeImage.split(/:(?=[^:]+$)/)[0], tag: e.hyphaeImage.split(/:(?=[^:]+$)/)[1], pullPolicy: 'Never' },
           api: { replicas: 1, resources: { requests: { cpu: '50m' } } },
-          workers: { replicas: 1, embedder: 'hash', resources: { requests: { cpu: '50m' } } },
+          workers: { replicas: 1, resources: { requests: { cpu: '50m' } } },
           nats: { image: e.natsImage, replicas: 1 },
           postgres: {
             image: e.postgresImage,
