@@ -28,7 +28,7 @@ describe('Patroni settings', () => {
 
   it('replicates synchronously and bootstraps with initdb and the database-creating hook', () => {
     const s = settings();
-    expect(s.bootstrap.dcs).toMatchObject({ synchronous_mode: true, postgresql: { use_pg_rewind: true, use_slots: true } });
+    expect(s.bootstrap.dcs).toMatchObject({ synchronous_mode: true, postgresql: { use_pg_rewind: true, use_slots: true, parameters: { max_connections: 200 } } });
     expect(s.bootstrap.method).toBeUndefined();
     expect(s.bootstrap.initdb).toContain('data-checksums');
     expect(s.bootstrap.post_bootstrap).toBe('/usr/local/bin/hyphae-post-bootstrap');

@@ -76,7 +76,7 @@ export function patroniSettings(mesh: HyphaeMesh, spec: HyphaeMeshSpec): Record<
         postgresql: {
           use_pg_rewind: true,
           use_slots: true,
-          parameters: { max_connections: 100, wal_level: 'replica', hot_standby: 'on', wal_log_hints: 'on', max_wal_senders: 10, max_replication_slots: 10 },
+          parameters: { max_connections: 200, wal_level: 'replica', hot_standby: 'on', wal_log_hints: 'on', max_wal_senders: 10, max_replication_slots: 10 },
         },
       },
       ...bootstrapMethod(spec),
