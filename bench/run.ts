@@ -23,6 +23,7 @@ const SECTIONS: readonly SectionEntry[] = [
   { name: 'mcp', module: './mcp-bench.js', exportName: 'runMcpBench' },
   { name: 'grpc', module: './grpc-bench.js', exportName: 'runGrpcBench' },
   { name: 'mesh', module: './mesh-bench.js', exportName: 'runMeshBench' },
+  { name: 'channel', module: './channel-bench.js', exportName: 'runChannelBench' },
   { name: 'worker', module: './worker-bench.js', exportName: 'runWorkerBench' },
   { name: 'peer', module: './peer-bench.js', exportName: 'runPeerBench' },
   { name: 'abuse', module: './abuse-bench.js', exportName: 'runAbuseBench' },

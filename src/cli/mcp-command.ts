@@ -11,6 +11,7 @@ import { loadConfig } from '../core/config.js';
 import { isHyphaeError } from '../core/errors.js';
 import { runRemoteBridge } from '../mcp/transports/remote-bridge.js';
 import { resolveStdioPrincipal, runStdioServer } from '../mcp/transports/stdio-server.js';
+import { channelSettingsOf } from '../mcp/features/push/channel-settings.js';
 import { configFlags, parseCommand } from './args.js';
 
 const MCP_USAGE = 'Usage: HYPHAE_API_KEY=hy_… hyphae mcp [--remote URL] [--data-dir D] [--database-url URL] [--nats-url URL] [--embedder E]\n';
@@ -46,6 +47,8 @@ export async function runMcpCommand(argv: readonly string[]): Promise<void> {
       log: stderrLog,
       signal: abort.signal,
       push: true,
+      // Read and validated like every setting, though the bridge needs only this one.
+      channel: loadConfig(process.env).mcpChannel,
     });
     return;
   }
@@ -65,6 +68,7 @@ export async function runMcpCommand(argv: readonly string[]): Promise<void> {
       return;
     }
     stderrLog(`serving agent "${principal.agent}" of tenant "${principal.tenantId}" on stdio`);
+    const channel = channelSettingsOf(config);
     await runStdioServer({
       facade: hyphae.facade,
       principal,
@@ -73,6 +77,7 @@ export async function runMcpCommand(argv: readonly string[]): Promise<void> {
       log: stderrLog,
       signal: abort.signal,
       observer: hyphae.metrics,
+      ...(channel === undefined ? {} : { channel }),
     });
   } finally {
     await hyphae.close();

@@ -10,8 +10,8 @@ import type { HyphaeApp } from '../app/index.js';
 import { loadConsoleBundle, registerConsoleRoutes } from '../console/index.js';
 import { buildHttpApp, type HttpAppDeps, type MountRoutes } from '../http/build-http-app.js';
 import { resolveHttpConfig } from '../http/http-config.js';
-import { SERVER_VERSION, createMcpRoutes, createPushStream } from '../mcp/index.js';
-import type { ListenPushStreams, PushStream, PushStreamOptions } from '../mcp/index.js';
+import { SERVER_VERSION, channelSettingsOf, createMcpRoutes, createPushStream } from '../mcp/index.js';
+import type { ChannelSettings, ListenPushStreams, PushStream, PushStreamOptions } from '../mcp/index.js';
 
 /** GET /mcp push stream settings (keep-alive interval, buffer bound); defaults in src/mcp/features/push/push-stream.ts. */
 export type PushStreamSettings = Pick<PushStreamOptions, 'heartbeatMs' | 'maxBufferedBytes'>;
@@ -20,6 +20,8 @@ export interface SurfacesAppDeps extends Omit<HttpAppDeps, 'routes'> {
   readonly pushStream?: PushStreamSettings;
   /** Mount the web console at /console (HYPHAE_CONSOLE); default off. */
   readonly console?: boolean;
+  /** Claude Code channel events on /mcp (HYPHAE_MCP_CHANNEL and its settings); absent: off. */
+  readonly channel?: ChannelSettings;
 }
 
 /** The app with every surface on it, and its MCP pushes (tests count their open streams). */
@@ -39,16 +41,25 @@ export interface ServeAppOptions {
 
 /** The HTTP app with REST (its own), MCP at /mcp and, when configured, A2A. */
 export async function buildSurfacesApp(deps: SurfacesAppDeps): Promise<SurfacesApp> {
-  const { pushStream: pushSettings, console: withConsole, ...httpDeps } = deps;
+  const { pushStream: pushSettings, console: withConsole, channel, ...httpDeps } = deps;
   const { facade, metrics, version } = deps;
-  const pushStream = createPushStream({ facade, metrics, ...pushSettings });
-  const mcp = createMcpRoutes({ facade, pushStream, observer: metrics, pushDrops: metrics, serverVersion: version });
+  // The stream is built before the app whose log its background lookups report to.
+  let warn = (_error: unknown): void => undefined;
+  const pushStream = createPushStream({
+    facade,
+    metrics,
+    ...pushSettings,
+    ...(channel === undefined ? {} : { channel }),
+    onError: (error) => warn(error),
+  });
+  const mcp = createMcpRoutes({ facade, pushStream, observer: metrics, pushDrops: metrics, serverVersion: version, channel: channel !== undefined });
   // Opt-in, and outside the OpenAPI document: A2A is its own protocol with its own card.
   const mountA2a: MountRoutes = (app) => {
     registerA2aRoutes(app, { facade, version, metrics });
   };
   const routes = [mcp.mount, ...(withConsole === true ? [mountConsole()] : []), ...(deps.config.a2a ? [mountA2a] : [])];
   const app = await buildHttpApp({ ...httpDeps, routes });
+  warn = (error): void => app.log.warn({ err: error }, 'push stream lookup failed');
   return { app, pushStream, listenStreams: mcp.listenStreams };
 }
 
@@ -59,6 +70,7 @@ export async function buildServeApp(hyphae: HyphaeApp, options: ServeAppOptions 
 /** The same app, with its MCP push streams (tests count their open streams). */
 export function buildServeAppWithStreams(hyphae: HyphaeApp, options: ServeAppOptions = {}): Promise<SurfacesApp> {
   const { config } = hyphae;
+  const channel = channelSettingsOf(config);
   return buildSurfacesApp({
     facade: hyphae.facade,
     config: resolveHttpConfig({
@@ -79,6 +91,7 @@ export function buildServeAppWithStreams(hyphae: HyphaeApp, options: ServeAppOpt
     ...(options.failedAuth === undefined ? {} : { failedAuth: options.failedAuth }),
     ...(options.pushStream === undefined ? {} : { pushStream: options.pushStream }),
     console: config.console,
+    ...(channel === undefined ? {} : { channel }),
   });
 }
 

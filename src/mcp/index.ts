@@ -8,6 +8,8 @@ export type { RemoteBridgeOptions } from './transports/remote-bridge.js';
 export { createPushStream } from './features/push/push-stream.js';
 export type { PushStream, PushStreamMetrics, PushStreamOptions } from './features/push/push-stream.js';
 export type { ListenPushStreams } from './features/push/listen-push-streams.js';
+export { channelSettingsOf } from './features/push/channel-settings.js';
+export type { ChannelSettings } from './features/push/channel-session.js';
 export { McpDispatcher } from './server/mcp-dispatcher.js';
 export type { McpDispatcherOptions, McpLog, McpOutcome } from './server/mcp-dispatcher.js';
 export type { McpSession } from './server/handshake-methods.js';

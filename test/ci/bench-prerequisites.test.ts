@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('bench sections without their prerequisite', () => {
-  it.each(['mesh', 'worker'])('the %s section fails naming the missing nats-server', async (section) => {
+  it.each(['mesh', 'channel', 'worker'])('the %s section fails naming the missing nats-server', async (section) => {
     const missing = '/nonexistent/nats-server';
     const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       execFile(

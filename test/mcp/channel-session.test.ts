@@ -109,16 +109,28 @@ describe('ChannelSession', () => {
     expect(later.sent).toEqual([]);
   });
 
-  it('writes the mark as it goes, at most once per interval, not only on close', async () => {
+  it('raises the mark before an event goes out, and lazily (once per interval) for what the gate withholds', async () => {
     const a = await agents();
-    const running = session(a.reader, { minTrust: 0, maxPerMinute: 6 });
+    const running = session(a.reader, { minTrust: 0.5, maxPerMinute: 6 });
     running.session.start();
     await a.store(a.trusted, 'one');
-    running.session.push(((await a.inbox()).at(-1)) as Diff);
+    running.session.push((await a.inbox()).at(-1) as Diff);
     await waitFor(() => running.sent.length === 1);
-    expect((await rt.facade.channelBacklog(a.reader)).groups).toHaveLength(1);
+    // A session opened the moment after has nothing to announce.
+    expect((await rt.facade.channelBacklog(a.reader)).groups).toEqual([]);
+    await a.store(a.doubtful, 'withheld');
+    running.session.push((await a.inbox()).at(-1) as Diff);
+    await a.store(a.trusted, 'two');
+    running.session.push((await a.inbox()).at(-1) as Diff);
+    await waitFor(() => running.sent.length === 2);
+    await waitFor(async () => (await rt.facade.channelBacklog(a.reader)).groups.length === 0);
+    // Withheld last: the mark follows once the interval passes, not before.
+    await a.store(a.doubtful, 'withheld again');
+    running.session.push((await a.inbox()).at(-1) as Diff);
+    await waitFor(async () => (await rt.facade.channelBacklog(a.reader)).groups.length === 1);
     running.clock.advance(1_000);
     await waitFor(async () => (await rt.facade.channelBacklog(a.reader)).groups.length === 0);
     await running.session.close();
+    expect(running.sent).toHaveLength(2);
   });
 });

@@ -49,6 +49,8 @@ export interface MeshReplicaOptions {
   readonly relayPollMs?: number;
   readonly maxBackoffMs?: number;
   readonly facade?: Partial<FacadeConfig>;
+  /** Settings as `serve` reads them (e.g. HYPHAE_MCP_CHANNEL_MIN_TRUST), over the replica's defaults. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export async function startMeshReplica(options: MeshReplicaOptions): Promise<MeshReplica> {
@@ -63,6 +65,7 @@ export async function startMeshReplica(options: MeshReplicaOptions): Promise<Mes
     // Tests send thousands of requests per key and many bad keys on purpose; the limiters have tests of their own.
     HYPHAE_RATE_LIMIT_PER_MINUTE: '1000000',
     HYPHAE_FAILED_AUTH_PER_MINUTE: '1000000',
+    ...options.env,
   });
   const hyphae = await openHyphaeApp(config, {
     command: `mesh replica ${options.name}`,

@@ -21,8 +21,12 @@ export interface SseConnection {
 
 export async function openSse(url: string, headers: Record<string, string>): Promise<SseConnection> {
   const abort = new AbortController();
-  // These streams read notifications/hyphae/diff, the extension a client asks for with x-hyphae-diffs.
-  const response = await fetch(url, { headers: { accept: 'text/event-stream', 'x-hyphae-diffs': 'on', ...headers }, signal: abort.signal });
+  // These streams read notifications/hyphae/diff, the extension a client asks for with x-hyphae-diffs;
+  // they decline Claude Code channel events (tested in test/mcp/channel-*.test.ts), which carry no event id.
+  const response = await fetch(url, {
+    headers: { accept: 'text/event-stream', 'x-hyphae-diffs': 'on', 'x-hyphae-channel': 'off', ...headers },
+    signal: abort.signal,
+  });
   const events: SseEvent[] = [];
   const comments: string[] = [];
   const ended = (async (): Promise<void> => {

@@ -11,6 +11,7 @@ import { isPlainObject, serializeError } from '../protocol/json-rpc.js';
 import { isSupportedProtocolVersion } from '../protocol/protocol-version.js';
 import { MCP_SESSION_HEADER } from '../protocol/session-id.js';
 import { API_KEY_HEADER } from '../../surface-shared/index.js';
+import { CHANNEL_HEADER } from '../features/push/channel-settings.js';
 
 export interface RemoteSessionOptions {
   /** The server's MCP endpoint, e.g. `http://127.0.0.1:8787/mcp`. */
@@ -23,6 +24,8 @@ export interface RemoteSessionOptions {
   readonly write: (line: string) => void;
   /** The client sent notifications/initialized and the server took it. */
   readonly onInitialized: () => void;
+  /** Asks the server for no Claude Code channel events (`x-hyphae-channel: off` on every request and the push stream). */
+  readonly declineChannel?: boolean;
 }
 
 export interface RemoteSession {
@@ -69,6 +72,7 @@ export function createRemoteSession(options: RemoteSessionOptions): RemoteSessio
   let protocolVersion: string | undefined;
   let sessionId: string | undefined;
   let wantsDiffs = false;
+  const channelHeaders: Record<string, string> = options.declineChannel === true ? { [CHANNEL_HEADER]: 'off' } : {};
 
   return {
     async forward(line: string): Promise<void> {
@@ -80,6 +84,7 @@ export function createRemoteSession(options: RemoteSessionOptions): RemoteSessio
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         [API_KEY_HEADER]: options.apiKey,
+        ...channelHeaders,
       };
       if (protocolVersion !== undefined && !isInitialize) headers['mcp-protocol-version'] = protocolVersion;
       if (sessionId !== undefined && !isInitialize) headers[MCP_SESSION_HEADER] = sessionId;
@@ -120,6 +125,7 @@ export function createRemoteSession(options: RemoteSessionOptions): RemoteSessio
         ...(protocolVersion === undefined ? {} : { 'mcp-protocol-version': protocolVersion }),
         ...(sessionId === undefined ? {} : { [MCP_SESSION_HEADER]: sessionId }),
         ...(wantsDiffs ? { [DIFFS_HEADER]: 'on' } : {}),
+        ...channelHeaders,
       };
     },
   };

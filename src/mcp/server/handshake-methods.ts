@@ -16,7 +16,7 @@ import type { ResourceMethods } from '../features/resources/resource-methods.js'
 import type { SessionSubscriptions } from '../features/resources/session-subscriptions.js';
 import { TOOLS_LIST_RESULT_JSON } from '../features/tools/tool-registry.js';
 import type { ServerInfo } from './server-description.js';
-import { HANDSHAKE_CAPABILITIES, INSTRUCTIONS } from './server-description.js';
+import { HANDSHAKE_CAPABILITIES, HANDSHAKE_CAPABILITIES_WITH_CHANNEL, instructionsFor } from './server-description.js';
 import type { ToolCaller } from './tool-call.js';
 import { clipName } from './tool-call.js';
 
@@ -28,6 +28,8 @@ export interface McpSession {
   readonly subscriptions?: SessionSubscriptions;
   /** Set on initialize when the client declared the experimental `hyphae/diffs` capability. */
   wantsDiffs?: boolean;
+  /** The entry offers Claude Code channel events to this session (declared at initialize). */
+  readonly channel?: boolean;
 }
 
 export interface HandshakeMethodsOptions {
@@ -51,7 +53,9 @@ export class HandshakeMethods {
         const protocolVersion = negotiateProtocolVersion(params.protocolVersion);
         session.protocolVersion = protocolVersion;
         session.wantsDiffs = clientWantsDiffs(params);
-        const result = { protocolVersion, capabilities: HANDSHAKE_CAPABILITIES, serverInfo: this.options.serverInfo, instructions: INSTRUCTIONS };
+        const channel = session.channel === true;
+        const capabilities = channel ? HANDSHAKE_CAPABILITIES_WITH_CHANNEL : HANDSHAKE_CAPABILITIES;
+        const result = { protocolVersion, capabilities, serverInfo: this.options.serverInfo, instructions: instructionsFor(channel) };
         return serializeResult(request.id, JSON.stringify(result));
       }
       case 'ping':

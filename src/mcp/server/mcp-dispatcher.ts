@@ -38,6 +38,8 @@ export interface McpDispatcherOptions {
   readonly log?: McpLog;
   readonly serverVersion?: string;
   readonly observer?: McpCallObserver;
+  /** The server offers Claude Code channel events (server/discover's instructions; initialize reads the session's flag). */
+  readonly channel?: boolean;
 }
 
 const ACCEPTED: McpOutcome = { kind: 'accepted' };
@@ -62,6 +64,7 @@ export class McpDispatcher {
       resources: new ResourceMethods(options.facade),
       serverInfo: { name: SERVER_NAME, version: options.serverVersion ?? SERVER_VERSION },
       log,
+      channel: options.channel === true,
     };
     this.handshake = new HandshakeMethods(methods);
     this.stateless = new StatelessMethods(methods);

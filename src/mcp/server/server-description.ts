@@ -1,5 +1,7 @@
 /** What this server says about itself, the same in every revision: its name, instructions and capabilities. */
 import { DIFFS_CAPABILITY } from '../protocol/diff-extension.js';
+import { CHANNEL_CAPABILITY } from '../features/push/channel-event.js';
+import { CHANNEL_INSTRUCTIONS } from '../features/push/channel-instructions.js';
 
 export interface ServerInfo {
   readonly name: string;
@@ -15,6 +17,11 @@ export const INSTRUCTIONS =
   'hyphae://cells/{node_id}; hyphae://inbox shows what reached you and is not drained yet (subscribe to it to hear when a diff lands), ' +
   'and the catch_up prompt hands you those memories in full. Your identity comes from your API key; never pass it in arguments.';
 
+/** The instructions, with what channel events are when the entry offers them (Claude Code puts them in the system prompt). */
+export function instructionsFor(channel: boolean): string {
+  return channel ? `${INSTRUCTIONS}\n\n${CHANNEL_INSTRUCTIONS}` : INSTRUCTIONS;
+}
+
 /** What `server/discover` advertises: resource updates and list changes through subscriptions/listen. */
 export const STATELESS_CAPABILITIES = {
   tools: { listChanged: false },
@@ -26,4 +33,10 @@ export const STATELESS_CAPABILITIES = {
 export const HANDSHAKE_CAPABILITIES = {
   ...STATELESS_CAPABILITIES,
   experimental: { [DIFFS_CAPABILITY]: {} },
+};
+
+/** …and Claude Code's channel when the entry offers it: its presence is what makes Claude Code listen. */
+export const HANDSHAKE_CAPABILITIES_WITH_CHANNEL = {
+  ...STATELESS_CAPABILITIES,
+  experimental: { [DIFFS_CAPABILITY]: {}, [CHANNEL_CAPABILITY]: {} },
 };

@@ -22,7 +22,7 @@ import { TOOLS_LIST_RESULT_JSON } from '../features/tools/tool-registry.js';
 import type { ListenFilter } from './listen-filter.js';
 import { ListenParamsError, readListenFilter } from './listen-filter.js';
 import type { ServerInfo } from './server-description.js';
-import { INSTRUCTIONS, STATELESS_CAPABILITIES } from './server-description.js';
+import { STATELESS_CAPABILITIES, instructionsFor } from './server-description.js';
 import type { ToolCaller } from './tool-call.js';
 import { clipName } from './tool-call.js';
 
@@ -52,6 +52,8 @@ export interface StatelessMethodsOptions {
   readonly resources: ResourceMethods;
   readonly serverInfo: ServerInfo;
   readonly log: (message: string) => void;
+  /** The server offers Claude Code channel events on its handshake entries: discover's instructions say what they are. */
+  readonly channel?: boolean;
 }
 
 /** A `{...}` result's JSON text with extra members appended (the result is built once, then extended). */
@@ -93,7 +95,7 @@ export class StatelessMethods {
         return this.result(id, JSON.stringify({
           supportedVersions: ADVERTISED_PROTOCOL_VERSIONS,
           capabilities: STATELESS_CAPABILITIES,
-          instructions: INSTRUCTIONS,
+          instructions: instructionsFor(this.options.channel === true),
         }), PUBLIC_STATIC);
       case 'tools/list':
         return this.result(id, TOOLS_LIST_RESULT_JSON, PUBLIC_STATIC);

@@ -37,6 +37,7 @@ import {
   sendRpcError,
 } from './http-replies.js';
 import { checkStatelessHeaders } from './stateless-http-headers.js';
+import { CHANNEL_HEADER, headerDeclinesChannel } from '../features/push/channel-settings.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -54,6 +55,8 @@ export interface McpRouteDeps {
   readonly serverVersion?: string;
   /** Keep-alive interval of subscriptions/listen streams; default 15 s. */
   readonly listenHeartbeatMs?: number;
+  /** The server offers Claude Code channel events (initialize declares them unless the client declines, `x-hyphae-channel: off`). */
+  readonly channel?: boolean;
 }
 
 /** The /mcp routes, built before the app they go on, so their owner can count their pushes. */
@@ -91,6 +94,7 @@ export function createMcpRoutes(deps: McpRouteDeps): McpRoutes {
     log,
     ...(deps.observer === undefined ? {} : { observer: deps.observer }),
     ...(deps.serverVersion === undefined ? {} : { serverVersion: deps.serverVersion }),
+    channel: deps.channel === true,
   });
   const errorHandler = mcpErrorHandler(log, refusesVersionHeader);
   const listenStreams = createListenPushStreams({
@@ -132,6 +136,7 @@ export function createMcpRoutes(deps: McpRouteDeps): McpRoutes {
       principal,
       protocolVersion: isSupportedProtocolVersion(header) ? header : ASSUMED_PROTOCOL_VERSION,
       subscriptions: storedSubscriptions(deps.facade, principal, sessionId),
+      channel: deps.channel === true && !headerDeclinesChannel(request.headers[CHANNEL_HEADER]),
     };
     const outcome = await dispatcher.handleValue(body, session);
     if (outcome.kind === 'accepted') return reply.code(202).send();

@@ -3,8 +3,8 @@
  * so several agents on one machine share one `hyphae serve`. Each stdin line becomes one POST
  * (client/remote-session.ts); each reply becomes one stdout line. After initialization the bridge
  * also reads the server's GET /mcp push stream and writes what it pushes (resources/updated,
- * list_changed, and hyphae/diff when the client declared the experimental `hyphae/diffs`
- * capability) as lines.
+ * list_changed, hyphae/diff when the client declared the experimental `hyphae/diffs`
+ * capability, Claude Code channel events unless this end turned them off) as lines.
  */
 import type { Readable, Writable } from 'node:stream';
 import { LineSplitter } from '../protocol/line-splitter.js';
@@ -27,6 +27,8 @@ export interface RemoteBridgeOptions {
    * notifications it pushes as lines, as an HTTP client would receive them.
    */
   readonly push?: boolean;
+  /** False asks the server for no Claude Code channel events (HYPHAE_MCP_CHANNEL=off where the bridge runs). */
+  readonly channel?: boolean;
 }
 
 export async function runRemoteBridge(options: RemoteBridgeOptions): Promise<void> {
@@ -48,6 +50,7 @@ export async function runRemoteBridge(options: RemoteBridgeOptions): Promise<voi
     log,
     ...(signal === undefined ? {} : { signal }),
     write,
+    declineChannel: options.channel === false,
     onInitialized: () => {
       if (options.push !== true || pushStream !== undefined) return;
       pushStream = readPushStream({

@@ -26,6 +26,7 @@ import { InMemorySubscriptions } from '../features/resources/session-subscriptio
 import { openListenPush, REVOKED_LISTEN_MESSAGE } from '../features/push/listen-push.js';
 import type { ListenPush } from '../features/push/listen-push.js';
 import { startStdioPush } from '../features/push/stdio-push.js';
+import type { ChannelSettings } from '../features/push/channel-session.js';
 
 /** Generous for a 32 KiB cell with metadata; bounds memory against a stream that never sends a newline. */
 export const MAX_STDIO_MESSAGE_CHARS = 1024 * 1024;
@@ -41,6 +42,8 @@ export interface StdioServerOptions {
   readonly signal?: AbortSignal;
   /** Counts and times tool calls (the process metrics). */
   readonly observer?: McpCallObserver;
+  /** Claude Code channel events (declared at initialize, pushed after it); absent: off. */
+  readonly channel?: ChannelSettings;
 }
 
 /**
@@ -66,10 +69,16 @@ export async function resolveStdioPrincipal(facade: MemoryFacade, env: NodeJS.Pr
 export async function runStdioServer(options: StdioServerOptions): Promise<void> {
   const { input, output, signal } = options;
   const log = options.log ?? ((): void => undefined);
-  const dispatcher = new McpDispatcher({ facade: options.facade, log, ...(options.observer === undefined ? {} : { observer: options.observer }) });
+  const dispatcher = new McpDispatcher({
+    facade: options.facade,
+    log,
+    channel: options.channel !== undefined,
+    ...(options.observer === undefined ? {} : { observer: options.observer }),
+  });
   const session: McpSession = {
     principal: options.principal,
     protocolVersion: ASSUMED_PROTOCOL_VERSION,
+    channel: options.channel !== undefined,
     // The process is the session, so its subscriptions live here.
     subscriptions: new InMemorySubscriptions(options.facade, options.principal),
   };
@@ -79,8 +88,13 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
   const write = (body: string): void => {
     if (!output.writableEnded && !output.destroyed) output.write(`${body}\n`);
   };
-  const push = startStdioPush(options.facade, options.principal, write, session, (error) =>
-    log(`push failed: ${error instanceof Error ? error.name : 'unknown'}`),
+  const push = startStdioPush(
+    options.facade,
+    options.principal,
+    write,
+    session,
+    (error) => log(`push failed: ${error instanceof Error ? error.name : 'unknown'}`),
+    options.channel,
   );
   // Open subscriptions/listen pushes by request id: they share output with everything else.
   const listens = new Map<JsonRpcId, ListenPush>();

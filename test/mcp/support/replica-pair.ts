@@ -13,12 +13,18 @@ export interface ReplicaPair {
   close(): Promise<void>;
 }
 
-export async function startReplicaPair(): Promise<ReplicaPair> {
+/** Settings per replica, as `serve` reads them (e.g. HYPHAE_MCP_CHANNEL=off on one of them). */
+export interface ReplicaPairOptions {
+  readonly env?: { readonly a?: Readonly<Record<string, string>>; readonly b?: Readonly<Record<string, string>> };
+}
+
+export async function startReplicaPair(options: ReplicaPairOptions = {}): Promise<ReplicaPair> {
   const nats = await startNatsServer();
   const embedder: Embedder = await createEmbedder({ kind: 'hash' });
   const database = await startSharedDatabase(embedder.dimension);
-  const replica = async (name: string): Promise<MeshReplica> =>
+  const replica = async (name: string, env: Readonly<Record<string, string>> = {}): Promise<MeshReplica> =>
     startMeshReplica({
+      env,
       name,
       db: await database.connect(4),
       bus: await NatsBus.connect({ servers: nats.url, name, reconnectTimeWaitMs: 100, publishTimeoutMs: 10_000 }),
@@ -26,8 +32,8 @@ export async function startReplicaPair(): Promise<ReplicaPair> {
       // No refresh tick any assertion could wait for: delivery comes from the bus.
       refreshIntervalMs: 600_000,
     });
-  const a = await replica('replica-a');
-  const b = await replica('replica-b');
+  const a = await replica('replica-a', options.env?.a);
+  const b = await replica('replica-b', options.env?.b);
   return {
     a,
     b,

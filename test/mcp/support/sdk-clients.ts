@@ -48,38 +48,42 @@ export interface ConnectedClient {
   close(): Promise<void>;
 }
 
-async function connect(inner: ConstructorParameters<typeof VersionPinningTransport>[0], version: string): Promise<ConnectedClient> {
+/** Runs on the client before it connects: where a host registers its notification handlers, so none is missed. */
+export type PrepareClient = (client: Client) => void;
+
+async function connect(inner: ConstructorParameters<typeof VersionPinningTransport>[0], version: string, prepare?: PrepareClient): Promise<ConnectedClient> {
   const transport = new VersionPinningTransport(inner, version);
   const client = new Client({ name: 'hyphae-conformance', version: '1.0.0' });
+  prepare?.(client);
   await client.connect(transport);
   return { client, transport, close: () => client.close() };
 }
 
 /** Spawns `hyphae mcp` (embedded, on its own data folder) as an agent's MCP host would. */
-export function connectStdio(version: string, dataDir: EmbeddedDataDir): Promise<ConnectedClient> {
+export function connectStdio(version: string, dataDir: EmbeddedDataDir, env: Record<string, string> = {}, prepare?: PrepareClient): Promise<ConnectedClient> {
   const inner = new StdioClientTransport({
     command: process.execPath,
     args: [HYPHAE_BIN, 'mcp'],
     cwd: REPO_ROOT,
-    env: hyphaeEnv({ HYPHAE_DATA_DIR: dataDir.dir, HYPHAE_API_KEY: dataDir.key }),
+    env: hyphaeEnv({ HYPHAE_DATA_DIR: dataDir.dir, HYPHAE_API_KEY: dataDir.key, ...env }),
     stderr: 'pipe',
   });
-  return connect(inner, version);
+  return connect(inner, version, prepare);
 }
 
-export function connectHttp(url: URL, apiKey: string, version: string): Promise<ConnectedClient> {
-  const inner = new StreamableHTTPClientTransport(url, { requestInit: { headers: { 'x-hyphae-key': apiKey } } });
-  return connect(inner, version);
+export function connectHttp(url: URL, apiKey: string, version: string, headers: Record<string, string> = {}, prepare?: PrepareClient): Promise<ConnectedClient> {
+  const inner = new StreamableHTTPClientTransport(url, { requestInit: { headers: { 'x-hyphae-key': apiKey, ...headers } } });
+  return connect(inner, version, prepare);
 }
 
 /** Spawns `hyphae mcp --remote URL`: stdio bridged to a running server's /mcp. */
-export function connectBridge(version: string, url: URL, apiKey: string): Promise<ConnectedClient> {
+export function connectBridge(version: string, url: URL, apiKey: string, env: Record<string, string> = {}, prepare?: PrepareClient): Promise<ConnectedClient> {
   const inner = new StdioClientTransport({
     command: process.execPath,
     args: [HYPHAE_BIN, 'mcp', '--remote', url.href],
     cwd: REPO_ROOT,
-    env: hyphaeEnv({ HYPHAE_API_KEY: apiKey }),
+    env: hyphaeEnv({ HYPHAE_API_KEY: apiKey, ...env }),
     stderr: 'pipe',
   });
-  return connect(inner, version);
+  return connect(inner, version, prepare);
 }

@@ -3,9 +3,10 @@
  * diff that reaches the agent is weighed by its author's trust (below the gate it is withheld and
  * stays in the inbox only), paced (channel-pacer.ts) and sent as notifications/claude/channel.
  * The session begins by announcing, as one digest, what reached the inbox while no session of the
- * agent dealt with it — read from the channel mark the facade keeps across processes and replicas
- * — and writes the mark back as it goes (at most once per `markEveryMs`, and when it closes), so
- * the next session, here or on another replica, announces nothing twice.
+ * agent dealt with it — read from the channel mark the facade keeps across processes and replicas.
+ * The mark is raised before each event goes out (events are paced, so these writes are few), so a
+ * session opened the next moment, here or on another replica, never announces it again; what the
+ * trust gate withholds raises it lazily (at most once per `markEveryMs`, and on close).
  */
 import type { Diff } from '../../../core/entities.js';
 import type { Principal } from '../../../core/principal.js';
@@ -60,6 +61,7 @@ export class ChannelSession {
   /** Diffs and the start are handled one at a time, in arrival order (trust lookups are async). */
   private queue: Promise<void> = Promise.resolve();
   private settled = 0;
+  /** The highest seq written (or being written) to the mark. */
   private written = 0;
   private writing: Promise<void> = Promise.resolve();
   private cancelMark: (() => void) | undefined;
@@ -73,9 +75,12 @@ export class ChannelSession {
       clock: this.clock,
       ...(options.settings.digestSettleMs === undefined ? {} : { settleMs: options.settings.digestSettleMs }),
       ...(options.settings.digestIntervalMs === undefined ? {} : { intervalMs: options.settings.digestIntervalMs }),
-      emit: (event) => {
-        if (!this.closed) options.send(channelNotification(event));
-      },
+      emit: (event, settledSeq) =>
+        this.enqueue(async () => {
+          if (this.closed) return;
+          await this.writeMark(settledSeq);
+          if (!this.closed) options.send(channelNotification(event));
+        }),
       onSettled: (seq) => this.settledThrough(seq),
     });
   }
@@ -115,8 +120,7 @@ export class ChannelSession {
     await this.queue;
     this.cancelMark?.();
     this.cancelMark = undefined;
-    this.writeMark();
-    await this.writing;
+    await this.writeMark(this.settled);
   }
 
   private enqueue(task: () => Promise<void>): void {
@@ -146,16 +150,18 @@ export class ChannelSession {
     if (this.closed || this.cancelMark !== undefined || this.settled <= this.written) return;
     this.cancelMark = this.clock.after(this.options.markEveryMs ?? DEFAULT_MARK_EVERY_MS, () => {
       this.cancelMark = undefined;
-      this.writeMark();
+      void this.writeMark(this.settled);
     });
   }
 
-  private writeMark(): void {
-    const seq = this.settled;
-    if (seq <= this.written) return;
-    this.written = seq;
-    this.writing = this.writing
-      .then(() => this.options.facade.markChannelSettled(this.options.principal, seq))
-      .catch((error: unknown) => this.onError(error));
+  /** Raises the mark to `seq` (writes run one after another); resolves once it is written. */
+  private writeMark(seq: number): Promise<void> {
+    if (seq > this.written) {
+      this.written = seq;
+      this.writing = this.writing
+        .then(() => this.options.facade.markChannelSettled(this.options.principal, seq))
+        .catch((error: unknown) => this.onError(error));
+    }
+    return this.writing;
   }
 }

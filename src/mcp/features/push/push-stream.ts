@@ -4,7 +4,11 @@
  *   - `notifications/resources/updated` for hyphae://inbox (and subscribed cells) when the MCP
  *     session (its `Mcp-Session-Id`) subscribed to it — on any replica, since subscriptions are
  *     stored — plus `notifications/resources/list_changed`;
- *   - `notifications/hyphae/diff`, one per diff, for clients that ask with `x-hyphae-diffs: on`.
+ *   - `notifications/hyphae/diff`, one per diff, for clients that ask with `x-hyphae-diffs: on`;
+ *   - `notifications/claude/channel` when the server offers Claude Code's channel and the client
+ *     does not decline it (`x-hyphae-channel: off`): a digest of what arrived while away, then each
+ *     memory, paced (channel-session.ts). These frames carry no id: where a channel resumes is the
+ *     mark the facade keeps, not the stream's Last-Event-ID.
  * Event ids are inbox seqs, so a client reconnecting with `Last-Event-ID` resumes exactly after the
  * last diff it heard of; comment lines keep idle proxies from closing the stream. A client too slow
  * to read, or a backlog larger than the buffer bound, ends the stream after what was written (the
@@ -25,6 +29,10 @@ import { codedError, sendRpcError } from '../../transports/http-replies.js';
 import { ResourceNotifier } from './resource-notifications.js';
 import type { StreamDropReason } from '../../../metrics/index.js';
 import { pushDroppedFrame, type PushDropMetrics } from './push-drop.js';
+import type { ChannelNotification } from './channel-event.js';
+import type { ChannelFacade, ChannelSettings } from './channel-session.js';
+import { ChannelSession } from './channel-session.js';
+import { CHANNEL_HEADER, headerDeclinesChannel } from './channel-settings.js';
 
 /** Structurally a subset of HyphaeMetrics. */
 export interface PushStreamMetrics extends PushDropMetrics {
@@ -33,7 +41,7 @@ export interface PushStreamMetrics extends PushDropMetrics {
 }
 
 export interface PushStreamOptions {
-  readonly facade: Pick<MemoryFacade, 'subscribeDiffs' | 'resourceSubscriptions'>;
+  readonly facade: Pick<MemoryFacade, 'subscribeDiffs' | 'resourceSubscriptions'> & ChannelFacade;
   readonly metrics?: PushStreamMetrics;
   /** Interval of the keep-alive comment; default 15 s. */
   readonly heartbeatMs?: number;
@@ -41,6 +49,10 @@ export interface PushStreamOptions {
   readonly maxBufferedBytes?: number;
   /** Reconnection delay suggested to clients (SSE `retry:`); default 2 s. */
   readonly retryMs?: number;
+  /** Claude Code channel events on every stream that does not decline them; absent: off. */
+  readonly channel?: ChannelSettings;
+  /** Failures of a stream's background lookups (the channel's backlog, trust, mark). */
+  readonly onError?: (error: unknown) => void;
 }
 
 export interface PushStream {
@@ -56,6 +68,11 @@ const STALLED_CLIENT_MS = 30_000;
 /** The SSE frame of one diff: a JSON-RPC notification whose event id is the inbox seq. */
 export function diffEvent(diff: Diff): string {
   return `id: ${diff.seq}\nevent: message\ndata: ${JSON.stringify(diffNotification(diff))}\n\n`;
+}
+
+/** A channel event's frame: no id (a channel resumes from the facade's mark). */
+function channelEvent(notification: ChannelNotification): string {
+  return `event: message\ndata: ${JSON.stringify(notification)}\n\n`;
 }
 
 /** A resource notification's frame; it carries the batch's last seq as id unless diff frames already do. */
@@ -130,6 +147,16 @@ export function createPushStream(options: PushStreamOptions): PushStream {
       },
       { listChanged: !wantsDiffs },
     );
+    const channel =
+      options.channel === undefined || headerDeclinesChannel(request.headers[CHANNEL_HEADER])
+        ? undefined
+        : new ChannelSession({
+            facade: options.facade,
+            principal,
+            settings: options.channel,
+            send: (notification) => out(channelEvent(notification), false),
+            ...(options.onError === undefined ? {} : { onError: options.onError }),
+          });
     let subscription: Awaited<ReturnType<MemoryFacade['subscribeDiffs']>>;
     try {
       subscription = await options.facade.subscribeDiffs(
@@ -137,11 +164,13 @@ export function createPushStream(options: PushStreamOptions): PushStream {
         (diff) => {
           if (wantsDiffs) out(diffEvent(diff), true);
           notifier.push(diff);
+          channel?.push(diff);
         },
         afterSeq,
       );
     } catch (error) {
       notifier.close();
+      void channel?.close();
       const status = isHyphaeError(error) ? ERROR_SPECS[error.code].httpStatus : 500;
       if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
       await sendRpcError(reply, status, toRpcError(error));
@@ -152,8 +181,11 @@ export function createPushStream(options: PushStreamOptions): PushStream {
     if (res.destroyed || request.raw.destroyed) {
       notifier.close();
       await subscription.close();
+      await channel?.close();
       return;
     }
+    // Subscribed first, so nothing falls between what the backlog covers and what the feed brings.
+    channel?.start();
     const heartbeat = setInterval(() => {
       if (state.open) res.write(': heartbeat\n\n');
     }, heartbeatMs);
@@ -165,6 +197,7 @@ export function createPushStream(options: PushStreamOptions): PushStream {
       closers.delete(close);
       options.metrics?.addLiveStreams(-1);
       void subscription.close().catch(() => undefined);
+      void channel?.close();
       if (!res.writableEnded) {
         res.end();
         // A client that never reads would keep the socket and its buffer forever.

@@ -2,8 +2,10 @@
  * The push over stdio, the same one GET /mcp streams: `notifications/resources/updated` for
  * what the session subscribed to, `notifications/resources/list_changed`, and
  * `notifications/hyphae/diff` when the client declared the experimental `hyphae/diffs`
- * capability. Nothing is written before the first reply (the one to `initialize`), so a client
- * never sees a notification first.
+ * capability — and, when the entry offers it, Claude Code's `notifications/claude/channel`, whose
+ * session (channel-session.ts) starts with the first reply: what arrived while away, then each
+ * memory. Nothing is written before the first reply (the one to `initialize`), so a client never
+ * sees a notification first.
  */
 import type { Diff } from '../../../core/entities.js';
 import type { Principal } from '../../../core/principal.js';
@@ -11,6 +13,8 @@ import type { LiveSubscription, MemoryFacade } from '../../../service/memory-fac
 import { diffNotification } from '../../protocol/diff-extension.js';
 import type { SessionSubscriptions } from '../resources/session-subscriptions.js';
 import { ResourceNotifier } from './resource-notifications.js';
+import type { ChannelFacade, ChannelSettings } from './channel-session.js';
+import { ChannelSession } from './channel-session.js';
 
 export interface StdioPush {
   /** The first handshake-revision reply is out: forward what was held and everything after. */
@@ -27,11 +31,12 @@ export interface StdioPushSession {
 }
 
 export function startStdioPush(
-  facade: Pick<MemoryFacade, 'subscribeDiffs'>,
+  facade: Pick<MemoryFacade, 'subscribeDiffs'> & ChannelFacade,
   principal: Principal,
   write: (line: string) => void,
   session: StdioPushSession,
   onError?: (error: unknown) => void,
+  channelSettings?: ChannelSettings,
 ): StdioPush {
   const held: Diff[] = [];
   let live = false;
@@ -53,10 +58,12 @@ export function startStdioPush(
     }
     return notifier;
   };
+  let channel: ChannelSession | undefined;
   const send = (diff: Diff): void => {
     const diffs = wantsDiffs();
     if (diffs) write(JSON.stringify(diffNotification(diff)));
     notifierFor(diffs).push(diff);
+    channel?.push(diff);
   };
   // A facade without a live feed answers UNAVAILABLE: stdio then simply has no push.
   const subscription: Promise<LiveSubscription | undefined> = Promise.resolve()
@@ -71,6 +78,16 @@ export function startStdioPush(
     ready(): void {
       if (live) return;
       live = true;
+      if (channelSettings !== undefined) {
+        channel = new ChannelSession({
+          facade,
+          principal,
+          settings: channelSettings,
+          send: (notification) => write(JSON.stringify(notification)),
+          ...(onError === undefined ? {} : { onError }),
+        });
+        channel.start();
+      }
       for (const diff of held.splice(0)) send(diff);
     },
     idle(): void {
@@ -81,6 +98,7 @@ export function startStdioPush(
     async close(): Promise<void> {
       for (const notifier of notifiers.values()) notifier.close();
       await (await subscription)?.close();
+      await channel?.close();
     },
   };
 }
