@@ -133,4 +133,40 @@ describe('ChannelSession', () => {
     await running.session.close();
     expect(running.sent).toHaveLength(2);
   });
+
+  it('leaves an event a close kept from going out for the next session to announce', async () => {
+    const a = await agents();
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const marks: number[] = [];
+    // The first mark write is held, so the close lands while the first event waits to go out.
+    const facade = {
+      channelBacklog: rt.facade.channelBacklog.bind(rt.facade),
+      authorTrust: rt.facade.authorTrust.bind(rt.facade),
+      async markChannelSettled(principal: Principal, seq: number): Promise<void> {
+        marks.push(seq);
+        if (marks.length === 1) await held;
+        await rt.facade.markChannelSettled(principal, seq);
+      },
+    };
+    const sent: ChannelNotification[] = [];
+    const closing = new ChannelSession({ facade, principal: a.reader, settings: { minTrust: 0, maxPerMinute: 6 }, clock: new HandClock(), send: (n) => sent.push(n) });
+    closing.start();
+    await a.store(a.trusted, 'first');
+    await a.store(a.trusted, 'second');
+    for (const diff of await a.inbox()) closing.push(diff);
+    await waitFor(() => marks.length === 1);
+    const closed = closing.close();
+    release();
+    await closed;
+    expect(sent).toEqual([]);
+    // The first event's mark was written before the close; the second never left, so it is announced later.
+    const later = session(a.reader, { minTrust: 0, maxPerMinute: 6 });
+    later.session.start();
+    await waitFor(() => later.sent.length === 1);
+    await later.session.close();
+    expect(later.sent[0]?.params.meta).toMatchObject({ kind: 'digest', reason: 'reconnect', count: '1' });
+  });
 });

@@ -60,7 +60,12 @@ export class ChannelSession {
   private readonly onError: (error: unknown) => void;
   /** Diffs and the start are handled one at a time, in arrival order (trust lookups are async). */
   private queue: Promise<void> = Promise.resolve();
+  /** How far the pacer has settled (an event it emitted may still be on its way out). */
   private settled = 0;
+  /** Every seq at or below it went out or was withheld: what the mark may say on close. */
+  private dealt = 0;
+  /** Events emitted by the pacer and not yet sent (or dropped by a close). */
+  private inFlight = 0;
   /** The highest seq written (or being written) to the mark. */
   private written = 0;
   private writing: Promise<void> = Promise.resolve();
@@ -75,12 +80,21 @@ export class ChannelSession {
       clock: this.clock,
       ...(options.settings.digestSettleMs === undefined ? {} : { settleMs: options.settings.digestSettleMs }),
       ...(options.settings.digestIntervalMs === undefined ? {} : { intervalMs: options.settings.digestIntervalMs }),
-      emit: (event, settledSeq) =>
+      emit: (event, settledSeq) => {
+        this.inFlight += 1;
         this.enqueue(async () => {
-          if (this.closed) return;
-          await this.writeMark(settledSeq);
-          if (!this.closed) options.send(channelNotification(event));
-        }),
+          try {
+            if (this.closed) return;
+            await this.writeMark(settledSeq);
+            if (this.closed) return;
+            options.send(channelNotification(event));
+            // The last event on its way: what the gate withheld after it is dealt with too.
+            this.dealt = Math.max(this.dealt, this.inFlight === 1 ? this.settled : settledSeq);
+          } finally {
+            this.inFlight -= 1;
+          }
+        });
+      },
       onSettled: (seq) => this.settledThrough(seq),
     });
   }
@@ -120,7 +134,7 @@ export class ChannelSession {
     await this.queue;
     this.cancelMark?.();
     this.cancelMark = undefined;
-    await this.writeMark(this.settled);
+    await this.writeMark(this.dealt);
   }
 
   private enqueue(task: () => Promise<void>): void {
@@ -147,10 +161,11 @@ export class ChannelSession {
 
   private settledThrough(seq: number): void {
     this.settled = Math.max(this.settled, seq);
+    if (this.inFlight === 0) this.dealt = this.settled;
     if (this.closed || this.cancelMark !== undefined || this.settled <= this.written) return;
     this.cancelMark = this.clock.after(this.options.markEveryMs ?? DEFAULT_MARK_EVERY_MS, () => {
       this.cancelMark = undefined;
-      void this.writeMark(this.settled);
+      void this.writeMark(this.dealt);
     });
   }
 
