@@ -178,15 +178,20 @@ describe('Claude Code channel events over HTTP and through hyphae mcp --remote',
   });
 
   describe('through hyphae mcp --remote', { timeout: 120_000 }, () => {
-    it('declares the capability and forwards each memory, and a new bridge process brings one digest of what came while away', async () => {
-      const { key } = await reader();
-      const url = new URL(`${replica.url}/mcp`);
+    /** A spawned bridge with a host on it, once its stream is open; `before`: the streams open until then. */
+    async function bridge(key: string, env: Record<string, string> = {}): Promise<{ bridged: ConnectedClient; host: ChannelHost; before: number }> {
       const before = replica.liveStream.openStreams;
       const host = channelHost();
-      const bridged = await connectBridge('2025-11-25', url, key, {}, host.attach);
+      const bridged = await connectBridge('2025-11-25', new URL(`${replica.url}/mcp`), key, env, host.attach);
       clients.push(bridged);
-      expect(bridged.client.getServerCapabilities()?.experimental).toMatchObject({ 'claude/channel': {} });
       await waitFor(() => replica.liveStream.openStreams === before + 1);
+      return { bridged, host, before };
+    }
+
+    it('declares the capability and forwards each memory, and a new bridge process brings one digest of what came while away', async () => {
+      const { key } = await reader();
+      const { bridged, host, before } = await bridge(key);
+      expect(bridged.client.getServerCapabilities()?.experimental).toMatchObject({ 'claude/channel': {} });
       const first = await store(trustedKey, 'through the bridge');
       await waitFor(() => host.events.length === 1);
       expect(summary(host)).toEqual([`memory:${first}`]);
@@ -195,24 +200,46 @@ describe('Claude Code channel events over HTTP and through hyphae mcp --remote',
 
       await store(trustedKey, 'while the bridge was gone');
       await store(doubtfulKey, 'withheld while the bridge was gone');
-      const hostAgain = channelHost();
-      const again = await connectBridge('2025-11-25', url, key, {}, hostAgain.attach);
-      clients.push(again);
-      await waitFor(() => replica.liveStream.openStreams === before + 1);
+      const { host: hostAgain } = await bridge(key);
       const live = await store(trustedKey, 'after the bridge came back');
       await waitFor(() => hostAgain.events.length === 2);
       expect(summary(hostAgain)).toEqual(['digest:reconnect:1', `memory:${live}`]);
     });
 
+    it('when the stream of a bridge drops and it reconnects, tells each memory once: one by one or in one reconnect digest', async () => {
+      // Alone on the replica: the server ends every stream, and only this bridge's may come back.
+      await Promise.all(clients.splice(0).map((c) => c.close()));
+      await waitFor(() => replica.liveStream.openStreams === 0);
+      const { key } = await reader();
+      const { host, before } = await bridge(key);
+      const first = await store(trustedKey, 'before the stream dropped');
+      await waitFor(() => host.events.length === 1);
+
+      // The same bridge process: the server ends its stream, the bridge opens a new one by itself.
+      replica.liveStream.closeAll();
+      await waitFor(() => replica.liveStream.openStreams === before);
+      await store(trustedKey, 'while the stream was down');
+      await store(trustedKey, 'also while it was down');
+      await waitFor(() => replica.liveStream.openStreams === before + 1);
+      const last = await store(trustedKey, 'after the stream came back');
+      // Events go out in seq order: once the last memory is heard, every earlier one was dealt with.
+      await waitFor(() => summary(host).includes(`memory:${last}`));
+      const heard = summary(host);
+      const digests = host.events.filter((e) => e.meta.kind === 'digest');
+      const singles = heard.filter((s) => s.startsWith('memory:'));
+      expect(digests.every((e) => e.meta.reason === 'reconnect')).toBe(true);
+      expect(digests.length).toBeLessThanOrEqual(1);
+      expect(new Set(singles).size).toBe(singles.length);
+      expect(singles[0]).toBe(`memory:${first}`);
+      // Each of the four memories told exactly once, whether alone or counted in the digest.
+      const toldInDigest = digests.reduce((sum, e) => sum + Number(e.meta.count), 0);
+      expect(singles.length + toldInDigest).toBe(4);
+    });
+
     it('with HYPHAE_MCP_CHANNEL=off where it runs, asks the server for none: no capability, no event', async () => {
       const { key } = await reader();
-      const url = new URL(`${replica.url}/mcp`);
-      const before = replica.liveStream.openStreams;
-      const host = channelHost();
-      const bridged = await connectBridge('2025-11-25', url, key, { HYPHAE_MCP_CHANNEL: 'off' }, host.attach);
-      clients.push(bridged);
+      const { bridged, host, before } = await bridge(key, { HYPHAE_MCP_CHANNEL: 'off' });
       expect(bridged.client.getServerCapabilities()?.experimental).not.toHaveProperty('claude/channel');
-      await waitFor(() => replica.liveStream.openStreams === before + 1);
       await store(trustedKey, 'not through a bridge that turned it off');
       await waitFor(() => host.listChanged === 1);
       await bridged.close();
