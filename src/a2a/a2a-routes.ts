@@ -1,7 +1,7 @@
 /**
  * The A2A surface on the HTTP app (opt-in, HYPHAE_A2A=1): `GET /.well-known/agent-card.json` and the
  * JSON-RPC endpoint `POST /a2a`, served by the SDK's JsonRpcTransportHandler over fastify (the SDK
- * ships only an express adapter). Every call is authenticated from `x-hyphae-key` first; the
+ * ships only an express adapter). Every call is authenticated first, from `x-hyphae-key` or an OAuth bearer token; the
  * app's Host/Origin checks, body limit, rate limits and request metrics apply as to any route.
  * Streaming methods answer Server-Sent Events; a JSON-RPC error before the first event is a plain
  * JSON answer.
@@ -18,7 +18,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { UnauthenticatedError, isHyphaeError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
-import { API_KEY_HEADER, apiKeyOf, writeSseHead } from '../surface-shared/index.js';
+import { API_KEY_HEADER, AUTHORIZATION_HEADER, authenticateCredential, credentialOf, rememberRefusal, writeSseHead } from '../surface-shared/index.js';
 import {
   RPC_INTERNAL_ERROR,
   RPC_INVALID_PARAMS,
@@ -37,7 +37,7 @@ import { MemoryRequestHandler } from './memory-request-handler.js';
 import { SubscribeExecutor, type SubscribeMetrics } from './subscribe-executor.js';
 
 export interface A2aRouteDeps {
-  readonly facade: Pick<MemoryFacade, 'authenticate' | 'store' | 'recall' | 'subscribeDiffs'>;
+  readonly facade: Pick<MemoryFacade, 'authenticate' | 'authenticateBearer' | 'store' | 'recall' | 'subscribeDiffs'>;
   readonly version: string;
   readonly metrics?: SubscribeMetrics;
   readonly log?: (message: string) => void;
@@ -127,14 +127,15 @@ export function registerA2aRoutes(app: FastifyInstance, deps: A2aRouteDeps): A2a
   }
 
   async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const key = apiKeyOf(request.headers[API_KEY_HEADER]);
-    if (key === undefined) {
+    const credential = credentialOf(request.headers[API_KEY_HEADER], request.headers[AUTHORIZATION_HEADER]);
+    if (credential === undefined) {
       await sendRpcError(reply, null, facadeErrorReply(new UnauthenticatedError(`missing or invalid API key: send it in the ${API_KEY_HEADER} header`)));
       return;
     }
     try {
-      principals.set(request, await deps.facade.authenticate(key));
+      principals.set(request, await authenticateCredential(deps.facade, credential));
     } catch (error) {
+      rememberRefusal(request, error);
       await sendRpcError(reply, null, facadeErrorReply(error));
     }
   }

@@ -49,6 +49,7 @@ export async function openHyphaeApp(config: HyphaeConfig, options: HyphaeAppOpti
       ...mesh.facadeHooks,
       onBackgroundError: onError,
       ...(parts.authCacheTtlMs === undefined ? {} : { authCacheTtlMs: parts.authCacheTtlMs }),
+      ...(config.oauth === undefined ? {} : { oauth: config.oauth }),
     });
     teardown.add(() => facade.close());
     const upkeep = await startBackgroundMaintenance(db, {

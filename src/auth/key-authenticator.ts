@@ -11,7 +11,7 @@ import { findActiveKeyByHash, type KeyRow } from '../store/key-repository.js';
 import { hashApiKey, looksLikeApiKey } from './api-key.js';
 import { TtlCache } from './ttl-cache.js';
 
-const DEFAULT_AUTH_CACHE_TTL_MS = 5_000;
+export const DEFAULT_AUTH_CACHE_TTL_MS = 5_000;
 const AUTH_CACHE_ENTRIES = 1_000;
 
 export interface KeyAuthenticatorOptions {

@@ -83,6 +83,7 @@ export function buildServeAppWithStreams(hyphae: HyphaeApp, options: ServeAppOpt
       trustProxy: config.trustProxy,
       metricsBearerToken: config.metricsToken,
       a2a: config.a2a,
+      oauth: config.oauth,
     }),
     readiness: hyphae.readiness,
     metrics: hyphae.metrics,

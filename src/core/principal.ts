@@ -1,9 +1,10 @@
 import type { Role } from './cell-types.js';
 
-/** Who is calling: resolved from an API key by the auth layer, never from a request body. */
+/** Who is calling: resolved from an API key or an OAuth access token by the auth layer, never from a request body. */
 export interface Principal {
   readonly tenantId: string;
   readonly agent: string;
+  /** The API key's id; for an access token, an id derived from its issuer, tenant and agent (no key row has it). */
   readonly keyId: string;
   readonly roles: readonly Role[];
   /** Read/write project scope; `['*']` means every project of the tenant. */
@@ -11,9 +12,13 @@ export interface Principal {
   /** Where cells go when the principal has no open session. */
   readonly defaultProject: string;
   readonly trust: number;
+  /** When the access token this principal came from expires (ms since the epoch); absent for an API key. */
+  readonly expiresAt?: number;
 }
 
 export const ALL_PROJECTS = '*';
+/** The trust of a key minted without one, and of an agent that holds no key. */
+export const DEFAULT_TRUST = 0.5;
 
 export function canAccessProject(principal: Principal, project: string): boolean {
   return principal.projects.includes(ALL_PROJECTS) || principal.projects.includes(project);

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { CELL_TYPES, LAYERS } from './cell-types.js';
+import { DEFAULT_TRUST } from './principal.js';
 import { STORABLE_TEXT_MESSAGE, isStorableText, isStorableTimestamp, jsonValueProblem } from './text-rules.js';
 
 /** A string PostgreSQL stores as written: no NUL, no unpaired surrogate (core/text-rules.ts). */
@@ -188,7 +189,7 @@ export const createKeyInputSchema = z.strictObject({
   roles: z.array(z.enum(['admin', 'writer', 'reader'])).min(1).default(['writer']),
   projects: z.array(z.union([projectSchema, z.literal('*')])).min(1).default(['*']),
   default_project: projectSchema.optional(),
-  trust: z.number().min(0).max(1).default(0.5),
+  trust: z.number().min(0).max(1).default(DEFAULT_TRUST),
 });
 
 /** The admin export of the caller's tenant (REST `GET /v1/admin/export`). */

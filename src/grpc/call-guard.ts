@@ -1,14 +1,14 @@
 /**
  * The interceptor in front of every MemoryService call, in REST's order: a client address with too
  * many failed authentications is refused before any database work; then the `x-hyphae-key`
- * metadata is resolved by the facade (a failure counts against the address); then the key's call
- * rate. Every outcome is counted with its gRPC status, and everything thrown — by the guard or a
+ * metadata — or an OAuth access token in `authorization: Bearer` — is resolved by the facade (a
+ * failure counts against the address); then the credential's call rate. Every outcome is counted with its gRPC status, and everything thrown — by the guard or a
  * handler, unary or mid-stream — leaves as a gRPC status with the Hyphae code in its details.
  */
 import { Code, ConnectError, type Interceptor, type StreamResponse } from '@connectrpc/connect';
 import { RateLimitedError, UnauthenticatedError } from '../core/errors.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
-import { API_KEY_HEADER, apiKeyDigest, apiKeyOf, type FailedAuthLimiter } from '../surface-shared/index.js';
+import { API_KEY_HEADER, AUTHORIZATION_HEADER, authenticateCredential, credentialDigest, credentialOf, type FailedAuthLimiter } from '../surface-shared/index.js';
 import { CLIENT_ADDRESS, PRINCIPAL } from './call-context.js';
 import type { CallRateLimiter } from './call-rate-limiter.js';
 import { isServerFault, toConnectError } from './grpc-errors.js';
@@ -19,7 +19,7 @@ export interface GrpcCallObserver {
 }
 
 export interface CallGuardDeps {
-  readonly facade: Pick<MemoryFacade, 'authenticate'>;
+  readonly facade: Pick<MemoryFacade, 'authenticate' | 'authenticateBearer'>;
   readonly failedAuth: FailedAuthLimiter;
   readonly rateLimiter: CallRateLimiter;
   readonly observer?: GrpcCallObserver;
@@ -45,16 +45,16 @@ export function callGuard(deps: CallGuardDeps): Interceptor {
       const address = request.contextValues.get(CLIENT_ADDRESS);
       const blockedFor = deps.failedAuth.retryAfterSeconds(address);
       if (blockedFor !== null) throw new RateLimitedError(blockedFor);
-      const key = apiKeyOf(request.header.get(API_KEY_HEADER));
+      const credential = credentialOf(request.header.get(API_KEY_HEADER), request.header.get(AUTHORIZATION_HEADER));
       let principal;
       try {
-        if (key === undefined) throw new UnauthenticatedError(`missing or invalid ${API_KEY_HEADER} metadata`);
-        principal = await deps.facade.authenticate(key);
+        if (credential === undefined) throw new UnauthenticatedError(`missing or invalid ${API_KEY_HEADER} metadata`);
+        principal = await authenticateCredential(deps.facade, credential);
       } catch (error) {
         if (error instanceof UnauthenticatedError) deps.failedAuth.recordFailure(address);
         throw error;
       }
-      const retryAfter = deps.rateLimiter.take(apiKeyDigest(key));
+      const retryAfter = deps.rateLimiter.take(credentialDigest(credential));
       if (retryAfter !== null) throw new RateLimitedError(retryAfter);
       request.contextValues.set(PRINCIPAL, principal);
       const response = await next(request);

@@ -9,10 +9,11 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import { InvalidArgumentError, RateLimitedError } from '../core/errors.js';
 import type { HyphaeMetrics } from '../metrics/index.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
-import { API_KEY_HEADER, FailedAuthLimiter, apiKeyDigest, apiKeyOf } from '../surface-shared/index.js';
+import { API_KEY_HEADER, AUTHORIZATION_HEADER, FailedAuthLimiter, credentialDigest, credentialOf, rememberRefusal } from '../surface-shared/index.js';
 import { toErrorReply } from './error-reply.js';
 import { HEALTH_OPERATIONS, registerHealthRoutes, type ReadinessProbe } from './health-routes.js';
 import type { HttpConfig } from './http-config.js';
+import { PROTECTED_RESOURCE_OPERATIONS, installOAuthResource } from './oauth-resource.js';
 import { pinoOptions, type HttpLoggerOptions } from './logger-options.js';
 import { METRICS_OPERATION, registerMetricsRoute } from './metrics-route.js';
 import { buildOpenApiDocument, type PlainOperation } from './openapi-document.js';
@@ -51,9 +52,12 @@ const OPENAPI_OPERATION: PlainOperation = {
   responses: { 200: { description: 'The document' } },
 };
 
-function rateLimitKey(request: FastifyRequest): string {
-  const key = apiKeyOf(request.headers[API_KEY_HEADER]);
-  return key === undefined ? `ip:${request.ip}` : `key:${apiKeyDigest(key)}`;
+/** Per credential (a bearer token only with OAuth on: /metrics has a bearer token of its own), else per address. */
+function rateLimitKey(oauth: boolean): (request: FastifyRequest) => string {
+  return (request) => {
+    const credential = credentialOf(request.headers[API_KEY_HEADER], oauth ? request.headers[AUTHORIZATION_HEADER] : undefined);
+    return credential === undefined ? `ip:${request.ip}` : `key:${credentialDigest(credential)}`;
+  };
 }
 
 function trustProxyOption(trust: HttpConfig['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
@@ -82,6 +86,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   });
 
   app.setErrorHandler(async (error, request, reply) => {
+    rememberRefusal(request, error);
     const mapped = toErrorReply(error);
     if (mapped.serverFault) request.log.error({ err: error }, 'request failed');
     return reply.code(mapped.status).headers(mapped.headers).send(mapped.body);
@@ -111,7 +116,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     global: false,
     max: config.rateLimitMax,
     timeWindow: config.rateLimitWindowMs,
-    keyGenerator: rateLimitKey,
+    keyGenerator: rateLimitKey(config.oauth !== undefined),
     allowList: (request) => isProbeRoute(request.routeOptions.url),
     errorResponseBuilder: (_request, context) => new RateLimitedError(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
@@ -124,6 +129,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   const eventStreams = registerEventStreamRoutes(app, deps.facade, EVENT_STREAM_ROUTES);
   // Open SSE streams would hold a graceful close up forever.
   app.addHook('preClose', async () => eventStreams.closeAll());
+  if (config.oauth !== undefined) installOAuthResource(app, config.oauth);
   for (const mount of deps.routes ?? []) mount(app);
 
   const document = buildOpenApiDocument({
@@ -131,7 +137,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     routes: REST_ROUTES,
     rawOperations: PORTABILITY_OPERATIONS,
     streamRoutes: EVENT_STREAM_ROUTES,
-    plainOperations: [...HEALTH_OPERATIONS, METRICS_OPERATION, OPENAPI_OPERATION],
+    plainOperations: [...HEALTH_OPERATIONS, METRICS_OPERATION, OPENAPI_OPERATION, ...(config.oauth === undefined ? [] : PROTECTED_RESOURCE_OPERATIONS)],
+    ...(config.oauth === undefined ? {} : { bearerTokens: true }),
   });
   app.get('/openapi.json', async () => document);
 

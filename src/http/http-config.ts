@@ -1,3 +1,5 @@
+import type { OAuthConfig } from '../core/oauth-config.js';
+
 /** What the HTTP surface needs from the process configuration; the CLI fills it from HyphaeConfig. */
 export interface HttpConfig {
   /** Host names (or `*.suffix` patterns) accepted in `Host` besides loopback; `*` accepts any. */
@@ -18,6 +20,8 @@ export interface HttpConfig {
   readonly readinessTimeoutMs: number;
   /** Mount the A2A surface (agent card + JSON-RPC endpoint); off unless HYPHAE_A2A=1. */
   readonly a2a: boolean;
+  /** Serve as an OAuth protected resource (metadata, challenges); undefined: API keys only. */
+  readonly oauth: OAuthConfig | undefined;
 }
 
 export const DEFAULT_HTTP_CONFIG: HttpConfig = {
@@ -31,6 +35,7 @@ export const DEFAULT_HTTP_CONFIG: HttpConfig = {
   metricsBearerToken: undefined,
   readinessTimeoutMs: 2_000,
   a2a: false,
+  oauth: undefined,
 };
 
 export function resolveHttpConfig(overrides: Partial<HttpConfig> = {}): HttpConfig {

@@ -167,6 +167,8 @@ export interface OpenApiDocumentOptions {
   readonly rawOperations?: readonly RawRestOperation[];
   readonly streamRoutes?: readonly EventStreamRoute[];
   readonly plainOperations: readonly PlainOperation[];
+  /** OAuth is on: an access token in `Authorization: Bearer` is an alternative to the key. */
+  readonly bearerTokens?: boolean;
 }
 
 export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObject {
@@ -188,11 +190,14 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
       description: 'Shared memory for AI agents: full nodes over REST, on the same memory facade as MCP (`POST /mcp`).',
     },
     servers: [{ url: '/' }],
-    security: [{ apiKey: [] }],
+    security: options.bearerTokens === true ? [{ apiKey: [] }, { bearerToken: [] }] : [{ apiKey: [] }],
     tags: [...new Set([...options.routes, ...(options.streamRoutes ?? []), ...(options.rawOperations ?? []), ...options.plainOperations].map((o) => o.tag))].map((name) => ({ name })),
     paths,
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } },
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER },
+        ...(options.bearerTokens === true ? { bearerToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An OAuth access token for this server (see /.well-known/oauth-protected-resource)' } } : {}),
+      },
       schemas: { Error: jsonSchemaOf(errorBodySchema, 'output') },
     },
   };

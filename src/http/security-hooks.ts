@@ -33,6 +33,9 @@ function refuse(reply: FastifyReply, status: number, error: HyphaeError): Fastif
 export function installSecurityHooks(app: FastifyInstance, config: HttpConfig): void {
   const hostAllowed = createHostAllowlist(config.allowedHosts);
   const originAllowed = createOriginAllowlist(config.allowedOrigins);
+  // With OAuth, a browser client sends its token and must read the challenge.
+  const allowedHeaders = config.oauth === undefined ? CORS_ALLOWED_HEADERS : `${CORS_ALLOWED_HEADERS}, authorization`;
+  const exposedHeaders = config.oauth === undefined ? CORS_EXPOSED_HEADERS : `${CORS_EXPOSED_HEADERS}, www-authenticate`;
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isProbeRoute(request.routeOptions.url) && !hostAllowed(request.host)) {
@@ -46,12 +49,12 @@ export function installSecurityHooks(app: FastifyInstance, config: HttpConfig): 
     if (!originAllowed(origin)) return refuse(reply, 403, new HyphaeError('FORBIDDEN', 'origin not allowed'));
     reply.header('access-control-allow-origin', origin);
     reply.header('vary', 'Origin');
-    reply.header('access-control-expose-headers', CORS_EXPOSED_HEADERS);
+    reply.header('access-control-expose-headers', exposedHeaders);
     if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
       return reply
         .code(204)
         .header('access-control-allow-methods', CORS_ALLOWED_METHODS)
-        .header('access-control-allow-headers', CORS_ALLOWED_HEADERS)
+        .header('access-control-allow-headers', allowedHeaders)
         .header('access-control-max-age', String(CORS_MAX_AGE_SECONDS))
         .send();
     }

@@ -3,8 +3,9 @@ import type { Role } from '../core/cell-types.js';
 import { ForbiddenError } from '../core/errors.js';
 import { ALL_PROJECTS, canAccessProject, hasRole, type Principal } from '../core/principal.js';
 
+/** `details.required_role` lets a surface name what is missing (an OAuth caller is told the scope). */
 export function requireRole(principal: Principal, role: Role): void {
-  if (!hasRole(principal, role)) throw new ForbiddenError(`this operation needs the ${role} role`);
+  if (!hasRole(principal, role)) throw new ForbiddenError(`this operation needs the ${role} role`, { details: { required_role: role } });
 }
 
 export function requireProject(principal: Principal, project: string): void {

@@ -2,7 +2,9 @@
  * The open live streams of one process, by API key (docs/security.md, limits): at most `perKey` per key and
  * `perProcess` in all — one more is RATE_LIMITED with a Retry-After, before any database work —
  * and a revoked key's streams end: at once on the replica that revoked it, and within
- * `revocationCheckMs` on the others (one query for all open streams' keys per check).
+ * `revocationCheckMs` on the others (one query for all open streams' keys per check). A stream
+ * opened with an OAuth access token has no key to revoke: it ends at the same check once the
+ * token has expired.
  */
 import { RateLimitedError } from '../core/errors.js';
 import type { LiveSubscription } from './memory-facade.js';
@@ -17,6 +19,7 @@ export interface LiveStreamRegistryOptions extends LiveStreamLimits {
   readonly revokedAmong: (keyIds: readonly string[]) => Promise<readonly string[]>;
   readonly revocationCheckMs: number;
   readonly onError: (error: unknown) => void;
+  readonly now?: () => number;
 }
 
 /** Suggested wait before opening a stream again once a quota is full. */
@@ -24,6 +27,8 @@ export const STREAM_QUOTA_RETRY_SECONDS = 10;
 
 export class LiveStreamRegistry {
   private readonly byKey = new Map<string, Set<() => Promise<void>>>();
+  /** Streams opened with an access token, and when it expires (ms since the epoch). */
+  private readonly expiries = new Map<() => Promise<void>, number>();
   private total = 0;
   private timer: NodeJS.Timeout | undefined;
   private checking = false;
@@ -39,8 +44,8 @@ export class LiveStreamRegistry {
     return this.byKey.get(keyId)?.size ?? 0;
   }
 
-  /** Holds a slot for `keyId` while `open` runs; the returned subscription frees it on close. */
-  async open(keyId: string, open: () => Promise<LiveSubscription>): Promise<LiveSubscription> {
+  /** Holds a slot for `keyId` while `open` runs; the returned subscription frees it on close. `expiresAt`: an access token's expiry. */
+  async open(keyId: string, open: () => Promise<LiveSubscription>, expiresAt?: number): Promise<LiveSubscription> {
     const held = this.byKey.get(keyId) ?? new Set<() => Promise<void>>();
     if (this.total >= this.options.perProcess) throw this.full('live_streams_per_process', this.options.perProcess);
     if (held.size >= this.options.perKey) throw this.full('live_streams_per_key', this.options.perKey);
@@ -55,6 +60,7 @@ export class LiveStreamRegistry {
       closed = true;
       markEnded();
       held.delete(close);
+      this.expiries.delete(close);
       if (held.size === 0 && this.byKey.get(keyId) === held) this.byKey.delete(keyId);
       this.total -= 1;
       if (this.total === 0) this.stopTimer();
@@ -62,6 +68,7 @@ export class LiveStreamRegistry {
     };
     // The slot is taken before the first await, so concurrent opens cannot pass the quota.
     held.add(close);
+    if (expiresAt !== undefined) this.expiries.set(close, expiresAt);
     this.byKey.set(keyId, held);
     this.total += 1;
     try {
@@ -85,12 +92,16 @@ export class LiveStreamRegistry {
     await Promise.all([...this.byKey.values()].flatMap((set) => [...set]).map((close) => close()));
   }
 
-  /** One query for the keys of every open stream; the revoked ones' streams end. */
+  /** Expired tokens' streams end; then one query for the keys of every other open stream, and the revoked ones' streams end. */
   async checkRevocations(): Promise<void> {
     if (this.checking || this.byKey.size === 0) return;
     this.checking = true;
     try {
-      for (const keyId of await this.options.revokedAmong([...this.byKey.keys()])) await this.closeKey(keyId);
+      const now = (this.options.now ?? Date.now)();
+      await Promise.all([...this.expiries].filter(([, expiresAt]) => expiresAt <= now).map(([close]) => close()));
+      const keyIds = [...this.byKey].filter(([, held]) => [...held].some((close) => !this.expiries.has(close))).map(([keyId]) => keyId);
+      if (keyIds.length === 0) return;
+      for (const keyId of await this.options.revokedAmong(keyIds)) await this.closeKey(keyId);
     } catch (error) {
       this.options.onError(error);
     } finally {

@@ -72,6 +72,11 @@ export interface LiveSubscription {
 export interface MemoryFacade {
   /** Resolves a clear API key to its principal; UNAUTHENTICATED when unknown or revoked. */
   authenticate(apiKey: string): Promise<Principal>;
+  /**
+   * Resolves an OAuth access token to its principal (docs/security.md): UNAUTHENTICATED when it is
+   * not valid here or OAuth is not configured, FORBIDDEN when its tenant or scopes allow nothing.
+   */
+  authenticateBearer(token: string): Promise<Principal>;
 
   /** The new cell; the reinforced one (`reinforced: true`) when it restates a current cell; the original on an idempotent replay. */
   store(principal: Principal, input: StoreInput): Promise<StoredNode>;

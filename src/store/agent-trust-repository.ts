@@ -4,7 +4,8 @@ import type { Queryable } from './db.js';
 /** An agent's trust: the highest of its unrevoked keys; undefined when it has none. */
 export async function agentTrust(q: Queryable, tenantId: string, agent: string): Promise<number | undefined> {
   const result = await q.query<{ trust: number | null }>(
-    `SELECT max(trust)::float8 AS trust FROM api_keys WHERE tenant_id = $1 AND agent = $2 AND revoked_at IS NULL`,
+    // real, as a key's own trust is read: a float8 cast would widen 0.8 to 0.800000011920929.
+    `SELECT max(trust) AS trust FROM api_keys WHERE tenant_id = $1 AND agent = $2 AND revoked_at IS NULL`,
     [tenantId, agent],
   );
   const trust = result.rows[0]?.trust;

@@ -1,10 +1,14 @@
 /**
  * What the surfaces (mcp, http, grpc, a2a) share, so none imports another: how a caller's
- * credential is read, how a failed-authentication budget is kept per address, and how an SSE
- * answer is negotiated and begun.
+ * credential is read and resolved, how a failed-authentication budget is kept per address, what an
+ * OAuth client is told when refused and where it discovers sign-in, and how an SSE answer is
+ * negotiated and begun.
  */
-export { API_KEY_HEADER, MAX_API_KEY_CHARS, apiKeyDigest, apiKeyOf } from './credentials.js';
+export { API_KEY_HEADER, AUTHORIZATION_HEADER, MAX_API_KEY_CHARS, apiKeyOf, authenticateCredential, credentialDigest, credentialOf } from './credentials.js';
+export type { Credential } from './credentials.js';
 export { FailedAuthLimiter } from './failed-auth-limiter.js';
 export type { FailedAuthLimiterOptions } from './failed-auth-limiter.js';
 export { acceptsEventStream, mediaType } from './media-types.js';
+export { OAuthChallenges, refusalOf, rememberRefusal, scopeRefusalOf } from './oauth-challenge.js';
+export { PROTECTED_RESOURCE_PATHS, protectedResourceMetadata } from '../auth/oauth/protected-resource.js';
 export { writeSseHead } from './sse-head.js';

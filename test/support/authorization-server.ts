@@ -54,6 +54,8 @@ export interface AuthorizationServer {
   readonly introspectionClient: { readonly clientId: string; readonly clientSecret: string };
   /** Who the automated sign-in logs in as; change it between flows. */
   signInAs: SignedInUser;
+  /** When set, the automated consent grants only these of the requested scopes (the user unticks the rest). */
+  consentLimit: readonly string[] | undefined;
   /** How many times the JWKS has been fetched. */
   readonly jwksFetches: number;
   /** Runs the authorization code flow with PKCE as the public client and returns its access token. */
@@ -181,6 +183,8 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AuthorizationCode: 60, AccessToken: options.accessTokenTtlSeconds ?? 300 },
+    // Advertised and registrable (dynamic registration checks a client's scope against this list).
+    scopes: ['openid', 'offline_access', ...RESOURCE_SCOPES.split(' ')],
     clientBasedCORS: () => true,
     async extraTokenClaims(_ctx, token) {
       return token.accountId === undefined ? undefined : { ...users.get(token.accountId)?.claims };
@@ -228,7 +232,11 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     };
     if (details.missingOIDCScope !== undefined) grant.addOIDCScope(details.missingOIDCScope.join(' '));
     if (details.missingOIDCClaims !== undefined) grant.addOIDCClaims(details.missingOIDCClaims);
-    for (const [resource, scopes] of Object.entries(details.missingResourceScopes ?? {})) grant.addResourceScope(resource, scopes.join(' '));
+    const consented = (scope: string): boolean => harness.consentLimit === undefined || harness.consentLimit.includes(scope);
+    for (const [resource, scopes] of Object.entries(details.missingResourceScopes ?? {})) {
+      grant.addResourceScope(resource, scopes.filter(consented).join(' '));
+      grant.rejectResourceScope(resource, scopes.filter((scope) => !consented(scope)).join(' '));
+    }
     const grantId = await grant.save();
     await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
   }
@@ -271,6 +279,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     publicClient,
     introspectionClient,
     signInAs: options.signInAs ?? { sub: 'alice', claims: { hyphae_tenant: 'acme' } },
+    consentLimit: undefined,
     get jwksFetches() {
       return jwksFetches;
     },

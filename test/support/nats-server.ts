@@ -47,7 +47,8 @@ export function skipWithoutNatsServer(): boolean {
   return !natsServerInstalled() && skipTier('nats', NATS_SERVER_BINARY);
 }
 
-async function freeLoopbackPort(): Promise<number> {
+/** A port free on loopback now (another process may take it before it is used). */
+export async function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

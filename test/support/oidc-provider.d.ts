@@ -53,6 +53,7 @@ declare module 'oidc-provider' {
     findAccount?: (ctx: unknown, sub: string) => Promise<Account | undefined>;
     interactions?: { url: (ctx: unknown, interaction: { readonly uid: string }) => string };
     ttl?: Record<string, number>;
+    scopes?: readonly string[];
     clientBasedCORS?: (ctx: unknown, origin: string, client: ClientRef) => boolean;
     extraTokenClaims?: (ctx: unknown, token: TokenRef) => Promise<Record<string, unknown> | undefined>;
     features?: {
@@ -88,6 +89,7 @@ declare module 'oidc-provider' {
     addOIDCScope(scope: string): void;
     addOIDCClaims(claims: readonly string[]): void;
     addResourceScope(resource: string, scope: string): void;
+    rejectResourceScope(resource: string, scope: string): void;
     save(): Promise<string>;
   }
 

@@ -4,6 +4,7 @@
  * MCP, REST and service tests all build on it; its API is kept stable.
  */
 import type { CreatedApiKey } from '../../src/core/entities.js';
+import type { OAuthConfig } from '../../src/core/oauth-config.js';
 import type { Principal } from '../../src/core/principal.js';
 import type { Role } from '../../src/core/cell-types.js';
 import { createKeyAdministration, type KeyAdministration } from '../../src/auth/key-administration.js';
@@ -61,6 +62,8 @@ export interface TestRuntimeOptions {
   readonly onBeaconsChanged?: MemoryFacadeDeps['onBeaconsChanged'];
   /** Defaults to 0 so a revocation is visible at once in tests. */
   readonly authCacheTtlMs?: number;
+  /** Accept OAuth access tokens (test/support/authorization-server.ts issues them). */
+  readonly oauth?: OAuthConfig;
 }
 
 export interface PrincipalSpec {
@@ -116,6 +119,7 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
     ...(options.diffFeed === undefined ? {} : { diffFeed: options.diffFeed }),
     ...(options.outbox === undefined ? {} : { outbox: options.outbox }),
     ...(options.onBeaconsChanged === undefined ? {} : { onBeaconsChanged: options.onBeaconsChanged }),
+    ...(options.oauth === undefined ? {} : { oauth: options.oauth }),
   });
   const keyAdmin = createKeyAdministration(database.db);
   const mintKey = async (spec: PrincipalSpec): Promise<MintedKey> => {

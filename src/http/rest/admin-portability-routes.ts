@@ -12,7 +12,7 @@ import { importSummarySchema } from '../../core/export-format.js';
 import { exportTenantInputSchema, importTenantInputSchema } from '../../core/schemas.js';
 import { spoolDumpSource } from '../../service/index.js';
 import type { MemoryFacade } from '../../service/memory-facade.js';
-import { authenticateRequest } from '../api-key-auth.js';
+import { authenticateRequest } from '../request-authentication.js';
 import type { RawRestOperation } from '../openapi-document.js';
 import { coerceQuery, parseRequestPart, queryScalarKinds } from './request-validation.js';
 

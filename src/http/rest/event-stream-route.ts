@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import type { ErrorCode } from '../../core/errors.js';
 import type { LiveSubscription, MemoryFacade } from '../../service/memory-facade.js';
 import { writeSseHead } from '../../surface-shared/index.js';
-import { authenticateRequest } from '../api-key-auth.js';
+import { authenticateRequest } from '../request-authentication.js';
 import { coerceQuery, parseRequestPart, queryScalarKinds } from './request-validation.js';
 import type { RouteInput } from './rest-route.js';
 

@@ -1,7 +1,7 @@
 /** Mounts the `/v1` route definitions on fastify: authenticate, validate with zod, call the facade. */
 import type { FastifyInstance } from 'fastify';
 import type { MemoryFacade } from '../../service/memory-facade.js';
-import { authenticateRequest } from '../api-key-auth.js';
+import { authenticateRequest } from '../request-authentication.js';
 import { coerceQuery, parseRequestPart, queryScalarKinds } from './request-validation.js';
 import type { RestRoute } from './rest-route.js';
 

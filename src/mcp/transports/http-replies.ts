@@ -9,7 +9,7 @@ import type { JsonRpcErrorObject, JsonRpcId } from '../protocol/json-rpc.js';
 import { RPC_INVALID_REQUEST, RPC_PARSE_ERROR, serializeError } from '../protocol/json-rpc.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
 import { toRpcError } from '../protocol/rpc-errors.js';
-import { mediaType } from '../../surface-shared/index.js';
+import { mediaType, rememberRefusal } from '../../surface-shared/index.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -23,8 +23,9 @@ export function codedError(code: ErrorCode, message: string): JsonRpcErrorObject
   return { code: ERROR_SPECS[code].rpcCode, message, data: { code } };
 }
 
-/** A facade failure at the HTTP status its code has. */
+/** A facade failure at the HTTP status its code has (remembered: an OAuth challenge may name it). */
 export function sendFacadeError(reply: FastifyReply, error: unknown, id: JsonRpcId | null = null): FastifyReply {
+  rememberRefusal(reply.request, error);
   const status = isHyphaeError(error) ? ERROR_SPECS[error.code].httpStatus : 500;
   return sendRpcError(reply, status, toRpcError(error), id);
 }
@@ -66,7 +67,7 @@ const PARSE_FAILURES = new Set(['FST_ERR_CTP_EMPTY_JSON_BODY', 'FST_ERR_CTP_INVA
 export function mcpErrorHandler(log: (message: string) => void, refusesVersionHeader: (request: FastifyRequest) => boolean) {
   return function handle(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
     if (refusesVersionHeader(request)) return refuseVersionHeader(reply);
-    if (isHyphaeError(error)) return sendRpcError(reply, ERROR_SPECS[error.code].httpStatus, toRpcError(error));
+    if (isHyphaeError(error)) return sendFacadeError(reply, error);
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status === 400 && (PARSE_FAILURES.has(error.code) || error instanceof SyntaxError)) {
       return sendRpcError(reply, 400, { code: RPC_PARSE_ERROR, message: 'Parse error: the body is not valid JSON' });

@@ -10,7 +10,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../core/principal.js';
 import type { MemoryFacade } from '../../service/memory-facade.js';
-import { acceptsEventStream, mediaType } from '../../surface-shared/index.js';
+import { acceptsEventStream, mediaType, rememberRefusal } from '../../surface-shared/index.js';
 import type { JsonRpcId } from '../protocol/json-rpc.js';
 import { RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, isPlainObject } from '../protocol/json-rpc.js';
 import { ASSUMED_PROTOCOL_VERSION, isStatelessProtocolVersion, isSupportedProtocolVersion } from '../protocol/protocol-version.js';
@@ -25,7 +25,7 @@ import { createListenPushStreams } from '../features/push/listen-push-streams.js
 import type { ListenPushStreams } from '../features/push/listen-push-streams.js';
 import type { PushDropMetrics } from '../features/push/push-drop.js';
 import type { PushStream } from '../features/push/push-stream.js';
-import { mcpAuthentication, mcpPrincipalOf, refusesVersionHeader } from './http-authentication.js';
+import { authenticatedByToken, mcpAuthentication, mcpPrincipalOf, refusesVersionHeader } from './http-authentication.js';
 import {
   JSON_CONTENT_TYPE,
   acceptsJson,
@@ -36,6 +36,7 @@ import {
   refuseVersionHeader,
   sendRpcError,
 } from './http-replies.js';
+import { roleRefusalIn } from './scope-refusal.js';
 import { checkStatelessHeaders } from './stateless-http-headers.js';
 import { CHANNEL_HEADER, headerDeclinesChannel } from '../features/push/channel-settings.js';
 
@@ -144,9 +145,18 @@ export function createMcpRoutes(deps: McpRouteDeps): McpRoutes {
     if (outcome.kind === 'listen') return sendRpcError(reply, 400, { code: RPC_INVALID_REQUEST, message: 'Invalid Request' }, id);
     if (initializing && outcome.kind === 'answered') reply.header(MCP_SESSION_HEADER, sessionId);
     return reply
-      .code(outcome.kind === 'answered' ? 200 : 400)
+      .code(outcome.kind === 'answered' ? answeredStatus(request, outcome.body, 200) : 400)
       .header('content-type', JSON_CONTENT_TYPE)
       .send(outcome.body);
+  }
+
+  /** `status`, or 403 for an OAuth caller refused for a role its scopes lack (the app adds the scope challenge). */
+  function answeredStatus(request: FastifyRequest, body: string, status: number): number {
+    if (!authenticatedByToken(request)) return status;
+    const refusal = roleRefusalIn(body);
+    if (refusal === undefined) return status;
+    rememberRefusal(request, refusal);
+    return 403;
   }
 
   /** A stateless request: header rules, then its method table; Mcp-Session-Id is ignored, none is minted. */
@@ -169,7 +179,7 @@ export function createMcpRoutes(deps: McpRouteDeps): McpRoutes {
     }
     if (outcome.kind === 'accepted') return reply.code(202).send();
     return reply
-      .code(outcome.kind === 'answered' ? (outcome.httpStatus ?? 200) : 400)
+      .code(outcome.kind === 'answered' ? answeredStatus(request, outcome.body, outcome.httpStatus ?? 200) : 400)
       .header('content-type', JSON_CONTENT_TYPE)
       .send(outcome.body);
   }

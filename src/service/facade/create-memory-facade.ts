@@ -6,7 +6,9 @@
  */
 import { createKeyAdministration, type KeyAdministration } from '../../auth/key-administration.js';
 import { KeyAuthenticator } from '../../auth/key-authenticator.js';
-import { UnavailableError } from '../../core/errors.js';
+import { TokenPrincipals } from '../../auth/oauth/token-principals.js';
+import { UnauthenticatedError, UnavailableError } from '../../core/errors.js';
+import type { OAuthConfig } from '../../core/oauth-config.js';
 import type { Embedder } from '../../embed/embedder.js';
 import { revokedKeyIds } from '../../store/key-repository.js';
 import type { Db } from '../../store/db.js';
@@ -48,6 +50,8 @@ export interface MemoryFacadeDeps {
   readonly onBeaconsChanged?: (tenantId: string, agent: string) => void;
   readonly summarizer?: SceneSummarizer;
   readonly authCacheTtlMs?: number;
+  /** Accept OAuth access tokens of this issuer beside API keys; absent: keys only. */
+  readonly oauth?: OAuthConfig;
   /** Failures of background work (hit flushes, promotion). */
   readonly onBackgroundError?: (error: unknown) => void;
 }
@@ -83,6 +87,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     config: ctx.config,
     keyAdmin: ctx.keyAdmin,
     authenticate: (apiKey) => ctx.authenticator.authenticate(apiKey),
+    authenticateBearer: (token) => (ctx.tokenPrincipals === undefined ? Promise.reject(new UnauthenticatedError()) : ctx.tokenPrincipals.authenticate(token)),
     flushHits: () => ctx.hits.flush(),
     get openLiveStreams(): number {
       return ctx.streams.openStreams;
@@ -111,6 +116,7 @@ function createFacadeContext(deps: MemoryFacadeDeps): FacadeContext {
     clock,
     keyAdmin: createKeyAdministration(db),
     authenticator: new KeyAuthenticator(db, deps.authCacheTtlMs === undefined ? {} : { cacheTtlMs: deps.authCacheTtlMs }),
+    tokenPrincipals: deps.oauth === undefined ? undefined : new TokenPrincipals(db, deps.oauth, deps.authCacheTtlMs === undefined ? {} : { cacheTtlMs: deps.authCacheTtlMs }),
     gossip: new GossipOutbox({
       reachFactor: config.reachFactor,
       energyTable: config.energyTable,

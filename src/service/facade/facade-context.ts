@@ -1,6 +1,7 @@
 /** What every concern of the facade works with: one object, built once by createMemoryFacade. */
 import type { KeyAdministration } from '../../auth/key-administration.js';
 import type { KeyAuthenticator } from '../../auth/key-authenticator.js';
+import type { TokenPrincipals } from '../../auth/oauth/token-principals.js';
 import type { MemoryNode } from '../../core/entities.js';
 import type { Embedder } from '../../embed/embedder.js';
 import type { WrittenDiff } from '../../mesh/diff-writer.js';
@@ -29,6 +30,8 @@ export interface FacadeContext {
   /** Live push; without it subscribeDiffs is UNAVAILABLE. */
   readonly diffFeed: DiffFeed | undefined;
   readonly authenticator: KeyAuthenticator;
+  /** OAuth access tokens as principals; undefined without OAuth. */
+  readonly tokenPrincipals: TokenPrincipals | undefined;
   readonly keyAdmin: KeyAdministration;
   /** The embedder every text of the facade goes through (embed() wraps it for one text). */
   readonly embedder: Embedder;

@@ -38,8 +38,10 @@ export function inboxFeedOperations(ctx: FacadeContext): InboxFeedOperations {
       const feed = ctx.diffFeed;
       if (feed === undefined) throw new UnavailableError('live push not configured');
       const visible = diffVisibleTo(principal);
-      return ctx.streams.open(principal.keyId, () =>
-        feed.subscribe(principal.tenantId, principal.agent, (diff) => (visible(diff) ? listener(diff) : undefined), afterSeq),
+      return ctx.streams.open(
+        principal.keyId,
+        () => feed.subscribe(principal.tenantId, principal.agent, (diff) => (visible(diff) ? listener(diff) : undefined), afterSeq),
+        principal.expiresAt,
       );
     },
   };

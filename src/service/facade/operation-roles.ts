@@ -1,14 +1,14 @@
 /**
  * Which role each facade operation needs, declared once and enforced in one place: enforceRoles
- * wraps every operation so the check runs first, before any input is read. `authenticate` is the
- * one operation without a principal, so it has no entry.
+ * wraps every operation so the check runs first, before any input is read. The two `authenticate`
+ * methods are the operations without a principal, so they have no entry.
  */
 import type { Role } from '../../core/cell-types.js';
 import type { Principal } from '../../core/principal.js';
 import { requireRole } from '../authorization.js';
 import type { MemoryFacade } from '../memory-facade.js';
 
-export type FacadeOperations = Omit<MemoryFacade, 'authenticate'>;
+export type FacadeOperations = Omit<MemoryFacade, 'authenticate' | 'authenticateBearer'>;
 
 export const OPERATION_ROLES = {
   store: 'writer',

@@ -43,6 +43,7 @@ export function createProtocolFacadeDouble(): MemoryFacade {
       if (key === DOUBLE_KEY) return DOUBLE_PRINCIPAL;
       throw new UnauthenticatedError();
     },
+    authenticateBearer: () => Promise.reject(new UnauthenticatedError()),
     store: () => Promise.reject(new Error('relation "cells" violates constraint; SELECT secret FROM keys')),
     getCell: unexpected('getCell'),
     cellHistory: unexpected('cellHistory'),
