@@ -5,8 +5,11 @@ export interface LoopbackResponse {
   readonly body: string;
 }
 
-/** POST `body` as JSON to 127.0.0.1:`port` over `agent`, keyed by `x-hyphae-key`; resolves with the status and the whole body. */
-export function postJson(agent: Agent, port: number, path: string, key: string, body: unknown, headers: OutgoingHttpHeaders = {}): Promise<LoopbackResponse> {
+/**
+ * POST `body` as JSON to 127.0.0.1:`port` over `agent`, keyed by `x-hyphae-key` (none when `key` is
+ * undefined: `headers` carry the credential); resolves with the status and the whole body.
+ */
+export function postJson(agent: Agent, port: number, path: string, key: string | undefined, body: unknown, headers: OutgoingHttpHeaders = {}): Promise<LoopbackResponse> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -16,7 +19,7 @@ export function postJson(agent: Agent, port: number, path: string, key: string, 
         port,
         path,
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers, 'content-length': Buffer.byteLength(payload), 'x-hyphae-key': key },
+        headers: { 'content-type': 'application/json', ...headers, 'content-length': Buffer.byteLength(payload), ...(key === undefined ? {} : { 'x-hyphae-key': key }) },
       },
       (res) => {
         const chunks: Buffer[] = [];

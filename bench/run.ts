@@ -22,6 +22,7 @@ const SECTIONS: readonly SectionEntry[] = [
   { name: 'rest', module: './rest-bench.js', exportName: 'runRestBench' },
   { name: 'mcp', module: './mcp-bench.js', exportName: 'runMcpBench' },
   { name: 'grpc', module: './grpc-bench.js', exportName: 'runGrpcBench' },
+  { name: 'oauth', module: './oauth-bench.js', exportName: 'runOAuthBench' },
   { name: 'mesh', module: './mesh-bench.js', exportName: 'runMeshBench' },
   { name: 'channel', module: './channel-bench.js', exportName: 'runChannelBench' },
   { name: 'worker', module: './worker-bench.js', exportName: 'runWorkerBench' },
