@@ -9,6 +9,6 @@ export type { Credential } from './credentials.js';
 export { FailedAuthLimiter } from './failed-auth-limiter.js';
 export type { FailedAuthLimiterOptions } from './failed-auth-limiter.js';
 export { acceptsEventStream, mediaType } from './media-types.js';
-export { OAuthChallenges, refusalOf, rememberRefusal, scopeRefusalOf } from './oauth-challenge.js';
+export { OAuthChallenges, refusalOf, rememberRefusal, scopeRefusalOf, tokenRefusalReason } from './oauth-challenge.js';
 export { PROTECTED_RESOURCE_PATHS, protectedResourceMetadata } from '../auth/oauth/protected-resource.js';
 export { writeSseHead } from './sse-head.js';

@@ -23,6 +23,11 @@ export function refusalOf(request: object): unknown {
   return refusals.get(request);
 }
 
+/** Why a token was refused (a fixed phrase, safe to log), or undefined when no token was refused. */
+export function tokenRefusalReason(refusal: unknown): string | undefined {
+  return refusal instanceof InvalidTokenError ? refusal.message : undefined;
+}
+
 /** A FORBIDDEN for a missing role (details.required_role) as the scope that grants it. */
 export function scopeRefusalOf(error: unknown): InsufficientScopeError | undefined {
   if (error instanceof InsufficientScopeError) return error;

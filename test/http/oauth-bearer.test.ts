@@ -108,6 +108,45 @@ describe('OAuth on the HTTP port', () => {
     expect(foreign.headers['www-authenticate']).toBeUndefined();
   });
 
+  it('refuses forged and misdirected tokens with 401 invalid_token on REST and /mcp, never a 5xx, and logs why without the token', async () => {
+    const logged = await createHttpTestApp({ sharedRuntime: t.runtime, config: { oauth }, logLevel: 'info' });
+    try {
+      const claims = as.accessTokenClaims(PUBLIC_URL);
+      const issuerKid = (JSON.parse(Buffer.from((await as.mint(claims)).split('.')[0] ?? '', 'base64url').toString()) as { kid: string }).kid;
+      const refusals: Record<string, string> = {
+        'not issued for this server (aud)': (await as.obtainAccessToken({ resource: 'https://other.example.com', scope: 'hyphae:read hyphae:write' })).accessToken,
+        '(iss)': await as.mint({ ...claims, iss: 'https://other-issuer.example.com' }),
+        expired: await as.mint(as.accessTokenClaims(PUBLIC_URL, { exp: Math.floor(Date.now() / 1000) - 120 })),
+        'signing algorithm not allowed': as.mintUnsigned(claims),
+        'signing algorithm not allowed ': await as.mintHmacWithPublicKey(claims),
+        'signature does not verify': await as.mint(claims, { signer: 'foreign', kid: issuerKid }),
+        'a key the issuer does not publish': await as.mint(claims, { signer: 'foreign' }),
+        malformed: `x.${'y'.repeat(40)}.z`,
+      };
+      for (const [reason, token] of Object.entries(refusals)) {
+        for (const request of [
+          { method: 'GET' as const, url: '/v1/cells', headers: bearer(token) },
+          { method: 'POST' as const, url: '/mcp', headers: bearer(token, MCP_HEADERS), payload: PING },
+        ]) {
+          const response = await logged.app.inject(request);
+          expect(response.statusCode, `${reason} on ${request.url}`).toBe(401);
+          expect(response.headers['www-authenticate']).toContain('error="invalid_token"');
+          expect(response.headers['www-authenticate']).toContain(reason.trim());
+        }
+      }
+      const refusedLines = logged.logLines.filter((line) => line.includes('access token refused'));
+      expect(refusedLines).toHaveLength(2 * Object.keys(refusals).length);
+      for (const reason of Object.keys(refusals)) expect(refusedLines.some((line) => line.includes(reason.trim()))).toBe(true);
+      for (const token of Object.values(refusals)) {
+        const [, payload = token] = token.split('.');
+        for (const line of logged.logLines) expect(line).not.toContain(payload);
+      }
+      expect(logged.logLines.some((line) => /"statusCode":5\d\d/.test(line))).toBe(false);
+    } finally {
+      await logged.close();
+    }
+  });
+
   it('limits bad tokens per client address as it limits bad keys', async () => {
     const claims = as.accessTokenClaims(PUBLIC_URL);
     const forgeries = [as.mintUnsigned(claims), await as.mintHmacWithPublicKey(claims), await as.mint(claims, { signer: 'foreign' }), 'not-a-jwt'];

@@ -28,7 +28,7 @@ const CONTENT = 'The billing service rotates its signing keys every ninety days.
 function serveEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('HYPHAE_')) env[key] = value;
-  return { ...env, HYPHAE_EMBEDDER: 'hash', HYPHAE_LOG_LEVEL: 'warn', ...extra };
+  return { ...env, HYPHAE_EMBEDDER: 'hash', HYPHAE_LOG_LEVEL: 'info', ...extra };
 }
 
 describe('OAuth sign-in against `hyphae serve`', { timeout: 300_000 }, () => {
@@ -187,5 +187,14 @@ describe('OAuth sign-in against `hyphae serve`', { timeout: 300_000 }, () => {
       .store({ content: 'not allowed', cellType: 'Fact' }, { headers: { authorization: `Bearer ${readOnly.accessToken}` } })
       .then(() => undefined, (error: unknown) => ConnectError.from(error));
     expect(grpc?.code).toBe(Code.PermissionDenied);
+    const forged = await connectClient(MemoryService, grpcAddress)
+      .getCell({ nodeId: '00000000-0000-4000-8000-000000000000' }, { headers: { authorization: `Bearer ${elsewhere.accessToken}` } })
+      .then(() => undefined, (error: unknown) => ConnectError.from(error));
+    expect(forged?.code).toBe(Code.Unauthenticated);
+
+    // The server logs why it refused the token, and no token it was sent.
+    const log = `${server?.stdout()}${server?.stderr()}`;
+    expect(log).toContain('not issued for this server (aud)');
+    for (const token of [elsewhere.accessToken, readOnly.accessToken]) expect(log).not.toContain(token.split('.')[1]);
   });
 });
