@@ -1,7 +1,8 @@
 /** What the first embedded start prints: the admin key (once) and a ready-to-paste MCP configuration. */
 import type { CreatedApiKey } from '../core/entities.js';
 
-export function bootstrapBannerText(key: CreatedApiKey, baseUrl: string): string {
+/** `consoleUrl`: where the web console is served (absent when HYPHAE_CONSOLE=off). */
+export function bootstrapBannerText(key: CreatedApiKey, baseUrl: string, consoleUrl?: string): string {
   const mcpUrl = `${baseUrl.replace(/\/$/, '')}/mcp`;
   const config = {
     mcpServers: {
@@ -21,13 +22,14 @@ export function bootstrapBannerText(key: CreatedApiKey, baseUrl: string): string
     '  Claude Code:',
     `    claude mcp add --transport http hyphae ${mcpUrl} --header "x-hyphae-key: ${key.key}"`,
     '',
+    ...(consoleUrl === undefined ? [] : [`  Web console: ${consoleUrl} (sign in with this key)`, '']),
     '  Give every agent its own key: POST /v1/admin/keys with this key while the server runs,',
     '  or npx hyphae keys create --tenant default --agent <name> while it is stopped.',
     '',
   ].join('\n');
 }
 
-export function printBootstrapBanner(key: CreatedApiKey, baseUrl: string): void {
+export function printBootstrapBanner(key: CreatedApiKey, baseUrl: string, consoleUrl?: string): void {
   // stdout, so `npm start > key.txt` captures it; the rest of the server's output is logs.
-  process.stdout.write(`${bootstrapBannerText(key, baseUrl)}\n`);
+  process.stdout.write(`${bootstrapBannerText(key, baseUrl, consoleUrl)}\n`);
 }

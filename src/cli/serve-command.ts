@@ -37,9 +37,12 @@ export async function runServeCommand(argv: readonly string[]): Promise<void> {
     // Minted once both ports are held: a start that cannot listen must not mint a key it never shows.
     const bootstrap = await hyphae.keyAdmin.bootstrapAdminKey(config.bootstrapAdminKey);
     // The clear key is shown once, only when this start minted it (never a preset key from the environment).
-    if (bootstrap !== null && config.bootstrapAdminKey === undefined) printBootstrapBanner(bootstrap, publicBaseUrl(config.host, address));
+    const baseUrl = publicBaseUrl(config.host, address);
+    const consoleUrl = config.console ? `${baseUrl}/console/` : undefined;
+    if (bootstrap !== null && config.bootstrapAdminKey === undefined) printBootstrapBanner(bootstrap, baseUrl, consoleUrl);
     // Before the "serving on" line: whoever waits for that line finds the gRPC port up too.
     process.stderr.write(grpc === undefined ? 'hyphae serve: gRPC off (HYPHAE_GRPC_PORT=0)\n' : `hyphae serve: gRPC, gRPC-Web and Connect (h2c) on ${grpc.address}\n`);
+    process.stderr.write(consoleUrl === undefined ? 'hyphae serve: web console off (HYPHAE_CONSOLE=off)\n' : `hyphae serve: web console at ${consoleUrl}\n`);
     process.stderr.write(
       `hyphae ${SERVER_VERSION} serving on ${address} (${config.embedded ? `embedded, data in ${config.dataDir}` : 'PostgreSQL'}; ` +
         `embedder ${hyphae.embedder.modelId}; bus ${config.natsUrl === undefined ? 'in-process' : 'NATS'})\n`,

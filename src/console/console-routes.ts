@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ConsoleBundle, ConsoleFile } from './console-bundle.js';
 import { CONSOLE_CSP, CONSOLE_PATH } from './console-policy.js';
 
-const NOT_BUILT = 'The Hyphae console is not built in this installation: run `npm run build:console` (or `npm start`, which builds it), then restart.\n';
+const NOT_BUILT = 'The Hyphae console is not built in this installation: with the dev dependencies installed, run `npm run build:console` (`npm start` does it) and restart; `npm run build` puts it in dist/.\n';
 
 function acceptsGzip(request: FastifyRequest): boolean {
   const accepted = request.headers['accept-encoding'];

@@ -89,6 +89,7 @@ describe('the hyphae command', { timeout: 300_000 }, () => {
       expect(key).toBeDefined();
       expect(server.stdout()).toContain('"mcpServers"');
       expect(server.stdout()).toContain(`${server.url}/mcp`);
+      expect(server.stdout()).toContain(`Web console: ${server.url}/console/`);
 
       const health = await fetch(`${server.url}/healthz`);
       expect(health.status).toBe(200);
