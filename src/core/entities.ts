@@ -8,6 +8,8 @@ import type { CellType } from './cell-types.js';
 import type {
   apiKeyInfoSchema,
   beaconSchema,
+  cellHistorySchema,
+  corroborationSchema,
   createdApiKeySchema,
   diffSchema,
   diffsSinceSchema,
@@ -35,6 +37,12 @@ export type MemoryNode = Output<typeof memoryNodeSchema>;
 
 /** What a store answers: the cell, and whether the store reinforced it rather than writing it. */
 export type StoredNode = Output<typeof storedNodeSchema>;
+
+/** What a reinforcing store carried, kept with the cell it reinforced. */
+export type Corroboration = Output<typeof corroborationSchema>;
+
+/** A cell's supersession chain, oldest first, and the restatements that reinforced its versions. */
+export type CellHistory = Output<typeof cellHistorySchema>;
 
 /** What an admin purge of a project erased, by kind. */
 export type PurgedProject = Output<typeof purgedProjectSchema>;

@@ -120,13 +120,18 @@ export const createdApiKeySchema = apiKeyInfoSchema
   .extend({ key: z.string().describe('The clear key: shown exactly once, never stored') })
   .describe('A new API key with its clear secret');
 
-/** MCP `recall`/`query` results: ids and distances only, never content. */
+const distanceSchema = z.number().describe("Cosine distance between the cell and the query (0 = same direction), whichever mode ranked it");
+const scoreSchema = z
+  .number()
+  .describe('What ranked the hit, higher first: vector 1 − distance; lexical the share of the query’s weighted terms the cell holds (0–1); hybrid 1 − distance plus what matching identifiers and words add');
+
+/** MCP `recall`/`query` results: ids, distances and scores only, never content. */
 export const recallIdsResultSchema = z.strictObject({
-  results: z.array(z.strictObject({ node_id: uuidSchema, distance: z.number() })),
+  results: z.array(z.strictObject({ node_id: uuidSchema, distance: distanceSchema, score: scoreSchema })),
 });
 /** REST `recall`/`query` results: each hit hydrated with its full node. */
 export const recallNodesResultSchema = z.strictObject({
-  results: z.array(z.strictObject({ node: memoryNodeSchema, distance: z.number() })),
+  results: z.array(z.strictObject({ node: memoryNodeSchema, distance: distanceSchema, score: scoreSchema })),
 });
 
 export const cellsPageSchema = z.strictObject({ cells: z.array(memoryNodeSchema), next_cursor: nextCursorSchema });
@@ -143,9 +148,26 @@ export const purgedProjectSchema = z
     diffs: z.int().min(0).describe('Diffs about the project removed from inboxes'),
   })
   .describe('What the purge erased');
+export const corroborationSchema = z
+  .strictObject({
+    corroboration_id: uuidSchema,
+    node_id: uuidSchema.describe('The cell the store reinforced'),
+    agent: z.string().describe('The agent whose store restated it'),
+    content: z.string().describe('What that store said, as it said it'),
+    salience: z.number().min(0).max(1),
+    scene_id: uuidSchema.nullable(),
+    source_ref: sourceRefOutputSchema.nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    similarity: z.number().describe('Cosine similarity of the restatement to the cell (1 for an identical text)'),
+    created_at: timestampSchema,
+  })
+  .describe('A store that restated a cell and reinforced it instead of writing its own: what it carried, kept with the cell');
 export const cellHistorySchema = z
-  .strictObject({ cells: z.array(memoryNodeSchema) })
-  .describe('Every version of a supersession chain, oldest first; the last one is current unless it was deleted');
+  .strictObject({
+    cells: z.array(memoryNodeSchema),
+    corroborations: z.array(corroborationSchema).describe("The restatements that reinforced the chain's cells, oldest first"),
+  })
+  .describe('Every version of a supersession chain, oldest first (the last one is current unless it was deleted), and the restatements that reinforced them');
 export const beaconsPageSchema = z.strictObject({ beacons: z.array(beaconSchema), next_cursor: nextCursorSchema });
 export const scenesPageSchema = z.strictObject({ scenes: z.array(sceneSchema), next_cursor: nextCursorSchema });
 export const apiKeyListSchema = z.strictObject({ keys: z.array(apiKeyInfoSchema) });

@@ -3,20 +3,24 @@ import { statementsContrast } from './near-duplicate-contrast.js';
 
 describe('statementsContrast', () => {
   it('sees a changed number, in digits or in words', () => {
-    expect(statementsContrast('The Android build requires JDK 17.', 'The Android build requires JDK 21.')).toBe(true);
-    expect(statementsContrast('Deploys run at 2am.', 'Deploys run at 6am.')).toBe(true);
-    expect(statementsContrast('The search times out after three seconds.', 'The search times out after thirty seconds.')).toBe(true);
+    expect(statementsContrast('The Android build requires JDK 17.', 'The Android build requires JDK 21.')).toBe('number');
+    expect(statementsContrast('Deploys run at 2am.', 'Deploys run at 6am.')).toBe('number');
+    expect(statementsContrast('The search times out after three seconds.', 'The search times out after thirty seconds.')).toBe('number');
   });
 
   it('sees a negation on one side only', () => {
-    expect(statementsContrast('API keys are rotated.', 'API keys are never rotated.')).toBe(true);
-    expect(statementsContrast('Merging needs an approval.', "Merging doesn't need an approval.")).toBe(true);
+    expect(statementsContrast('API keys are rotated.', 'API keys are never rotated.')).toBe('negation');
+    expect(statementsContrast('Merging needs an approval.', "Merging doesn't need an approval.")).toBe('negation');
   });
 
   it('lets a rewording through: the same numbers however written, negated on both sides or neither', () => {
-    expect(statementsContrast('API keys are rotated every ninety days.', 'We rotate API keys every 90 days.')).toBe(false);
-    expect(statementsContrast('Our SLA promises 99.9% uptime.', 'The SLA guarantees 99.9 percent uptime.')).toBe(false);
-    expect(statementsContrast('Never restart the config service.', 'The config service must never be restarted.')).toBe(false);
-    expect(statementsContrast('User sessions are stored in PostgreSQL.', 'We keep user sessions in PostgreSQL.')).toBe(false);
+    expect(statementsContrast('API keys are rotated every ninety days.', 'We rotate API keys every 90 days.')).toBeNull();
+    expect(statementsContrast('Our SLA promises 99.9% uptime.', 'The SLA guarantees 99.9 percent uptime.')).toBeNull();
+    expect(statementsContrast('Never restart the config service.', 'The config service must never be restarted.')).toBeNull();
+    expect(statementsContrast('User sessions are stored in PostgreSQL.', 'We keep user sessions in PostgreSQL.')).toBeNull();
+  });
+
+  it('sees another subject (near-duplicate-subjects.ts) once numbers and negation agree', () => {
+    expect(statementsContrast('Falcon chose Envoy over Nginx for the GraphQL gateway.', 'Harbor chose Envoy over Nginx for the GraphQL gateway.')).toBe('name');
   });
 });

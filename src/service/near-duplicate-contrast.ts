@@ -1,11 +1,18 @@
 /**
- * Whether two statements an embedder scores as near-identical still say different things. Sentence
+ * Whether two statements an embedder scores as near-identical still say different things, and why
+ * (the merge guard of near-duplicate reinforcement). Sentence
  * embedders score "timeout is 3 seconds" and "timeout is 30 seconds", or a statement and its
  * negation, as close as two rewordings (bench/near-duplicate-fixture.ts, CONTRADICTION_PAIRS), and
  * merging those would lose the newer claim. Two cheap lexical signs catch most of them: the numbers
  * named (digits, or English number words up to ninety) differ, or one negates and the other does
- * not. English only; another language's contrast falls back on the similarity alone.
+ * not. The subject can differ too — another name, identifier or swapped subject
+ * (near-duplicate-subjects.ts). English only; another language's contrast falls back on the
+ * similarity alone.
  */
+import { subjectsContrast, type SubjectContrast } from './near-duplicate-subjects.js';
+
+export type StatementContrast = 'number' | 'negation' | SubjectContrast;
+
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
   eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
@@ -31,7 +38,10 @@ function negates(words: readonly string[]): boolean {
   return words.some((word) => NEGATIONS.has(word));
 }
 
-export function statementsContrast(a: string, b: string): boolean {
+/** What sets the two statements apart, or null when nothing does (they may be merged). */
+export function statementsContrast(a: string, b: string): StatementContrast | null {
   const [wordsA, wordsB] = [tokens(a), tokens(b)];
-  return numbersIn(wordsA) !== numbersIn(wordsB) || negates(wordsA) !== negates(wordsB);
+  if (numbersIn(wordsA) !== numbersIn(wordsB)) return 'number';
+  if (negates(wordsA) !== negates(wordsB)) return 'negation';
+  return subjectsContrast(a, b);
 }

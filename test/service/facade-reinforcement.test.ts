@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diff } from '../../src/core/entities.js';
 import type { Principal } from '../../src/core/principal.js';
+import { statementsContrast } from '../../src/service/near-duplicate-contrast.js';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
 import { freshTenant } from './service-test-helpers.js';
 
@@ -17,6 +18,17 @@ const STATEMENT = 'User sessions are stored in PostgreSQL.';
 const REWORDING = 'We keep user sessions in PostgreSQL.';
 const DIFFERENT = 'User sessions used to be stored in Redis.';
 const CHANGED_VALUE = ['The Android build requires JDK 17.', 'The Android build requires JDK 21.'] as const;
+/** Pairs minilm scores above 0.85 that say the same of different subjects: another name, another identifier, one swapped word. */
+const SUBJECT_PAIRS: readonly (readonly [string, string])[] = [
+  ['Harbor chose Envoy over Nginx for the GraphQL gateway because it supports gRPC-Web natively.', 'Falcon chose Envoy over Nginx for the GraphQL gateway because it supports gRPC-Web natively.'],
+  ['Sofia found that the flaky checkout test failed only when run after the coupon tests.', 'Ahmed found that the flaky checkout test failed only when run after the coupon tests.'],
+  ['The payments team moved its queues from RabbitMQ to Kafka to replay settlement events.', 'The logistics team moved its queues from RabbitMQ to Kafka to replay settlement events.'],
+  ['The flag checkout_v2_enabled routes half of the carts to the new checkout page.', 'The flag checkout_v2_preview routes half of the carts to the new checkout page.'],
+];
+
+function cosine(a: Float32Array, b: Float32Array): number {
+  return a.reduce((sum, x, i) => sum + x * (b[i] ?? 0), 0);
+}
 
 describe.each(TEST_DRIVERS)('near-duplicate reinforcement on %s (minilm)', (driver) => {
   let rt: TestRuntime;
@@ -75,6 +87,50 @@ describe.each(TEST_DRIVERS)('near-duplicate reinforcement on %s (minilm)', (driv
     expect(jdk21.reinforced).toBe(false);
     expect(new Set(await cellsOf(author))).toEqual(new Set([first.node_id, other.node_id, jdk17.node_id, jdk21.node_id]));
     expect((await rt.facade.getCell(author, first.node_id)).corroborations).toBe(0);
+  });
+
+  it("keeps what a reinforcing store said and carried as a corroboration record, read in the cell's history", async () => {
+    const { author, peer } = await team();
+    const original = await rt.facade.store(author, { content: STATEMENT, cell_type: 'Decision', salience: 0.5 });
+    const session = await rt.facade.openSession(peer, { project: 'p', title: 'standup' });
+    const restated = await rt.facade.store(peer, {
+      content: REWORDING,
+      cell_type: 'Decision',
+      salience: 0.9,
+      metadata: { heard_in: 'standup' },
+      source_ref: { kind: 'file', locator: 'notes/standup.md' },
+    });
+    expect(restated).toMatchObject({ node_id: original.node_id, reinforced: true, content: STATEMENT });
+    const history = await rt.facade.cellHistory(author, original.node_id);
+    expect(history.cells.map((c) => c.node_id)).toEqual([original.node_id]);
+    expect(history.corroborations).toHaveLength(1);
+    const [record] = history.corroborations;
+    expect(record).toMatchObject({
+      node_id: original.node_id,
+      agent: 'peer',
+      content: REWORDING,
+      salience: 0.9,
+      scene_id: session.scene_id,
+      metadata: { heard_in: 'standup' },
+      source_ref: { kind: 'file', locator: 'notes/standup.md' },
+    });
+    expect(record?.similarity).toBeGreaterThanOrEqual(0.85);
+    expect(record?.similarity).toBeLessThan(1);
+  });
+
+  it.each(SUBJECT_PAIRS)('never folds a statement about another subject into a cell, however close: %s', async (first, second) => {
+    // The pair is as close as a rewording and the number/negation guard alone would fold it: only the subject guard keeps it apart.
+    const [a, b] = await rt.embedder.embed([first, second]);
+    expect(cosine(a as Float32Array, b as Float32Array)).toBeGreaterThanOrEqual(0.85);
+    expect(['number', 'negation']).not.toContain(statementsContrast(first, second));
+    const { author, peer } = await team();
+    const kept = await rt.facade.store(author, { content: first, cell_type: 'Decision', salience: 0.5 });
+    const other = await rt.facade.store(peer, { content: second, cell_type: 'Decision', salience: 0.5 });
+    expect(other).toMatchObject({ reinforced: false, content: second, corroborations: 0 });
+    expect(other.node_id).not.toBe(kept.node_id);
+    expect((await rt.facade.getCell(author, kept.node_id)).corroborations).toBe(0);
+    expect((await rt.facade.cellHistory(author, kept.node_id)).corroborations).toEqual([]);
+    expect((await cellsOf(author)).sort()).toEqual([kept.node_id, other.node_id].sort());
   });
 
   it('gossips nothing for a reinforcement', async () => {
@@ -138,12 +194,41 @@ describe('near-duplicate reinforcement switched off', () => {
   });
   afterAll(async () => rt.close());
 
-  it('writes every restatement as a cell of its own', async () => {
+  it('writes every rewording as a cell of its own; an identical statement still reinforces', async () => {
     const author = await rt.principal({ tenant: freshTenant(), agent: 'author', default_project: 'p' });
     const first = await rt.facade.store(author, { content: STATEMENT, cell_type: 'Decision', salience: 0.5 });
-    const second = await rt.facade.store(author, { content: STATEMENT, cell_type: 'Decision', salience: 0.5 });
-    expect(second.reinforced).toBe(false);
-    expect(second.node_id).not.toBe(first.node_id);
+    const reworded = await rt.facade.store(author, { content: REWORDING, cell_type: 'Decision', salience: 0.5 });
+    expect(reworded.reinforced).toBe(false);
+    expect(reworded.node_id).not.toBe(first.node_id);
+    const repeated = await rt.facade.store(author, { content: STATEMENT, cell_type: 'Decision', salience: 0.5 });
+    expect(repeated).toMatchObject({ node_id: first.node_id, reinforced: true, corroborations: 1 });
     expect((await rt.facade.listCells(author, { limit: 50 })).items).toHaveLength(2);
+  });
+});
+
+describe.each(TEST_DRIVERS)('identical restatements on %s (hash, no similarity)', (driver) => {
+  let rt: TestRuntime;
+
+  beforeAll(async () => {
+    rt = await createTestRuntime({ driver, embedder: 'hash' });
+  });
+  afterAll(async () => rt.close());
+
+  it('reinforces a cell with the same text once case, spacing and closing punctuation are set aside, and keeps the restatement in its history', async () => {
+    expect(rt.facade.config.nearDuplicateSimilarity).toBeNull();
+    const tenant = freshTenant();
+    const author = await rt.principal({ tenant, agent: 'author', default_project: 'p' });
+    const peer = await rt.principal({ tenant, agent: 'peer', default_project: 'p' });
+    const original = await rt.facade.store(author, { content: STATEMENT, cell_type: 'Decision', salience: 0.5 });
+    const again = await rt.facade.store(peer, { content: '  user sessions are  STORED in postgresql ', cell_type: 'Decision', salience: 0.5 });
+    expect(again).toMatchObject({ node_id: original.node_id, reinforced: true, corroborations: 1, stated_by: ['author', 'peer'] });
+    expect((await rt.facade.cellHistory(author, original.node_id)).corroborations).toMatchObject([
+      { agent: 'peer', content: '  user sessions are  STORED in postgresql ', similarity: 1 },
+    ]);
+    // A rewording is no identical statement; another type or project is another cell.
+    expect((await rt.facade.store(peer, { content: REWORDING, cell_type: 'Decision', salience: 0.5 })).reinforced).toBe(false);
+    expect((await rt.facade.store(peer, { content: STATEMENT, cell_type: 'Fact', salience: 0.5 })).reinforced).toBe(false);
+    await rt.facade.openSession(peer, { project: 'q' });
+    expect((await rt.facade.store(peer, { content: STATEMENT, cell_type: 'Decision', salience: 0.5 })).reinforced).toBe(false);
   });
 });

@@ -56,8 +56,8 @@ describe.each(TEST_DRIVERS)('supersession on %s', (driver) => {
     rt.clock.advance(60_000);
     const third = await rt.facade.store(author, { content: 'Logins moved to a managed identity provider.', cell_type: 'Decision', salience: 0.5, supersedes: next.node_id });
     // From any member, the whole chain, oldest first.
-    for (const member of [old, next, third]) expect(ids(await rt.facade.cellHistory(author, member.node_id))).toEqual(ids([old, next, third]));
-    expect(ids(await rt.facade.cellHistory(author, third.node_id))).toHaveLength(3);
+    for (const member of [old, next, third]) expect(ids((await rt.facade.cellHistory(author, member.node_id)).cells)).toEqual(ids([old, next, third]));
+    expect(ids((await rt.facade.cellHistory(author, third.node_id)).cells)).toHaveLength(3);
   });
 
   it('leaves superseded cells out of recall, query and list unless asked; as_of reads the past', async () => {
@@ -120,7 +120,7 @@ describe.each(TEST_DRIVERS)('supersession on %s', (driver) => {
     await expectInvalidField(rt.facade.store(author, { content: 'x', cell_type: 'Fact', salience: 0.5, supersedes: 'not-a-uuid' }), 'supersedes');
 
     // Nothing was written by the refusals: the chain is still two long and `next` still current.
-    expect(ids(await rt.facade.cellHistory(author, next.node_id))).toEqual([old.node_id, next.node_id]);
+    expect(ids((await rt.facade.cellHistory(author, next.node_id)).cells)).toEqual([old.node_id, next.node_id]);
     expect((await rt.facade.getCell(author, next.node_id)).superseded_by).toBeNull();
     // Another tenant cannot read the history either.
     await expectCode(rt.facade.cellHistory(stranger, next.node_id), 'NOT_FOUND');
@@ -133,6 +133,6 @@ describe.each(TEST_DRIVERS)('supersession on %s', (driver) => {
     const first = await rt.facade.store(author, input);
     const again = await rt.facade.store(author, input);
     expect(again.node_id).toBe(first.node_id);
-    expect(ids(await rt.facade.cellHistory(author, old.node_id))).toEqual([old.node_id, first.node_id]);
+    expect(ids((await rt.facade.cellHistory(author, old.node_id)).cells)).toEqual([old.node_id, first.node_id]);
   });
 });

@@ -17,7 +17,7 @@ import { cellEnergy } from '../entity-mapping.js';
 import { cellChange } from '../gossip-outbox.js';
 import { checkStoreLimits, parseInput, parseUuid } from '../input-validation.js';
 import type { MemoryFacade } from '../memory-facade.js';
-import { reinforceNearDuplicate } from '../near-duplicate-reinforcement.js';
+import { reinforceRestatement } from '../near-duplicate-reinforcement.js';
 import { resolveSessionScope } from '../session-scope.js';
 import { insertNewCell } from './cell-insert.js';
 import type { FacadeContext } from './facade-context.js';
@@ -113,9 +113,24 @@ async function writeStatement(ctx: FacadeContext, tx: Queryable, principal: Prin
   const sceneId = input.scene_id === undefined ? scope.sceneId : await sceneOfCurrentProject(tx, principal, input.scene_id, scope.project);
   const superseded = input.supersedes === undefined ? null : await supersedable(tx, principal, input.supersedes, scope.project);
   const key = input.idempotency_key ?? null;
-  if (superseded === null && ctx.config.nearDuplicateSimilarity !== null) {
-    const statement = { tenantId: principal.tenantId, project: scope.project, cellType: input.cell_type, content: input.content, embedding };
-    const twin = await reinforceNearDuplicate(tx, { ...statement, agent: principal.agent, trust: principal.trust, idempotencyKey: key, now }, ctx.config.nearDuplicateSimilarity);
+  if (superseded === null) {
+    const restatement = {
+      tenantId: principal.tenantId,
+      project: scope.project,
+      cellType: input.cell_type,
+      content: input.content,
+      embedding,
+      agent: principal.agent,
+      trust: principal.trust,
+      idempotencyKey: key,
+      now,
+      salience: input.salience,
+      sceneId,
+      sessionId: scope.sessionId,
+      sourceRef: input.source_ref ?? null,
+      metadata: input.metadata ?? {},
+    };
+    const twin = await reinforceRestatement(tx, restatement, ctx.config.nearDuplicateSimilarity);
     if (twin !== null) return { row: twin, diffs: [], reinforced: true };
   }
   const inserted = await insertNewCell(
