@@ -23,3 +23,7 @@ export type DiffOp = (typeof DIFF_OPS)[number];
 
 export const ROLES = ['admin', 'writer', 'reader'] as const;
 export type Role = (typeof ROLES)[number];
+
+/** How recall ranks cells: by meaning (cosine), by the query's words and identifiers, or both (docs/memory-model.md). */
+export const SEARCH_MODES = ['vector', 'lexical', 'hybrid'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];

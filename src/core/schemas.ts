@@ -5,7 +5,7 @@
  * is refused, never silently dropped.
  */
 import { z } from 'zod';
-import { CELL_TYPES, LAYERS } from './cell-types.js';
+import { CELL_TYPES, LAYERS, SEARCH_MODES } from './cell-types.js';
 import { DEFAULT_TRUST } from './principal.js';
 import { STORABLE_TEXT_MESSAGE, isStorableText, isStorableTimestamp, jsonValueProblem } from './text-rules.js';
 
@@ -62,20 +62,45 @@ export const storeInputSchema = z.strictObject({
     .describe('node_id of a current cell of your current project that this one replaces (e.g. a reversed Decision): the old one stops being recalled, is kept in its history, and agents told about it hear of the change'),
 });
 
-export const recallInputSchema = z.strictObject({
-  query: storableText(1, 32 * 1024).describe('What to look for, in natural language'),
-  k: kSchema,
-  cell_types: cellTypesFilter.optional(),
-  scene_id: uuidSchema.optional(),
-});
+/** An agent's name, as keys are minted with it. */
+export const agentNameSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._@:-]*$/);
 
-export const queryInputSchema = z.strictObject({
+/** A metadata equality filter: each key's value is a JSON scalar. */
+const metadataFilterSchema = z
+  .record(z.string().min(1).max(128), z.union([storableText(0, 1024), z.number(), z.boolean(), z.null()]))
+  .refine((filter) => Object.keys(filter).length <= 16, 'at most 16 keys')
+  .describe('Only cells whose metadata has each of these keys with exactly this value (a string, number, boolean or null)');
+
+/** How recall and query rank and filter (docs/memory-model.md, "Recall and query"); every filter is applied inside the search. */
+const searchFields = {
   query: storableText(1, 32 * 1024).describe('What to look for, in natural language'),
-  layer: layerSchema,
   k: kSchema,
   cell_types: cellTypesFilter.optional(),
   scene_id: uuidSchema.optional(),
-});
+  mode: z
+    .enum(SEARCH_MODES)
+    .optional()
+    .describe('vector: by meaning; lexical: by the words and identifiers (error codes, ticket ids, paths, versions, code names) of the query; hybrid (default): meaning, raised by matching identifiers and words'),
+  metadata: metadataFilterSchema.optional(),
+  source_agents: z.array(agentNameSchema).min(1).max(50).optional().describe('Only cells stored by one of these agents'),
+  created_after: timestampInputSchema.optional().describe('Only cells created after this RFC 3339 instant'),
+  created_before: timestampInputSchema.optional().describe('Only cells created before this RFC 3339 instant'),
+  min_trust: z.number().min(0).max(1).optional().describe('Only cells whose trust is at least this'),
+  recency_bias: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe('0 (default): rank by relevance alone; up to 1: newer cells move up among the relevant candidates (1: newest first). Never excludes a cell'),
+};
+
+export const recallInputSchema = z.strictObject(searchFields);
+
+export const queryInputSchema = z.strictObject({ ...searchFields, layer: layerSchema });
 
 export const openSessionInputSchema = z.strictObject({
   project: projectSchema.describe('Project to work in; becomes your current project'),
@@ -152,12 +177,6 @@ export const searchProjectInputSchema = z.strictObject({
 });
 export const searchProjectFields = { project: searchProjectInputSchema.shape.project.optional() };
 
-/** An agent's name, as keys are minted with it. */
-export const agentNameSchema = z
-  .string()
-  .min(1)
-  .max(128)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._@:-]*$/);
 
 export const listCellsInputSchema = z.strictObject({
   ...validityFields,

@@ -96,7 +96,7 @@ export function memoryService(facade: MemoryServiceFacade, options: WatchDiffsOp
       return messageOf(GetCellResponseSchema, { node });
     },
     async getCellHistory(request, context) {
-      return messageOf(GetCellHistoryResponseSchema, { cells: await facade.cellHistory(principalOf(context), request.nodeId) });
+      return messageOf(GetCellHistoryResponseSchema, await facade.cellHistory(principalOf(context), request.nodeId));
     },
     async listCells(request, context) {
       const page = await facade.listCells(principalOf(context), parseInput(listCellsInputSchema, fieldsOf(ListCellsRequestSchema, request)));

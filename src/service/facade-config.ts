@@ -1,4 +1,5 @@
 /** Tunables of the memory facade; every default is documented in docs/memory-model.md. */
+import type { SearchMode } from '../core/cell-types.js';
 import { DEFAULT_ENERGY_TABLE, DEFAULT_PROMOTION_POLICY, type EnergyTable, type PromotionPolicy } from '../core/energy.js';
 
 export interface FacadeConfig {
@@ -37,6 +38,15 @@ export interface FacadeConfig {
    * of writing one (near-duplicate-reinforcement.ts); null turns reinforcement off.
    */
   readonly nearDuplicateSimilarity: number | null;
+  /** The mode of a recall or query that names none. */
+  readonly recallMode: SearchMode;
+  /** Hybrid ranking: cosine similarity + identifier × (share of the query's identifiers a cell holds) + text × (share of its other terms, by rarity). */
+  readonly hybridWeights: HybridWeights;
+}
+
+export interface HybridWeights {
+  readonly identifier: number;
+  readonly text: number;
 }
 
 const DEFAULT_FACADE_CONFIG: FacadeConfig = {
@@ -59,6 +69,8 @@ const DEFAULT_FACADE_CONFIG: FacadeConfig = {
   maxBeaconCandidates: 4_096,
   maxSceneCells: 500,
   nearDuplicateSimilarity: null,
+  recallMode: 'hybrid',
+  hybridWeights: { identifier: 0.2, text: 0 },
 };
 
 /**
@@ -84,6 +96,18 @@ export function defaultNearDuplicateSimilarityFor(modelId: string): number | nul
   if (modelId.startsWith('all-minilm')) return 0.85;
   if (modelId.startsWith('use-lite')) return 0.85;
   return null;
+}
+
+/**
+ * The hybrid weights that suit the embedder, chosen on bench/recall-fixture.ts (`npm run bench
+ * recall` sweeps them): a model of meaning already ranks the words a question shares with a memory,
+ * and adding them again let near-miss memories that share the question's words overtake the answer,
+ * so only identifiers add to it; feature hashing sees words without their rarity, and the rarity-
+ * weighted terms rank better than its cosine. A model this table does not know is treated as one of meaning.
+ */
+export function defaultHybridWeightsFor(modelId: string): HybridWeights {
+  if (modelId.startsWith('hash')) return { identifier: 1, text: 1 };
+  return { identifier: 0.2, text: 0 };
 }
 
 export function facadeConfig(overrides: Partial<FacadeConfig> = {}): FacadeConfig {

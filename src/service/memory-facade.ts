@@ -6,6 +6,7 @@
  */
 import type {
   ApiKeyInfo,
+  CellHistory,
   Beacon,
   ChannelBacklog,
   CreatedApiKey,
@@ -82,8 +83,8 @@ export interface MemoryFacade {
   store(principal: Principal, input: StoreInput): Promise<StoredNode>;
   /** The cell; with `asOf`, the version of its chain that was current then (NOT_FOUND if none was). */
   getCell(principal: Principal, nodeId: string, options?: { readonly asOf?: string }): Promise<MemoryNode>;
-  /** Every version of the cell's supersession chain, oldest first. */
-  cellHistory(principal: Principal, nodeId: string): Promise<readonly MemoryNode[]>;
+  /** Every version of the cell's supersession chain, oldest first, and the restatements that reinforced them (corroboration records). */
+  cellHistory(principal: Principal, nodeId: string): Promise<CellHistory>;
   listCells(principal: Principal, input: ListCellsInput): Promise<Page<MemoryNode>>;
   deleteCell(principal: Principal, nodeId: string): Promise<void>;
   /** Forgets the readable cells of a scene or of one source (a batch per call); `deleted` diffs as for deleteCell. */

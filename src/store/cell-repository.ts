@@ -1,10 +1,12 @@
 /** SQL for cells (memory nodes). Every statement is scoped by tenant_id. */
 import type { CellType, Layer } from '../core/cell-types.js';
 import type { SourceRef } from '../core/entities.js';
+import { identifierTokens } from '../core/identifier-tokens.js';
 import { CellConditions, type Validity } from './cell-conditions.js';
 import { CELL_COLUMNS, cellColumns, withEmbedding, type CellRow, type CellWithEmbedding } from './cell-row.js';
 import type { Queryable } from './db.js';
 import { keysetPage, type KeysetPosition } from './sql/keyset-page.js';
+import { termsOf } from './lexical-terms.js';
 import type { VectorParam } from './vector-param.js';
 
 export interface NewCell {
@@ -30,15 +32,21 @@ export interface NewCell {
   readonly now: Date;
 }
 
-/** Inserts a cell; returns null when the (tenant, agent, idempotency key) already exists. */
+/**
+ * Inserts a cell and its lexical terms (stems and identifier tokens, lexical-terms.ts) in one
+ * statement; returns null when the (tenant, agent, idempotency key) already exists.
+ */
 export async function insertCell(q: Queryable, cell: NewCell): Promise<CellRow | null> {
   const result = await q.query<CellRow>(
-    `INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, scene_id, session_id, source_agent,
-       source_ref, metadata, idempotency_key, layer, origin_node_id, embedding, reinforced_at, created_at, updated_at,
-       valid_from, supersedes, trust)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14, $15::vector, $16, $16, $16, $16, $17, $18)
-     ON CONFLICT (tenant_id, source_agent, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-     RETURNING ${CELL_COLUMNS}`,
+    `WITH cell AS (
+       INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, scene_id, session_id, source_agent,
+         source_ref, metadata, idempotency_key, layer, origin_node_id, embedding, reinforced_at, created_at, updated_at,
+         valid_from, supersedes, trust)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14, $15::vector, $16, $16, $16, $16, $17, $18)
+       ON CONFLICT (tenant_id, source_agent, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+       RETURNING *),
+     terms AS (INSERT INTO cell_terms (node_id, terms) SELECT node_id, ${termsOf(4, 19)} FROM cell)
+     SELECT ${CELL_COLUMNS} FROM cell`,
     [
       cell.nodeId,
       cell.tenantId,
@@ -58,6 +66,7 @@ export async function insertCell(q: Queryable, cell: NewCell): Promise<CellRow |
       cell.now.toISOString(),
       cell.supersedes ?? null,
       cell.trust,
+      identifierTokens(cell.content),
     ],
   );
   return result.rows[0] ?? null;
@@ -244,13 +253,16 @@ export async function insertPromotedCopy(
   );
   if (claimed.rowCount === 0) return null;
   const result = await q.query<CellRow & { embedding: string }>(
-    `INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, scene_id, session_id, source_agent,
-       source_ref, metadata, layer, origin_node_id, embedding, reinforced_at, created_at, updated_at,
-       corroborations, corroborators, trust)
-     SELECT $3, tenant_id, project, content, cell_type, salience, NULL, NULL, source_agent,
-       source_ref, metadata, 'L2', node_id, embedding, $4, $4, $4, corroborations, corroborators, trust
-     FROM cells WHERE tenant_id = $1 AND node_id = $2
-     RETURNING ${CELL_COLUMNS}, embedding::text AS embedding`,
+    `WITH copy AS (
+       INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, scene_id, session_id, source_agent,
+         source_ref, metadata, layer, origin_node_id, embedding, reinforced_at, created_at, updated_at,
+         corroborations, corroborators, trust)
+       SELECT $3, tenant_id, project, content, cell_type, salience, NULL, NULL, source_agent,
+         source_ref, metadata, 'L2', node_id, embedding, $4, $4, $4, corroborations, corroborators, trust
+       FROM cells WHERE tenant_id = $1 AND node_id = $2
+       RETURNING *),
+     terms AS (INSERT INTO cell_terms (node_id, terms) SELECT copy.node_id, t.terms FROM copy JOIN cell_terms t ON t.node_id = copy.origin_node_id)
+     SELECT ${CELL_COLUMNS}, embedding::text AS embedding FROM copy`,
     [tenantId, originId, copyId, now.toISOString()],
   );
   return withEmbedding(result.rows)[0] ?? null;

@@ -1,19 +1,22 @@
 /**
- * kNN over cells with pgvector's HNSW index. The iterative scan (pgvector ≥ 0.8) keeps walking
- * the graph until k rows pass the tenant/project/layer filters, so filters never starve a
- * result; relaxed order is re-sorted here. Every session of the database carries the scan
- * settings (db.knn, set by the driver: knn-session.ts), so a search is a single statement unless
- * k asks for a larger ef_search, which is set transaction-locally so nothing leaks to other users
- * of a pooled connection.
+ * Recall's search over cells, in one statement per call (docs/memory-model.md, "Recall and query").
+ * Vector candidates come from pgvector's HNSW index; its iterative scan (pgvector ≥ 0.8) keeps
+ * walking the graph until the rows pass every filter, so filters never starve a result (relaxed
+ * order is re-sorted here). Lexical candidates come from cell_terms' GIN index (lexical-terms.ts).
+ * Every filter is a condition of each candidate scan. Every session of the database carries the
+ * scan settings (db.knn, set by the driver: knn-session.ts), so a search is a single statement
+ * unless k asks for a larger ef_search, which is set transaction-locally so nothing leaks to other
+ * users of a pooled connection.
  */
-import type { CellType, Layer } from '../core/cell-types.js';
+import type { CellType, Layer, SearchMode } from '../core/cell-types.js';
 import { CellConditions, type Validity } from './cell-conditions.js';
-import { CELL_COLUMNS, type CellRow } from './cell-row.js';
+import { CELL_COLUMNS, cellColumns, type CellRow } from './cell-row.js';
 import type { Db, Queryable } from './db.js';
 import { MAX_EF_SEARCH } from './knn-session.js';
+import { identifierMatching, termMatching, type LexicalPart, type LexicalText } from './lexical-terms.js';
 import type { VectorParam } from './vector-param.js';
 
-/** Where a kNN searches: a named project, or the caller's current project resolved in the same statement. */
+/** Where a search looks: a named project, or the caller's current project resolved in the same statement. */
 export type KnnProject =
   | { readonly kind: 'named'; readonly project: string }
   | {
@@ -24,6 +27,9 @@ export type KnnProject =
       readonly projects: readonly string[] | null;
     };
 
+/** A JSON scalar a metadata filter compares with. */
+export type MetadataValue = string | number | boolean | null;
+
 export interface KnnFilter {
   readonly tenantId: string;
   readonly project: KnnProject;
@@ -31,35 +37,67 @@ export interface KnnFilter {
   readonly cellTypes?: readonly CellType[];
   readonly sceneId?: string;
   readonly validity?: Validity;
+  /** Each key of the cell's metadata equals its value here. */
+  readonly metadata?: Readonly<Record<string, MetadataValue>>;
+  /** The cell's author is one of these agents. */
+  readonly sourceAgents?: readonly string[];
+  /** RFC 3339 bounds on created_at, both exclusive. */
+  readonly createdAfter?: string;
+  readonly createdBefore?: string;
+  readonly minTrust?: number;
+}
+
+export interface CellSearch {
+  readonly mode: SearchMode;
+  readonly vector: VectorParam;
+  readonly query: LexicalText;
+  /** Hybrid: what the query's identifiers and its other terms add to the cosine similarity, at most. */
+  readonly weights: { readonly identifier: number; readonly text: number };
+  /** In [0, 1]: how much newer candidates move up (0: by relevance alone, 1: newest first). */
+  readonly recencyBias: number;
 }
 
 export interface KnnHit {
   readonly node_id: string;
+  /** Cosine distance of the cell to the query, whatever ranked it. */
   readonly distance: number;
+  /** What ranked it, higher first: vector 1 − distance; lexical the query's weight it holds (0–1); hybrid their sum. */
+  readonly score: number;
   /** The whole cell, when the search was asked for it (withCells). */
   readonly cell?: CellRow;
 }
 
-/** The k nearest cells, nearest first, with an ef_search of at least 2k. */
-export async function searchCells(db: Db, vector: VectorParam, filter: KnnFilter, k: number, withCells = false): Promise<KnnHit[]> {
+/** Candidates each scan of a ranked search returns at least (more with a recency bias), so fusion and re-ranking have room. */
+const MIN_POOL = 20;
+/**
+ * The lexical scan looks up no term more cells than this hold: lexical recall's own candidates, and
+ * the rare terms (names, identifiers, jargon) hybrid recall adds to the nearest cells (lexical-terms.ts).
+ */
+const LEXICAL_TERM_CELLS = 1_000;
+const HYBRID_TERM_CELLS = 100;
+
+/** The k best cells for the search, best first, with an ef_search of at least 2k. */
+export async function searchCells(db: Db, search: CellSearch, filter: KnnFilter, k: number, withCells = false): Promise<KnnHit[]> {
   const sessionEfSearch = db.knn.efSearch;
   const efSearch = Math.min(MAX_EF_SEARCH, Math.max(sessionEfSearch, k * 2));
-  const hits =
-    efSearch === sessionEfSearch
-      ? await nearestCells(db, vector, filter, k, withCells)
-      : await db.transaction(async (tx) => {
-          await tx.query(`SELECT set_config('hnsw.ef_search', $1, true)`, [String(efSearch)]);
-          return nearestCells(tx, vector, filter, k, withCells);
-        });
-  return hits.sort((a, b) => a.distance - b.distance);
+  const run = (q: Queryable): Promise<KnnHit[]> =>
+    isPlainKnn(search) ? nearestCells(q, search.vector, filter, k, withCells) : rankedCells(q, search, filter, k, withCells);
+  if (efSearch === sessionEfSearch) return run(db);
+  return db.transaction(async (tx) => {
+    await tx.query(`SELECT set_config('hnsw.ef_search', $1, true)`, [String(efSearch)]);
+    return run(tx);
+  });
 }
 
-/**
- * k nearest cells by cosine distance on the HNSW index, in one statement (the current project is
- * an init-plan subquery over the open sessions), in the index's relaxed order. With withCells the
- * same statement returns each hit's cell, so a caller that shows the cells needs no second round trip.
- */
-export async function nearestCells(q: Queryable, vector: VectorParam, filter: KnnFilter, k: number, withCells = false): Promise<KnnHit[]> {
+/** A search that ranks by cosine alone: vector mode, or hybrid when nothing lexical can add to it. */
+function isPlainKnn(search: CellSearch): boolean {
+  if (search.recencyBias > 0) return false;
+  if (search.mode === 'vector') return true;
+  return search.mode === 'hybrid' && search.weights.text === 0 && (search.query.identifiers.length === 0 || search.weights.identifier === 0);
+}
+
+/** The filter as conditions on cells; $1 is the query vector, $2 the tenant, $3 the layer. */
+function filterConditions(vector: VectorParam, filter: KnnFilter): CellConditions {
   const where = new CellConditions([vector, filter.tenantId, filter.layer], ['tenant_id = $2', 'layer = $3']);
   if (filter.project.kind === 'named') {
     where.add((n) => `project = $${n}`, filter.project.project);
@@ -69,18 +107,88 @@ export async function nearestCells(q: Queryable, vector: VectorParam, filter: Kn
     where.addRaw(`project = COALESCE((SELECT s.project FROM sessions s WHERE s.tenant_id = $2 AND s.agent = $${a} AND s.closed_at IS NULL
       AND ($${p}::text[] IS NULL OR s.project = ANY($${p}::text[])) ORDER BY s.opened_at DESC, s.session_id DESC LIMIT 1), $${d})`);
   }
-  where
+  return where
     .add((n) => `cell_type = ANY($${n}::text[])`, filter.cellTypes)
     .add((n) => `scene_id = $${n}`, filter.sceneId)
+    .add((n) => `metadata @> $${n}::jsonb`, filter.metadata === undefined ? undefined : JSON.stringify(filter.metadata))
+    .add((n) => `source_agent = ANY($${n}::text[])`, filter.sourceAgents)
+    .add((n) => `created_at > $${n}::timestamptz`, filter.createdAfter)
+    .add((n) => `created_at < $${n}::timestamptz`, filter.createdBefore)
+    .add((n) => `trust >= $${n}::real`, filter.minTrust)
     .validity(filter.validity);
+}
+
+/**
+ * k nearest cells by cosine distance on the HNSW index, in the index's relaxed order (searchCells
+ * sorts them). With withCells the same statement returns each hit's cell, so a caller that shows
+ * the cells needs no second round trip.
+ */
+export async function nearestCells(q: Queryable, vector: VectorParam, filter: KnnFilter, k: number, withCells = false): Promise<KnnHit[]> {
+  const where = filterConditions(vector, filter);
   const order = `WHERE ${where.sql} ORDER BY embedding <=> $1::vector LIMIT $${where.bind(k)}`;
-  if (!withCells) {
-    const result = await q.query<KnnHit>(`SELECT node_id::text AS node_id, (embedding <=> $1::vector)::float8 AS distance FROM cells ${order}`, where.params);
-    return result.rows;
-  }
+  const columns = withCells ? `, ${CELL_COLUMNS}` : '';
   const result = await q.query<CellRow & { readonly distance: number }>(
-    `SELECT (embedding <=> $1::vector)::float8 AS distance, ${CELL_COLUMNS} FROM cells ${order}`,
+    `SELECT (embedding <=> $1::vector)::float8 AS distance${columns}${withCells ? '' : ', node_id::text AS node_id'} FROM cells ${order}`,
     where.params,
   );
-  return result.rows.map(({ distance, ...cell }) => ({ node_id: cell.node_id, distance, cell }));
+  return result.rows
+    .map(({ distance, ...cell }) => ({ node_id: cell.node_id, distance, score: 1 - distance, ...(withCells ? { cell } : {}) }))
+    .sort((a, b) => a.distance - b.distance);
+}
+
+/**
+ * The candidates of each scan the mode uses — the nearest cells on the HNSW index, the cells
+ * holding the query's rarest terms on the GIN index — scored together and ranked (relevance
+ * blended with recency when asked), in one statement.
+ */
+async function rankedCells(q: Queryable, search: CellSearch, filter: KnnFilter, k: number, withCells: boolean): Promise<KnnHit[]> {
+  const where = filterConditions(search.vector, filter);
+  const pool = where.bind(Math.max(search.recencyBias > 0 ? 2 * k : k, MIN_POOL));
+  const lexical = lexicalPart(where, search);
+  const ctes = [...(lexical?.ctes ?? [])];
+  const scans: string[] = [];
+  if (lexical !== null) {
+    // Each match's filters checked on its own row (OFFSET 0 keeps the planner from hashing the whole table instead).
+    ctes.push(`matches AS MATERIALIZED (SELECT m.node_id, m.matched FROM ${lexical.matches} AS m
+      CROSS JOIN LATERAL (SELECT 1 FROM cells WHERE cells.node_id = m.node_id AND ${where.sql} OFFSET 0) AS passing)`);
+    scans.push(`(SELECT node_id FROM matches ORDER BY matched DESC, node_id LIMIT $${pool})`);
+  }
+  if (search.mode !== 'lexical') scans.push(`(SELECT node_id FROM cells WHERE ${where.sql} ORDER BY embedding <=> $1::vector LIMIT $${pool})`);
+  const similarity = '1 - (c.embedding <=> $1::vector)';
+  const matched = 'COALESCE(m.matched, 0)';
+  const score = lexical === null ? similarity : search.mode === 'lexical' ? matched : `${similarity} + ${matched}`;
+  const columns = [withCells ? cellColumns('c') : 'c.node_id::text AS node_id', ...(search.recencyBias > 0 ? ['c.created_at AS stored_at'] : [])];
+  const scored = `SELECT (c.embedding <=> $1::vector)::float8 AS distance, (${score})::float8 AS score, ${columns.join(', ')}
+    FROM (${scans.join(' UNION ')}) AS pool JOIN cells c ON c.tenant_id = $2 AND c.node_id = pool.node_id
+    ${lexical === null ? '' : 'LEFT JOIN matches m ON m.node_id = pool.node_id'}`;
+  const limit = where.bind(k);
+  const ranked =
+    search.recencyBias === 0
+      ? `${scored} ORDER BY score DESC, distance, node_id LIMIT $${limit}`
+      : `SELECT * FROM (SELECT scored.*, ${recencyRanking(where.bind(search.recencyBias))} AS ranking FROM (${scored}) AS scored) AS ranked
+         ORDER BY ranking DESC, distance, node_id LIMIT $${limit}`;
+  const statement = ctes.length === 0 ? ranked : `WITH ${ctes.join(',\n    ')}\n    ${ranked}`;
+  const result = await q.query<CellRow & { readonly distance: number; readonly score: number; readonly stored_at?: Date; readonly ranking?: number }>(statement, where.params);
+  // stored_at and ranking only order the rows.
+  return result.rows.map(({ distance, score: rank, stored_at: _storedAt, ranking: _ranking, ...cell }) => ({
+    node_id: cell.node_id,
+    distance,
+    score: rank,
+    ...(withCells ? { cell } : {}),
+  }));
+}
+
+/** The lexical matching the search's mode and weights call for, if any. */
+function lexicalPart(where: CellConditions, search: CellSearch): LexicalPart | null {
+  if (search.mode === 'lexical') return termMatching(where, search.query, { kind: 'coverage' }, LEXICAL_TERM_CELLS);
+  if (search.mode === 'vector') return null;
+  if (search.weights.text > 0) return termMatching(where, search.query, { kind: 'hybrid', ...search.weights }, HYBRID_TERM_CELLS);
+  if (search.weights.identifier > 0 && search.query.identifiers.length > 0) return identifierMatching(where, search.query.identifiers, search.weights.identifier, HYBRID_TERM_CELLS);
+  return null;
+}
+
+/** Relevance and recency, each scaled to [0, 1] over the candidates, blended by the bias bound at $n. */
+function recencyRanking(n: number): string {
+  const scaled = (x: string): string => `COALESCE((${x} - min(${x}) OVER ()) / NULLIF(max(${x}) OVER () - min(${x}) OVER (), 0), 1)`;
+  return `(1 - $${n}::float8) * ${scaled('scored.score')} + $${n}::float8 * ${scaled('extract(epoch FROM scored.stored_at)')}`;
 }

@@ -197,7 +197,7 @@ describe('cells', () => {
 
   it('GET /v1/cells filters, paginates with next_cursor, and shows nothing of another tenant', async () => {
     const lister = await t.runtime.mintKey({ tenant: 'acme', agent: 'lister', roles: ['writer'], default_project: 'listing' });
-    for (const cellType of ['Risk', 'Risk', 'Risk', 'Fact']) await storeCell(lister.key, { cell_type: cellType, content: `about ${cellType}` });
+    for (const [i, cellType] of ['Risk', 'Risk', 'Risk', 'Fact'].entries()) await storeCell(lister.key, { cell_type: cellType, content: `about ${cellType} ${i}` });
     const first = await call('GET', '/v1/cells?project=listing&cell_type=Risk&limit=2', '/v1/cells', { key: lister.key });
     expect(first.statusCode).toBe(200);
     const page1 = first.json();
@@ -243,8 +243,8 @@ describe('cells', () => {
 describe('bulk forgetting', () => {
   it('DELETE /v1/cells?source_ref=… forgets the caller\'s cells from that source and counts them; bad filters are 400', async () => {
     const locator = `docs/${randomUUID()}.md`;
-    await storeCell(alice.key, { source_ref: { kind: 'file', locator } });
-    await storeCell(alice.key, { source_ref: { kind: 'file', locator } });
+    await storeCell(alice.key, { content: 'Deploys go blue/green', source_ref: { kind: 'file', locator } });
+    await storeCell(alice.key, { content: 'Deploys are canaried first', source_ref: { kind: 'file', locator } });
     const foreign = await call('DELETE', `/v1/cells?source_ref=${encodeURIComponent(locator)}`, '/v1/cells', { key: mallory.key });
     expect(foreign.json()).toEqual({ deleted: 0, has_more: false });
     const forgotten = await call('DELETE', `/v1/cells?source_ref=${encodeURIComponent(locator)}&source_ref_kind=file&limit=1`, '/v1/cells');
@@ -254,6 +254,39 @@ describe('bulk forgetting', () => {
     expect((await call('DELETE', '/v1/cells', '/v1/cells')).statusCode).toBe(400);
     expect((await call('DELETE', '/v1/cells?scene_id=nope', '/v1/cells')).statusCode).toBe(400);
     expect((await call('DELETE', '/v1/cells?source_ref=x&limit=0', '/v1/cells')).statusCode).toBe(400);
+  });
+});
+
+describe('restatements and recall controls', () => {
+  it('an identical restatement reinforces its cell; the history keeps what the restating store carried', async () => {
+    const content = `Release trains leave every second Tuesday (${randomUUID()})`;
+    const original = await storeCell(alice.key, { content, cell_type: 'Decision' });
+    const restated = await call('POST', '/v1/cells', '/v1/cells', {
+      key: bob.key,
+      body: { content: `  ${content.toUpperCase()}.  `, cell_type: 'Decision', metadata: { from: 'standup' }, source_ref: { kind: 'file', locator: 'notes/standup.md' } },
+    });
+    expect(restated.statusCode, restated.body).toBe(201);
+    expect(restated.json()).toMatchObject({ node_id: original.node_id, reinforced: true, corroborations: 1, stated_by: ['alice', 'bob'] });
+    const history = await call('GET', `/v1/cells/${original.node_id}/history`, '/v1/cells/{id}/history');
+    expect(history.statusCode).toBe(200);
+    expect(history.json()).toMatchObject({
+      cells: [{ node_id: original.node_id, content }],
+      corroborations: [{ node_id: original.node_id, agent: 'bob', content: `  ${content.toUpperCase()}.  `, similarity: 1, metadata: { from: 'standup' }, source_ref: { kind: 'file', locator: 'notes/standup.md' } }],
+    });
+  });
+
+  it('POST /v1/recall takes a mode, filters and a recency bias, and answers scores beside distances', async () => {
+    const marker = randomUUID().slice(0, 8);
+    const tagged = await storeCell(alice.key, { content: `Error E4012 means the ledger rejected a transfer (${marker})`, cell_type: 'Fact', metadata: { team: marker } });
+    await storeCell(alice.key, { content: `The ledger rejects transfers above the daily limit ${marker}`, cell_type: 'Fact' });
+    const response = await call('POST', '/v1/recall', '/v1/recall', {
+      body: { query: 'why did the ledger reject a transfer', k: 5, mode: 'lexical', metadata: { team: marker }, source_agents: ['alice'], recency_bias: 0.5 },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const results = (response.json() as { results: { node: { node_id: string }; distance: number; score: number }[] }).results;
+    expect(results.map((r) => r.node.node_id)).toEqual([tagged.node_id]);
+    expect(results[0]?.score).toBeGreaterThan(0);
+    expect(errorCode(await call('POST', '/v1/recall', '/v1/recall', { body: { query: 'x', mode: 'fuzzy' } }))).toBe('INVALID_ARGUMENT');
   });
 });
 

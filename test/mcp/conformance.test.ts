@@ -146,7 +146,9 @@ describe.each(['stdio', 'http', 'stdio bridged to http (--remote)'] as const)('M
         expect(tool.inputSchema.type).toBe('object');
         expect((tool.inputSchema as { additionalProperties?: unknown }).additionalProperties).toBe(false);
         expect(tool.outputSchema?.type).toBe('object');
-        expect(JSON.stringify(tool.inputSchema)).not.toMatch(/source_agent|tenant_id/);
+        // No argument claims an identity (recall's source_agents filters by author; it names nobody as the caller).
+        expect(Object.keys((tool.inputSchema as { properties?: object }).properties ?? {})).not.toContain('source_agent');
+        expect(JSON.stringify(tool.inputSchema)).not.toMatch(/tenant_id|"source_agent"/);
         expect(tool.title).toBeTruthy();
         expect(tool.description).toBeTruthy();
       }

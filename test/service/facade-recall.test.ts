@@ -17,7 +17,7 @@ describe.each(TEST_DRIVERS)('recall, query, energy and promotion on %s', (driver
     return rows[0]?.hits ?? -1;
   };
 
-  it('returns the k nearest L0 cells of the current project, ids and distances only, nearest first', async () => {
+  it('returns the k best L0 cells of the current project, ids, distances and scores only, best first', async () => {
     const p = await rt.principal({ tenant: freshTenant(), agent: 'a' });
     const target = await rt.facade.store(p, { content: 'the ledger service retries payments with exponential backoff', cell_type: 'Pattern', salience: 0.5 });
     await rt.facade.store(p, { content: 'the image resizer runs on spot instances', cell_type: 'Fact', salience: 0.5 });
@@ -25,8 +25,8 @@ describe.each(TEST_DRIVERS)('recall, query, energy and promotion on %s', (driver
     const { results } = await rt.facade.recall(p, { query: 'ledger payments exponential backoff', k: 2 });
     expect(results).toHaveLength(2);
     expect(results[0]?.node_id).toBe(target.node_id);
-    expect(Object.keys(results[0] ?? {}).sort()).toEqual(['distance', 'node_id']);
-    expect(results[0]?.distance ?? 2).toBeLessThanOrEqual(results[1]?.distance ?? 0);
+    expect(Object.keys(results[0] ?? {}).sort()).toEqual(['distance', 'node_id', 'score']);
+    expect(results[0]?.score ?? 0).toBeGreaterThanOrEqual(results[1]?.score ?? 2);
     const hydrated = await rt.facade.recall(p, { query: 'ledger payments exponential backoff', k: 1 }, { withNodes: true });
     expect(hydrated.results[0]?.node?.content).toBe(target.content);
   });

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../../src/core/errors.js';
-import { nearestCells, searchCells, type KnnFilter } from '../../src/store/cell-search.js';
+import { nearestCells, searchCells, type CellSearch, type KnnFilter } from '../../src/store/cell-search.js';
 import type { Db } from '../../src/store/db.js';
 import type { KnnSettings } from '../../src/store/knn-session.js';
 import { applyMigrations } from '../../src/store/migrator.js';
@@ -24,6 +24,7 @@ const RARE: KnnFilter = { tenantId: 't', project: { kind: 'named', project: 'p' 
 const QUERY_VALUES = Array.from({ length: DIMENSION }, (_, i) => (i + 1) / DIMENSION);
 const QUERY = toVectorText(QUERY_VALUES);
 const QUERY_PARAM = toVectorParam(QUERY_VALUES);
+const VECTOR_SEARCH: CellSearch = { mode: 'vector', vector: QUERY_PARAM, query: { text: 'cell', identifiers: [] }, weights: { identifier: 0, text: 0 }, recencyBias: 0 };
 
 async function loadCells(db: Db): Promise<void> {
   await applyMigrations(db, { dimension: DIMENSION });
@@ -72,7 +73,7 @@ function describeSettings(name: string, skip: boolean, setUp: () => Promise<{ op
       const db = await loaded({ efSearch: 24, iterativeScan: 'strict_order', maxScanTuples: 5000 });
       expect(db.knn).toEqual({ efSearch: 24, iterativeScan: 'strict_order', maxScanTuples: 5000 });
       expect([await show(db, 'hnsw.ef_search'), await show(db, 'hnsw.iterative_scan'), await show(db, 'hnsw.max_scan_tuples')]).toEqual(['24', 'strict_order', '5000']);
-      const hits = await searchCells(db, QUERY_PARAM, { ...RARE, cellTypes: ['Fact'] }, 100);
+      const hits = await searchCells(db, VECTOR_SEARCH, { ...RARE, cellTypes: ['Fact'] }, 100);
       expect(hits).toHaveLength(100);
       expect(await show(db, 'hnsw.ef_search')).toBe('24');
     });

@@ -46,10 +46,10 @@ export const cellRoutes: readonly RestRoute[] = [
     summary: 'Every version of the node, oldest first: what it superseded and what superseded it',
     tag: 'cells',
     schemas: { params: cellIdParamsSchema },
-    success: { status: 200, description: 'The supersession chain', schema: cellHistorySchema },
+    success: { status: 200, description: 'The supersession chain and its corroboration records', schema: cellHistorySchema },
     errors: ['NOT_FOUND'],
     async handle(facade, { principal, params }) {
-      return { status: 200, payload: { cells: await facade.cellHistory(principal, params.id) } };
+      return { status: 200, payload: await facade.cellHistory(principal, params.id) };
     },
   }),
   defineRoute({

@@ -7,7 +7,7 @@ import { UnavailableError } from '../../core/errors.js';
 import { defineRoute, type RestRoute } from './rest-route.js';
 
 interface HydratedHits {
-  readonly results: readonly { node: unknown; distance: number }[];
+  readonly results: readonly { node: unknown; distance: number; score: number }[];
 }
 
 function hydratedHits(result: RecallResult): HydratedHits {
@@ -15,7 +15,7 @@ function hydratedHits(result: RecallResult): HydratedHits {
     results: result.results.map((hit) => {
       // The facade was asked for nodes; a hit without one is a facade bug, not a client error.
       if (hit.node === undefined) throw new UnavailableError('recall returned a hit without its node');
-      return { node: hit.node, distance: hit.distance };
+      return { node: hit.node, distance: hit.distance, score: hit.score };
     }),
   };
 }
@@ -43,7 +43,7 @@ export const recallRoutes: readonly RestRoute[] = [
     summary: 'The k nearest current L0 nodes in your current project (the MCP recall body, plus include_superseded / as_of, and project to search another project of your scope)',
     tag: 'recall',
     schemas: { body: restRecallBodySchema },
-    success: { status: 200, description: 'Nearest nodes, closest first', schema: recallNodesResultSchema },
+    success: { status: 200, description: 'The best nodes, best first (by score)', schema: recallNodesResultSchema },
     errors: ['NOT_FOUND'],
     async handle(facade, { principal, body }) {
       const { input, validity, project } = splitOptions(body);
@@ -57,7 +57,7 @@ export const recallRoutes: readonly RestRoute[] = [
     summary: 'Like recall, at an explicit layer (the MCP query body, plus include_superseded / as_of / project)',
     tag: 'recall',
     schemas: { body: restQueryBodySchema },
-    success: { status: 200, description: 'Nearest nodes, closest first', schema: recallNodesResultSchema },
+    success: { status: 200, description: 'The best nodes, best first (by score)', schema: recallNodesResultSchema },
     errors: ['NOT_FOUND'],
     async handle(facade, { principal, body }) {
       const { input, validity, project } = splitOptions(body);

@@ -1,9 +1,11 @@
 /** The facade's cell reads: one cell (now or as of an instant), its history, a page of cells, and recall/query by meaning. */
-import type { MemoryNode, Page, RecallResult } from '../../core/entities.js';
+import type { CellHistory, MemoryNode, Page, RecallResult } from '../../core/entities.js';
 import { NotFoundError } from '../../core/errors.js';
 import { canAccessProject, type Principal } from '../../core/principal.js';
-import { listCellsInputSchema, queryInputSchema, recallInputSchema, searchProjectInputSchema, timestampInputSchema } from '../../core/schemas.js';
+import { identifierTokens } from '../../core/identifier-tokens.js';
+import { listCellsInputSchema, queryInputSchema, recallInputSchema, searchProjectInputSchema, timestampInputSchema, type RecallInput } from '../../core/schemas.js';
 import { cellHistory, listCells } from '../../store/cell-repository.js';
+import { corroborationsOf } from '../../store/corroboration-repository.js';
 import { searchCells, type KnnProject } from '../../store/cell-search.js';
 import { readableProjects, requireProject } from '../authorization.js';
 import { parseInput, parseUuid } from '../input-validation.js';
@@ -28,9 +30,15 @@ export function cellReadOperations(ctx: FacadeContext): CellReadOperations {
       return ctx.node(version);
     },
 
-    async cellHistory(principal, nodeId): Promise<readonly MemoryNode[]> {
+    async cellHistory(principal, nodeId): Promise<CellHistory> {
       const row = await visibleCell(ctx.db, principal, parseUuid('node_id', nodeId));
-      return (await cellHistory(ctx.db, principal.tenantId, row.node_id)).filter((v) => canAccessProject(principal, v.project)).map((v) => ctx.node(v));
+      const versions = (await cellHistory(ctx.db, principal.tenantId, row.node_id)).filter((v) => canAccessProject(principal, v.project));
+      const corroborations = await corroborationsOf(
+        ctx.db,
+        principal.tenantId,
+        versions.map((v) => v.node_id),
+      );
+      return { cells: versions.map((v) => ctx.node(v)), corroborations };
     },
 
     async listCells(principal, raw): Promise<Page<MemoryNode>> {
@@ -71,12 +79,7 @@ export function cellReadOperations(ctx: FacadeContext): CellReadOperations {
   };
 }
 
-interface SearchInput {
-  readonly query: string;
-  readonly k: number;
-  readonly cell_types?: readonly MemoryNode['cell_type'][];
-  readonly scene_id?: string;
-}
+type SearchInput = Omit<RecallInput, 'query'> & { readonly query: string };
 
 /** Where a search looks: a project of the key's scope when named (REST), else the principal's current project. */
 function searchedProject(principal: Principal, options: HydrateOption | undefined): KnnProject {
@@ -88,20 +91,35 @@ function searchedProject(principal: Principal, options: HydrateOption | undefine
   return { kind: 'named', project };
 }
 
-/** kNN in the principal's current project (or a named one); the hits are recorded (batched) for energy and promotion. */
+/**
+ * Recall in the principal's current project (or a named one), ranked by the input's mode (the
+ * configured one by default), every filter inside the search; the hits are recorded (batched) for
+ * energy and promotion.
+ */
 async function search(ctx: FacadeContext, principal: Principal, input: SearchInput, layer: MemoryNode['layer'], options: HydrateOption | undefined): Promise<RecallResult> {
   const project = searchedProject(principal, options);
   const vector = await ctx.embed(input.query);
   const withNodes = options?.withNodes === true;
   const found = await searchCells(
     ctx.db,
-    vector,
+    {
+      mode: input.mode ?? ctx.config.recallMode,
+      vector,
+      query: { text: input.query, identifiers: identifierTokens(input.query) },
+      weights: ctx.config.hybridWeights,
+      recencyBias: input.recency_bias ?? 0,
+    },
     {
       tenantId: principal.tenantId,
       project,
       layer,
       ...(input.cell_types === undefined ? {} : { cellTypes: input.cell_types }),
       ...(input.scene_id === undefined ? {} : { sceneId: input.scene_id }),
+      ...(input.metadata === undefined ? {} : { metadata: input.metadata }),
+      ...(input.source_agents === undefined ? {} : { sourceAgents: input.source_agents }),
+      ...(input.created_after === undefined ? {} : { createdAfter: input.created_after }),
+      ...(input.created_before === undefined ? {} : { createdBefore: input.created_before }),
+      ...(input.min_trust === undefined ? {} : { minTrust: input.min_trust }),
       validity: validityOf(options?.validity),
     },
     input.k,
@@ -111,7 +129,9 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
     principal.tenantId,
     found.map((h) => h.node_id),
   );
-  if (!withNodes) return { results: found };
-  // The kNN statement returned the cells themselves: no second read by id.
-  return { results: found.flatMap((h) => (h.cell === undefined ? [] : [{ node_id: h.node_id, distance: h.distance, node: ctx.node(h.cell) }])) };
+  if (!withNodes) return { results: found.map(({ node_id, distance, score }) => ({ node_id, distance, score })) };
+  // The search statement returned the cells themselves: no second read by id.
+  return {
+    results: found.flatMap((h) => (h.cell === undefined ? [] : [{ node_id: h.node_id, distance: h.distance, score: h.score, node: ctx.node(h.cell) }])),
+  };
 }

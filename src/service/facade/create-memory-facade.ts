@@ -16,7 +16,7 @@ import { toVectorParam } from '../../store/vector-param.js';
 import type { DiffFeed } from '../diff-feed.js';
 import { toMemoryNode } from '../entity-mapping.js';
 import { ExtractiveSceneSummarizer } from '../extractive-scene-summarizer.js';
-import { defaultBeaconThresholdFor, defaultNearDuplicateSimilarityFor, facadeConfig, type FacadeConfig } from '../facade-config.js';
+import { defaultBeaconThresholdFor, defaultHybridWeightsFor, defaultNearDuplicateSimilarityFor, facadeConfig, type FacadeConfig } from '../facade-config.js';
 import { GossipOutbox, type OutboxSignal } from '../gossip-outbox.js';
 import { HitRecorder } from '../hit-recorder.js';
 import { LiveStreamRegistry } from '../live-stream-registry.js';
@@ -105,6 +105,7 @@ function createFacadeContext(deps: MemoryFacadeDeps): FacadeContext {
   const config = facadeConfig({
     defaultBeaconThreshold: defaultBeaconThresholdFor(embedder.modelId),
     nearDuplicateSimilarity: defaultNearDuplicateSimilarityFor(embedder.modelId),
+    hybridWeights: defaultHybridWeightsFor(embedder.modelId),
     ...deps.config,
   });
   const clock = deps.clock ?? ((): Date => new Date());

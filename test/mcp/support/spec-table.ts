@@ -6,10 +6,13 @@ export interface SpecRow {
   readonly idempotent: boolean;
 }
 
+/** recall's and query's optional ranking mode, filters and recency bias. */
+const SEARCH_CONTROLS = ['mode', 'metadata', 'source_agents', 'created_after', 'created_before', 'min_trust', 'recency_bias'];
+
 export const SPEC_TABLE: Readonly<Record<string, SpecRow>> = {
   store: { args: ['content*', 'cell_type*', 'salience', 'scene_id', 'source_ref', 'metadata', 'idempotency_key', 'supersedes'], readOnly: false, destructive: false, idempotent: false },
-  recall: { args: ['query*', 'k', 'cell_types', 'scene_id'], readOnly: true, destructive: false, idempotent: true },
-  query: { args: ['query*', 'layer*', 'k', 'cell_types', 'scene_id'], readOnly: true, destructive: false, idempotent: true },
+  recall: { args: ['query*', 'k', 'cell_types', 'scene_id', ...SEARCH_CONTROLS], readOnly: true, destructive: false, idempotent: true },
+  query: { args: ['query*', 'layer*', 'k', 'cell_types', 'scene_id', ...SEARCH_CONTROLS], readOnly: true, destructive: false, idempotent: true },
   open_session: { args: ['project*', 'title'], readOnly: false, destructive: false, idempotent: false },
   close_session: { args: ['session_id*'], readOnly: false, destructive: false, idempotent: true },
   place_beacon: { args: ['text*', 'threshold', 'cell_types', 'scene_id', 'project', 'ttl_seconds', 'include_own'], readOnly: false, destructive: false, idempotent: false },

@@ -1,10 +1,10 @@
-/** recall and query: ids and distances in structuredContent, a link per cell (from the hydrated hits). */
+/** recall and query: ids, distances and scores in structuredContent, a link per cell (from the hydrated hits). */
 import type { RecallResult } from '../../../core/entities.js';
 import type { CellLink } from '../resources/cell-presentation.js';
 import { linkToNode } from '../resources/cell-presentation.js';
 import type { ToolOutcome } from './tool-definition.js';
 
-export function nearestCells(found: RecallResult): ToolOutcome<{ results: { node_id: string; distance: number }[] }> {
+export function nearestCells(found: RecallResult): ToolOutcome<{ results: { node_id: string; distance: number; score: number }[] }> {
   const links: CellLink[] = found.results.flatMap((hit) => (hit.node === undefined ? [] : [linkToNode(hit.node)]));
-  return { structured: { results: found.results.map((hit) => ({ node_id: hit.node_id, distance: hit.distance })) }, links };
+  return { structured: { results: found.results.map((hit) => ({ node_id: hit.node_id, distance: hit.distance, score: hit.score })) }, links };
 }

@@ -18,7 +18,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file hyphae/v1/memory.proto.
  */
 export const file_hyphae_v1_memory: GenFile = /*@__PURE__*/
-  fileDesc("ChZoeXBoYWUvdjEvbWVtb3J5LnByb3RvEgloeXBoYWUudjEiKgoJU291cmNlUmVmEgwKBGtpbmQYASABKAkSDwoHbG9jYXRvchgCIAEoCSLSBAoKTWVtb3J5Tm9kZRIPCgdub2RlX2lkGAEgASgJEg8KB3Byb2plY3QYAiABKAkSDwoHY29udGVudBgDIAEoCRIRCgljZWxsX3R5cGUYBCABKAkSEAoIc2FsaWVuY2UYBSABKAESFQoIc2NlbmVfaWQYBiABKAlIAIgBARIXCgpzZXNzaW9uX2lkGAcgASgJSAGIAQESFAoMc291cmNlX2FnZW50GAggASgJEi0KCnNvdXJjZV9yZWYYCSABKAsyFC5oeXBoYWUudjEuU291cmNlUmVmSAKIAQESKQoIbWV0YWRhdGEYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg0KBWxheWVyGAsgASgJEg4KBmVuZXJneRgMIAEoARIMCgRoaXRzGA0gASgDEhIKCmNyZWF0ZWRfYXQYDiABKAkSEgoKdXBkYXRlZF9hdBgPIAEoCRISCgp2YWxpZF9mcm9tGBAgASgJEhgKC3ZhbGlkX3VudGlsGBEgASgJSAOIAQESFwoKc3VwZXJzZWRlcxgSIAEoCUgEiAEBEhoKDXN1cGVyc2VkZWRfYnkYEyABKAlIBYgBARIWCg5jb3Jyb2JvcmF0aW9ucxgUIAEoDRIRCglzdGF0ZWRfYnkYFSADKAkSDQoFdHJ1c3QYFiABKAFCCwoJX3NjZW5lX2lkQg0KC19zZXNzaW9uX2lkQg0KC19zb3VyY2VfcmVmQg4KDF92YWxpZF91bnRpbEINCgtfc3VwZXJzZWRlc0IQCg5fc3VwZXJzZWRlZF9ieSLPAgoMU3RvcmVSZXF1ZXN0Eg8KB2NvbnRlbnQYASABKAkSEQoJY2VsbF90eXBlGAIgASgJEhUKCHNhbGllbmNlGAMgASgBSACIAQESFQoIc2NlbmVfaWQYBCABKAlIAYgBARItCgpzb3VyY2VfcmVmGAUgASgLMhQuaHlwaGFlLnYxLlNvdXJjZVJlZkgCiAEBEi4KCG1ldGFkYXRhGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgDiAEBEhwKD2lkZW1wb3RlbmN5X2tleRgHIAEoCUgEiAEBEhcKCnN1cGVyc2VkZXMYCCABKAlIBYgBAUILCglfc2FsaWVuY2VCCwoJX3NjZW5lX2lkQg0KC19zb3VyY2VfcmVmQgsKCV9tZXRhZGF0YUISChBfaWRlbXBvdGVuY3lfa2V5Qg0KC19zdXBlcnNlZGVzIkgKDVN0b3JlUmVzcG9uc2USIwoEbm9kZRgBIAEoCzIVLmh5cGhhZS52MS5NZW1vcnlOb2RlEhIKCnJlaW5mb3JjZWQYAiABKAgiPwoOR2V0Q2VsbFJlcXVlc3QSDwoHbm9kZV9pZBgBIAEoCRISCgVhc19vZhgCIAEoCUgAiAEBQggKBl9hc19vZiI2Cg9HZXRDZWxsUmVzcG9uc2USIwoEbm9kZRgBIAEoCzIVLmh5cGhhZS52MS5NZW1vcnlOb2RlIigKFUdldENlbGxIaXN0b3J5UmVxdWVzdBIPCgdub2RlX2lkGAEgASgJIj4KFkdldENlbGxIaXN0b3J5UmVzcG9uc2USJAoFY2VsbHMYASADKAsyFS5oeXBoYWUudjEuTWVtb3J5Tm9kZSKwAgoQTGlzdENlbGxzUmVxdWVzdBIfChJpbmNsdWRlX3N1cGVyc2VkZWQYASABKAhIAIgBARISCgVhc19vZhgCIAEoCUgBiAEBEhQKB3Byb2plY3QYAyABKAlIAogBARIVCghzY2VuZV9pZBgEIAEoCUgDiAEBEhYKCWNlbGxfdHlwZRgFIAEoCUgEiAEBEhIKBWxheWVyGAYgASgJSAWIAQESEgoFbGltaXQYByABKA1IBogBARITCgZjdXJzb3IYCCABKAlIB4gBAUIVChNfaW5jbHVkZV9zdXBlcnNlZGVkQggKBl9hc19vZkIKCghfcHJvamVjdEILCglfc2NlbmVfaWRCDAoKX2NlbGxfdHlwZUIICgZfbGF5ZXJCCAoGX2xpbWl0QgkKB19jdXJzb3IiYwoRTGlzdENlbGxzUmVzcG9uc2USJAoFY2VsbHMYASADKAsyFS5oeXBoYWUudjEuTWVtb3J5Tm9kZRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciIkChFEZWxldGVDZWxsUmVxdWVzdBIPCgdub2RlX2lkGAEgASgJIhQKEkRlbGV0ZUNlbGxSZXNwb25zZSKwAQoSRm9yZ2V0Q2VsbHNSZXF1ZXN0EhUKCHNjZW5lX2lkGAEgASgJSACIAQESFwoKc291cmNlX3JlZhgCIAEoCUgBiAEBEhwKD3NvdXJjZV9yZWZfa2luZBgDIAEoCUgCiAEBEhIKBWxpbWl0GAQgASgNSAOIAQFCCwoJX3NjZW5lX2lkQg0KC19zb3VyY2VfcmVmQhIKEF9zb3VyY2VfcmVmX2tpbmRCCAoGX2xpbWl0IjgKE0ZvcmdldENlbGxzUmVzcG9uc2USDwoHZGVsZXRlZBgBIAEoDRIQCghoYXNfbW9yZRgCIAEoCCJCCglSZWNhbGxIaXQSIwoEbm9kZRgBIAEoCzIVLmh5cGhhZS52MS5NZW1vcnlOb2RlEhAKCGRpc3RhbmNlGAIgASgBIsIBCg1SZWNhbGxSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEg4KAWsYAiABKA1IAIgBARISCgpjZWxsX3R5cGVzGAMgAygJEhUKCHNjZW5lX2lkGAQgASgJSAGIAQESHwoSaW5jbHVkZV9zdXBlcnNlZGVkGAUgASgISAKIAQESEgoFYXNfb2YYBiABKAlIA4gBAUIECgJfa0ILCglfc2NlbmVfaWRCFQoTX2luY2x1ZGVfc3VwZXJzZWRlZEIICgZfYXNfb2YiNwoOUmVjYWxsUmVzcG9uc2USJQoHcmVzdWx0cxgBIAMoCzIULmh5cGhhZS52MS5SZWNhbGxIaXQi0AEKDFF1ZXJ5UmVxdWVzdBINCgVxdWVyeRgBIAEoCRINCgVsYXllchgCIAEoCRIOCgFrGAMgASgNSACIAQESEgoKY2VsbF90eXBlcxgEIAMoCRIVCghzY2VuZV9pZBgFIAEoCUgBiAEBEh8KEmluY2x1ZGVfc3VwZXJzZWRlZBgGIAEoCEgCiAEBEhIKBWFzX29mGAcgASgJSAOIAQFCBAoCX2tCCwoJX3NjZW5lX2lkQhUKE19pbmNsdWRlX3N1cGVyc2VkZWRCCAoGX2FzX29mIjYKDVF1ZXJ5UmVzcG9uc2USJQoHcmVzdWx0cxgBIAMoCzIULmh5cGhhZS52MS5SZWNhbGxIaXQiQwoST3BlblNlc3Npb25SZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkSEgoFdGl0bGUYAiABKAlIAIgBAUIICgZfdGl0bGUiTgoTT3BlblNlc3Npb25SZXNwb25zZRISCgpzZXNzaW9uX2lkGAEgASgJEhAKCHNjZW5lX2lkGAIgASgJEhEKCW9wZW5lZF9hdBgDIAEoCSIpChNDbG9zZVNlc3Npb25SZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkiPQoUQ2xvc2VTZXNzaW9uUmVzcG9uc2USEgoKc2Vzc2lvbl9pZBgBIAEoCRIRCgljbG9zZWRfYXQYAiABKAki/AEKBkJlYWNvbhIRCgliZWFjb25faWQYASABKAkSEwoLb3duZXJfYWdlbnQYAiABKAkSFAoHcHJvamVjdBgDIAEoCUgAiAEBEgwKBHRleHQYBCABKAkSEQoJdGhyZXNob2xkGAUgASgBEhIKCmNlbGxfdHlwZXMYBiADKAkSFQoIc2NlbmVfaWQYByABKAlIAYgBARITCgtpbmNsdWRlX293bhgIIAEoCBIXCgpleHBpcmVzX2F0GAkgASgJSAKIAQESEgoKY3JlYXRlZF9hdBgKIAEoCUIKCghfcHJvamVjdEILCglfc2NlbmVfaWRCDQoLX2V4cGlyZXNfYXQi9gEKElBsYWNlQmVhY29uUmVxdWVzdBIMCgR0ZXh0GAEgASgJEhYKCXRocmVzaG9sZBgCIAEoAUgAiAEBEhIKCmNlbGxfdHlwZXMYAyADKAkSFQoIc2NlbmVfaWQYBCABKAlIAYgBARIUCgdwcm9qZWN0GAUgASgJSAKIAQESGAoLdHRsX3NlY29uZHMYBiABKA1IA4gBARIYCgtpbmNsdWRlX293bhgHIAEoCEgEiAEBQgwKCl90aHJlc2hvbGRCCwoJX3NjZW5lX2lkQgoKCF9wcm9qZWN0Qg4KDF90dGxfc2Vjb25kc0IOCgxfaW5jbHVkZV9vd24iOAoTUGxhY2VCZWFjb25SZXNwb25zZRIhCgZiZWFjb24YASABKAsyES5oeXBoYWUudjEuQmVhY29uIlIKEkxpc3RCZWFjb25zUmVxdWVzdBISCgVsaW1pdBgBIAEoDUgAiAEBEhMKBmN1cnNvchgCIAEoCUgBiAEBQggKBl9saW1pdEIJCgdfY3Vyc29yImMKE0xpc3RCZWFjb25zUmVzcG9uc2USIgoHYmVhY29ucxgBIAMoCzIRLmh5cGhhZS52MS5CZWFjb24SGAoLbmV4dF9jdXJzb3IYAiABKAlIAIgBAUIOCgxfbmV4dF9jdXJzb3IiKAoTRGVsZXRlQmVhY29uUmVxdWVzdBIRCgliZWFjb25faWQYASABKAkiFgoURGVsZXRlQmVhY29uUmVzcG9uc2UipQIKBERpZmYSDwoHZGlmZl9pZBgBIAEoCRILCgNzZXEYAiABKAMSCgoCb3AYAyABKAkSDwoHbm9kZV9pZBgEIAEoCRIRCgliZWFjb25faWQYBSABKAkSEgoKc2ltaWxhcml0eRgGIAEoARIRCgljZWxsX3R5cGUYByABKAkSEAoIc2FsaWVuY2UYCCABKAESFAoMc291cmNlX2FnZW50GAkgASgJEg8KB3Byb2plY3QYCiABKAkSFQoIc2NlbmVfaWQYCyABKAlIAIgBARIPCgdwcmV2aWV3GAwgASgJEhIKCmNyZWF0ZWRfYXQYDSABKAkSFwoKc3VwZXJzZWRlcxgOIAEoCUgBiAEBQgsKCV9zY2VuZV9pZEINCgtfc3VwZXJzZWRlcyI/ChBQdWxsRGlmZnNSZXF1ZXN0Eg0KBXNpbmNlGAEgASgJEhIKBWxpbWl0GAIgASgNSACIAQFCCAoGX2xpbWl0IkcKEVB1bGxEaWZmc1Jlc3BvbnNlEh4KBWRpZmZzGAEgAygLMg8uaHlwaGFlLnYxLkRpZmYSEgoKbmV4dF9zaW5jZRgCIAEoCSI5ChFEcmFpbkluYm94UmVxdWVzdBIWCglwYWdlX3NpemUYASABKA1IAIgBAUIMCgpfcGFnZV9zaXplIkYKEkRyYWluSW5ib3hSZXNwb25zZRIeCgVkaWZmcxgBIAMoCzIPLmh5cGhhZS52MS5EaWZmEhAKCGhhc19tb3JlGAIgASgIIjkKEVdhdGNoRGlmZnNSZXF1ZXN0EhYKCWFmdGVyX3NlcRgBIAEoA0gAiAEBQgwKCl9hZnRlcl9zZXEiMwoSV2F0Y2hEaWZmc1Jlc3BvbnNlEh0KBGRpZmYYASABKAsyDy5oeXBoYWUudjEuRGlmZiKaAQoFU2NlbmUSEAoIc2NlbmVfaWQYASABKAkSDwoHcHJvamVjdBgCIAEoCRISCgV0aXRsZRgDIAEoCUgAiAEBEhIKCmNyZWF0ZWRfYnkYBCABKAkSEgoKY3JlYXRlZF9hdBgFIAEoCRISCgpjZWxsX2NvdW50GAYgASgNEhQKDGNvbnNvbGlkYXRlZBgHIAEoCEIICgZfdGl0bGUicwoRTGlzdFNjZW5lc1JlcXVlc3QSFAoHcHJvamVjdBgBIAEoCUgAiAEBEhIKBWxpbWl0GAIgASgNSAGIAQESEwoGY3Vyc29yGAMgASgJSAKIAQFCCgoIX3Byb2plY3RCCAoGX2xpbWl0QgkKB19jdXJzb3IiYAoSTGlzdFNjZW5lc1Jlc3BvbnNlEiAKBnNjZW5lcxgBIAMoCzIQLmh5cGhhZS52MS5TY2VuZRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciIjCg9HZXRTY2VuZVJlcXVlc3QSEAoIc2NlbmVfaWQYASABKAkiawoQR2V0U2NlbmVSZXNwb25zZRIfCgVzY2VuZRgBIAEoCzIQLmh5cGhhZS52MS5TY2VuZRIQCghjZWxsX2lkcxgCIAMoCRIkCgVjZWxscxgDIAMoCzIVLmh5cGhhZS52MS5NZW1vcnlOb2RlIisKF0NvbnNvbGlkYXRlU2NlbmVSZXF1ZXN0EhAKCHNjZW5lX2lkGAEgASgJIj8KGENvbnNvbGlkYXRlU2NlbmVSZXNwb25zZRIjCgRub2RlGAEgASgLMhUuaHlwaGFlLnYxLk1lbW9yeU5vZGUi0AEKBkFwaUtleRIOCgZrZXlfaWQYASABKAkSDgoGdGVuYW50GAIgASgJEg0KBWFnZW50GAMgASgJEg0KBXJvbGVzGAQgAygJEhAKCHByb2plY3RzGAUgAygJEhcKD2RlZmF1bHRfcHJvamVjdBgGIAEoCRINCgV0cnVzdBgHIAEoARISCgprZXlfcHJlZml4GAggASgJEhIKCmNyZWF0ZWRfYXQYCSABKAkSFwoKcmV2b2tlZF9hdBgKIAEoCUgAiAEBQg0KC19yZXZva2VkX2F0IqIBChBDcmVhdGVLZXlSZXF1ZXN0Eg4KBnRlbmFudBgBIAEoCRINCgVhZ2VudBgCIAEoCRINCgVyb2xlcxgDIAMoCRIQCghwcm9qZWN0cxgEIAMoCRIcCg9kZWZhdWx0X3Byb2plY3QYBSABKAlIAIgBARISCgV0cnVzdBgGIAEoAUgBiAEBQhIKEF9kZWZhdWx0X3Byb2plY3RCCAoGX3RydXN0IkEKEUNyZWF0ZUtleVJlc3BvbnNlEh8KBGluZm8YASABKAsyES5oeXBoYWUudjEuQXBpS2V5EgsKA2tleRgCIAEoCSIRCg9MaXN0S2V5c1JlcXVlc3QiMwoQTGlzdEtleXNSZXNwb25zZRIfCgRrZXlzGAEgAygLMhEuaHlwaGFlLnYxLkFwaUtleSIiChBSZXZva2VLZXlSZXF1ZXN0Eg4KBmtleV9pZBgBIAEoCSITChFSZXZva2VLZXlSZXNwb25zZSImChNQdXJnZVByb2plY3RSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkieAoUUHVyZ2VQcm9qZWN0UmVzcG9uc2USDwoHcHJvamVjdBgBIAEoCRINCgVjZWxscxgCIAEoDRIOCgZzY2VuZXMYAyABKA0SEAoIc2Vzc2lvbnMYBCABKA0SDwoHYmVhY29ucxgFIAEoDRINCgVkaWZmcxgGIAEoDTK/DQoNTWVtb3J5U2VydmljZRI6CgVTdG9yZRIXLmh5cGhhZS52MS5TdG9yZVJlcXVlc3QaGC5oeXBoYWUudjEuU3RvcmVSZXNwb25zZRJACgdHZXRDZWxsEhkuaHlwaGFlLnYxLkdldENlbGxSZXF1ZXN0GhouaHlwaGFlLnYxLkdldENlbGxSZXNwb25zZRJVCg5HZXRDZWxsSGlzdG9yeRIgLmh5cGhhZS52MS5HZXRDZWxsSGlzdG9yeVJlcXVlc3QaIS5oeXBoYWUudjEuR2V0Q2VsbEhpc3RvcnlSZXNwb25zZRJGCglMaXN0Q2VsbHMSGy5oeXBoYWUudjEuTGlzdENlbGxzUmVxdWVzdBocLmh5cGhhZS52MS5MaXN0Q2VsbHNSZXNwb25zZRJJCgpEZWxldGVDZWxsEhwuaHlwaGFlLnYxLkRlbGV0ZUNlbGxSZXF1ZXN0Gh0uaHlwaGFlLnYxLkRlbGV0ZUNlbGxSZXNwb25zZRJMCgtGb3JnZXRDZWxscxIdLmh5cGhhZS52MS5Gb3JnZXRDZWxsc1JlcXVlc3QaHi5oeXBoYWUudjEuRm9yZ2V0Q2VsbHNSZXNwb25zZRI9CgZSZWNhbGwSGC5oeXBoYWUudjEuUmVjYWxsUmVxdWVzdBoZLmh5cGhhZS52MS5SZWNhbGxSZXNwb25zZRI6CgVRdWVyeRIXLmh5cGhhZS52MS5RdWVyeVJlcXVlc3QaGC5oeXBoYWUudjEuUXVlcnlSZXNwb25zZRJMCgtPcGVuU2Vzc2lvbhIdLmh5cGhhZS52MS5PcGVuU2Vzc2lvblJlcXVlc3QaHi5oeXBoYWUudjEuT3BlblNlc3Npb25SZXNwb25zZRJPCgxDbG9zZVNlc3Npb24SHi5oeXBoYWUudjEuQ2xvc2VTZXNzaW9uUmVxdWVzdBofLmh5cGhhZS52MS5DbG9zZVNlc3Npb25SZXNwb25zZRJMCgtQbGFjZUJlYWNvbhIdLmh5cGhhZS52MS5QbGFjZUJlYWNvblJlcXVlc3QaHi5oeXBoYWUudjEuUGxhY2VCZWFjb25SZXNwb25zZRJMCgtMaXN0QmVhY29ucxIdLmh5cGhhZS52MS5MaXN0QmVhY29uc1JlcXVlc3QaHi5oeXBoYWUudjEuTGlzdEJlYWNvbnNSZXNwb25zZRJPCgxEZWxldGVCZWFjb24SHi5oeXBoYWUudjEuRGVsZXRlQmVhY29uUmVxdWVzdBofLmh5cGhhZS52MS5EZWxldGVCZWFjb25SZXNwb25zZRJGCglQdWxsRGlmZnMSGy5oeXBoYWUudjEuUHVsbERpZmZzUmVxdWVzdBocLmh5cGhhZS52MS5QdWxsRGlmZnNSZXNwb25zZRJJCgpEcmFpbkluYm94EhwuaHlwaGFlLnYxLkRyYWluSW5ib3hSZXF1ZXN0Gh0uaHlwaGFlLnYxLkRyYWluSW5ib3hSZXNwb25zZRJLCgpXYXRjaERpZmZzEhwuaHlwaGFlLnYxLldhdGNoRGlmZnNSZXF1ZXN0Gh0uaHlwaGFlLnYxLldhdGNoRGlmZnNSZXNwb25zZTABEkkKCkxpc3RTY2VuZXMSHC5oeXBoYWUudjEuTGlzdFNjZW5lc1JlcXVlc3QaHS5oeXBoYWUudjEuTGlzdFNjZW5lc1Jlc3BvbnNlEkMKCEdldFNjZW5lEhouaHlwaGFlLnYxLkdldFNjZW5lUmVxdWVzdBobLmh5cGhhZS52MS5HZXRTY2VuZVJlc3BvbnNlElsKEENvbnNvbGlkYXRlU2NlbmUSIi5oeXBoYWUudjEuQ29uc29saWRhdGVTY2VuZVJlcXVlc3QaIy5oeXBoYWUudjEuQ29uc29saWRhdGVTY2VuZVJlc3BvbnNlEkYKCUNyZWF0ZUtleRIbLmh5cGhhZS52MS5DcmVhdGVLZXlSZXF1ZXN0GhwuaHlwaGFlLnYxLkNyZWF0ZUtleVJlc3BvbnNlEkMKCExpc3RLZXlzEhouaHlwaGFlLnYxLkxpc3RLZXlzUmVxdWVzdBobLmh5cGhhZS52MS5MaXN0S2V5c1Jlc3BvbnNlEkYKCVJldm9rZUtleRIbLmh5cGhhZS52MS5SZXZva2VLZXlSZXF1ZXN0GhwuaHlwaGFlLnYxLlJldm9rZUtleVJlc3BvbnNlEk8KDFB1cmdlUHJvamVjdBIeLmh5cGhhZS52MS5QdXJnZVByb2plY3RSZXF1ZXN0Gh8uaHlwaGFlLnYxLlB1cmdlUHJvamVjdFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_struct]);
+  fileDesc("ChZoeXBoYWUvdjEvbWVtb3J5LnByb3RvEgloeXBoYWUudjEiKgoJU291cmNlUmVmEgwKBGtpbmQYASABKAkSDwoHbG9jYXRvchgCIAEoCSLSBAoKTWVtb3J5Tm9kZRIPCgdub2RlX2lkGAEgASgJEg8KB3Byb2plY3QYAiABKAkSDwoHY29udGVudBgDIAEoCRIRCgljZWxsX3R5cGUYBCABKAkSEAoIc2FsaWVuY2UYBSABKAESFQoIc2NlbmVfaWQYBiABKAlIAIgBARIXCgpzZXNzaW9uX2lkGAcgASgJSAGIAQESFAoMc291cmNlX2FnZW50GAggASgJEi0KCnNvdXJjZV9yZWYYCSABKAsyFC5oeXBoYWUudjEuU291cmNlUmVmSAKIAQESKQoIbWV0YWRhdGEYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg0KBWxheWVyGAsgASgJEg4KBmVuZXJneRgMIAEoARIMCgRoaXRzGA0gASgDEhIKCmNyZWF0ZWRfYXQYDiABKAkSEgoKdXBkYXRlZF9hdBgPIAEoCRISCgp2YWxpZF9mcm9tGBAgASgJEhgKC3ZhbGlkX3VudGlsGBEgASgJSAOIAQESFwoKc3VwZXJzZWRlcxgSIAEoCUgEiAEBEhoKDXN1cGVyc2VkZWRfYnkYEyABKAlIBYgBARIWCg5jb3Jyb2JvcmF0aW9ucxgUIAEoDRIRCglzdGF0ZWRfYnkYFSADKAkSDQoFdHJ1c3QYFiABKAFCCwoJX3NjZW5lX2lkQg0KC19zZXNzaW9uX2lkQg0KC19zb3VyY2VfcmVmQg4KDF92YWxpZF91bnRpbEINCgtfc3VwZXJzZWRlc0IQCg5fc3VwZXJzZWRlZF9ieSLPAgoMU3RvcmVSZXF1ZXN0Eg8KB2NvbnRlbnQYASABKAkSEQoJY2VsbF90eXBlGAIgASgJEhUKCHNhbGllbmNlGAMgASgBSACIAQESFQoIc2NlbmVfaWQYBCABKAlIAYgBARItCgpzb3VyY2VfcmVmGAUgASgLMhQuaHlwaGFlLnYxLlNvdXJjZVJlZkgCiAEBEi4KCG1ldGFkYXRhGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgDiAEBEhwKD2lkZW1wb3RlbmN5X2tleRgHIAEoCUgEiAEBEhcKCnN1cGVyc2VkZXMYCCABKAlIBYgBAUILCglfc2FsaWVuY2VCCwoJX3NjZW5lX2lkQg0KC19zb3VyY2VfcmVmQgsKCV9tZXRhZGF0YUISChBfaWRlbXBvdGVuY3lfa2V5Qg0KC19zdXBlcnNlZGVzIkgKDVN0b3JlUmVzcG9uc2USIwoEbm9kZRgBIAEoCzIVLmh5cGhhZS52MS5NZW1vcnlOb2RlEhIKCnJlaW5mb3JjZWQYAiABKAgiPwoOR2V0Q2VsbFJlcXVlc3QSDwoHbm9kZV9pZBgBIAEoCRISCgVhc19vZhgCIAEoCUgAiAEBQggKBl9hc19vZiI2Cg9HZXRDZWxsUmVzcG9uc2USIwoEbm9kZRgBIAEoCzIVLmh5cGhhZS52MS5NZW1vcnlOb2RlIigKFUdldENlbGxIaXN0b3J5UmVxdWVzdBIPCgdub2RlX2lkGAEgASgJInAKFkdldENlbGxIaXN0b3J5UmVzcG9uc2USJAoFY2VsbHMYASADKAsyFS5oeXBoYWUudjEuTWVtb3J5Tm9kZRIwCg5jb3Jyb2JvcmF0aW9ucxgCIAMoCzIYLmh5cGhhZS52MS5Db3Jyb2JvcmF0aW9uIqECCg1Db3Jyb2JvcmF0aW9uEhgKEGNvcnJvYm9yYXRpb25faWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRINCgVhZ2VudBgDIAEoCRIPCgdjb250ZW50GAQgASgJEhAKCHNhbGllbmNlGAUgASgBEhUKCHNjZW5lX2lkGAYgASgJSACIAQESLQoKc291cmNlX3JlZhgHIAEoCzIULmh5cGhhZS52MS5Tb3VyY2VSZWZIAYgBARIpCghtZXRhZGF0YRgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEgoKc2ltaWxhcml0eRgJIAEoARISCgpjcmVhdGVkX2F0GAogASgJQgsKCV9zY2VuZV9pZEINCgtfc291cmNlX3JlZiKwAgoQTGlzdENlbGxzUmVxdWVzdBIfChJpbmNsdWRlX3N1cGVyc2VkZWQYASABKAhIAIgBARISCgVhc19vZhgCIAEoCUgBiAEBEhQKB3Byb2plY3QYAyABKAlIAogBARIVCghzY2VuZV9pZBgEIAEoCUgDiAEBEhYKCWNlbGxfdHlwZRgFIAEoCUgEiAEBEhIKBWxheWVyGAYgASgJSAWIAQESEgoFbGltaXQYByABKA1IBogBARITCgZjdXJzb3IYCCABKAlIB4gBAUIVChNfaW5jbHVkZV9zdXBlcnNlZGVkQggKBl9hc19vZkIKCghfcHJvamVjdEILCglfc2NlbmVfaWRCDAoKX2NlbGxfdHlwZUIICgZfbGF5ZXJCCAoGX2xpbWl0QgkKB19jdXJzb3IiYwoRTGlzdENlbGxzUmVzcG9uc2USJAoFY2VsbHMYASADKAsyFS5oeXBoYWUudjEuTWVtb3J5Tm9kZRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciIkChFEZWxldGVDZWxsUmVxdWVzdBIPCgdub2RlX2lkGAEgASgJIhQKEkRlbGV0ZUNlbGxSZXNwb25zZSKwAQoSRm9yZ2V0Q2VsbHNSZXF1ZXN0EhUKCHNjZW5lX2lkGAEgASgJSACIAQESFwoKc291cmNlX3JlZhgCIAEoCUgBiAEBEhwKD3NvdXJjZV9yZWZfa2luZBgDIAEoCUgCiAEBEhIKBWxpbWl0GAQgASgNSAOIAQFCCwoJX3NjZW5lX2lkQg0KC19zb3VyY2VfcmVmQhIKEF9zb3VyY2VfcmVmX2tpbmRCCAoGX2xpbWl0IjgKE0ZvcmdldENlbGxzUmVzcG9uc2USDwoHZGVsZXRlZBgBIAEoDRIQCghoYXNfbW9yZRgCIAEoCCJRCglSZWNhbGxIaXQSIwoEbm9kZRgBIAEoCzIVLmh5cGhhZS52MS5NZW1vcnlOb2RlEhAKCGRpc3RhbmNlGAIgASgBEg0KBXNjb3JlGAMgASgBItADCg1SZWNhbGxSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEg4KAWsYAiABKA1IAIgBARISCgpjZWxsX3R5cGVzGAMgAygJEhUKCHNjZW5lX2lkGAQgASgJSAGIAQESHwoSaW5jbHVkZV9zdXBlcnNlZGVkGAUgASgISAKIAQESEgoFYXNfb2YYBiABKAlIA4gBARIRCgRtb2RlGAcgASgJSASIAQESKQoIbWV0YWRhdGEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXNvdXJjZV9hZ2VudHMYCSADKAkSGgoNY3JlYXRlZF9hZnRlchgKIAEoCUgFiAEBEhsKDmNyZWF0ZWRfYmVmb3JlGAsgASgJSAaIAQESFgoJbWluX3RydXN0GAwgASgBSAeIAQESGQoMcmVjZW5jeV9iaWFzGA0gASgBSAiIAQFCBAoCX2tCCwoJX3NjZW5lX2lkQhUKE19pbmNsdWRlX3N1cGVyc2VkZWRCCAoGX2FzX29mQgcKBV9tb2RlQhAKDl9jcmVhdGVkX2FmdGVyQhEKD19jcmVhdGVkX2JlZm9yZUIMCgpfbWluX3RydXN0Qg8KDV9yZWNlbmN5X2JpYXMiNwoOUmVjYWxsUmVzcG9uc2USJQoHcmVzdWx0cxgBIAMoCzIULmh5cGhhZS52MS5SZWNhbGxIaXQi3gMKDFF1ZXJ5UmVxdWVzdBINCgVxdWVyeRgBIAEoCRINCgVsYXllchgCIAEoCRIOCgFrGAMgASgNSACIAQESEgoKY2VsbF90eXBlcxgEIAMoCRIVCghzY2VuZV9pZBgFIAEoCUgBiAEBEh8KEmluY2x1ZGVfc3VwZXJzZWRlZBgGIAEoCEgCiAEBEhIKBWFzX29mGAcgASgJSAOIAQESEQoEbW9kZRgIIAEoCUgEiAEBEikKCG1ldGFkYXRhGAkgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIVCg1zb3VyY2VfYWdlbnRzGAogAygJEhoKDWNyZWF0ZWRfYWZ0ZXIYCyABKAlIBYgBARIbCg5jcmVhdGVkX2JlZm9yZRgMIAEoCUgGiAEBEhYKCW1pbl90cnVzdBgNIAEoAUgHiAEBEhkKDHJlY2VuY3lfYmlhcxgOIAEoAUgIiAEBQgQKAl9rQgsKCV9zY2VuZV9pZEIVChNfaW5jbHVkZV9zdXBlcnNlZGVkQggKBl9hc19vZkIHCgVfbW9kZUIQCg5fY3JlYXRlZF9hZnRlckIRCg9fY3JlYXRlZF9iZWZvcmVCDAoKX21pbl90cnVzdEIPCg1fcmVjZW5jeV9iaWFzIjYKDVF1ZXJ5UmVzcG9uc2USJQoHcmVzdWx0cxgBIAMoCzIULmh5cGhhZS52MS5SZWNhbGxIaXQiQwoST3BlblNlc3Npb25SZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkSEgoFdGl0bGUYAiABKAlIAIgBAUIICgZfdGl0bGUiTgoTT3BlblNlc3Npb25SZXNwb25zZRISCgpzZXNzaW9uX2lkGAEgASgJEhAKCHNjZW5lX2lkGAIgASgJEhEKCW9wZW5lZF9hdBgDIAEoCSIpChNDbG9zZVNlc3Npb25SZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkiPQoUQ2xvc2VTZXNzaW9uUmVzcG9uc2USEgoKc2Vzc2lvbl9pZBgBIAEoCRIRCgljbG9zZWRfYXQYAiABKAki/AEKBkJlYWNvbhIRCgliZWFjb25faWQYASABKAkSEwoLb3duZXJfYWdlbnQYAiABKAkSFAoHcHJvamVjdBgDIAEoCUgAiAEBEgwKBHRleHQYBCABKAkSEQoJdGhyZXNob2xkGAUgASgBEhIKCmNlbGxfdHlwZXMYBiADKAkSFQoIc2NlbmVfaWQYByABKAlIAYgBARITCgtpbmNsdWRlX293bhgIIAEoCBIXCgpleHBpcmVzX2F0GAkgASgJSAKIAQESEgoKY3JlYXRlZF9hdBgKIAEoCUIKCghfcHJvamVjdEILCglfc2NlbmVfaWRCDQoLX2V4cGlyZXNfYXQi9gEKElBsYWNlQmVhY29uUmVxdWVzdBIMCgR0ZXh0GAEgASgJEhYKCXRocmVzaG9sZBgCIAEoAUgAiAEBEhIKCmNlbGxfdHlwZXMYAyADKAkSFQoIc2NlbmVfaWQYBCABKAlIAYgBARIUCgdwcm9qZWN0GAUgASgJSAKIAQESGAoLdHRsX3NlY29uZHMYBiABKA1IA4gBARIYCgtpbmNsdWRlX293bhgHIAEoCEgEiAEBQgwKCl90aHJlc2hvbGRCCwoJX3NjZW5lX2lkQgoKCF9wcm9qZWN0Qg4KDF90dGxfc2Vjb25kc0IOCgxfaW5jbHVkZV9vd24iOAoTUGxhY2VCZWFjb25SZXNwb25zZRIhCgZiZWFjb24YASABKAsyES5oeXBoYWUudjEuQmVhY29uIlIKEkxpc3RCZWFjb25zUmVxdWVzdBISCgVsaW1pdBgBIAEoDUgAiAEBEhMKBmN1cnNvchgCIAEoCUgBiAEBQggKBl9saW1pdEIJCgdfY3Vyc29yImMKE0xpc3RCZWFjb25zUmVzcG9uc2USIgoHYmVhY29ucxgBIAMoCzIRLmh5cGhhZS52MS5CZWFjb24SGAoLbmV4dF9jdXJzb3IYAiABKAlIAIgBAUIOCgxfbmV4dF9jdXJzb3IiKAoTRGVsZXRlQmVhY29uUmVxdWVzdBIRCgliZWFjb25faWQYASABKAkiFgoURGVsZXRlQmVhY29uUmVzcG9uc2UipQIKBERpZmYSDwoHZGlmZl9pZBgBIAEoCRILCgNzZXEYAiABKAMSCgoCb3AYAyABKAkSDwoHbm9kZV9pZBgEIAEoCRIRCgliZWFjb25faWQYBSABKAkSEgoKc2ltaWxhcml0eRgGIAEoARIRCgljZWxsX3R5cGUYByABKAkSEAoIc2FsaWVuY2UYCCABKAESFAoMc291cmNlX2FnZW50GAkgASgJEg8KB3Byb2plY3QYCiABKAkSFQoIc2NlbmVfaWQYCyABKAlIAIgBARIPCgdwcmV2aWV3GAwgASgJEhIKCmNyZWF0ZWRfYXQYDSABKAkSFwoKc3VwZXJzZWRlcxgOIAEoCUgBiAEBQgsKCV9zY2VuZV9pZEINCgtfc3VwZXJzZWRlcyI/ChBQdWxsRGlmZnNSZXF1ZXN0Eg0KBXNpbmNlGAEgASgJEhIKBWxpbWl0GAIgASgNSACIAQFCCAoGX2xpbWl0IkcKEVB1bGxEaWZmc1Jlc3BvbnNlEh4KBWRpZmZzGAEgAygLMg8uaHlwaGFlLnYxLkRpZmYSEgoKbmV4dF9zaW5jZRgCIAEoCSI5ChFEcmFpbkluYm94UmVxdWVzdBIWCglwYWdlX3NpemUYASABKA1IAIgBAUIMCgpfcGFnZV9zaXplIkYKEkRyYWluSW5ib3hSZXNwb25zZRIeCgVkaWZmcxgBIAMoCzIPLmh5cGhhZS52MS5EaWZmEhAKCGhhc19tb3JlGAIgASgIIjkKEVdhdGNoRGlmZnNSZXF1ZXN0EhYKCWFmdGVyX3NlcRgBIAEoA0gAiAEBQgwKCl9hZnRlcl9zZXEiMwoSV2F0Y2hEaWZmc1Jlc3BvbnNlEh0KBGRpZmYYASABKAsyDy5oeXBoYWUudjEuRGlmZiKaAQoFU2NlbmUSEAoIc2NlbmVfaWQYASABKAkSDwoHcHJvamVjdBgCIAEoCRISCgV0aXRsZRgDIAEoCUgAiAEBEhIKCmNyZWF0ZWRfYnkYBCABKAkSEgoKY3JlYXRlZF9hdBgFIAEoCRISCgpjZWxsX2NvdW50GAYgASgNEhQKDGNvbnNvbGlkYXRlZBgHIAEoCEIICgZfdGl0bGUicwoRTGlzdFNjZW5lc1JlcXVlc3QSFAoHcHJvamVjdBgBIAEoCUgAiAEBEhIKBWxpbWl0GAIgASgNSAGIAQESEwoGY3Vyc29yGAMgASgJSAKIAQFCCgoIX3Byb2plY3RCCAoGX2xpbWl0QgkKB19jdXJzb3IiYAoSTGlzdFNjZW5lc1Jlc3BvbnNlEiAKBnNjZW5lcxgBIAMoCzIQLmh5cGhhZS52MS5TY2VuZRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciIjCg9HZXRTY2VuZVJlcXVlc3QSEAoIc2NlbmVfaWQYASABKAkiawoQR2V0U2NlbmVSZXNwb25zZRIfCgVzY2VuZRgBIAEoCzIQLmh5cGhhZS52MS5TY2VuZRIQCghjZWxsX2lkcxgCIAMoCRIkCgVjZWxscxgDIAMoCzIVLmh5cGhhZS52MS5NZW1vcnlOb2RlIisKF0NvbnNvbGlkYXRlU2NlbmVSZXF1ZXN0EhAKCHNjZW5lX2lkGAEgASgJIj8KGENvbnNvbGlkYXRlU2NlbmVSZXNwb25zZRIjCgRub2RlGAEgASgLMhUuaHlwaGFlLnYxLk1lbW9yeU5vZGUi0AEKBkFwaUtleRIOCgZrZXlfaWQYASABKAkSDgoGdGVuYW50GAIgASgJEg0KBWFnZW50GAMgASgJEg0KBXJvbGVzGAQgAygJEhAKCHByb2plY3RzGAUgAygJEhcKD2RlZmF1bHRfcHJvamVjdBgGIAEoCRINCgV0cnVzdBgHIAEoARISCgprZXlfcHJlZml4GAggASgJEhIKCmNyZWF0ZWRfYXQYCSABKAkSFwoKcmV2b2tlZF9hdBgKIAEoCUgAiAEBQg0KC19yZXZva2VkX2F0IqIBChBDcmVhdGVLZXlSZXF1ZXN0Eg4KBnRlbmFudBgBIAEoCRINCgVhZ2VudBgCIAEoCRINCgVyb2xlcxgDIAMoCRIQCghwcm9qZWN0cxgEIAMoCRIcCg9kZWZhdWx0X3Byb2plY3QYBSABKAlIAIgBARISCgV0cnVzdBgGIAEoAUgBiAEBQhIKEF9kZWZhdWx0X3Byb2plY3RCCAoGX3RydXN0IkEKEUNyZWF0ZUtleVJlc3BvbnNlEh8KBGluZm8YASABKAsyES5oeXBoYWUudjEuQXBpS2V5EgsKA2tleRgCIAEoCSIRCg9MaXN0S2V5c1JlcXVlc3QiMwoQTGlzdEtleXNSZXNwb25zZRIfCgRrZXlzGAEgAygLMhEuaHlwaGFlLnYxLkFwaUtleSIiChBSZXZva2VLZXlSZXF1ZXN0Eg4KBmtleV9pZBgBIAEoCSITChFSZXZva2VLZXlSZXNwb25zZSImChNQdXJnZVByb2plY3RSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkieAoUUHVyZ2VQcm9qZWN0UmVzcG9uc2USDwoHcHJvamVjdBgBIAEoCRINCgVjZWxscxgCIAEoDRIOCgZzY2VuZXMYAyABKA0SEAoIc2Vzc2lvbnMYBCABKA0SDwoHYmVhY29ucxgFIAEoDRINCgVkaWZmcxgGIAEoDTK/DQoNTWVtb3J5U2VydmljZRI6CgVTdG9yZRIXLmh5cGhhZS52MS5TdG9yZVJlcXVlc3QaGC5oeXBoYWUudjEuU3RvcmVSZXNwb25zZRJACgdHZXRDZWxsEhkuaHlwaGFlLnYxLkdldENlbGxSZXF1ZXN0GhouaHlwaGFlLnYxLkdldENlbGxSZXNwb25zZRJVCg5HZXRDZWxsSGlzdG9yeRIgLmh5cGhhZS52MS5HZXRDZWxsSGlzdG9yeVJlcXVlc3QaIS5oeXBoYWUudjEuR2V0Q2VsbEhpc3RvcnlSZXNwb25zZRJGCglMaXN0Q2VsbHMSGy5oeXBoYWUudjEuTGlzdENlbGxzUmVxdWVzdBocLmh5cGhhZS52MS5MaXN0Q2VsbHNSZXNwb25zZRJJCgpEZWxldGVDZWxsEhwuaHlwaGFlLnYxLkRlbGV0ZUNlbGxSZXF1ZXN0Gh0uaHlwaGFlLnYxLkRlbGV0ZUNlbGxSZXNwb25zZRJMCgtGb3JnZXRDZWxscxIdLmh5cGhhZS52MS5Gb3JnZXRDZWxsc1JlcXVlc3QaHi5oeXBoYWUudjEuRm9yZ2V0Q2VsbHNSZXNwb25zZRI9CgZSZWNhbGwSGC5oeXBoYWUudjEuUmVjYWxsUmVxdWVzdBoZLmh5cGhhZS52MS5SZWNhbGxSZXNwb25zZRI6CgVRdWVyeRIXLmh5cGhhZS52MS5RdWVyeVJlcXVlc3QaGC5oeXBoYWUudjEuUXVlcnlSZXNwb25zZRJMCgtPcGVuU2Vzc2lvbhIdLmh5cGhhZS52MS5PcGVuU2Vzc2lvblJlcXVlc3QaHi5oeXBoYWUudjEuT3BlblNlc3Npb25SZXNwb25zZRJPCgxDbG9zZVNlc3Npb24SHi5oeXBoYWUudjEuQ2xvc2VTZXNzaW9uUmVxdWVzdBofLmh5cGhhZS52MS5DbG9zZVNlc3Npb25SZXNwb25zZRJMCgtQbGFjZUJlYWNvbhIdLmh5cGhhZS52MS5QbGFjZUJlYWNvblJlcXVlc3QaHi5oeXBoYWUudjEuUGxhY2VCZWFjb25SZXNwb25zZRJMCgtMaXN0QmVhY29ucxIdLmh5cGhhZS52MS5MaXN0QmVhY29uc1JlcXVlc3QaHi5oeXBoYWUudjEuTGlzdEJlYWNvbnNSZXNwb25zZRJPCgxEZWxldGVCZWFjb24SHi5oeXBoYWUudjEuRGVsZXRlQmVhY29uUmVxdWVzdBofLmh5cGhhZS52MS5EZWxldGVCZWFjb25SZXNwb25zZRJGCglQdWxsRGlmZnMSGy5oeXBoYWUudjEuUHVsbERpZmZzUmVxdWVzdBocLmh5cGhhZS52MS5QdWxsRGlmZnNSZXNwb25zZRJJCgpEcmFpbkluYm94EhwuaHlwaGFlLnYxLkRyYWluSW5ib3hSZXF1ZXN0Gh0uaHlwaGFlLnYxLkRyYWluSW5ib3hSZXNwb25zZRJLCgpXYXRjaERpZmZzEhwuaHlwaGFlLnYxLldhdGNoRGlmZnNSZXF1ZXN0Gh0uaHlwaGFlLnYxLldhdGNoRGlmZnNSZXNwb25zZTABEkkKCkxpc3RTY2VuZXMSHC5oeXBoYWUudjEuTGlzdFNjZW5lc1JlcXVlc3QaHS5oeXBoYWUudjEuTGlzdFNjZW5lc1Jlc3BvbnNlEkMKCEdldFNjZW5lEhouaHlwaGFlLnYxLkdldFNjZW5lUmVxdWVzdBobLmh5cGhhZS52MS5HZXRTY2VuZVJlc3BvbnNlElsKEENvbnNvbGlkYXRlU2NlbmUSIi5oeXBoYWUudjEuQ29uc29saWRhdGVTY2VuZVJlcXVlc3QaIy5oeXBoYWUudjEuQ29uc29saWRhdGVTY2VuZVJlc3BvbnNlEkYKCUNyZWF0ZUtleRIbLmh5cGhhZS52MS5DcmVhdGVLZXlSZXF1ZXN0GhwuaHlwaGFlLnYxLkNyZWF0ZUtleVJlc3BvbnNlEkMKCExpc3RLZXlzEhouaHlwaGFlLnYxLkxpc3RLZXlzUmVxdWVzdBobLmh5cGhhZS52MS5MaXN0S2V5c1Jlc3BvbnNlEkYKCVJldm9rZUtleRIbLmh5cGhhZS52MS5SZXZva2VLZXlSZXF1ZXN0GhwuaHlwaGFlLnYxLlJldm9rZUtleVJlc3BvbnNlEk8KDFB1cmdlUHJvamVjdBIeLmh5cGhhZS52MS5QdXJnZVByb2plY3RSZXF1ZXN0Gh8uaHlwaGFlLnYxLlB1cmdlUHJvamVjdFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_struct]);
 
 /**
  * Provenance back-reference, e.g. kind "file", locator "specs/x.md:42".
@@ -338,6 +338,13 @@ export type GetCellHistoryResponse = Message<"hyphae.v1.GetCellHistoryResponse">
    * @generated from field: repeated hyphae.v1.MemoryNode cells = 1;
    */
   cells: MemoryNode[];
+
+  /**
+   * The restatements that reinforced the chain's cells, oldest first.
+   *
+   * @generated from field: repeated hyphae.v1.Corroboration corroborations = 2;
+   */
+  corroborations: Corroboration[];
 };
 
 /**
@@ -346,6 +353,78 @@ export type GetCellHistoryResponse = Message<"hyphae.v1.GetCellHistoryResponse">
  */
 export const GetCellHistoryResponseSchema: GenMessage<GetCellHistoryResponse> = /*@__PURE__*/
   messageDesc(file_hyphae_v1_memory, 7);
+
+/**
+ * A store that restated a cell and reinforced it instead of writing its own: what it carried, kept with the cell.
+ *
+ * @generated from message hyphae.v1.Corroboration
+ */
+export type Corroboration = Message<"hyphae.v1.Corroboration"> & {
+  /**
+   * @generated from field: string corroboration_id = 1;
+   */
+  corroborationId: string;
+
+  /**
+   * The cell the store reinforced.
+   *
+   * @generated from field: string node_id = 2;
+   */
+  nodeId: string;
+
+  /**
+   * The agent whose store restated it.
+   *
+   * @generated from field: string agent = 3;
+   */
+  agent: string;
+
+  /**
+   * What that store said, as it said it.
+   *
+   * @generated from field: string content = 4;
+   */
+  content: string;
+
+  /**
+   * @generated from field: double salience = 5;
+   */
+  salience: number;
+
+  /**
+   * @generated from field: optional string scene_id = 6;
+   */
+  sceneId?: string | undefined;
+
+  /**
+   * @generated from field: optional hyphae.v1.SourceRef source_ref = 7;
+   */
+  sourceRef?: SourceRef | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Struct metadata = 8;
+   */
+  metadata?: JsonObject | undefined;
+
+  /**
+   * Cosine similarity of the restatement to the cell (1 for an identical text).
+   *
+   * @generated from field: double similarity = 9;
+   */
+  similarity: number;
+
+  /**
+   * @generated from field: string created_at = 10;
+   */
+  createdAt: string;
+};
+
+/**
+ * Describes the message hyphae.v1.Corroboration.
+ * Use `create(CorroborationSchema)` to create a new message.
+ */
+export const CorroborationSchema: GenMessage<Corroboration> = /*@__PURE__*/
+  messageDesc(file_hyphae_v1_memory, 8);
 
 /**
  * @generated from message hyphae.v1.ListCellsRequest
@@ -399,7 +478,7 @@ export type ListCellsRequest = Message<"hyphae.v1.ListCellsRequest"> & {
  * Use `create(ListCellsRequestSchema)` to create a new message.
  */
 export const ListCellsRequestSchema: GenMessage<ListCellsRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 8);
+  messageDesc(file_hyphae_v1_memory, 9);
 
 /**
  * @generated from message hyphae.v1.ListCellsResponse
@@ -423,7 +502,7 @@ export type ListCellsResponse = Message<"hyphae.v1.ListCellsResponse"> & {
  * Use `create(ListCellsResponseSchema)` to create a new message.
  */
 export const ListCellsResponseSchema: GenMessage<ListCellsResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 9);
+  messageDesc(file_hyphae_v1_memory, 10);
 
 /**
  * @generated from message hyphae.v1.DeleteCellRequest
@@ -440,7 +519,7 @@ export type DeleteCellRequest = Message<"hyphae.v1.DeleteCellRequest"> & {
  * Use `create(DeleteCellRequestSchema)` to create a new message.
  */
 export const DeleteCellRequestSchema: GenMessage<DeleteCellRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 10);
+  messageDesc(file_hyphae_v1_memory, 11);
 
 /**
  * @generated from message hyphae.v1.DeleteCellResponse
@@ -453,7 +532,7 @@ export type DeleteCellResponse = Message<"hyphae.v1.DeleteCellResponse"> & {
  * Use `create(DeleteCellResponseSchema)` to create a new message.
  */
 export const DeleteCellResponseSchema: GenMessage<DeleteCellResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 11);
+  messageDesc(file_hyphae_v1_memory, 12);
 
 /**
  * @generated from message hyphae.v1.ForgetCellsRequest
@@ -489,7 +568,7 @@ export type ForgetCellsRequest = Message<"hyphae.v1.ForgetCellsRequest"> & {
  * Use `create(ForgetCellsRequestSchema)` to create a new message.
  */
 export const ForgetCellsRequestSchema: GenMessage<ForgetCellsRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 12);
+  messageDesc(file_hyphae_v1_memory, 13);
 
 /**
  * @generated from message hyphae.v1.ForgetCellsResponse
@@ -513,7 +592,7 @@ export type ForgetCellsResponse = Message<"hyphae.v1.ForgetCellsResponse"> & {
  * Use `create(ForgetCellsResponseSchema)` to create a new message.
  */
 export const ForgetCellsResponseSchema: GenMessage<ForgetCellsResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 13);
+  messageDesc(file_hyphae_v1_memory, 14);
 
 /**
  * @generated from message hyphae.v1.RecallHit
@@ -525,11 +604,18 @@ export type RecallHit = Message<"hyphae.v1.RecallHit"> & {
   node?: MemoryNode | undefined;
 
   /**
-   * Cosine distance; smaller is closer.
+   * Cosine distance between the cell and the query, whichever mode ranked it; smaller is closer.
    *
    * @generated from field: double distance = 2;
    */
   distance: number;
+
+  /**
+   * What ranked the hit, higher first: vector 1 − distance; lexical the share of the query's weighted terms the cell holds; hybrid 1 − distance plus what matching identifiers and words add.
+   *
+   * @generated from field: double score = 3;
+   */
+  score: number;
 };
 
 /**
@@ -537,7 +623,7 @@ export type RecallHit = Message<"hyphae.v1.RecallHit"> & {
  * Use `create(RecallHitSchema)` to create a new message.
  */
 export const RecallHitSchema: GenMessage<RecallHit> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 14);
+  messageDesc(file_hyphae_v1_memory, 15);
 
 /**
  * @generated from message hyphae.v1.RecallRequest
@@ -574,6 +660,53 @@ export type RecallRequest = Message<"hyphae.v1.RecallRequest"> & {
    * @generated from field: optional string as_of = 6;
    */
   asOf?: string | undefined;
+
+  /**
+   * "vector", "lexical" or "hybrid"; the server's default (hybrid) when unset.
+   *
+   * @generated from field: optional string mode = 7;
+   */
+  mode?: string | undefined;
+
+  /**
+   * Only cells whose metadata has each of these keys with exactly this value (a string, number, boolean or null).
+   *
+   * @generated from field: google.protobuf.Struct metadata = 8;
+   */
+  metadata?: JsonObject | undefined;
+
+  /**
+   * Only cells stored by one of these agents.
+   *
+   * @generated from field: repeated string source_agents = 9;
+   */
+  sourceAgents: string[];
+
+  /**
+   * RFC 3339 bounds on the cell's creation, both exclusive.
+   *
+   * @generated from field: optional string created_after = 10;
+   */
+  createdAfter?: string | undefined;
+
+  /**
+   * @generated from field: optional string created_before = 11;
+   */
+  createdBefore?: string | undefined;
+
+  /**
+   * Only cells whose trust is at least this.
+   *
+   * @generated from field: optional double min_trust = 12;
+   */
+  minTrust?: number | undefined;
+
+  /**
+   * In [0,1]: how far newer cells move up among the relevant candidates; 0 when unset. Never excludes a cell.
+   *
+   * @generated from field: optional double recency_bias = 13;
+   */
+  recencyBias?: number | undefined;
 };
 
 /**
@@ -581,7 +714,7 @@ export type RecallRequest = Message<"hyphae.v1.RecallRequest"> & {
  * Use `create(RecallRequestSchema)` to create a new message.
  */
 export const RecallRequestSchema: GenMessage<RecallRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 15);
+  messageDesc(file_hyphae_v1_memory, 16);
 
 /**
  * @generated from message hyphae.v1.RecallResponse
@@ -598,7 +731,7 @@ export type RecallResponse = Message<"hyphae.v1.RecallResponse"> & {
  * Use `create(RecallResponseSchema)` to create a new message.
  */
 export const RecallResponseSchema: GenMessage<RecallResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 16);
+  messageDesc(file_hyphae_v1_memory, 17);
 
 /**
  * @generated from message hyphae.v1.QueryRequest
@@ -638,6 +771,43 @@ export type QueryRequest = Message<"hyphae.v1.QueryRequest"> & {
    * @generated from field: optional string as_of = 7;
    */
   asOf?: string | undefined;
+
+  /**
+   * The filters and ranking controls of RecallRequest.
+   *
+   * @generated from field: optional string mode = 8;
+   */
+  mode?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Struct metadata = 9;
+   */
+  metadata?: JsonObject | undefined;
+
+  /**
+   * @generated from field: repeated string source_agents = 10;
+   */
+  sourceAgents: string[];
+
+  /**
+   * @generated from field: optional string created_after = 11;
+   */
+  createdAfter?: string | undefined;
+
+  /**
+   * @generated from field: optional string created_before = 12;
+   */
+  createdBefore?: string | undefined;
+
+  /**
+   * @generated from field: optional double min_trust = 13;
+   */
+  minTrust?: number | undefined;
+
+  /**
+   * @generated from field: optional double recency_bias = 14;
+   */
+  recencyBias?: number | undefined;
 };
 
 /**
@@ -645,7 +815,7 @@ export type QueryRequest = Message<"hyphae.v1.QueryRequest"> & {
  * Use `create(QueryRequestSchema)` to create a new message.
  */
 export const QueryRequestSchema: GenMessage<QueryRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 17);
+  messageDesc(file_hyphae_v1_memory, 18);
 
 /**
  * @generated from message hyphae.v1.QueryResponse
@@ -662,7 +832,7 @@ export type QueryResponse = Message<"hyphae.v1.QueryResponse"> & {
  * Use `create(QueryResponseSchema)` to create a new message.
  */
 export const QueryResponseSchema: GenMessage<QueryResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 18);
+  messageDesc(file_hyphae_v1_memory, 19);
 
 /**
  * @generated from message hyphae.v1.OpenSessionRequest
@@ -686,7 +856,7 @@ export type OpenSessionRequest = Message<"hyphae.v1.OpenSessionRequest"> & {
  * Use `create(OpenSessionRequestSchema)` to create a new message.
  */
 export const OpenSessionRequestSchema: GenMessage<OpenSessionRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 19);
+  messageDesc(file_hyphae_v1_memory, 20);
 
 /**
  * @generated from message hyphae.v1.OpenSessionResponse
@@ -713,7 +883,7 @@ export type OpenSessionResponse = Message<"hyphae.v1.OpenSessionResponse"> & {
  * Use `create(OpenSessionResponseSchema)` to create a new message.
  */
 export const OpenSessionResponseSchema: GenMessage<OpenSessionResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 20);
+  messageDesc(file_hyphae_v1_memory, 21);
 
 /**
  * @generated from message hyphae.v1.CloseSessionRequest
@@ -730,7 +900,7 @@ export type CloseSessionRequest = Message<"hyphae.v1.CloseSessionRequest"> & {
  * Use `create(CloseSessionRequestSchema)` to create a new message.
  */
 export const CloseSessionRequestSchema: GenMessage<CloseSessionRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 21);
+  messageDesc(file_hyphae_v1_memory, 22);
 
 /**
  * @generated from message hyphae.v1.CloseSessionResponse
@@ -752,7 +922,7 @@ export type CloseSessionResponse = Message<"hyphae.v1.CloseSessionResponse"> & {
  * Use `create(CloseSessionResponseSchema)` to create a new message.
  */
 export const CloseSessionResponseSchema: GenMessage<CloseSessionResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 22);
+  messageDesc(file_hyphae_v1_memory, 23);
 
 /**
  * @generated from message hyphae.v1.Beacon
@@ -816,7 +986,7 @@ export type Beacon = Message<"hyphae.v1.Beacon"> & {
  * Use `create(BeaconSchema)` to create a new message.
  */
 export const BeaconSchema: GenMessage<Beacon> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 23);
+  messageDesc(file_hyphae_v1_memory, 24);
 
 /**
  * @generated from message hyphae.v1.PlaceBeaconRequest
@@ -863,7 +1033,7 @@ export type PlaceBeaconRequest = Message<"hyphae.v1.PlaceBeaconRequest"> & {
  * Use `create(PlaceBeaconRequestSchema)` to create a new message.
  */
 export const PlaceBeaconRequestSchema: GenMessage<PlaceBeaconRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 24);
+  messageDesc(file_hyphae_v1_memory, 25);
 
 /**
  * @generated from message hyphae.v1.PlaceBeaconResponse
@@ -880,7 +1050,7 @@ export type PlaceBeaconResponse = Message<"hyphae.v1.PlaceBeaconResponse"> & {
  * Use `create(PlaceBeaconResponseSchema)` to create a new message.
  */
 export const PlaceBeaconResponseSchema: GenMessage<PlaceBeaconResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 25);
+  messageDesc(file_hyphae_v1_memory, 26);
 
 /**
  * @generated from message hyphae.v1.ListBeaconsRequest
@@ -902,7 +1072,7 @@ export type ListBeaconsRequest = Message<"hyphae.v1.ListBeaconsRequest"> & {
  * Use `create(ListBeaconsRequestSchema)` to create a new message.
  */
 export const ListBeaconsRequestSchema: GenMessage<ListBeaconsRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 26);
+  messageDesc(file_hyphae_v1_memory, 27);
 
 /**
  * @generated from message hyphae.v1.ListBeaconsResponse
@@ -924,7 +1094,7 @@ export type ListBeaconsResponse = Message<"hyphae.v1.ListBeaconsResponse"> & {
  * Use `create(ListBeaconsResponseSchema)` to create a new message.
  */
 export const ListBeaconsResponseSchema: GenMessage<ListBeaconsResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 27);
+  messageDesc(file_hyphae_v1_memory, 28);
 
 /**
  * @generated from message hyphae.v1.DeleteBeaconRequest
@@ -941,7 +1111,7 @@ export type DeleteBeaconRequest = Message<"hyphae.v1.DeleteBeaconRequest"> & {
  * Use `create(DeleteBeaconRequestSchema)` to create a new message.
  */
 export const DeleteBeaconRequestSchema: GenMessage<DeleteBeaconRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 28);
+  messageDesc(file_hyphae_v1_memory, 29);
 
 /**
  * @generated from message hyphae.v1.DeleteBeaconResponse
@@ -954,7 +1124,7 @@ export type DeleteBeaconResponse = Message<"hyphae.v1.DeleteBeaconResponse"> & {
  * Use `create(DeleteBeaconResponseSchema)` to create a new message.
  */
 export const DeleteBeaconResponseSchema: GenMessage<DeleteBeaconResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 29);
+  messageDesc(file_hyphae_v1_memory, 30);
 
 /**
  * @generated from message hyphae.v1.Diff
@@ -1042,7 +1212,7 @@ export type Diff = Message<"hyphae.v1.Diff"> & {
  * Use `create(DiffSchema)` to create a new message.
  */
 export const DiffSchema: GenMessage<Diff> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 30);
+  messageDesc(file_hyphae_v1_memory, 31);
 
 /**
  * @generated from message hyphae.v1.PullDiffsRequest
@@ -1066,7 +1236,7 @@ export type PullDiffsRequest = Message<"hyphae.v1.PullDiffsRequest"> & {
  * Use `create(PullDiffsRequestSchema)` to create a new message.
  */
 export const PullDiffsRequestSchema: GenMessage<PullDiffsRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 31);
+  messageDesc(file_hyphae_v1_memory, 32);
 
 /**
  * @generated from message hyphae.v1.PullDiffsResponse
@@ -1088,7 +1258,7 @@ export type PullDiffsResponse = Message<"hyphae.v1.PullDiffsResponse"> & {
  * Use `create(PullDiffsResponseSchema)` to create a new message.
  */
 export const PullDiffsResponseSchema: GenMessage<PullDiffsResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 32);
+  messageDesc(file_hyphae_v1_memory, 33);
 
 /**
  * @generated from message hyphae.v1.DrainInboxRequest
@@ -1105,7 +1275,7 @@ export type DrainInboxRequest = Message<"hyphae.v1.DrainInboxRequest"> & {
  * Use `create(DrainInboxRequestSchema)` to create a new message.
  */
 export const DrainInboxRequestSchema: GenMessage<DrainInboxRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 33);
+  messageDesc(file_hyphae_v1_memory, 34);
 
 /**
  * @generated from message hyphae.v1.DrainInboxResponse
@@ -1127,7 +1297,7 @@ export type DrainInboxResponse = Message<"hyphae.v1.DrainInboxResponse"> & {
  * Use `create(DrainInboxResponseSchema)` to create a new message.
  */
 export const DrainInboxResponseSchema: GenMessage<DrainInboxResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 34);
+  messageDesc(file_hyphae_v1_memory, 35);
 
 /**
  * @generated from message hyphae.v1.WatchDiffsRequest
@@ -1146,7 +1316,7 @@ export type WatchDiffsRequest = Message<"hyphae.v1.WatchDiffsRequest"> & {
  * Use `create(WatchDiffsRequestSchema)` to create a new message.
  */
 export const WatchDiffsRequestSchema: GenMessage<WatchDiffsRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 35);
+  messageDesc(file_hyphae_v1_memory, 36);
 
 /**
  * @generated from message hyphae.v1.WatchDiffsResponse
@@ -1163,7 +1333,7 @@ export type WatchDiffsResponse = Message<"hyphae.v1.WatchDiffsResponse"> & {
  * Use `create(WatchDiffsResponseSchema)` to create a new message.
  */
 export const WatchDiffsResponseSchema: GenMessage<WatchDiffsResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 36);
+  messageDesc(file_hyphae_v1_memory, 37);
 
 /**
  * @generated from message hyphae.v1.Scene
@@ -1210,7 +1380,7 @@ export type Scene = Message<"hyphae.v1.Scene"> & {
  * Use `create(SceneSchema)` to create a new message.
  */
 export const SceneSchema: GenMessage<Scene> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 37);
+  messageDesc(file_hyphae_v1_memory, 38);
 
 /**
  * @generated from message hyphae.v1.ListScenesRequest
@@ -1237,7 +1407,7 @@ export type ListScenesRequest = Message<"hyphae.v1.ListScenesRequest"> & {
  * Use `create(ListScenesRequestSchema)` to create a new message.
  */
 export const ListScenesRequestSchema: GenMessage<ListScenesRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 38);
+  messageDesc(file_hyphae_v1_memory, 39);
 
 /**
  * @generated from message hyphae.v1.ListScenesResponse
@@ -1259,7 +1429,7 @@ export type ListScenesResponse = Message<"hyphae.v1.ListScenesResponse"> & {
  * Use `create(ListScenesResponseSchema)` to create a new message.
  */
 export const ListScenesResponseSchema: GenMessage<ListScenesResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 39);
+  messageDesc(file_hyphae_v1_memory, 40);
 
 /**
  * @generated from message hyphae.v1.GetSceneRequest
@@ -1276,7 +1446,7 @@ export type GetSceneRequest = Message<"hyphae.v1.GetSceneRequest"> & {
  * Use `create(GetSceneRequestSchema)` to create a new message.
  */
 export const GetSceneRequestSchema: GenMessage<GetSceneRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 40);
+  messageDesc(file_hyphae_v1_memory, 41);
 
 /**
  * @generated from message hyphae.v1.GetSceneResponse
@@ -1303,7 +1473,7 @@ export type GetSceneResponse = Message<"hyphae.v1.GetSceneResponse"> & {
  * Use `create(GetSceneResponseSchema)` to create a new message.
  */
 export const GetSceneResponseSchema: GenMessage<GetSceneResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 41);
+  messageDesc(file_hyphae_v1_memory, 42);
 
 /**
  * @generated from message hyphae.v1.ConsolidateSceneRequest
@@ -1320,7 +1490,7 @@ export type ConsolidateSceneRequest = Message<"hyphae.v1.ConsolidateSceneRequest
  * Use `create(ConsolidateSceneRequestSchema)` to create a new message.
  */
 export const ConsolidateSceneRequestSchema: GenMessage<ConsolidateSceneRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 42);
+  messageDesc(file_hyphae_v1_memory, 43);
 
 /**
  * @generated from message hyphae.v1.ConsolidateSceneResponse
@@ -1337,7 +1507,7 @@ export type ConsolidateSceneResponse = Message<"hyphae.v1.ConsolidateSceneRespon
  * Use `create(ConsolidateSceneResponseSchema)` to create a new message.
  */
 export const ConsolidateSceneResponseSchema: GenMessage<ConsolidateSceneResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 43);
+  messageDesc(file_hyphae_v1_memory, 44);
 
 /**
  * @generated from message hyphae.v1.ApiKey
@@ -1399,7 +1569,7 @@ export type ApiKey = Message<"hyphae.v1.ApiKey"> & {
  * Use `create(ApiKeySchema)` to create a new message.
  */
 export const ApiKeySchema: GenMessage<ApiKey> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 44);
+  messageDesc(file_hyphae_v1_memory, 45);
 
 /**
  * @generated from message hyphae.v1.CreateKeyRequest
@@ -1445,7 +1615,7 @@ export type CreateKeyRequest = Message<"hyphae.v1.CreateKeyRequest"> & {
  * Use `create(CreateKeyRequestSchema)` to create a new message.
  */
 export const CreateKeyRequestSchema: GenMessage<CreateKeyRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 45);
+  messageDesc(file_hyphae_v1_memory, 46);
 
 /**
  * @generated from message hyphae.v1.CreateKeyResponse
@@ -1469,7 +1639,7 @@ export type CreateKeyResponse = Message<"hyphae.v1.CreateKeyResponse"> & {
  * Use `create(CreateKeyResponseSchema)` to create a new message.
  */
 export const CreateKeyResponseSchema: GenMessage<CreateKeyResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 46);
+  messageDesc(file_hyphae_v1_memory, 47);
 
 /**
  * @generated from message hyphae.v1.ListKeysRequest
@@ -1482,7 +1652,7 @@ export type ListKeysRequest = Message<"hyphae.v1.ListKeysRequest"> & {
  * Use `create(ListKeysRequestSchema)` to create a new message.
  */
 export const ListKeysRequestSchema: GenMessage<ListKeysRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 47);
+  messageDesc(file_hyphae_v1_memory, 48);
 
 /**
  * @generated from message hyphae.v1.ListKeysResponse
@@ -1499,7 +1669,7 @@ export type ListKeysResponse = Message<"hyphae.v1.ListKeysResponse"> & {
  * Use `create(ListKeysResponseSchema)` to create a new message.
  */
 export const ListKeysResponseSchema: GenMessage<ListKeysResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 48);
+  messageDesc(file_hyphae_v1_memory, 49);
 
 /**
  * @generated from message hyphae.v1.RevokeKeyRequest
@@ -1516,7 +1686,7 @@ export type RevokeKeyRequest = Message<"hyphae.v1.RevokeKeyRequest"> & {
  * Use `create(RevokeKeyRequestSchema)` to create a new message.
  */
 export const RevokeKeyRequestSchema: GenMessage<RevokeKeyRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 49);
+  messageDesc(file_hyphae_v1_memory, 50);
 
 /**
  * @generated from message hyphae.v1.RevokeKeyResponse
@@ -1529,7 +1699,7 @@ export type RevokeKeyResponse = Message<"hyphae.v1.RevokeKeyResponse"> & {
  * Use `create(RevokeKeyResponseSchema)` to create a new message.
  */
 export const RevokeKeyResponseSchema: GenMessage<RevokeKeyResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 50);
+  messageDesc(file_hyphae_v1_memory, 51);
 
 /**
  * @generated from message hyphae.v1.PurgeProjectRequest
@@ -1546,7 +1716,7 @@ export type PurgeProjectRequest = Message<"hyphae.v1.PurgeProjectRequest"> & {
  * Use `create(PurgeProjectRequestSchema)` to create a new message.
  */
 export const PurgeProjectRequestSchema: GenMessage<PurgeProjectRequest> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 51);
+  messageDesc(file_hyphae_v1_memory, 52);
 
 /**
  * @generated from message hyphae.v1.PurgeProjectResponse
@@ -1592,7 +1762,7 @@ export type PurgeProjectResponse = Message<"hyphae.v1.PurgeProjectResponse"> & {
  * Use `create(PurgeProjectResponseSchema)` to create a new message.
  */
 export const PurgeProjectResponseSchema: GenMessage<PurgeProjectResponse> = /*@__PURE__*/
-  messageDesc(file_hyphae_v1_memory, 52);
+  messageDesc(file_hyphae_v1_memory, 53);
 
 /**
  * @generated from service hyphae.v1.MemoryService

@@ -1,0 +1,93 @@
+/**
+ * The lexical half of recall (docs/storage.md, "Lexical recall"): a cell's terms are the English
+ * stems of its text plus its identifier tokens (src/core/identifier-tokens.ts), kept in cell_terms
+ * under a GIN index (migration 0011). A query's terms are weighted by their rarity — inverse
+ * document frequency from the planner's statistics of cell_terms (hyphae_term_statistics), so no
+ * statement counts anything. The scan looks up the query's rarest terms, none that more than
+ * `maxTermCells` cells hold: a common word carries little weight, and it is what would make the
+ * scan grow with the table; a cell scores the weight of the looked-up terms it holds.
+ */
+import type { SqlConditions } from './sql/conditions.js';
+
+/** A cell's or a query's terms: stems of its text, and its identifier tokens verbatim (lower-cased). */
+export interface LexicalText {
+  readonly text: string;
+  readonly identifiers: readonly string[];
+}
+
+/**
+ * How a query's terms are weighted. `coverage`: each term by its rarity, the weights summing to 1
+ * (lexical recall). `hybrid`: the identifiers share `identifier`, the other terms share `text` by
+ * their rarity (added to the cosine similarity; docs/memory-model.md).
+ */
+export type TermWeighting = { readonly kind: 'coverage' } | { readonly kind: 'hybrid'; readonly identifier: number; readonly text: number };
+
+/** The candidate scan looks up at most this many of the query's terms, the rarest. */
+const MAX_SCAN_TERMS = 8;
+
+/** SQL for the terms of a text bound at $text with its identifiers at $ids. */
+export function termsOf(text: number, ids: number): string {
+  return `tsvector_to_array(to_tsvector('english', $${text}) || array_to_tsvector($${ids}::text[]))`;
+}
+
+/**
+ * The CTE `query_terms (term, identifier, cells, weight)`: each term of the query, the cells
+ * estimated to hold it, and its weight. A term missing from the statistics is rarer than the least
+ * common one listed: it counts half that frequency. Without statistics (a table never analysed)
+ * every term weighs the same.
+ */
+function queryTermsCte(where: SqlConditions, query: LexicalText, weighting: TermWeighting): string {
+  const [text, ids] = [where.bind(query.text), where.bind(query.identifiers)];
+  const weight =
+    weighting.kind === 'coverage'
+      ? `idf / sum(idf) OVER ()`
+      : `CASE WHEN identifier THEN $${where.bind(weighting.identifier)}::float8 / count(*) FILTER (WHERE identifier) OVER ()
+          ELSE $${where.bind(weighting.text)}::float8 * idf / nullif(sum(idf) FILTER (WHERE NOT identifier) OVER (), 0) END`;
+  return `query_terms AS MATERIALIZED (
+      SELECT term, identifier, cells, COALESCE(${weight}, 0)::float8 AS weight FROM (
+        SELECT t.term, t.term = ANY($${ids}::text[]) AS identifier, f.cells, ln(1 + (st.cells - f.cells + 0.5) / (f.cells + 0.5)) AS idf
+        FROM unnest(${termsOf(text, ids)}) AS t(term)
+        CROSS JOIN hyphae_term_statistics() AS st
+        CROSS JOIN LATERAL (SELECT st.cells * COALESCE(st.frequencies[array_position(st.terms, t.term)], st.frequencies[cardinality(st.terms) + 1] / 2, 0) AS cells) AS f
+      ) AS rated)`;
+}
+
+/**
+ * What lexical matching adds to a ranked search: its CTEs, and a relation `(node_id, matched)` of
+ * the cells holding the terms it looks up (before the search's filters), `matched` being the
+ * weight of those terms each cell holds — its lexical score. A cell holding none of them scores 0:
+ * the terms not looked up are the common ones, which weigh little.
+ */
+export interface LexicalPart {
+  readonly ctes: readonly string[];
+  readonly matches: string;
+}
+
+/** Lexical matching on the query's weighted terms (lexical recall, and hybrid recall that weighs words): the rarest looked up. */
+export function termMatching(where: SqlConditions, query: LexicalText, weighting: TermWeighting, maxTermCells: number): LexicalPart {
+  const cte = queryTermsCte(where, query, weighting);
+  return {
+    ctes: [cte],
+    matches: `(SELECT t.node_id, sum(scanned.weight) AS matched FROM (
+      SELECT term, weight FROM query_terms WHERE weight > 0 AND cells <= $${where.bind(maxTermCells)}
+      ORDER BY weight DESC, term LIMIT ${MAX_SCAN_TERMS}) AS scanned
+    JOIN cell_terms t ON t.terms @> ARRAY[scanned.term] GROUP BY t.node_id)`,
+  };
+}
+
+/**
+ * Hybrid matching on identifiers alone (a model of meaning already weighs the words): each of the
+ * query's identifiers looked up on the GIN index, unless more than `maxTermCells` cells hold it (no
+ * rare name then), a cell scoring `weight` × the share of them it holds. No statistics are read:
+ * reading one cell beyond the bound tells.
+ */
+export function identifierMatching(where: SqlConditions, identifiers: readonly string[], weight: number, maxTermCells: number): LexicalPart {
+  const [ids, cap, share] = [where.bind(identifiers), where.bind(maxTermCells), where.bind(weight / Math.max(1, identifiers.length))];
+  return {
+    ctes: [],
+    matches: `(SELECT held.node_id, $${share}::float8 * count(*) AS matched FROM (
+      SELECT t.node_id, count(*) OVER (PARTITION BY i.id) AS holders FROM unnest($${ids}::text[]) AS i(id)
+      CROSS JOIN LATERAL (SELECT node_id FROM cell_terms WHERE terms @> ARRAY[i.id] LIMIT $${cap} + 1) AS t) AS held
+    WHERE held.holders <= $${cap} GROUP BY held.node_id)`,
+  };
+}
