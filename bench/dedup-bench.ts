@@ -48,7 +48,7 @@ async function scorePairs(embedder: Embedder, pairs: readonly StatementPair[]): 
     const [[a], [b]] = [await embedder.embed([pair.first]), await embedder.embed([pair.second])];
     let dot = 0;
     for (let i = 0; i < (a as Float32Array).length; i++) dot += ((a as Float32Array)[i] ?? 0) * ((b as Float32Array)[i] ?? 0);
-    scored.push({ similarity: dot, contrast: statementsContrast(pair.first, pair.second) });
+    scored.push({ similarity: dot, contrast: statementsContrast(pair.first, pair.second) !== null });
   }
   return scored;
 }

@@ -8,20 +8,24 @@
  *   recall@10 against exact search; at the largest size also for other ef_search values;
  * - store throughput with 1, 8 and 32 concurrent clients over one and two replicas (each its own
  *   pool and facade in this process), against one client on one replica;
- * - beacon matching per store at few vs many beacons.
+ * - beacon matching per store at few vs many beacons;
+ * - hybrid recall against vector recall through the facade, at every table size.
  * A missing PostgreSQL fails the section.
  *
  * BENCH_PG_CELLS: table sizes (default 10000,100000). BENCH_PG_EF_SEARCH: the alternative
  * ef_search values measured at the largest size (default 100,250). BENCH_PG_BEACONS and
  * BENCH_PGLITE_BEACONS: beacon counts (default 10,100000 and 10,10000: PGlite builds a 100k HNSW
- * index in minutes). BENCH_PG_STORES: stores per throughput figure (default 400). Hash embedder
+ * index in minutes). BENCH_PG_STORES: stores per throughput figure (default 400). BENCH_PG_PARTS:
+ * `recall`, `stores` (throughput and beacons), `pglite`, comma-separated (default all). Hash embedder
  * (512-d), the same synthetic corpus as the PGlite store bench, bulk-loaded and indexed after.
  */
 import pg from 'pg';
 import type { Principal } from '../src/core/principal.js';
 import type { Embedder } from '../src/embed/embedder.js';
 import { HashEmbedder } from '../src/embed/hash-embedder.js';
+import { MINILM_MODEL_ID } from '../src/embed/minilm-embedder.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/index.js';
+import { defaultHybridWeightsFor } from '../src/service/facade-config.js';
 import type { Db } from '../src/store/db.js';
 import { migrate } from '../src/store/migrator.js';
 import { openPgDb } from '../src/store/pg-driver.js';
@@ -130,7 +134,7 @@ async function interleaved(
   const run: RecallRun = { facadeMs: [], bareMs: [], bareSqlMs: [], sameSqlMs: [] };
   const measures = [
     async (i: number): Promise<void> => {
-      run.facadeMs.push(await timed(() => facade.recall(principal, { query: queries[i] as string, k: K })));
+      run.facadeMs.push(await timed(() => facade.recall(principal, { query: queries[i] as string, k: K, mode: 'vector' })));
     },
     async (i: number): Promise<void> => {
       run.bareMs.push(
@@ -195,14 +199,14 @@ async function recallAt(server: RealPostgres, cells: number, alternatives: reado
       await bare.query(`SET hnsw.iterative_scan = ${KNN_DEFAULTS.iterativeScan}; SET hnsw.ef_search = ${efSearch}`);
       const count = chosen ? queries.length : ALTERNATIVE_QUERIES;
       for (let i = 0; i < WARMUP; i++) {
-        await facade.recall(principal, { query: queries[i] as string, k: K });
+        await facade.recall(principal, { query: queries[i] as string, k: K, mode: 'vector' });
         await bare.query(BARE_KNN, [vectors[i], TENANT, PROJECT, K]);
       }
       const run = await interleaved(facade, principal, bare, embedder, queries.slice(0, count), vectors);
       const approx = [];
       const bareRows = [];
       for (let i = 0; i < EXACT_QUERIES; i++) {
-        approx.push((await facade.recall(principal, { query: queries[i] as string, k: K })).results);
+        approx.push((await facade.recall(principal, { query: queries[i] as string, k: K, mode: 'vector' })).results);
         bareRows.push((await bare.query<{ node_id: string; distance: number }>(BARE_KNN, [vectors[i], TENANT, PROJECT, K])).rows);
       }
       const recall = recallOf(approx, truth);
@@ -244,12 +248,60 @@ async function recallAt(server: RealPostgres, cells: number, alternatives: reado
         note: `${EXACT_QUERIES} queries; a row counts when as near as the 10th exact neighbour (ties at the 10th place: ${tied} of ${EXACT_QUERIES} queries); by id overlap ${round(recall.byId)}; iterative scan ${KNN_DEFAULTS.iterativeScan}; exact = sequential scan + sort`,
       });
     }
+    await hybridRows(url, embedder, queries, label, rows);
   } finally {
     await bare.end().catch(() => undefined);
     for (const { db, facade } of opened) {
       await facade.close();
       await db.close();
     }
+  }
+}
+
+/**
+ * What hybrid recall costs against vector recall, both through the facade on the same data, query by
+ * query, who goes first rotating: with feature hashing's weights (its default: every query's rarer
+ * words and identifiers looked up on the GIN index, then scored with the nearest cells), and with the
+ * weights of a model of meaning (minilm's: only identifiers looked up; a query without one is a plain kNN).
+ */
+async function hybridRows(url: string, embedder: Embedder, queries: readonly string[], label: string, rows: BenchRow[]): Promise<void> {
+  const db = await openPgDb({ url });
+  const lexicalWeights = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000 } });
+  const meaningWeights = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000, hybridWeights: defaultHybridWeightsFor(MINILM_MODEL_ID) } });
+  try {
+    const key = await lexicalWeights.keyAdmin.createKey({ tenant: TENANT, agent: 'hybrid-bench', default_project: PROJECT, projects: [PROJECT] });
+    const principal = await lexicalWeights.authenticate(key.key);
+    const times = { vector: [] as number[], hybrid: [] as number[], meaning: [] as number[] };
+    const measures = [
+      async (query: string): Promise<void> => void times.vector.push(await timed(() => lexicalWeights.recall(principal, { query, k: K, mode: 'vector' }))),
+      async (query: string): Promise<void> => void times.hybrid.push(await timed(() => lexicalWeights.recall(principal, { query, k: K, mode: 'hybrid' }))),
+      async (query: string): Promise<void> => void times.meaning.push(await timed(() => meaningWeights.recall(principal, { query, k: K, mode: 'hybrid' }))),
+    ];
+    for (const query of queries.slice(0, WARMUP)) for (const measure of measures) await measure(query);
+    for (const list of Object.values(times)) list.length = 0;
+    for (const [i, query] of queries.entries()) {
+      for (let j = 0; j < measures.length; j++) await (measures[(i + j) % measures.length] as (query: string) => Promise<void>)(query);
+    }
+    const [vectorP50, vectorP99] = [percentile(times.vector, 50), percentile(times.vector, 99)];
+    for (const [name, list, weights] of [
+      ['hash weights', times.hybrid, lexicalWeights.config.hybridWeights],
+      ["a meaning model's weights", times.meaning, meaningWeights.config.hybridWeights],
+    ] as const) {
+      const [p50, p99] = [percentile(list, 50), percentile(list, 99)];
+      rows.push({
+        metric: `${label}: hybrid recall p50 (facade, ${name})`,
+        value: round(p50),
+        unit: 'ms',
+        baseline: round(vectorP50),
+        ratio: round(p50 / vectorP50),
+        target: '≤ 1.3×',
+        note: `baseline: vector recall through the same facade, same queries (k ${K}, ${queries.length} each, interleaved); identifier ${weights.identifier}, text ${weights.text}; p99 ${round(p99)} / ${round(vectorP99)} ms = ${round(p99 / vectorP99)}×`,
+      });
+    }
+  } finally {
+    await lexicalWeights.close();
+    await meaningWeights.close();
+    await db.close();
   }
 }
 
@@ -352,17 +404,21 @@ export async function runPgBench(): Promise<BenchSection> {
   const beacons = sizes('BENCH_PG_BEACONS', '10,100000', 10);
   const pgliteBeacons = sizes('BENCH_PGLITE_BEACONS', '10,10000', 10);
   const [stores] = sizes('BENCH_PG_STORES', '400', 10);
+  const parts = (process.env.BENCH_PG_PARTS ?? 'recall,stores,pglite').split(',');
   const server = await startBenchPostgres();
   const rows: BenchRow[] = [];
   try {
     const largest = Math.max(...cellSizes);
-    for (const cells of cellSizes) await recallAt(server, cells, cells === largest ? alternatives : [], rows);
-    const storeUrl = await createDatabase(server, 'bench_stores');
-    await throughput('native', () => openPgDb({ url: storeUrl }), 2, stores ?? 400, rows);
-    rows.push(...beaconRows(await beaconCosts(beacons, async (count) => openPgDb({ url: await createDatabase(server, `bench_beacons_${count}`), statementTimeoutMs: 0 })), 'native: '));
+    if (parts.includes('recall')) for (const cells of cellSizes) await recallAt(server, cells, cells === largest ? alternatives : [], rows);
+    if (parts.includes('stores')) {
+      const storeUrl = await createDatabase(server, 'bench_stores');
+      await throughput('native', () => openPgDb({ url: storeUrl }), 2, stores ?? 400, rows);
+      rows.push(...beaconRows(await beaconCosts(beacons, async (count) => openPgDb({ url: await createDatabase(server, `bench_beacons_${count}`), statementTimeoutMs: 0 })), 'native: '));
+    }
   } finally {
     await server.close();
   }
+  if (!parts.includes('pglite')) return { name: 'native PostgreSQL 18 + pgvector 0.8', rows };
   // PGlite beside it: embedded (one process, one session), and two replicas sharing one PGlite over the wire protocol (the clustered set-up before native PostgreSQL).
   await throughput('PGlite embedded', () => openPgliteDb({}), 1, stores ?? 400, rows);
   const wire = await startBenchDatabase(new HashEmbedder());

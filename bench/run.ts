@@ -31,6 +31,7 @@ const SECTIONS: readonly SectionEntry[] = [
   { name: 'dedup', module: './dedup-bench.js', exportName: 'runDedupBench' },
   { name: 'port', module: './port-bench.js', exportName: 'runPortBench' },
   { name: 'console', module: './console-bench.js', exportName: 'runConsoleBench' },
+  { name: 'recall', module: './recall-bench.js', exportName: 'runRecallBench' },
   { name: 'operator', module: '../operator/bench/operator-bench.js', exportName: 'runOperatorBench' },
   // Only when named (`npm run bench cluster`): it starts a Kubernetes node, as root, for minutes.
   { name: 'cluster', module: './cluster-bench.js', exportName: 'runClusterBench', onlyWhenNamed: true },

@@ -14,6 +14,7 @@ import type { Embedder } from '../src/embed/embedder.js';
 import { MiniLmEmbedder } from '../src/embed/minilm-embedder.js';
 import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
 import { DEFAULT_ENERGY_TABLE } from '../src/core/energy.js';
+import { identifierTokens } from '../src/core/identifier-tokens.js';
 import type { Principal } from '../src/core/principal.js';
 import { BeaconMatcher } from '../src/mesh/beacon-matcher.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/index.js';
@@ -86,11 +87,19 @@ export async function bulkLoad(db: Db, kind: 'cells' | 'beacons', texts: readonl
   const index = kind === 'cells' ? 'cells_embedding' : 'beacons_embedding';
   await db.query(`DROP INDEX IF EXISTS ${index}`);
   for (let i = 0; i < texts.length; i += LOAD_BATCH) {
-    const batch = texts.slice(i, i + LOAD_BATCH).map((text, j) => ({ id: randomUUID(), text, vector: toVectorText(vectors[i + j] as Float32Array) }));
+    const batch = texts
+      .slice(i, i + LOAD_BATCH)
+      .map((text, j) => ({ id: randomUUID(), text, vector: toVectorText(vectors[i + j] as Float32Array), ids: identifierTokens(text) }));
+    // Cells with their lexical terms, as the store writes them (src/store/cell-repository.ts insertCell).
     const sql =
       kind === 'cells'
-        ? `INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, source_agent, embedding)
-           SELECT r.id, $2, $3, r.text, 'Fact', 0.5, 'loader', r.vector::vector FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, text text, vector text)`
+        ? `WITH loaded AS (
+             INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, source_agent, embedding)
+             SELECT r.id, $2, $3, r.text, 'Fact', 0.5, 'loader', r.vector::vector FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, text text, vector text)
+             RETURNING node_id, content)
+           INSERT INTO cell_terms (node_id, terms)
+           SELECT loaded.node_id, tsvector_to_array(to_tsvector('english', loaded.content) || array_to_tsvector(ARRAY(SELECT jsonb_array_elements_text(r.ids))))
+           FROM loaded JOIN jsonb_to_recordset($1::jsonb) AS r(id uuid, ids jsonb) ON r.id = loaded.node_id`
         : `INSERT INTO beacons (beacon_id, tenant_id, owner_agent, owner_projects, text, embedding, threshold)
            SELECT r.id, $2, 'watcher-' || (abs(hashtext(r.text)) % 500)::text, ARRAY[$3], r.text, r.vector::vector, 0.4
            FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, text text, vector text)`;
@@ -122,17 +131,17 @@ async function measureRecall(engine: Engine, embedder: Embedder, queries: readon
   // What the runtime's periodic ANALYZE does in embedded mode.
   await analyzeMemoryTables(engine.db);
   const vectors = (await embedder.embed(queries)).map((v) => toVectorParam(v));
-  for (const q of queries.slice(0, 20)) await engine.facade.recall(engine.principal, { query: q, k: 10 });
+  for (const q of queries.slice(0, 20)) await engine.facade.recall(engine.principal, { query: q, k: 10, mode: 'vector' });
   const facadeMs: number[] = [];
   const bareMs: number[] = [];
   // Interleaved so both see the same cache state and background noise.
   for (let i = 0; i < queries.length; i++) {
-    facadeMs.push((await timed(() => engine.facade.recall(engine.principal, { query: queries[i] as string, k: 10 }))).ms);
+    facadeMs.push((await timed(() => engine.facade.recall(engine.principal, { query: queries[i] as string, k: 10, mode: 'vector' }))).ms);
     bareMs.push((await timed(() => engine.db.query(KNN_SQL, [vectors[i], TENANT, PROJECT, 10]))).ms);
   }
   let overlap = 0;
   for (let i = 0; i < exactQueries; i++) {
-    const approx = await engine.facade.recall(engine.principal, { query: queries[i] as string, k: 10 });
+    const approx = await engine.facade.recall(engine.principal, { query: queries[i] as string, k: 10, mode: 'vector' });
     const exact = await engine.db.query<{ node_id: string }>(EXACT_SQL, [vectors[i], TENANT, PROJECT, 10]);
     const truth = new Set(exact.rows.map((r) => r.node_id));
     overlap += approx.results.filter((r) => truth.has(r.node_id)).length / Math.max(1, truth.size);
