@@ -45,7 +45,7 @@ export async function insertCell(q: Queryable, cell: NewCell): Promise<CellRow |
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14, $15::vector, $16, $16, $16, $16, $17, $18)
        ON CONFLICT (tenant_id, source_agent, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
        RETURNING *),
-     terms AS (INSERT INTO cell_terms (node_id, terms) SELECT node_id, ${termsOf(4, 19)} FROM cell)
+     terms AS (INSERT INTO cell_terms (node_id, terms) SELECT node_id, ${termsOf('$4', '$19::text[]')} FROM cell)
      SELECT ${CELL_COLUMNS} FROM cell`,
     [
       cell.nodeId,

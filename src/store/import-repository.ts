@@ -5,7 +5,9 @@
  * Each insert takes its batch as one JSON array and returns the ids it added.
  */
 import type { ExportBeacon, ExportCell, ExportDiff, ExportInbox, ExportKey, ExportScene, ExportSession, ExportTenant } from '../core/export-format.js';
+import { identifierTokens } from '../core/identifier-tokens.js';
 import type { Queryable } from './db.js';
+import { termsOf } from './lexical-terms.js';
 
 /** The record kinds whose ids are unique across tenants (a primary key of their own). */
 export type GlobalIdKind = 'cell' | 'beacon' | 'key' | 'diff';
@@ -119,7 +121,8 @@ export type ImportedCell = Omit<ExportCell, 'embedding'> & { readonly embedding:
 export async function insertCells(q: Queryable, rows: readonly ImportedCell[]): Promise<string[]> {
   const added = await insertReturning(
     q,
-    `INSERT INTO cells (node_id, tenant_id, project, layer, cell_type, content, salience, scene_id, session_id, source_agent, source_ref,
+    `WITH added AS (
+     INSERT INTO cells (node_id, tenant_id, project, layer, cell_type, content, salience, scene_id, session_id, source_agent, source_ref,
        metadata, idempotency_key, origin_node_id, promoted_node_id, hits, created_at, updated_at, reinforced_at, valid_from, valid_until,
        supersedes, superseded_by, corroborations, corroborators, trust, embedding)
      SELECT r.node_id, r.tenant, r.project, r.layer, r.cell_type, r.content, r.salience, r.scene_id, r.session_id, r.source_agent,
@@ -131,8 +134,12 @@ export async function insertCells(q: Queryable, rows: readonly ImportedCell[]): 
             origin_node_id uuid, promoted_node_id uuid, hits integer, created_at timestamptz, updated_at timestamptz,
             reinforced_at timestamptz, valid_from timestamptz, valid_until timestamptz, supersedes uuid, superseded_by uuid,
             corroborations integer, corroborators text[], trust real, embedding text)
-     ON CONFLICT DO NOTHING RETURNING node_id::text AS id`,
-    rows,
+     ON CONFLICT DO NOTHING RETURNING node_id, content),
+     terms AS (
+       INSERT INTO cell_terms (node_id, terms)
+       SELECT added.node_id, ${termsOf('added.content', 'r.identifiers')} FROM added JOIN jsonb_to_recordset($1::jsonb) AS r(node_id uuid, identifiers text[]) USING (node_id))
+     SELECT node_id::text AS id FROM added`,
+    rows.map((cell) => ({ ...cell, identifiers: identifierTokens(cell.content) })),
   );
   const keys = rows.flatMap((cell) => cell.reinforcement_keys.map((key) => ({ ...key, tenant: cell.tenant, node_id: cell.node_id })));
   if (keys.length > 0) {

@@ -25,9 +25,9 @@ export type TermWeighting = { readonly kind: 'coverage' } | { readonly kind: 'hy
 /** The candidate scan looks up at most this many of the query's terms, the rarest. */
 const MAX_SCAN_TERMS = 8;
 
-/** SQL for the terms of a text bound at $text with its identifiers at $ids. */
-export function termsOf(text: number, ids: number): string {
-  return `tsvector_to_array(to_tsvector('english', $${text}) || array_to_tsvector($${ids}::text[]))`;
+/** SQL for the terms of a text (an SQL expression) with its identifiers (an SQL text[] expression). */
+export function termsOf(text: string, identifiers: string): string {
+  return `tsvector_to_array(to_tsvector('english', ${text}) || array_to_tsvector(${identifiers}))`;
 }
 
 /**
@@ -46,7 +46,7 @@ function queryTermsCte(where: SqlConditions, query: LexicalText, weighting: Term
   return `query_terms AS MATERIALIZED (
       SELECT term, identifier, cells, COALESCE(${weight}, 0)::float8 AS weight FROM (
         SELECT t.term, t.term = ANY($${ids}::text[]) AS identifier, f.cells, ln(1 + (st.cells - f.cells + 0.5) / (f.cells + 0.5)) AS idf
-        FROM unnest(${termsOf(text, ids)}) AS t(term)
+        FROM unnest(${termsOf(`$${text}`, `$${ids}::text[]`)}) AS t(term)
         CROSS JOIN hyphae_term_statistics() AS st
         CROSS JOIN LATERAL (SELECT st.cells * COALESCE(st.frequencies[array_position(st.terms, t.term)], st.frequencies[cardinality(st.terms) + 1] / 2, 0) AS cells) AS f
       ) AS rated)`;

@@ -89,6 +89,9 @@ describe.each(KINDS)('export → import round trip on $kind', { timeout: 180_000
       expect(admin).toMatchObject({ tenantId: team.tenant, agent: 'alice', roles: ['admin'] });
       const hits = await restored.recall(admin, { query: team.recallable, k: 3 }, { withNodes: true });
       expect(hits.results.map((hit) => hit.node?.content)).toContain(team.recallable);
+      // Imported cells carry their lexical terms: found by their words alone.
+      const lexical = await restored.recall(admin, { query: 'manual approval before production deploys', k: 3, mode: 'lexical' }, { withNodes: true });
+      expect(lexical.results[0]?.node?.content).toBe(team.recallable);
       const before = await facade.peekInbox(team.admin, { limit: 50 });
       expect(await restored.peekInbox(admin, { limit: 50 })).toEqual(before);
       expect(before.diffs.length).toBeGreaterThan(0);
