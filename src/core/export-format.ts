@@ -131,22 +131,24 @@ export const exportCellSchema = z.strictObject({
 });
 
 /**
- * A reinforcing store's own statement, kept with the cell it corroborated. Declared in version 1
- * so that the record, when the server keeps one, needs no new version; this version of the server
- * keeps none, so it writes no such line and refuses to import one rather than drop it.
+ * A reinforcing store's own statement, kept with the cell it corroborated (its text and what the
+ * store carried): exported after the cells, so its cell comes first; an import refuses one whose
+ * cell is neither in the file nor the same tenant's in the target.
  */
 export const exportCorroborationSchema = z.strictObject({
   type: z.literal('corroboration'),
   tenant: tenantSchema,
+  corroboration_id: uuidSchema,
   node_id: uuidSchema,
   agent: agentSchema,
   content: contentSchema,
+  salience: z.number().min(0).max(1),
+  scene_id: uuidSchema.nullable(),
+  session_id: uuidSchema.nullable(),
+  source_ref: z.strictObject({ kind: text(1, 64), locator: text(1, 2048) }).nullable(),
+  metadata: jsonObject,
+  similarity: z.number().min(-1).max(1),
   created_at: timestamp,
-  idempotency_key: text(1, 200).nullable().optional(),
-  scene_id: uuidSchema.nullable().optional(),
-  source_ref: z.strictObject({ kind: text(1, 64), locator: text(1, 2048) }).nullable().optional(),
-  metadata: jsonObject.optional(),
-  salience: z.number().min(0).max(1).optional(),
 });
 
 export const exportBeaconSchema = z.strictObject({

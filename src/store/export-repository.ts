@@ -35,7 +35,7 @@ interface RecordQuery {
 const iso = (column: string): string => isoText(column);
 const isoOrNull = (column: string): string => `CASE WHEN ${column} IS NULL THEN NULL ELSE ${iso(column)} END`;
 
-const RECORD_QUERIES: Readonly<Record<Exclude<ExportRecordType, 'corroboration'>, RecordQuery>> = {
+const RECORD_QUERIES: Readonly<Record<ExportRecordType, RecordQuery>> = {
   tenant: {
     from: 'tenants t',
     columns: () => `t.tenant_id AS tenant, ${iso('t.created_at')} AS created_at`,
@@ -84,6 +84,15 @@ const RECORD_QUERIES: Readonly<Record<Exclude<ExportRecordType, 'corroboration'>
     key: [{ sql: 't.node_id', type: 'uuid', field: 'node_id' }],
     project: 'column',
   },
+  // Its project is its cell's: a project's export holds the corroborations of its cells.
+  corroboration: {
+    from: '(SELECT k.*, c.project FROM corroborations k JOIN cells c ON c.node_id = k.node_id) t',
+    columns: () => `t.tenant_id AS tenant, t.corroboration_id::text AS corroboration_id, t.node_id::text AS node_id, t.agent, t.content,
+      t.salience, t.scene_id::text AS scene_id, t.session_id::text AS session_id, t.source_ref, t.metadata, t.similarity,
+      ${iso('t.created_at')} AS created_at`,
+    key: [{ sql: 't.corroboration_id', type: 'uuid', field: 'corroboration_id' }],
+    project: 'column',
+  },
   beacon: {
     from: 'beacons t',
     columns: (withVectors) => `t.tenant_id AS tenant, t.beacon_id::text AS beacon_id, t.owner_agent, t.owner_projects, t.project, t.text,
@@ -121,14 +130,13 @@ const RECORD_QUERIES: Readonly<Record<Exclude<ExportRecordType, 'corroboration'>
 
 /** Whether an export of this scope holds records of this type at all. */
 export function scopeHoldsRecords(type: ExportRecordType, scope: ExportScope): boolean {
-  if (type === 'corroboration') return false;
   return scope.project === null || RECORD_QUERIES[type].project !== 'tenant-level';
 }
 
 /** The next page of one record type after `after` (null: from the start), at most `limit` rows, in key order. */
 export async function exportPage(
   q: Queryable,
-  type: Exclude<ExportRecordType, 'corroboration'>,
+  type: ExportRecordType,
   scope: ExportScope,
   options: { readonly withVectors: boolean; readonly after: ExportPosition | null; readonly limit: number },
 ): Promise<ExportRow[]> {
@@ -150,6 +158,6 @@ export async function exportPage(
 }
 
 /** The page position of a row of this type (what `after` takes to continue behind it). */
-export function exportPosition(type: Exclude<ExportRecordType, 'corroboration'>, row: ExportRow): ExportPosition {
+export function exportPosition(type: ExportRecordType, row: ExportRow): ExportPosition {
   return RECORD_QUERIES[type].key.map((k) => row[k.field] as string | number);
 }

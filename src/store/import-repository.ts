@@ -4,16 +4,17 @@
  * already present as it is (ON CONFLICT DO NOTHING), so importing a file twice changes nothing.
  * Each insert takes its batch as one JSON array and returns the ids it added.
  */
-import type { ExportBeacon, ExportCell, ExportDiff, ExportInbox, ExportKey, ExportScene, ExportSession, ExportTenant } from '../core/export-format.js';
+import type { ExportBeacon, ExportCell, ExportCorroboration, ExportDiff, ExportInbox, ExportKey, ExportScene, ExportSession, ExportTenant } from '../core/export-format.js';
 import { identifierTokens } from '../core/identifier-tokens.js';
 import type { Queryable } from './db.js';
 import { termsOf } from './lexical-terms.js';
 
 /** The record kinds whose ids are unique across tenants (a primary key of their own). */
-export type GlobalIdKind = 'cell' | 'beacon' | 'key' | 'diff';
+export type GlobalIdKind = 'cell' | 'corroboration' | 'beacon' | 'key' | 'diff';
 
 const GLOBAL_IDS: Readonly<Record<GlobalIdKind, { readonly table: string; readonly id: string }>> = {
   cell: { table: 'cells', id: 'node_id' },
+  corroboration: { table: 'corroborations', id: 'corroboration_id' },
   beacon: { table: 'beacons', id: 'beacon_id' },
   key: { table: 'api_keys', id: 'key_id' },
   diff: { table: 'diffs', id: 'diff_id' },
@@ -153,6 +154,20 @@ export async function insertCells(q: Queryable, rows: readonly ImportedCell[]): 
     );
   }
   return added;
+}
+
+/** Adds the corroboration records not yet present whose cell is the same tenant's; returns the ids added. */
+export function insertCorroborations(q: Queryable, rows: readonly ExportCorroboration[]): Promise<string[]> {
+  return insertReturning(
+    q,
+    `INSERT INTO corroborations (corroboration_id, tenant_id, node_id, agent, content, salience, scene_id, session_id, source_ref, metadata, similarity, created_at)
+     SELECT r.corroboration_id, r.tenant, r.node_id, r.agent, r.content, r.salience, r.scene_id, r.session_id, r.source_ref, r.metadata, r.similarity, r.created_at
+       FROM jsonb_to_recordset($1::jsonb) AS r(corroboration_id uuid, tenant text, node_id uuid, agent text, content text, salience real, scene_id uuid,
+            session_id uuid, source_ref jsonb, metadata jsonb, similarity real, created_at timestamptz)
+      WHERE EXISTS (SELECT 1 FROM cells c WHERE c.node_id = r.node_id AND c.tenant_id = r.tenant)
+     ON CONFLICT DO NOTHING RETURNING corroboration_id::text AS id`,
+    rows,
+  );
 }
 
 /** A beacon to insert: its line with the vector (pgvector text) it is stored with. */

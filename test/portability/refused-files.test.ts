@@ -2,7 +2,7 @@
  * Files an import refuses, clearly and with nothing written (docs/export-format.md): a line cut
  * short, a file cut at a line boundary or missing lines, a newer format version, a file that is not
  * an export, rows of a tenant the import is not for, ids or key hashes another tenant (or key)
- * holds, a record type this version cannot keep; and an import that fails while writing rolls back.
+ * holds, a corroboration record whose cell is missing; and an import that fails while writing rolls back.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,13 +128,28 @@ describe.each(KINDS)('refused imports on $kind', { timeout: 180_000 }, ({ kind, 
     await unchanged();
   });
 
-  it.skipIf(skip)('refuses a corroboration record rather than drop it', async () => {
+  it.skipIf(skip)('refuses a corroboration record whose cell is neither in the file nor the tenant\'s in the target, rather than drop it', async () => {
     const at = lines.findIndex((line) => line.startsWith('{"type":"beacon"'));
-    const node = (JSON.parse(lines[cellLine()] as string) as { node_id: string }).node_id;
-    const corroboration = JSON.stringify({ type: 'corroboration', tenant, node_id: node, agent: 'dave', content: 'said again', created_at: '2026-01-01T00:00:00Z' });
-    const withRecord = [...lines.slice(0, at), corroboration, ...lines.slice(at)];
-    const error = await expectCode(importInto(db, withRecord), 'INVALID_ARGUMENT');
-    expect(error.message).toContain('a corroboration record: this version of hyphae keeps none and will not drop one');
+    const orphan = JSON.stringify({
+      type: 'corroboration',
+      tenant,
+      corroboration_id: randomUUID(),
+      node_id: randomUUID(),
+      agent: 'dave',
+      content: 'said again',
+      salience: 0.5,
+      scene_id: null,
+      session_id: null,
+      source_ref: null,
+      metadata: {},
+      similarity: 1,
+      created_at: '2026-01-01T00:00:00Z',
+    });
+    const withOrphan = [...lines.slice(0, at), orphan, ...lines.slice(at)].map((line) =>
+      line.startsWith('{"type":"end"') ? line.replace(/"corroboration":(\d+)/, (_, n: string) => `"corroboration":${Number(n) + 1}`) : line,
+    );
+    const error = await expectCode(importInto(db, withOrphan), 'CONFLICT');
+    expect(error.message).toMatch(/corroboration [0-9a-f-]+ names cell [0-9a-f-]+, which is neither in the file nor tenant "[^"]+"'s in the target; nothing was imported/);
     await unchanged();
   });
 

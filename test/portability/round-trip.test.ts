@@ -55,11 +55,17 @@ describe.each(KINDS)('export → import round trip on $kind', { timeout: 180_000
   it.skipIf(skip)('holds every record type of the populated tenant', async () => {
     const lines = await exportLines(source, embedder, team.tenant, false);
     const types = new Set(lines.map((line) => (JSON.parse(line) as { type: string }).type));
-    expect([...types]).toEqual(['header', 'tenant', 'key', 'scene', 'session', 'cell', 'beacon', 'inbox', 'diff', 'end']);
+    expect([...types]).toEqual(['header', 'tenant', 'key', 'scene', 'session', 'cell', 'corroboration', 'beacon', 'inbox', 'diff', 'end']);
     const cells = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((r) => r.type === 'cell');
     expect(cells.map((c) => c.layer).sort()).toEqual(['L0', 'L0', 'L0', 'L0', 'L1', 'L2']);
     expect(cells.some((c) => c.superseded_by !== null)).toBe(true);
     expect(cells.some((c) => (c.reinforcement_keys as unknown[]).length === 1 && c.corroborations === 1)).toBe(true);
+    // The reinforcing store's own statement, with what it carried.
+    const reinforced = cells.find((c) => c.layer === 'L0' && c.corroborations === 1);
+    const corroborations = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((r) => r.type === 'corroboration');
+    expect(corroborations).toEqual([
+      expect.objectContaining({ tenant: team.tenant, node_id: reinforced?.node_id, agent: 'alice', content: team.recallable, salience: 0.5, similarity: 1 }),
+    ]);
   });
 
   it.skipIf(skip)('imports a whole-database export with vectors into an empty database: the same records come back out', async () => {
@@ -114,7 +120,7 @@ describe.each(KINDS)('export → import round trip on $kind', { timeout: 180_000
   it.skipIf(skip)("exports one project without the tenant's keys, inboxes and diffs, and imports it", async () => {
     const lines = await exportLines(source, embedder, team.tenant, false, 'alpha');
     const types = new Set(lines.map((line) => (JSON.parse(line) as { type: string }).type));
-    expect([...types]).toEqual(['header', 'tenant', 'scene', 'session', 'cell', 'beacon', 'end']);
+    expect([...types]).toEqual(['header', 'tenant', 'scene', 'session', 'cell', 'corroboration', 'beacon', 'end']);
     const target = await databases.open(embedder);
     await importInto(target, lines, team.tenant);
     expect(records(await exportLines(target, embedder, team.tenant, false))).toEqual(records(lines));

@@ -87,9 +87,6 @@ function checkRecord(
       details: { line },
     });
   }
-  if (record.type === 'corroboration') {
-    throw badLine(source, line, 'a corroboration record: this version of hyphae keeps none and will not drop one; import the file with the version that exported it, or a newer one');
-  }
   if (record.type === 'key' && !tenantLines.has(record.tenant)) {
     throw badLine(source, line, `key ${record.key_id} of tenant "${record.tenant}" comes before (or without) that tenant's line`);
   }

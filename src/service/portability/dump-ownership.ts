@@ -28,6 +28,8 @@ function claimedId(record: ExportRecord): { kind: GlobalIdKind; id: string } | n
       return { kind: 'key', id: record.key_id };
     case 'diff':
       return { kind: 'diff', id: record.diff_id };
+    case 'corroboration':
+      return { kind: 'corroboration', id: record.corroboration_id };
     default:
       return null;
   }

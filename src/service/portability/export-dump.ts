@@ -42,7 +42,7 @@ export async function* exportDumpLines(db: Queryable, options: ExportDumpOptions
   const counts = emptyRecordCounts();
   let records = 0;
   for (const type of EXPORT_RECORD_TYPES) {
-    if (type === 'corroboration' || !scopeHoldsRecords(type, options.scope)) continue;
+    if (!scopeHoldsRecords(type, options.scope)) continue;
     let after: ExportPosition | null = null;
     for (;;) {
       const rows = await exportPage(db, type, options.scope, { withVectors: options.withVectors, after, limit: options.pageSize ?? DEFAULT_PAGE_SIZE });

@@ -6,19 +6,21 @@
  * in the target. Nothing is gossiped: an import restores state, it does not store anew.
  */
 import { ConflictError, UnavailableError } from '../../core/errors.js';
-import { emptyRecordCounts, type ExportBeacon, type ExportCell, type ExportDiff, type ExportInbox, type ExportKey, type ExportRecord, type ExportRecordType, type ExportScene, type ExportSession, type ExportTenant } from '../../core/export-format.js';
+import { emptyRecordCounts, type ExportBeacon, type ExportCell, type ExportCorroboration, type ExportDiff, type ExportInbox, type ExportKey, type ExportRecord, type ExportRecordType, type ExportScene, type ExportSession, type ExportTenant } from '../../core/export-format.js';
 import type { Embedder } from '../../embed/embedder.js';
 import type { Queryable } from '../../store/db.js';
 import {
   idOwners,
   insertBeacons,
   insertCells,
+  insertCorroborations,
   insertDiffs,
   insertInboxes,
   insertKeys,
   insertScenes,
   insertSessions,
   insertTenants,
+  type GlobalIdKind,
 } from '../../store/import-repository.js';
 import { toVectorText } from '../../store/vector-text.js';
 import type { DumpReader } from './dump-items.js';
@@ -121,27 +123,43 @@ class DumpWriter {
         return (await insertDiffs(this.tx, diffs)).length;
       }
       case 'corroboration':
-        // Refused by the check before anything is written; this version keeps no such record.
-        return 0;
+        return this.insertCorroborations(batch as ExportCorroboration[]);
     }
   }
 
   private async insertCells(cells: readonly ExportCell[]): Promise<number> {
     const vectors = await this.vectors(cells.map((c) => ({ text: c.content, embedding: c.embedding })));
     const added = new Set(await insertCells(this.tx, cells.map(({ embedding: _file, ...cell }, i) => ({ ...cell, embedding: vectors[i] as string }))));
-    const skipped = cells.filter((cell) => !added.has(cell.node_id.toLowerCase()));
-    if (skipped.length > 0) {
-      // A skipped cell must be the same tenant's already; otherwise another unique rule refused it.
-      const owners = await idOwners(this.tx, 'cell', skipped.map((cell) => cell.node_id.toLowerCase()));
-      const refused = skipped.find((cell) => owners.get(cell.node_id.toLowerCase()) !== cell.tenant);
-      if (refused !== undefined) {
-        throw new ConflictError(
-          `${this.source}: cell ${refused.node_id} conflicts with a cell the target holds (the same agent's idempotency key, or a second successor of the cell it supersedes)`,
-          { details: { kind: 'cell', id: refused.node_id } },
-        );
-      }
+    // A skipped cell must be the same tenant's already; otherwise another unique rule refused it.
+    const refused = await this.foreignSkipped('cell', cells.map((cell) => ({ id: cell.node_id, tenant: cell.tenant, record: cell })), added);
+    if (refused !== undefined) {
+      throw new ConflictError(
+        `${this.source}: cell ${refused.node_id} conflicts with a cell the target holds (the same agent's idempotency key, or a second successor of the cell it supersedes)`,
+        { details: { kind: 'cell', id: refused.node_id } },
+      );
     }
     return added.size;
+  }
+
+  private async insertCorroborations(records: readonly ExportCorroboration[]): Promise<number> {
+    const added = new Set(await insertCorroborations(this.tx, records));
+    // A skipped record must be the same tenant's already; otherwise its cell is missing, and dropping it would lose a statement.
+    const orphan = await this.foreignSkipped('corroboration', records.map((record) => ({ id: record.corroboration_id, tenant: record.tenant, record })), added);
+    if (orphan !== undefined) {
+      throw new ConflictError(
+        `${this.source}: corroboration ${orphan.corroboration_id} names cell ${orphan.node_id}, which is neither in the file nor tenant "${orphan.tenant}"'s in the target; nothing was imported`,
+        { details: { kind: 'corroboration', id: orphan.corroboration_id } },
+      );
+    }
+    return added.size;
+  }
+
+  /** The first record the insert skipped (not in `added`) whose id the target does not hold under the record's own tenant. */
+  private async foreignSkipped<T>(kind: GlobalIdKind, rows: readonly { readonly id: string; readonly tenant: string; readonly record: T }[], added: ReadonlySet<string>): Promise<T | undefined> {
+    const skipped = rows.filter((row) => !added.has(row.id.toLowerCase()));
+    if (skipped.length === 0) return undefined;
+    const owners = await idOwners(this.tx, kind, skipped.map((row) => row.id.toLowerCase()));
+    return skipped.find((row) => owners.get(row.id.toLowerCase()) !== row.tenant)?.record;
   }
 
   /** pgvector text for each record: the file's vector, or its text embedded by the target's embedder. */
