@@ -84,7 +84,10 @@ describe.each(TEST_DRIVERS)('beacons, gossip and inboxes on %s', (driver) => {
     expect(threshold).toBeGreaterThan(0.2);
     const beacon = await rt.facade.placeBeacon(watcher, { text, include_own: false, threshold });
     const low = await rt.facade.store(author, { content, cell_type: 'Decision', salience: 0 });
+    // Forgotten first, or the same text would reinforce it instead of writing a cell (a deletion it never reached tells the beacon nothing).
+    await rt.facade.deleteCell(author, low.node_id);
     const high = await rt.facade.store(author, { content, cell_type: 'Decision', salience: 1 });
+    expect(high.node_id).not.toBe(low.node_id);
     const diffs = await allDiffs(watcher);
     expect(diffs.map((d) => d.node_id)).toEqual([high.node_id]);
     expect(diffs.map((d) => d.node_id)).not.toContain(low.node_id);

@@ -131,8 +131,9 @@ describe('deletion and consolidation, background errors, an embedder with no vec
 
   const consolidatedScene = async (facade: ManagedMemoryFacade, p: Principal): Promise<{ sceneId: string; l1: string }> => {
     const { scene_id: sceneId, session_id: sessionId } = await facade.openSession(p, { project: 'ops' });
-    await facade.store(p, { content: 'the disk filled up at noon', cell_type: 'Fact', salience: 0.6 });
-    await facade.store(p, { content: 'old logs were rotated away', cell_type: 'Fact', salience: 0.6 });
+    // Texts of this scene's own: the same text again in the project would reinforce the earlier scene's cell instead.
+    await facade.store(p, { content: `the disk filled up at noon (scene ${sceneId})`, cell_type: 'Fact', salience: 0.6 });
+    await facade.store(p, { content: `old logs were rotated away (scene ${sceneId})`, cell_type: 'Fact', salience: 0.6 });
     await facade.closeSession(p, { session_id: sessionId });
     const l1 = await facade.consolidateScene(p, sceneId);
     expect((await facade.getScene(p, sceneId)).consolidated).toBe(true);

@@ -67,7 +67,7 @@ describe('reembedDatabase', { timeout: 120_000 }, () => {
 
   it('moves hash-512 to minilm-384: every row re-embedded from its own text, columns and HNSW indexes rebuilt, identity recorded', async () => {
     const { rt, a, b, target } = await seeded();
-    expect((await rt.facade.recall(a, { query: QUESTION, k: 5 })).results[0]?.node_id).not.toBe(target);
+    expect((await rt.facade.recall(a, { query: QUESTION, k: 5, mode: 'vector' })).results[0]?.node_id).not.toBe(target);
     const minilm = new CountingEmbedder(new MiniLmEmbedder());
     const outcome = await reembedDatabase(rt.db, minilm, { batchSize: 8 });
     expect(outcome).toMatchObject({ status: 'done', from: { modelId: 'hash-512-v1', dimension: 512 }, to: { modelId: 'all-minilm-l6-v2-int8', dimension: 384 }, rows: 53, resumed: false });
@@ -93,7 +93,7 @@ describe('reembedDatabase', { timeout: 120_000 }, () => {
     vector.forEach((x, i) => expect(x).toBeCloseTo(expected?.[i] ?? NaN, 5));
 
     const after = facadeOver(rt, new MiniLmEmbedder());
-    expect((await after.recall(a, { query: QUESTION, k: 5 })).results[0]?.node_id).toBe(target);
+    expect((await after.recall(a, { query: QUESTION, k: 5, mode: 'vector' })).results[0]?.node_id).toBe(target);
     // Tenant-scoped as ever: B's recall sees only B's ten cells.
     expect((await after.recall(b, { query: QUESTION, k: 100 })).results).toHaveLength(10);
     await expect(migrate(rt.db, { modelId: 'hash-512-v1', dimension: 512 })).rejects.toThrow(/hyphae reembed/);
