@@ -82,7 +82,19 @@ interface Fixtures {
  */
 function validBodies(f: Fixtures): Record<string, readonly Record<string, string>[]> {
   const j = JSON.stringify;
-  const search = { query: j('payments'), k: '5', cell_types: j(['Fact']), scene_id: j(f.sceneId) };
+  const search = {
+    query: j('payments'),
+    k: '5',
+    cell_types: j(['Fact']),
+    scene_id: j(f.sceneId),
+    mode: j('hybrid'),
+    metadata: j({ source: 'fuzz' }),
+    source_agents: j(['fuzzer']),
+    created_after: j('2000-01-01T00:00:00Z'),
+    created_before: j('2100-01-01T00:00:00Z'),
+    min_trust: '0.1',
+    recency_bias: '0.5',
+  };
   return {
     storeCell: [
       {
@@ -286,6 +298,15 @@ describe('REST: hostile input never yields a 5xx', () => {
 describe('MCP over HTTP: hostile tool arguments never yield a 5xx or an internal error', () => {
   const validArguments = (f: Fixtures): Record<string, Record<string, string>> => {
     const j = JSON.stringify;
+    const searchControls = {
+      mode: j('lexical'),
+      metadata: j({ a: 1 }),
+      source_agents: j(['fuzzer']),
+      created_after: j('2000-01-01T00:00:00Z'),
+      created_before: j('2100-01-01T00:00:00Z'),
+      min_trust: '0.1',
+      recency_bias: '0.5',
+    };
     return {
       store: {
         content: j('a memory'),
@@ -297,8 +318,8 @@ describe('MCP over HTTP: hostile tool arguments never yield a 5xx or an internal
         source_ref: j({ kind: 'file', locator: 'x' }),
         supersedes: j(f.cellId),
       },
-      recall: { query: j('memory'), k: '3', cell_types: j(['Fact']), scene_id: j(f.sceneId) },
-      query: { query: j('memory'), layer: j('L1'), k: '3', cell_types: j(['Fact']), scene_id: j(f.sceneId) },
+      recall: { query: j('memory'), k: '3', cell_types: j(['Fact']), scene_id: j(f.sceneId), ...searchControls },
+      query: { query: j('memory'), layer: j('L1'), k: '3', cell_types: j(['Fact']), scene_id: j(f.sceneId), ...searchControls },
       open_session: { project: j('fuzz'), title: j('t') },
       close_session: { session_id: j(f.sessionId) },
       place_beacon: {
