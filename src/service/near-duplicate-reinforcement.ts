@@ -14,7 +14,8 @@ import type { SourceRef } from '../core/entities.js';
 import { ConflictError } from '../core/errors.js';
 import type { CellRow } from '../store/cell-row.js';
 import type { Queryable } from '../store/db.js';
-import { insertReinforcementKey, reinforceCell, restatedCell } from '../store/near-duplicate-repository.js';
+import { findCellByIdempotencyKey } from '../store/cell-repository.js';
+import { deleteReinforcementKey, insertReinforcementKey, reinforceCell, restatedCell } from '../store/near-duplicate-repository.js';
 import type { VectorParam } from '../store/vector-param.js';
 import { statementsContrast } from './near-duplicate-contrast.js';
 
@@ -36,11 +37,27 @@ export interface Statement {
   readonly metadata: Record<string, unknown>;
 }
 
-/** The reinforced cell, or null when the statement is new (the caller writes it). `similarity` null: identical statements only. */
-export async function reinforceRestatement(tx: Queryable, statement: Statement, similarity: number | null): Promise<CellRow | null> {
+/** A restatement's outcome: the cell it reinforced, or (`replay`) the cell of an earlier store with the same idempotency key. */
+export interface Restated {
+  readonly row: CellRow;
+  readonly replay: boolean;
+}
+
+/** What the restatement did, or null when the statement is new (the caller writes it). `similarity` null: identical statements only. */
+export async function reinforceRestatement(tx: Queryable, statement: Statement, similarity: number | null): Promise<Restated | null> {
   const found = await restatedCell(tx, statement, similarity === null ? null : statement.embedding);
   if (found === null) return null;
   if (!found.identical && (similarity === null || found.similarity < similarity || statementsContrast(found.content, statement.content) !== null)) return null;
+  const { idempotencyKey: key } = statement;
+  if (key !== null) {
+    // The key before the cell: a concurrent store with this key that got here first makes this one its replay, which counts nothing.
+    const recorded = await insertReinforcementKey(tx, statement.tenantId, statement.agent, key, found.node_id, statement.now);
+    if (!recorded) {
+      const original = await findCellByIdempotencyKey(tx, statement.tenantId, statement.agent, key);
+      if (original === null) throw new ConflictError('idempotency key conflict; retry');
+      return { row: original, replay: true };
+    }
+  }
   const reinforced = await reinforceCell(tx, {
     tenantId: statement.tenantId,
     nodeId: found.node_id,
@@ -58,11 +75,10 @@ export async function reinforceRestatement(tx: Queryable, statement: Statement, 
       similarity: found.similarity,
     },
   });
-  if (reinforced === null) return null;
-  if (statement.idempotencyKey !== null) {
-    const recorded = await insertReinforcementKey(tx, statement.tenantId, statement.agent, statement.idempotencyKey, reinforced.node_id, statement.now);
-    // A concurrent store with the same key committed first: roll this one back; the retry replays it.
-    if (!recorded) throw new ConflictError('idempotency key conflict; retry');
+  if (reinforced === null) {
+    // The cell went meanwhile: the caller writes the statement as a cell of its own, under its key.
+    if (key !== null) await deleteReinforcementKey(tx, statement.tenantId, statement.agent, key);
+    return null;
   }
-  return reinforced;
+  return { row: reinforced, replay: false };
 }

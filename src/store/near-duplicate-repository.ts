@@ -97,12 +97,18 @@ export async function reinforceCell(q: Queryable, restatement: Restatement): Pro
   return result.rows[0] ?? null;
 }
 
-/** Records the key of a reinforcing store; false when the agent's key is already taken (a concurrent replay won). */
+/** Records the key of a reinforcing store; false when the agent already used it, for a cell or another reinforcement (this store is a replay). */
 export async function insertReinforcementKey(q: Queryable, tenantId: string, agent: string, key: string, nodeId: string, now: Date): Promise<boolean> {
   const result = await q.query(
-    `INSERT INTO reinforcement_keys (tenant_id, agent, idempotency_key, node_id, created_at) VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO reinforcement_keys (tenant_id, agent, idempotency_key, node_id, created_at)
+     SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM cells WHERE tenant_id = $1 AND source_agent = $2 AND idempotency_key = $3)
      ON CONFLICT (tenant_id, agent, idempotency_key) DO NOTHING`,
     [tenantId, agent, key, nodeId, now.toISOString()],
   );
   return result.rowCount > 0;
+}
+
+/** Forgets a reinforcement key recorded in this transaction for a reinforcement that did not happen. */
+export async function deleteReinforcementKey(q: Queryable, tenantId: string, agent: string, key: string): Promise<void> {
+  await q.query('DELETE FROM reinforcement_keys WHERE tenant_id = $1 AND agent = $2 AND idempotency_key = $3', [tenantId, agent, key]);
 }

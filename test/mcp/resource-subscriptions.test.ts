@@ -45,18 +45,22 @@ function listen(client: Client): Heard {
   return heard;
 }
 
-/** Subscribe → one diff → updated; unsubscribe → the next diff's list_changed arrives without an updated. */
-async function subscribeStory(client: Client, heard: Heard, storeMatching: (content: string) => Promise<void>): Promise<void> {
+/**
+ * Subscribe → one diff → updated; unsubscribe → the next diff's list_changed arrives without an updated.
+ * Stories sharing a server store texts of their own (`label`): the same text again would reinforce the earlier cell and gossip nothing.
+ */
+async function subscribeStory(client: Client, heard: Heard, storeMatching: (content: string) => Promise<void>, label?: string): Promise<void> {
+  const own = label === undefined ? '' : ` (${label})`;
   expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true, listChanged: true });
   await client.subscribeResource({ uri: 'hyphae://inbox' });
-  await storeMatching(`${INTEREST} failed twice this week`);
+  await storeMatching(`${INTEREST} failed twice this week${own}`);
   await waitFor(() => heard.updated.length === 1 && heard.listChanged === 1);
   expect(heard.updated).toEqual(['hyphae://inbox']);
   const { contents } = await client.readResource({ uri: 'hyphae://inbox' });
-  expect((contents[0] as { text: string }).text).toContain(`${INTEREST} failed twice this week`);
+  expect((contents[0] as { text: string }).text).toContain(`${INTEREST} failed twice this week${own}`);
 
   await client.unsubscribeResource({ uri: 'hyphae://inbox' });
-  await storeMatching(`${INTEREST} now runs an hour later`);
+  await storeMatching(`${INTEREST} now runs an hour later${own}`);
   await waitFor(() => heard.listChanged === 2);
   expect(heard.updated).toEqual(['hyphae://inbox']);
 }
@@ -103,7 +107,7 @@ describe('resources/subscribe over Streamable HTTP and stdio bridged to it', () 
     const bystanderHeard = listen(bystander.client);
     await waitFor(() => replica.liveStream.openStreams === streamsBefore + 2);
 
-    await subscribeStory(subscriber.client, heard, storeMatching);
+    await subscribeStory(subscriber.client, heard, storeMatching, 'http');
     await waitFor(() => bystanderHeard.listChanged === 2);
     expect(bystanderHeard.updated).toEqual([]);
   });
@@ -127,7 +131,7 @@ describe('resources/subscribe over Streamable HTTP and stdio bridged to it', () 
     clients.push(bridged);
     const heard = listen(bridged.client);
     await waitFor(() => replica.liveStream.openStreams === streamsBefore + 1);
-    await subscribeStory(bridged.client, heard, storeMatching);
+    await subscribeStory(bridged.client, heard, storeMatching, 'bridged');
   });
 });
 

@@ -68,8 +68,8 @@ async function recallAndReadAll(client: Client): Promise<void> {
   }
   const { structured, blocks } = await call(client, 'recall', { query: 'billing database', k: 10 });
   const results = structured.results as { node_id: string; distance: number }[];
-  // structuredContent stays ids and distances, never content.
-  for (const result of results) expect(Object.keys(result).sort()).toEqual(['distance', 'node_id']);
+  // structuredContent stays ids, distances and scores, never content.
+  for (const result of results) expect(Object.keys(result).sort()).toEqual(['distance', 'node_id', 'score']);
   expect(results.map((r) => r.node_id).sort()).toEqual([...stored].sort());
   const recalled = links(blocks);
   expect(recalled.map((link) => link.uri)).toEqual(results.map((r) => `hyphae://cells/${r.node_id}`));

@@ -113,6 +113,9 @@ async function writeStatement(ctx: FacadeContext, tx: Queryable, principal: Prin
   const sceneId = input.scene_id === undefined ? scope.sceneId : await sceneOfCurrentProject(tx, principal, input.scene_id, scope.project);
   const superseded = input.supersedes === undefined ? null : await supersedable(tx, principal, input.supersedes, scope.project);
   const key = input.idempotency_key ?? null;
+  // A replay whose original committed since the check before this transaction: return it, or it would reinforce its own cell.
+  const replayed = key === null ? null : await findCellByIdempotencyKey(tx, principal.tenantId, principal.agent, key);
+  if (replayed !== null) return { row: replayable(principal, replayed), diffs: [] };
   if (superseded === null) {
     const restatement = {
       tenantId: principal.tenantId,
@@ -131,7 +134,7 @@ async function writeStatement(ctx: FacadeContext, tx: Queryable, principal: Prin
       metadata: input.metadata ?? {},
     };
     const twin = await reinforceRestatement(tx, restatement, ctx.config.nearDuplicateSimilarity);
-    if (twin !== null) return { row: twin, diffs: [], reinforced: true };
+    if (twin !== null) return twin.replay ? { row: replayable(principal, twin.row), diffs: [] } : { row: twin.row, diffs: [], reinforced: true };
   }
   const inserted = await insertNewCell(
     ctx,
