@@ -27,6 +27,7 @@ const SECTIONS: readonly SectionEntry[] = [
   { name: 'channel', module: './channel-bench.js', exportName: 'runChannelBench' },
   { name: 'worker', module: './worker-bench.js', exportName: 'runWorkerBench' },
   { name: 'peer', module: './peer-bench.js', exportName: 'runPeerBench' },
+  { name: 'mem0', module: './mem0-bench.js', exportName: 'runMem0Bench' },
   { name: 'abuse', module: './abuse-bench.js', exportName: 'runAbuseBench' },
   { name: 'dedup', module: './dedup-bench.js', exportName: 'runDedupBench' },
   { name: 'port', module: './port-bench.js', exportName: 'runPortBench' },
