@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { InvalidArgumentError, UnavailableError } from '../core/errors.js';
 import { decodeVector } from './embed-wire.js';
 import type { Embedder } from './embedder.js';
+import { JsonPoster, type JsonReply } from './json-poster.js';
 import { backoffDelayMs, parseRetryAfterMs, sleep } from './retry-backoff.js';
 import type { BackoffOptions } from './retry-backoff.js';
 import { l2Normalize } from './vector-math.js';
@@ -57,6 +58,7 @@ export class OpenAiEmbedder implements Embedder {
   private readonly maxRetryAfterMs: number;
   private readonly textsPerRequest: number;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly poster: JsonPoster;
 
   constructor(options: OpenAiEmbedderOptions) {
     let base: URL;
@@ -79,6 +81,7 @@ export class OpenAiEmbedder implements Embedder {
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     this.textsPerRequest = Math.max(1, options.maxTextsPerRequest ?? DEFAULT_TEXTS_PER_REQUEST);
     this.sleep = options.sleep ?? sleep;
+    this.poster = new JsonPoster(this.endpoint);
   }
 
   /** The full URL requests go to. */
@@ -93,6 +96,7 @@ export class OpenAiEmbedder implements Embedder {
   }
 
   close(): Promise<void> {
+    this.poster.close();
     return Promise.resolve();
   }
 
@@ -116,29 +120,23 @@ export class OpenAiEmbedder implements Embedder {
   }
 
   private async attempt(texts: readonly string[]): Promise<Attempt> {
-    let response: Response;
+    let response: JsonReply;
     try {
-      response = await fetch(this.endpoint, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}),
-        },
-        body: JSON.stringify({ model: this.modelId, input: texts, encoding_format: 'float' }),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
+      response = await this.poster.post(
+        JSON.stringify({ model: this.modelId, input: texts, encoding_format: 'float' }),
+        { accept: 'application/json', ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}) },
+        this.timeoutMs,
+      );
     } catch (cause) {
       return { error: new UnavailableError(`cannot reach ${this.endpoint}`, { cause }), retry: true };
     }
     if (response.status === 429 || response.status >= 500) {
-      const retryAfterMs = parseRetryAfterMs(response.headers.get('retry-after'));
-      await response.body?.cancel();
+      const retryAfterMs = parseRetryAfterMs(response.header('retry-after') ?? null);
       const error = new UnavailableError(`${this.endpoint} answered ${response.status}`, { details: { status: response.status } });
       return retryAfterMs === undefined ? { error, retry: true } : { error, retry: true, retryAfterMs };
     }
-    if (!response.ok) {
-      const detail = (await response.text().catch(() => '')).slice(0, 500);
+    if (response.status < 200 || response.status > 299) {
+      const detail = response.body.slice(0, 500);
       const error =
         response.status === 400 || response.status === 413 || response.status === 422
           ? new InvalidArgumentError(`${this.endpoint} refused the request (${response.status}): ${detail}`)
@@ -147,7 +145,7 @@ export class OpenAiEmbedder implements Embedder {
     }
     let parsed: z.infer<typeof embeddingsResponseSchema>;
     try {
-      const result = embeddingsResponseSchema.safeParse(await response.json());
+      const result = embeddingsResponseSchema.safeParse(JSON.parse(response.body));
       if (!result.success) return { error: new UnavailableError(`${this.endpoint} sent a malformed embeddings response`), retry: true };
       parsed = result.data;
     } catch (cause) {

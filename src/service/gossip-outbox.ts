@@ -10,6 +10,7 @@ import { beaconsThatReceived } from '../store/beacon-repository.js';
 import type { CellRow } from '../store/cell-row.js';
 import type { Queryable } from '../store/db.js';
 import type { VectorParam } from '../store/vector-param.js';
+import type { BeaconPresence } from './beacon-presence.js';
 
 /** The outbox relay's hook: woken after diffs commit; it publishes from the diffs table. */
 export interface OutboxSignal {
@@ -36,13 +37,25 @@ export function cellChange(row: CellRow, embedding: VectorParam): GossipChange {
   };
 }
 
+export interface GossipOutboxOptions extends BeaconMatcherOptions {
+  readonly maxInboxDiffs?: number;
+  readonly presence: BeaconPresence;
+}
+
 export class GossipOutbox {
   private readonly matcher: BeaconMatcher;
   private readonly maxInboxDiffs: number | undefined;
+  private readonly presence: BeaconPresence;
 
-  constructor(options: BeaconMatcherOptions & { readonly maxInboxDiffs?: number }) {
+  constructor(options: GossipOutboxOptions) {
     this.matcher = new BeaconMatcher(options);
     this.maxInboxDiffs = options.maxInboxDiffs;
+    this.presence = options.presence;
+  }
+
+  /** A beacon is being placed in the tenant; call inside the placing transaction. */
+  beaconPlaced(tenantId: string): void {
+    this.presence.placed(tenantId);
   }
 
   private writerOptions(): DiffWriterOptions {
@@ -50,6 +63,7 @@ export class GossipOutbox {
   }
 
   async emit(tx: Queryable, op: DiffOp, change: GossipChange, now: Date): Promise<WrittenDiff[]> {
+    if (!(await this.presence.mayHaveBeacons(tx, change.tenantId))) return [];
     const matches = await this.matcher.match(tx, change, now);
     if (matches.length === 0) return [];
     return writeDiffs(tx, op, change, matches, null, this.writerOptions());
@@ -62,6 +76,7 @@ export class GossipOutbox {
    * they asked for their own cells.
    */
   async emitSupersession(tx: Queryable, change: GossipChange, supersededId: string, now: Date): Promise<WrittenDiff[]> {
+    if (!(await this.presence.mayHaveBeacons(tx, change.tenantId))) return [];
     const matches = await this.matcher.match(tx, change, now);
     const seen = new Set(matches.map((m) => m.beaconId));
     const told: BeaconMatch[] = (await beaconsThatReceived(tx, change.tenantId, supersededId, change.embedding, now))

@@ -106,6 +106,12 @@ export async function countLiveBeacons(q: Queryable, tenantId: string, owner: st
   return Number(result.rows[0]?.n ?? 0);
 }
 
+/** Whether the tenant holds any beacon, expired or not. */
+export async function tenantHasBeacons(q: Queryable, tenantId: string): Promise<boolean> {
+  const result = await q.query<{ holds: boolean }>(`SELECT EXISTS (SELECT 1 FROM beacons WHERE tenant_id = $1) AS holds`, [tenantId]);
+  return result.rows[0]?.holds === true;
+}
+
 /** A beacon a cell change may reach: what matching reads of it, and its similarity to the cell. */
 export type BeaconCandidate = Pick<BeaconRow, 'beacon_id' | 'owner_agent' | 'owner_projects' | 'project' | 'threshold' | 'cell_types' | 'scene_id' | 'include_own'> & {
   readonly similarity: number;

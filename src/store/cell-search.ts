@@ -12,7 +12,7 @@ import type { CellType, Layer, SearchMode } from '../core/cell-types.js';
 import { CellConditions, type Validity } from './cell-conditions.js';
 import { CELL_COLUMNS, cellColumns, type CellRow } from './cell-row.js';
 import type { Db, Queryable } from './db.js';
-import { MAX_EF_SEARCH } from './knn-session.js';
+import { MAX_EF_SEARCH, setTransactionEfSearch } from './knn-session.js';
 import { identifierMatching, termMatching, type LexicalPart, type LexicalText } from './lexical-terms.js';
 import type { VectorParam } from './vector-param.js';
 
@@ -84,7 +84,7 @@ export async function searchCells(db: Db, search: CellSearch, filter: KnnFilter,
     isPlainKnn(search) ? nearestCells(q, search.vector, filter, k, withCells) : rankedCells(q, search, filter, k, withCells);
   if (efSearch === sessionEfSearch) return run(db);
   return db.transaction(async (tx) => {
-    await tx.query(`SELECT set_config('hnsw.ef_search', $1, true)`, [String(efSearch)]);
+    await setTransactionEfSearch(tx, efSearch);
     return run(tx);
   });
 }

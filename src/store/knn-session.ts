@@ -5,6 +5,7 @@
  * so nothing a search changes outlives it on a pooled connection.
  */
 import { InvalidArgumentError } from '../core/errors.js';
+import type { Queryable } from './db.js';
 
 import { ITERATIVE_SCAN_MODES, KNN_DEFAULTS, MAX_EF_SEARCH, MAX_SCAN_TUPLES, type IterativeScanMode, type KnnSettings } from '../core/knn-defaults.js';
 
@@ -25,4 +26,9 @@ export function knnSettings(overrides: Partial<KnnSettings> = {}): KnnSettings {
 export function knnSessionSetup(checked: KnnSettings): string {
   const settings = knnSettings(checked);
   return `SELECT set_config('hnsw.iterative_scan', '${settings.iterativeScan}', false), set_config('hnsw.ef_search', '${settings.efSearch}', false), set_config('hnsw.max_scan_tuples', '${settings.maxScanTuples}', false)`;
+}
+
+/** Sets hnsw.ef_search for the rest of the transaction `tx` only (it reverts at commit or rollback). */
+export async function setTransactionEfSearch(tx: Queryable, efSearch: number): Promise<void> {
+  await tx.query(`SELECT set_config('hnsw.ef_search', $1, true)`, [String(efSearch)]);
 }

@@ -37,6 +37,7 @@ export function beaconOperations(ctx: FacadeContext): BeaconOperations {
             { details: { quota: 'beacons_per_agent', limit: config.maxBeaconsPerAgent } },
           );
         }
+        ctx.gossip.beaconPlaced(principal.tenantId);
         return insertBeacon(tx, {
           beaconId: randomUUID(),
           tenantId: principal.tenantId,

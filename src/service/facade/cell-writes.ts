@@ -9,6 +9,7 @@ import type { WrittenDiff } from '../../mesh/diff-writer.js';
 import { deleteCell, deleteCellsWhere, findCellByIdempotencyKey, insertPromotedCopy, markSuperseded } from '../../store/cell-repository.js';
 import type { CellRow } from '../../store/cell-row.js';
 import type { Queryable } from '../../store/db.js';
+import { setTransactionEfSearch } from '../../store/knn-session.js';
 import { purgeProject } from '../../store/project-purge-repository.js';
 import { clearSceneConsolidation } from '../../store/scene-repository.js';
 import type { VectorParam } from '../../store/vector-param.js';
@@ -18,10 +19,16 @@ import { cellChange } from '../gossip-outbox.js';
 import { checkStoreLimits, parseInput, parseUuid } from '../input-validation.js';
 import type { MemoryFacade } from '../memory-facade.js';
 import { reinforceRestatement } from '../near-duplicate-reinforcement.js';
-import { resolveSessionScope } from '../session-scope.js';
 import { insertNewCell } from './cell-insert.js';
 import type { FacadeContext } from './facade-context.js';
 import { replayable, supersedable, visibleCell, visibleScene } from './visibility.js';
+
+/**
+ * ef_search of a store's near-duplicate probe. It asks for one neighbour at similarity ≥ 0.85 —
+ * so near that the graph walk reaches it from few candidates — not for a ranked list, and the
+ * session's 40 cost 4× the walk (docs/storage.md, the store path).
+ */
+const NEAR_DUPLICATE_EF_SEARCH = 10;
 
 export type CellWriteOperations = Pick<MemoryFacade, 'store' | 'deleteCell' | 'forgetCells' | 'purgeProject'>;
 
@@ -94,7 +101,13 @@ export function cellWriteOperations(ctx: FacadeContext): CellWriteOperations {
       const { project } = parseInput(purgeProjectInputSchema, raw);
       requireProject(principal, project);
       // One transaction, however large the project: a purge is all or nothing, so no statement timeout.
-      const purged = await ctx.db.transaction((tx) => purgeProject(tx, principal.tenantId, project), { statementTimeoutMs: 0 });
+      const purged = await ctx.db.transaction(
+        (tx) => {
+          ctx.scopes.forgetTenant(principal.tenantId);
+          return purgeProject(tx, principal.tenantId, project);
+        },
+        { statementTimeoutMs: 0 },
+      );
       return { project, ...purged };
     },
   };
@@ -108,7 +121,7 @@ interface StoreOutcome {
 
 /** The store's transaction: its project and scene, then a supersession, a reinforcement or a new cell, and its diffs. */
 async function writeStatement(ctx: FacadeContext, tx: Queryable, principal: Principal, input: StoreInput, embedding: VectorParam, now: Date): Promise<StoreOutcome> {
-  const scope = await resolveSessionScope(tx, principal);
+  const scope = await ctx.scopes.resolve(tx, principal);
   requireProject(principal, scope.project);
   const sceneId = input.scene_id === undefined ? scope.sceneId : await sceneOfCurrentProject(tx, principal, input.scene_id, scope.project);
   const superseded = input.supersedes === undefined ? null : await supersedable(tx, principal, input.supersedes, scope.project);
@@ -117,6 +130,7 @@ async function writeStatement(ctx: FacadeContext, tx: Queryable, principal: Prin
   const replayed = key === null ? null : await findCellByIdempotencyKey(tx, principal.tenantId, principal.agent, key);
   if (replayed !== null) return { row: replayable(principal, replayed), diffs: [] };
   if (superseded === null) {
+    if (ctx.config.nearDuplicateSimilarity !== null) await setTransactionEfSearch(tx, NEAR_DUPLICATE_EF_SEARCH);
     const restatement = {
       tenantId: principal.tenantId,
       project: scope.project,

@@ -22,6 +22,8 @@ import { HitRecorder } from '../hit-recorder.js';
 import { LiveStreamRegistry } from '../live-stream-registry.js';
 import type { MemoryFacade } from '../memory-facade.js';
 import type { SceneSummarizer } from '../scene-summarizer.js';
+import { SessionScopes } from '../session-scope.js';
+import { BeaconPresence } from '../beacon-presence.js';
 import { TenantQuotas } from '../tenant-quotas.js';
 import { beaconOperations } from './beacons.js';
 import { cellReadOperations } from './cell-reads.js';
@@ -111,6 +113,8 @@ function createFacadeContext(deps: MemoryFacadeDeps): FacadeContext {
   const clock = deps.clock ?? ((): Date => new Date());
   const reportError = deps.onBackgroundError ?? ((): void => undefined);
   const hits = new HitRecorder(db, { clock, onFlushed: (rows) => promoteHitCells(ctx, rows), onError: reportError });
+  // The embedded folder's lock makes this process the database's only writer: what it remembers stays true.
+  const ownsDatabase = db.driver === 'pglite';
   const ctx: FacadeContext = {
     db,
     config,
@@ -123,7 +127,9 @@ function createFacadeContext(deps: MemoryFacadeDeps): FacadeContext {
       energyTable: config.energyTable,
       maxInboxDiffs: config.maxInboxDiffs,
       maxBatch: config.maxBeaconCandidates,
+      presence: new BeaconPresence(ownsDatabase),
     }),
+    scopes: new SessionScopes(ownsDatabase),
     quotas: new TenantQuotas(config),
     summarizer: deps.summarizer ?? new ExtractiveSceneSummarizer(embedder, config.summaryBudgetChars),
     streams: new LiveStreamRegistry({

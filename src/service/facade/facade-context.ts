@@ -14,6 +14,7 @@ import type { GossipOutbox } from '../gossip-outbox.js';
 import type { HitRecorder } from '../hit-recorder.js';
 import type { LiveStreamRegistry } from '../live-stream-registry.js';
 import type { SceneSummarizer } from '../scene-summarizer.js';
+import type { SessionScopes } from '../session-scope.js';
 import type { TenantQuotas } from '../tenant-quotas.js';
 
 export interface FacadeContext {
@@ -23,6 +24,8 @@ export interface FacadeContext {
   readonly clock: () => Date;
   readonly gossip: GossipOutbox;
   readonly quotas: TenantQuotas;
+  /** The current project and session a store goes to. */
+  readonly scopes: SessionScopes;
   /** Recall hits, written in batches; a flush runs the promotion check. */
   readonly hits: HitRecorder;
   readonly summarizer: SceneSummarizer;

@@ -29,6 +29,7 @@ export function sessionSceneOperations(ctx: FacadeContext): SessionSceneOperatio
       const sceneId = randomUUID();
       const session = await ctx.db.transaction(async (tx) => {
         await ctx.quotas.admitSession(tx, principal.tenantId, principal.agent);
+        ctx.scopes.forgetAgent(principal.tenantId, principal.agent);
         await insertScene(tx, { tenantId: principal.tenantId, sceneId, project: input.project, title: input.title ?? null, createdBy: principal.agent });
         return insertSession(tx, { tenantId: principal.tenantId, sessionId: randomUUID(), agent: principal.agent, project: input.project, sceneId });
       });
@@ -39,6 +40,7 @@ export function sessionSceneOperations(ctx: FacadeContext): SessionSceneOperatio
       const input = parseInput(closeSessionInputSchema, raw);
       // Closed inside a transaction that a session out of the key's scope rolls back.
       return ctx.db.transaction(async (tx) => {
+        ctx.scopes.forgetAgent(principal.tenantId, principal.agent);
         const closed = await closeSession(tx, principal.tenantId, principal.agent, input.session_id);
         if (closed === null || closed.closed_at === null || !canAccessProject(principal, closed.project)) {
           throw new NotFoundError('session', input.session_id);
