@@ -3,17 +3,16 @@
  * of its own (bench/mem0-driver.py), Hyphae's embedded server over REST (`hyphae serve`) and over
  * MCP stdio (`hyphae mcp`), and the `hyphae worker` all of them embed through.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { Agent } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { announced, HYPHAE_BIN, REPO_ROOT, stopChild } from './bench-processes.js';
 import { postJson } from './loopback-post.js';
 
-const HYPHAE_BIN = fileURLToPath(new URL('../bin/hyphae.js', import.meta.url));
-const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MEM0_DRIVER = fileURLToPath(new URL('./mem0-driver.py', import.meta.url));
 const MEM0_VENV_SCRIPT = fileURLToPath(new URL('../scripts/mem0-venv.sh', import.meta.url));
 const run = promisify(execFile);
@@ -36,31 +35,6 @@ export interface MemoryPeer {
   store(text: string): Promise<PeerCall>;
   search(query: string, k: number): Promise<PeerCall>;
   close(): Promise<void>;
-}
-
-/** Resolves with the first match of `pattern` in the child's stderr; rejects if it exits first. */
-function announced(child: ChildProcess, pattern: RegExp, what: string): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const onData = (chunk: string): void => {
-      text += chunk;
-      const match = pattern.exec(text);
-      if (match !== null) {
-        child.stderr?.off('data', onData);
-        child.stderr?.resume();
-        resolve(match);
-      }
-    };
-    child.stderr?.setEncoding('utf8').on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${what} exited (${String(code)}) before it was ready: ${text.slice(-2000)}`)));
-  });
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 export interface EmbeddingWorker {

@@ -377,7 +377,7 @@ async function throughput(label: string, connect: () => Promise<Db>, maxReplicas
   }
 }
 
-async function beaconCosts(counts: readonly number[], open: (count: number) => Promise<Db>): Promise<BeaconCost[]> {
+export async function beaconCosts(counts: readonly number[], open: (count: number) => Promise<Db>): Promise<BeaconCost[]> {
   const embedder = new HashEmbedder();
   const costs: BeaconCost[] = [];
   for (const count of counts) {
@@ -392,7 +392,7 @@ async function beaconCosts(counts: readonly number[], open: (count: number) => P
   return costs;
 }
 
-function sizes(name: string, fallback: string, minimum: number): number[] {
+export function sizes(name: string, fallback: string, minimum: number): number[] {
   const values = (process.env[name] ?? fallback).split(',').map(Number);
   if (values.some((n) => !Number.isInteger(n) || n < minimum)) throw new Error(`${name} must be integers ≥ ${minimum}, comma-separated`);
   return values;

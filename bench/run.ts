@@ -34,6 +34,8 @@ const SECTIONS: readonly SectionEntry[] = [
   { name: 'console', module: './console-bench.js', exportName: 'runConsoleBench' },
   { name: 'recall', module: './recall-bench.js', exportName: 'runRecallBench' },
   { name: 'operator', module: '../operator/bench/operator-bench.js', exportName: 'runOperatorBench' },
+  // Only when named (`npm run bench scale`): a million cells, 10k live streams, 1k agents take a while.
+  { name: 'scale', module: './scale-bench.js', exportName: 'runScaleBench', onlyWhenNamed: true },
   // Only when named (`npm run bench cluster`): it starts a Kubernetes node, as root, for minutes.
   { name: 'cluster', module: './cluster-bench.js', exportName: 'runClusterBench', onlyWhenNamed: true },
 ];
