@@ -188,12 +188,16 @@ interface StoreRun {
   readonly latencies: number[];
   readonly refused: number;
   readonly seconds: number;
+  /** CPU milliseconds the API processes spent per store acknowledged. */
+  readonly apiCpuPerStore: number;
 }
 
-async function storeRun(ports: readonly number[], keys: readonly string[], perAgent: number, texts: readonly string[]): Promise<StoreRun> {
+async function storeRun(replicas: readonly ServeProcess[], keys: readonly string[], perAgent: number, texts: readonly string[]): Promise<StoreRun> {
+  const ports = replicas.map((r) => r.port);
   const agents = ports.map(() => new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY }));
-  const run: StoreRun = { latencies: [], refused: 0, seconds: 0 };
+  const run = { latencies: [] as number[], refused: 0 };
   let next = 0;
+  const cpuBefore = replicas.reduce((sum, r) => sum + processCpuMs(r.pid), 0);
   const started = performance.now();
   try {
     await Promise.all(
@@ -202,14 +206,16 @@ async function storeRun(ports: readonly number[], keys: readonly string[], perAg
           const t = performance.now();
           const response = await postJson(agents[i % ports.length] as Agent, ports[i % ports.length] as number, '/v1/cells', key, { content: texts[next++ % texts.length] as string, cell_type: 'Fact' });
           if (response.status === 201) run.latencies.push(performance.now() - t);
-          else (run as { refused: number }).refused += 1;
+          else run.refused += 1;
         }
       }),
     );
   } finally {
     for (const agent of agents) agent.destroy();
   }
-  return { ...run, seconds: (performance.now() - started) / 1000 };
+  const seconds = (performance.now() - started) / 1000;
+  const apiCpu = replicas.reduce((sum, r) => sum + processCpuMs(r.pid), 0) - cpuBefore;
+  return { ...run, seconds, apiCpuPerStore: apiCpu / Math.max(1, run.latencies.length) };
 }
 
 async function agentRows(url: string, admin: ManagedMemoryFacade, count: number): Promise<BenchRow[]> {
@@ -220,10 +226,10 @@ async function agentRows(url: string, admin: ManagedMemoryFacade, count: number)
     const topics = syntheticCorpus(Math.ceil(count / 10), 5);
     for (let i = 0; i < count; i += 10) await admin.placeBeacon(principals[i] as Principal, { text: topics[i / 10] as string, include_own: false });
     const texts = syntheticCorpus(BASE_STORES + count * STORES_PER_AGENT, 17);
-    const ports = replicas.map((r) => r.port);
-    await storeRun([ports[0] as number], [keys[0] as string], 20, texts.slice(0, 20));
-    const single = await storeRun([ports[0] as number], [keys[0] as string], BASE_STORES, texts.slice(20));
-    const many = await storeRun(ports, keys, STORES_PER_AGENT, texts.slice(BASE_STORES));
+    const first = replicas.slice(0, 1);
+    await storeRun(first, [keys[0] as string], 20, texts.slice(0, 20));
+    const single = await storeRun(first, [keys[0] as string], BASE_STORES, texts.slice(20));
+    const many = await storeRun(replicas, keys, STORES_PER_AGENT, texts.slice(BASE_STORES));
     const n = count.toLocaleString('en-US');
     const rate = (r: StoreRun): number => r.latencies.length / r.seconds;
     return [
@@ -237,6 +243,14 @@ async function agentRows(url: string, admin: ManagedMemoryFacade, count: number)
       },
       { metric: `store p50, ${n} agents at once`, value: r3(percentile(many.latencies, 50)), unit: 'ms', baseline: r3(percentile(single.latencies, 50)), ratio: r3(percentile(many.latencies, 50) / percentile(single.latencies, 50)) },
       { metric: `store p99, ${n} agents at once`, value: r3(percentile(many.latencies, 99)), unit: 'ms', baseline: r3(percentile(single.latencies, 99)), ratio: r3(percentile(many.latencies, 99) / percentile(single.latencies, 99)) },
+      {
+        metric: `API process CPU per store, ${n} agents at once`,
+        value: r3(many.apiCpuPerStore),
+        unit: 'ms',
+        baseline: r3(single.apiCpuPerStore),
+        ratio: r3(many.apiCpuPerStore / single.apiCpuPerStore),
+        note: 'both replicas\' CPU (every thread) over the run ÷ stores acknowledged; hash embedder, so no model on it; baseline: one client',
+      },
     ];
   } finally {
     await Promise.all(replicas.map((r) => r.close()));
