@@ -4,10 +4,14 @@
  * change that moves either must show in the very next store; and a store acknowledged is visible
  * to the next recall, under concurrency, on one replica and across two.
  */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import type { Principal } from '../../src/core/principal.js';
-import { createMemoryFacade, type ManagedMemoryFacade } from '../../src/service/index.js';
+import { createMemoryFacade, fileDumpSource, type ManagedMemoryFacade } from '../../src/service/index.js';
 import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../mesh/shared-database.js';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
 import { freshTenant } from './service-test-helpers.js';
@@ -25,6 +29,22 @@ async function storeThenRecallConcurrently(writers: readonly ManagedMemoryFacade
     }),
   );
   for (const outcome of outcomes) expect(outcome.first).toBe(outcome.stored);
+}
+
+/** A Hyphae export of `tenant` holding one open session of `agent` in `project` and one beacon of `watcher`. */
+function sessionAndBeaconDump(tenant: string, agent: string, project: string, watcher: string, beaconText: string): { text: string; sessionId: string } {
+  const at = new Date().toISOString();
+  const sceneId = randomUUID();
+  const sessionId = randomUUID();
+  const lines = [
+    { type: 'header', format: 'hyphae-export', version: 1, hyphae_version: '0.1.0', exported_at: at, scope: { tenant, project: null }, embedder: { model_id: 'other', dimension: 3 }, vectors: false },
+    { type: 'tenant', tenant, created_at: at },
+    { type: 'scene', tenant, scene_id: sceneId, project, title: null, created_by: agent, created_at: at, consolidated_at: null, consolidated_node_id: null },
+    { type: 'session', tenant, session_id: sessionId, agent, project, scene_id: sceneId, opened_at: at, closed_at: null },
+    { type: 'beacon', tenant, beacon_id: randomUUID(), owner_agent: watcher, owner_projects: ['*'], project: null, text: beaconText, threshold: 0.3, cell_types: null, scene_id: null, include_own: false, expires_at: null, created_at: at },
+    { type: 'end', counts: { tenant: 1, key: 0, scene: 1, session: 1, cell: 0, corroboration: 0, beacon: 1, inbox: 0, diff: 0 } },
+  ];
+  return { text: lines.map((line) => JSON.stringify(line)).join('\n') + '\n', sessionId };
 }
 
 describe.each(TEST_DRIVERS)('the store path on %s', (driver) => {
@@ -46,6 +66,35 @@ describe.each(TEST_DRIVERS)('the store path on %s', (driver) => {
     });
     await rt.facade.purgeProject(p, { project: 'work' });
     expect(await rt.facade.store(p, { content: 'after the purge', cell_type: 'Fact', salience: 0.5 })).toMatchObject({ project: 'home', session_id: null, scene_id: null });
+  });
+
+  it('a session closed sends the next store back to the default project', async () => {
+    const p = await rt.principal({ tenant: freshTenant(), agent: 'a', projects: ['home', 'work'], default_project: 'home' });
+    const session = await rt.facade.openSession(p, { project: 'work' });
+    expect(await rt.facade.store(p, { content: 'inside the session', cell_type: 'Fact', salience: 0.5 })).toMatchObject({ project: 'work', session_id: session.session_id });
+    await rt.facade.closeSession(p, { session_id: session.session_id });
+    expect(await rt.facade.store(p, { content: 'after the session', cell_type: 'Fact', salience: 0.5 })).toMatchObject({ project: 'home', session_id: null, scene_id: null });
+  });
+
+  it('an imported open session and beacon take the very next store of a tenant that stored before the import', async () => {
+    const tenant = freshTenant();
+    const admin = await rt.principal({ tenant, agent: 'a', roles: ['writer', 'admin'], projects: ['*'], default_project: 'home' });
+    const watcher = await rt.principal({ tenant, agent: 'watcher' });
+    expect(await rt.facade.store(admin, { content: 'the billing service keeps invoices in PostgreSQL', cell_type: 'Fact', salience: 0.5 })).toMatchObject({ project: 'home', session_id: null });
+    const dump = sessionAndBeaconDump(tenant, 'a', 'work', 'watcher', 'rotate the database credentials before the audit');
+    const dir = await mkdtemp(join(tmpdir(), 'hyphae-store-path-'));
+    try {
+      await writeFile(join(dir, 'dump.jsonl'), dump.text);
+      const summary = await rt.facade.importTenant(admin, fileDumpSource(join(dir, 'dump.jsonl')), { format: 'hyphae' });
+      expect(summary.records.session.added).toBe(1);
+      expect(summary.records.beacon.added).toBe(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const stored = await rt.facade.store(admin, { content: 'rotate the database credentials before the audit on Friday', cell_type: 'Task', salience: 0.9 });
+    expect(stored).toMatchObject({ project: 'work', session_id: dump.sessionId });
+    const inbox = await rt.facade.drainInbox(watcher, { page_size: 10 });
+    expect(inbox.diffs.map((d) => d.preview)).toEqual(['rotate the database credentials before the audit on Friday']);
   });
 
   it('the first beacon of a tenant that has taken stores without one hears the very next store', async () => {

@@ -51,6 +51,11 @@ export function portabilityOperations(ctx: FacadeContext): PortabilityOperations
         embedder: async () => ctx.embedder,
         tenant: principal.tenantId,
         cellQuota: { tenantId: principal.tenantId, limit: ctx.config.maxCellsPerTenant },
+        // Imported sessions and beacons move what the store path remembers of the tenant.
+        beforeCommit: () => {
+          ctx.scopes.forgetTenant(principal.tenantId);
+          ctx.gossip.beaconPlaced(principal.tenantId);
+        },
       });
     },
   };

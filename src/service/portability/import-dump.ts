@@ -38,6 +38,8 @@ export interface ImportDumpOptions {
    */
   readonly bulkLoadFrom?: number;
   readonly onProgress?: (progress: ImportProgress) => void;
+  /** Called inside the import's transaction once every row is written, before it commits. */
+  readonly beforeCommit?: () => void;
 }
 
 const VECTOR_TABLES: readonly VectorTable[] = ['cells', 'beacons'];
@@ -74,6 +76,7 @@ export async function importDump(db: Db, reader: DumpReader, options: ImportDump
       options.onProgress?.({ phase: 'indexing', records: total, total });
       for (const table of VECTOR_TABLES) await createVectorIndex(tx, table);
     }
+    options.beforeCommit?.();
     return written;
   }, { statementTimeoutMs: 0 });
   const records = Object.fromEntries(EXPORT_RECORD_TYPES.map((type) => [type, { in_file: checked.counts[type], added: added[type] }])) as ImportSummary['records'];
