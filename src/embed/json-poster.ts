@@ -1,7 +1,7 @@
 /**
  * POSTs JSON to one endpoint over node:http / node:https with keep-alive connections. The embedder
  * is on every store's and recall's path: fetch (undici, its web streams and abort signals) cost
- * ~2.1 ms of CPU per call to a loopback worker where this costs ~0.6 ms (docs/storage.md, the store path).
+ * ~2.1 ms of CPU per call to a loopback worker where this costs ~0.7 ms (docs/embeddings.md).
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
