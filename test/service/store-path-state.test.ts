@@ -108,6 +108,24 @@ describe.each(TEST_DRIVERS)('the store path on %s', (driver) => {
     expect(inbox.diffs.map((d) => d.preview)).toEqual(['rotate the database credentials before the audit on Friday']);
   });
 
+  it.skipIf(driver !== 'pglite')('embedded, stores made one after the other within one millisecond list newest first', async () => {
+    const p = await rt.principal({ tenant: freshTenant(), agent: 'a' });
+    const offset = (): number => rt.clock.now().getTime() - Date.now();
+    const before = offset();
+    const instant = rt.clock.now().getTime();
+    const stored: string[] = [];
+    try {
+      for (let i = 0; i < 40; i += 1) {
+        rt.clock.advance(instant - rt.clock.now().getTime());
+        stored.push((await rt.facade.store(p, { content: `listed cell ${i}`, cell_type: 'Fact', salience: 0.5 })).node_id);
+      }
+    } finally {
+      rt.clock.advance(before - offset());
+    }
+    const listed = await rt.facade.listCells(p, { limit: 50 });
+    expect(listed.items.map((cell) => cell.node_id)).toEqual([...stored].reverse());
+  });
+
   it('every store acknowledged is the first hit of a recall made at once, with many agents storing at the same time', async () => {
     const tenant = freshTenant();
     const principals = await Promise.all(Array.from({ length: AGENTS }, (_, i) => rt.principal({ tenant, agent: `agent-${i}` })));

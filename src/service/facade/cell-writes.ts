@@ -43,7 +43,7 @@ export function cellWriteOperations(ctx: FacadeContext): CellWriteOperations {
         if (existing !== null) return { ...ctx.node(replayable(principal, existing)), reinforced: false };
       }
       const embedding = await ctx.embed(input.content);
-      const now = ctx.clock();
+      const now = ctx.stamps.next();
       const { row, diffs, reinforced = false } = await ctx.db.transaction((tx) => writeStatement(ctx, tx, principal, input, embedding, now));
       ctx.diffsCommitted(diffs);
       return { ...ctx.node(row), reinforced };

@@ -24,6 +24,7 @@ import type { MemoryFacade } from '../memory-facade.js';
 import type { SceneSummarizer } from '../scene-summarizer.js';
 import { SessionScopes } from '../session-scope.js';
 import { BeaconPresence } from '../beacon-presence.js';
+import { StoreStamps } from '../store-stamps.js';
 import { TenantQuotas } from '../tenant-quotas.js';
 import { beaconOperations } from './beacons.js';
 import { cellReadOperations } from './cell-reads.js';
@@ -130,6 +131,7 @@ function createFacadeContext(deps: MemoryFacadeDeps): FacadeContext {
       presence: new BeaconPresence(ownsDatabase),
     }),
     scopes: new SessionScopes(ownsDatabase),
+    stamps: new StoreStamps(clock, ownsDatabase),
     quotas: new TenantQuotas(config),
     summarizer: deps.summarizer ?? new ExtractiveSceneSummarizer(embedder, config.summaryBudgetChars),
     streams: new LiveStreamRegistry({

@@ -15,6 +15,7 @@ import type { HitRecorder } from '../hit-recorder.js';
 import type { LiveStreamRegistry } from '../live-stream-registry.js';
 import type { SceneSummarizer } from '../scene-summarizer.js';
 import type { SessionScopes } from '../session-scope.js';
+import type { StoreStamps } from '../store-stamps.js';
 import type { TenantQuotas } from '../tenant-quotas.js';
 
 export interface FacadeContext {
@@ -26,6 +27,8 @@ export interface FacadeContext {
   readonly quotas: TenantQuotas;
   /** The current project and session a store goes to. */
   readonly scopes: SessionScopes;
+  /** The time a new cell is stamped with. */
+  readonly stamps: StoreStamps;
   /** Recall hits, written in batches; a flush runs the promotion check. */
   readonly hits: HitRecorder;
   readonly summarizer: SceneSummarizer;
