@@ -7,8 +7,9 @@
  * over, and a sweep of the hybrid weights. Then the merge confusion: pairs stored through the
  * facade at the embedder's default similarity — restatements that must reinforce, identical
  * restatements, and statements that must stay two cells (other values, contradictions, another
- * subject, another identifier) — with the merge guard, and as the number/negation guard alone would
- * have decided. BENCH_RECALL_EMBEDDERS: comma-separated (default minilm,hash,use-lite);
+ * claim about the same subject, another subject, another identifier) — with the merge guard,
+ * without its predicate guard, and as the number/negation guard alone would have decided; and the
+ * store cost of reinforcement with its guards (bench/store-guard-cost.ts). BENCH_RECALL_EMBEDDERS: comma-separated (default minilm,hash,use-lite);
  * BENCH_RECALL_SWEEP_IDENTIFIER and BENCH_RECALL_SWEEP_TEXT: the hybrid weights swept.
  */
 import { SEARCH_MODES, type SearchMode } from '../src/core/cell-types.js';
@@ -24,6 +25,7 @@ import { openPgliteDb, type PgliteDb } from '../src/store/pglite-driver.js';
 import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
 import type { BenchRow, BenchSection } from './bench-section.js';
 import { mergeConfusionRows } from './merge-confusion.js';
+import { storeGuardCostRows } from './store-guard-cost.js';
 import { RECALL_CATEGORIES, recallFixture, scoreRankings, type FixtureQuestion, type RankingScore, type RecallFixture } from './recall-fixture.js';
 
 const K = 10;
@@ -136,7 +138,9 @@ async function qualityRows(kind: string, fixture: RecallFixture, rows: BenchRow[
       sweep.push(`${weights.identifier}/${weights.text}: ${round(score.top1, 2)}/${round(score.top5, 2)}`);
     }
     rows.push({ metric: `${embedder.modelId} hybrid weight sweep`, value: WEIGHT_SWEEP.length, unit: 'settings', note: `identifier/text: top-1/top-5 — ${sweep.join('; ')}` });
-    await mergeConfusionRows(loaded.db, embedder, defaultNearDuplicateSimilarityFor(embedder.modelId), rows);
+    const similarity = defaultNearDuplicateSimilarityFor(embedder.modelId);
+    await mergeConfusionRows(loaded.db, embedder, similarity, rows);
+    if (similarity !== null) await storeGuardCostRows(loaded.db, embedder, similarity, rows);
   } finally {
     for (const facade of loaded.facades) await facade.close();
     await loaded.db.close();

@@ -23,4 +23,11 @@ describe('statementsContrast', () => {
   it('sees another subject (near-duplicate-subjects.ts) once numbers and negation agree', () => {
     expect(statementsContrast('Falcon chose Envoy over Nginx for the GraphQL gateway.', 'Harbor chose Envoy over Nginx for the GraphQL gateway.')).toBe('name');
   });
+
+  it('sees another claim about the same subject: each side says two content words or more the other lacks', () => {
+    const subject = 'the nightly export job to the data warehouse';
+    expect(statementsContrast(`${subject} failed twice this week`, `${subject} now runs an hour later`)).toBe('predicate');
+    expect(statementsContrast('Webhooks are retried five times with exponential backoff.', 'Failed webhooks get five retries with exponential backoff.')).toBeNull();
+    expect(statementsContrast('We are splitting the monolith into services.', 'The monolith is split into services.')).toBeNull();
+  });
 });

@@ -6,12 +6,13 @@
  * merging those would lose the newer claim. Two cheap lexical signs catch most of them: the numbers
  * named (digits, or English number words up to ninety) differ, or one negates and the other does
  * not. The subject can differ too — another name, identifier or swapped subject
- * (near-duplicate-subjects.ts). English only; another language's contrast falls back on the
+ * (near-duplicate-subjects.ts), or, about the same subject, the claim (near-duplicate-predicates.ts). English only; another language's contrast falls back on the
  * similarity alone.
  */
+import { predicatesDiffer } from './near-duplicate-predicates.js';
 import { subjectsContrast, type SubjectContrast } from './near-duplicate-subjects.js';
 
-export type StatementContrast = 'number' | 'negation' | SubjectContrast;
+export type StatementContrast = 'number' | 'negation' | SubjectContrast | 'predicate';
 
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
@@ -43,5 +44,5 @@ export function statementsContrast(a: string, b: string): StatementContrast | nu
   const [wordsA, wordsB] = [tokens(a), tokens(b)];
   if (numbersIn(wordsA) !== numbersIn(wordsB)) return 'number';
   if (negates(wordsA) !== negates(wordsB)) return 'negation';
-  return subjectsContrast(a, b);
+  return subjectsContrast(a, b) ?? (predicatesDiffer(a, b) ? 'predicate' : null);
 }

@@ -4,7 +4,7 @@
  * reinforceCell), keeps its own text and what it carried as a corroboration record of the cell, and
  * answers with the cell. A restatement is the identical text (with every embedder), or — with a
  * similarity configured — the nearest cell at that cosine similarity or above, unless the two
- * differ in a number, a negation, a name, an identifier or a swapped subject
+ * differ in a number, a negation, a name, an identifier, a swapped subject or the claim
  * (near-duplicate-contrast.ts). Runs inside the store's transaction, after its project is
  * resolved; the reinforced row stays locked until commit.
  */

@@ -27,7 +27,7 @@ const OPENERS = new Set(
   ).split(' '),
 );
 /** Function words: a swapped run made only of these is a rewording, not a different statement. */
-const FUNCTION_WORDS = new Set([...OPENERS, 'out', 'up', 'off', 'down', 'than', 'what', 'which', 'who', 'how', 'why', 'where', 'has', 'have', 'had']);
+export const FUNCTION_WORDS: ReadonlySet<string> = new Set([...OPENERS, 'out', 'up', 'off', 'down', 'than', 'what', 'which', 'who', 'how', 'why', 'where', 'has', 'have', 'had']);
 
 interface Word {
   readonly text: string;

@@ -25,6 +25,11 @@ const SUBJECT_PAIRS: readonly (readonly [string, string])[] = [
   ['The payments team moved its queues from RabbitMQ to Kafka to replay settlement events.', 'The logistics team moved its queues from RabbitMQ to Kafka to replay settlement events.'],
   ['The flag checkout_v2_enabled routes half of the carts to the new checkout page.', 'The flag checkout_v2_preview routes half of the carts to the new checkout page.'],
 ];
+/** Pairs minilm scores above 0.85 that make two different claims about one long subject: neither a name nor one swapped run tells them apart. */
+const PREDICATE_PAIRS: readonly (readonly [string, string])[] = [
+  ['The single sign-on integration between the employee directory and the internal wiki breaks after password changes.', 'The single sign-on integration between the employee directory and the internal wiki is maintained by the security team.'],
+  ['The rate limiter in front of the public API blocks partners behind shared NAT gateways.', 'The rate limiter in front of the public API counts requests per API key behind shared NAT gateways.'],
+];
 
 function cosine(a: Float32Array, b: Float32Array): number {
   return a.reduce((sum, x, i) => sum + x * (b[i] ?? 0), 0);
@@ -130,6 +135,19 @@ describe.each(TEST_DRIVERS)('near-duplicate reinforcement on %s (minilm)', (driv
     expect(other.node_id).not.toBe(kept.node_id);
     expect((await rt.facade.getCell(author, kept.node_id)).corroborations).toBe(0);
     expect((await rt.facade.cellHistory(author, kept.node_id)).corroborations).toEqual([]);
+    expect((await cellsOf(author)).sort()).toEqual([kept.node_id, other.node_id].sort());
+  });
+
+  it.each(PREDICATE_PAIRS)('never folds another claim about the same subject into a cell, however close: %s', async (first, second) => {
+    // As close as a rewording, with the same subject: only the predicate guard keeps the two claims apart.
+    const [a, b] = await rt.embedder.embed([first, second]);
+    expect(cosine(a as Float32Array, b as Float32Array)).toBeGreaterThanOrEqual(0.85);
+    expect(statementsContrast(first, second)).toBe('predicate');
+    const { author } = await team();
+    const kept = await rt.facade.store(author, { content: first, cell_type: 'Risk', salience: 0.5 });
+    const other = await rt.facade.store(author, { content: second, cell_type: 'Risk', salience: 0.5 });
+    expect(other).toMatchObject({ reinforced: false, content: second, corroborations: 0 });
+    expect((await rt.facade.getCell(author, kept.node_id)).corroborations).toBe(0);
     expect((await cellsOf(author)).sort()).toEqual([kept.node_id, other.node_id].sort());
   });
 
