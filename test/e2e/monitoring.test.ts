@@ -92,11 +92,15 @@ describe.skipIf(prometheusSkip !== undefined)('monitoring on a real Kubernetes n
   const active = async (alertname: string): Promise<PrometheusAlert[]> =>
     (await prometheus.alerts()).filter((a) => a.labels.alertname === alertname && a.labels.namespace === NS);
 
-  /** Waits for `alertname` to fire, and checks it went pending no later than a scrape and an evaluation (plus slack) after `since`. */
-  async function expectFiresAfter(alertname: string, since: number): Promise<PrometheusAlert[]> {
+  /**
+   * Waits for `series` series of `alertname` to fire (each process's scrape lands at its own moment, so
+   * one may fire a scrape before another), and checks each went pending no later than a scrape and an
+   * evaluation (plus slack) after `since`.
+   */
+  async function expectFiresAfter(alertname: string, since: number, series = 1): Promise<PrometheusAlert[]> {
     const alerts = await eventually(`${alertname} firing`, async () => {
       const now = await firing(alertname);
-      return now.length > 0 ? now : undefined;
+      return now.length >= series ? now : undefined;
     }, (FAULT_FOR_SECONDS + 4 * ALERT_SLACK_SECONDS) * 1000);
     for (const alert of alerts) {
       const pendingAfter = (Date.parse(alert.activeAt) - since) / 1000;
@@ -213,7 +217,7 @@ describe.skipIf(prometheusSkip !== undefined)('monitoring on a real Kubernetes n
     try {
       await kubectl('-n', NS, 'delete', 'pod', `${MESH}-nats-0`, '--wait=true');
       const gone = Date.now();
-      const alerts = await expectFiresAfter('HyphaeNatsDisconnected', gone);
+      const alerts = await expectFiresAfter('HyphaeNatsDisconnected', gone, 2);
       // The API pod's bus and the worker's embedding connection both lost NATS.
       expect(alerts.map((a) => `${a.labels.job}/${a.labels.connection}`).sort()).toEqual(['hyphae-api/bus', 'hyphae-worker/embed']);
       expect(alerts.every((a) => a.labels.severity === 'critical' && a.labels.mesh === MESH)).toBe(true);
