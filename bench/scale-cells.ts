@@ -85,7 +85,8 @@ async function measureStage(db: Db, url: string, indexDefinition: string, cells:
   try {
     await bare.connect();
     await bare.query(`SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 40`);
-    facade = createMemoryFacade({ db: facadeDb, embedder: vectorEmbedder(vectors), config: { hitFlushIntervalMs: 3_600_000 } });
+    // The default tenant limit is a million cells: the stores measured at that size go past it.
+    facade = createMemoryFacade({ db: facadeDb, embedder: vectorEmbedder(vectors), config: { hitFlushIntervalMs: 3_600_000, maxCellsPerTenant: cells + STORES + 1_000 } });
     const key = await facade.keyAdmin.createKey({ tenant: TENANT, agent: `bench-${cells}`, default_project: PROJECT, projects: [PROJECT] });
     const principal: Principal = await facade.authenticate(key.key);
     const figures: StageFigures = { cells, recall: [], bare: [], store: [], indexSeconds };
