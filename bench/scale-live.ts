@@ -103,15 +103,18 @@ async function mintAgents(admin: ManagedMemoryFacade, prefix: string, count: num
   return { keys, principals };
 }
 
-/** Store sent → diff read on every watcher's stream, per delivery. */
-async function pushLatencies(port: number, writerKey: string, deliveries: { wait: Promise<void>[] }, arm: () => void, pushes: number): Promise<number[]> {
+/**
+ * Store sent → diff read on every watcher's stream, per delivery. Each round's texts are its own: a
+ * text stored before would reinforce its cell, which tells no one, and the wait would never end.
+ */
+async function pushLatencies(port: number, writerKey: string, deliveries: { wait: Promise<void>[] }, arm: () => void, pushes: number, round: string): Promise<number[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const latencies: number[] = [];
   try {
     for (let i = 0; i < pushes; i++) {
       arm();
       const started = performance.now();
-      const response = await postJson(agent, port, '/v1/cells', writerKey, { content: `${INTEREST}: step ${i} of the rotation checklist`, cell_type: 'Task', salience: 0.9 });
+      const response = await postJson(agent, port, '/v1/cells', writerKey, { content: `${INTEREST}: ${round} step ${i} of the rotation checklist`, cell_type: 'Task', salience: 0.9 });
       if (response.status !== 201) throw new Error(`store answered ${response.status}: ${response.body.slice(0, 200)}`);
       const arrived = await Promise.all(deliveries.wait.map((w) => w.then(() => performance.now())));
       for (const at of arrived) latencies.push(at - started);
@@ -136,7 +139,7 @@ async function streamRows(url: string, admin: ManagedMemoryFacade, streams: numb
     for (const principal of principals.slice(0, WATCHERS)) await admin.placeBeacon(principal, { text: INTEREST, threshold: 0.3, include_own: false });
     const writerKey = (await admin.keyAdmin.createKey({ tenant: TENANT, agent: 'writer' })).key;
     // Warm the server's paths once, then let it settle.
-    await pushLatencies(serve.port, writerKey, { wait: [] }, () => undefined, 5);
+    await pushLatencies(serve.port, writerKey, { wait: [] }, () => undefined, 5, 'warm-up');
     await sleep(2_000);
     const idleRss = processRssBytes(serve.pid);
     const idleCpu = await cpuOver(serve.pid, IDLE_SAMPLE_MS);
@@ -148,7 +151,7 @@ async function streamRows(url: string, admin: ManagedMemoryFacade, streams: numb
       deliveries.wait = Array.from({ length: count }, (_, w) => new Promise<void>((resolve) => (resolvers[w] = resolve)));
     };
     open.push(await openDiffStream(serve.port, keys[0] as string, () => (resolvers[0] as () => void)()));
-    const single = await pushLatencies(serve.port, writerKey, deliveries, arm(1), PUSHES);
+    const single = await pushLatencies(serve.port, writerKey, deliveries, arm(1), PUSHES, 'one-stream');
 
     const openStarted = performance.now();
     const rest = await inBatches(streams - 1, OPEN_CONCURRENCY, (i) => openDiffStream(serve.port, keys[i + 1] as string, () => (i + 1 < WATCHERS ? (resolvers[i + 1] as () => void)() : undefined)));
@@ -157,7 +160,7 @@ async function streamRows(url: string, admin: ManagedMemoryFacade, streams: numb
     await sleep(5_000);
     const fullRss = processRssBytes(serve.pid);
     const fullCpu = await cpuOver(serve.pid, IDLE_SAMPLE_MS);
-    const many = await pushLatencies(serve.port, writerKey, deliveries, arm(WATCHERS), PUSHES);
+    const many = await pushLatencies(serve.port, writerKey, deliveries, arm(WATCHERS), PUSHES, 'all-streams');
     const n = streams.toLocaleString('en-US');
     return [
       {
