@@ -30,7 +30,7 @@ import {
   type A2aRpcError,
 } from './a2a-errors.js';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import { A2A_PATH, AGENT_CARD_URL_PATH, LEGACY_PROTOCOL_VERSION, agentCard, legacyAgentCard } from './agent-card.js';
+import { A2A_PATH, AGENT_CARD_URL_PATH, LEGACY_PROTOCOL_VERSION, agentCard, legacyAgentCard, type CardOAuth } from './agent-card.js';
 import { callContextFor, ownerOf } from './caller-identity.js';
 import { BoundedTaskStore } from './bounded-task-store.js';
 import { MemoryRequestHandler } from './memory-request-handler.js';
@@ -47,6 +47,8 @@ export interface A2aRouteDeps {
   readonly maxBufferedBytes?: number;
   /** Finished tasks each agent's GetTask/ListTasks still see; older ones are dropped. Default 100. */
   readonly maxFinishedTasksPerAgent?: number;
+  /** With OAuth configured, the card offers a bearer token beside the API key. */
+  readonly oauth?: CardOAuth;
 }
 
 export interface A2aRoutes {
@@ -155,7 +157,7 @@ export function registerA2aRoutes(app: FastifyInstance, deps: A2aRouteDeps): A2a
 
   app.get(AGENT_CARD_URL_PATH, async (request, reply) => {
     const baseUrl = `${request.protocol}://${request.host}`;
-    const card = isLegacy(headerValue(request, 'a2a-version')) ? legacyAgentCard(baseUrl, deps.version) : AgentCard.toJSON(agentCard(baseUrl, deps.version));
+    const card = isLegacy(headerValue(request, 'a2a-version')) ? legacyAgentCard(baseUrl, deps.version, deps.oauth) : AgentCard.toJSON(agentCard(baseUrl, deps.version, deps.oauth));
     return reply.header('content-type', JSON_CONTENT_TYPE).header('vary', 'A2A-Version').send(card);
   });
 

@@ -1,16 +1,28 @@
 /**
  * Hyphae's A2A agent card: the three skills, JSON-RPC at `/a2a` with streaming (A2A 1.0, and 0.3
- * for clients that still speak it), and the same API keys as every other surface (the
- * `x-hyphae-key` header). The card is public, as discovery needs; it names the endpoint by the
- * URL the caller reached this server at. A 0.3 client gets the card in 0.3's shape.
+ * for clients that still speak it), and the same credentials as every other surface: an API key
+ * in `x-hyphae-key`, or — with OAuth configured — a bearer access token, whose authorization
+ * server the protected-resource metadata names (RFC 9728). The card is public, as discovery
+ * needs; it names the endpoint by the URL the caller reached this server at. A 0.3 client gets the
+ * card in 0.3's shape.
  */
-import { A2A_PROTOCOL_VERSION, type AgentCard, type AgentSkill } from '@a2a-js/sdk';
-import { API_KEY_HEADER } from '../surface-shared/index.js';
+import { A2A_PROTOCOL_VERSION, type AgentCard, type AgentSkill, type SecurityRequirement, type SecurityScheme } from '@a2a-js/sdk';
+import type { OAuthConfig } from '../core/oauth-config.js';
+import { API_KEY_HEADER, resourceMetadataUrl } from '../surface-shared/index.js';
 import { DEFAULT_CELL_TYPE, DEFAULT_SKILL } from './skill-selection.js';
 
 export const A2A_PATH = '/a2a';
 export const AGENT_CARD_URL_PATH = '/.well-known/agent-card.json';
 export const API_KEY_SCHEME = 'hyphaeApiKey';
+export const BEARER_SCHEME = 'hyphaeOAuth';
+const API_KEY_DESCRIPTION = 'A Hyphae API key, the same as for MCP and REST';
+
+/** What the card says of OAuth: the issuer and where the protected-resource metadata is. */
+export type CardOAuth = Pick<OAuthConfig, 'issuer' | 'resource'>;
+
+function bearerDescription(oauth: CardOAuth): string {
+  return `An OAuth access token from ${oauth.issuer} for ${oauth.resource}; the authorization server and scopes are in ${resourceMetadataUrl(oauth)}`;
+}
 
 const MODES = ['text/plain', 'application/json'];
 export const LEGACY_PROTOCOL_VERSION = '0.3';
@@ -48,7 +60,24 @@ const SKILL_CARDS: readonly AgentSkill[] = [
   ),
 ];
 
-export function agentCard(baseUrl: string, version: string): AgentCard {
+function securitySchemes(oauth: CardOAuth | undefined): Record<string, SecurityScheme> {
+  const schemes: Record<string, SecurityScheme> = {
+    [API_KEY_SCHEME]: { scheme: { $case: 'apiKeySecurityScheme', value: { description: API_KEY_DESCRIPTION, location: 'header', name: API_KEY_HEADER } } },
+  };
+  if (oauth !== undefined) {
+    schemes[BEARER_SCHEME] = { scheme: { $case: 'httpAuthSecurityScheme', value: { description: bearerDescription(oauth), scheme: 'Bearer', bearerFormat: 'JWT' } } };
+  }
+  return schemes;
+}
+
+/** Either credential is enough: each requirement is one alternative. */
+function securityRequirements(oauth: CardOAuth | undefined): SecurityRequirement[] {
+  const requirements: SecurityRequirement[] = [{ schemes: { [API_KEY_SCHEME]: { list: [] } } }];
+  if (oauth !== undefined) requirements.push({ schemes: { [BEARER_SCHEME]: { list: [] } } });
+  return requirements;
+}
+
+export function agentCard(baseUrl: string, version: string, oauth?: CardOAuth): AgentCard {
   return {
     name: 'Hyphae',
     description:
@@ -63,15 +92,8 @@ export function agentCard(baseUrl: string, version: string): AgentCard {
     provider: undefined,
     version,
     capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-    securitySchemes: {
-      [API_KEY_SCHEME]: {
-        scheme: {
-          $case: 'apiKeySecurityScheme',
-          value: { description: 'A Hyphae API key, the same as for MCP and REST', location: 'header', name: API_KEY_HEADER },
-        },
-      },
-    },
-    securityRequirements: [{ schemes: { [API_KEY_SCHEME]: { list: [] } } }],
+    securitySchemes: securitySchemes(oauth),
+    securityRequirements: securityRequirements(oauth),
     defaultInputModes: MODES,
     defaultOutputModes: MODES,
     skills: [...SKILL_CARDS],
@@ -80,8 +102,8 @@ export function agentCard(baseUrl: string, version: string): AgentCard {
 }
 
 /** The same card in A2A 0.3's JSON shape, for clients that ask for no version or for 0.3. */
-export function legacyAgentCard(baseUrl: string, version: string): Record<string, unknown> {
-  const card = agentCard(baseUrl, version);
+export function legacyAgentCard(baseUrl: string, version: string, oauth?: CardOAuth): Record<string, unknown> {
+  const card = agentCard(baseUrl, version, oauth);
   return {
     protocolVersion: '0.3.0',
     name: card.name,
@@ -91,9 +113,10 @@ export function legacyAgentCard(baseUrl: string, version: string): Record<string
     version,
     capabilities: { streaming: true, pushNotifications: false },
     securitySchemes: {
-      [API_KEY_SCHEME]: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'A Hyphae API key, the same as for MCP and REST' },
+      [API_KEY_SCHEME]: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: API_KEY_DESCRIPTION },
+      ...(oauth === undefined ? {} : { [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: bearerDescription(oauth) } }),
     },
-    security: [{ [API_KEY_SCHEME]: [] }],
+    security: [{ [API_KEY_SCHEME]: [] }, ...(oauth === undefined ? [] : [{ [BEARER_SCHEME]: [] }])],
     defaultInputModes: MODES,
     defaultOutputModes: MODES,
     skills: card.skills.map(({ id, name, description, tags, examples, inputModes, outputModes }) => ({ id, name, description, tags, examples, inputModes, outputModes })),

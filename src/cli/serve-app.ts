@@ -55,7 +55,7 @@ export async function buildSurfacesApp(deps: SurfacesAppDeps): Promise<SurfacesA
   const mcp = createMcpRoutes({ facade, pushStream, observer: metrics, pushDrops: metrics, serverVersion: version, channel: channel !== undefined });
   // Opt-in, and outside the OpenAPI document: A2A is its own protocol with its own card.
   const mountA2a: MountRoutes = (app) => {
-    registerA2aRoutes(app, { facade, version, metrics });
+    registerA2aRoutes(app, { facade, version, metrics, ...(deps.config.oauth === undefined ? {} : { oauth: deps.config.oauth }) });
   };
   const routes = [mcp.mount, ...(withConsole === true ? [mountConsole()] : []), ...(deps.config.a2a ? [mountA2a] : [])];
   const app = await buildHttpApp({ ...httpDeps, routes });

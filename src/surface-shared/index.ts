@@ -10,5 +10,5 @@ export { FailedAuthLimiter } from './failed-auth-limiter.js';
 export type { FailedAuthLimiterOptions } from './failed-auth-limiter.js';
 export { acceptsEventStream, mediaType } from './media-types.js';
 export { OAuthChallenges, refusalOf, rememberRefusal, scopeRefusalOf, tokenRefusalReason } from './oauth-challenge.js';
-export { PROTECTED_RESOURCE_PATHS, protectedResourceMetadata } from '../auth/oauth/protected-resource.js';
+export { PROTECTED_RESOURCE_PATHS, protectedResourceMetadata, resourceMetadataUrl } from '../auth/oauth/protected-resource.js';
 export { writeSseHead } from './sse-head.js';

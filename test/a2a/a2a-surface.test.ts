@@ -11,12 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diff, MemoryNode, RecallResult } from '../../src/core/entities.js';
 import { waitFor } from '../mesh/wait-for.js';
-import { a2aClient, data, fetchWithKey, rpcCodeOf, sendRequest, startA2aServer, text, userMessage, type A2aTestServer } from './support/a2a-server.js';
-
-function dataOf(message: Message): unknown {
-  const part = message.parts.find((p) => p.content?.$case === 'data');
-  return part?.content?.$case === 'data' ? part.content.value : undefined;
-}
+import { a2aClient, data, dataOf, fetchWithKey, rpcCodeOf, sendRequest, startA2aServer, text, userMessage, type A2aTestServer } from './support/a2a-server.js';
 
 function textOf(message: Message): string {
   return message.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { createKeyAdministration } from '../../../src/auth/key-administration.js';
 import type { Role as HyphaeRole } from '../../../src/core/cell-types.js';
+import type { OAuthConfig } from '../../../src/core/oauth-config.js';
 import type { Principal } from '../../../src/core/principal.js';
 import { createEmbedder } from '../../../src/embed/create-embedder.js';
 import { buildSurfacesApp } from '../../../src/cli/serve-app.js';
@@ -30,7 +31,7 @@ export interface A2aTestServer {
   close(): Promise<void>;
 }
 
-export async function startA2aServer(options: { readonly a2a?: boolean } = {}): Promise<A2aTestServer> {
+export async function startA2aServer(options: { readonly a2a?: boolean; readonly oauth?: OAuthConfig } = {}): Promise<A2aTestServer> {
   const embedder = await createEmbedder({ kind: 'hash' });
   const db = await createTestDb({ modelId: embedder.modelId, dimension: embedder.dimension });
   const bus = new MemoryBus();
@@ -44,11 +45,17 @@ export async function startA2aServer(options: { readonly a2a?: boolean } = {}): 
     diffFeed: feed,
     onBeaconsChanged: (tenantId, agent) => void feed.beaconsChanged(tenantId, agent),
     config: { hitFlushIntervalMs: 3_600_000 },
+    ...(options.oauth === undefined ? {} : { oauth: options.oauth }),
   });
   const metrics = createHyphaeMetrics();
   const { app } = await buildSurfacesApp({
     facade,
-    config: resolveHttpConfig({ rateLimitMax: 1_000_000, failedAuthMax: 1_000_000, ...(options.a2a === undefined ? {} : { a2a: options.a2a }) }),
+    config: resolveHttpConfig({
+      rateLimitMax: 1_000_000,
+      failedAuthMax: 1_000_000,
+      ...(options.a2a === undefined ? {} : { a2a: options.a2a }),
+      ...(options.oauth === undefined ? {} : { oauth: options.oauth }),
+    }),
     readiness: [],
     metrics,
     logger: false,
@@ -78,18 +85,25 @@ export async function startA2aServer(options: { readonly a2a?: boolean } = {}): 
   };
 }
 
-/** A fetch that sends the API key on every request, as an A2A client configured for this card would. */
-export function fetchWithKey(key: string | undefined): typeof fetch {
+/** A fetch that sends one header on every request, as an A2A client configured for this card would. */
+function fetchWithHeader(name: string, value: string | undefined): typeof fetch {
   return (input, init) => {
     const headers = new Headers(init?.headers);
-    if (key !== undefined) headers.set('x-hyphae-key', key);
+    if (value !== undefined) headers.set(name, value);
     return fetch(input, { ...init, headers });
   };
 }
 
-/** The SDK's client, from the agent card at `baseUrl`, over JSON-RPC. */
-export async function a2aClient(baseUrl: string, key: string | undefined): Promise<Client> {
-  const fetchImpl = fetchWithKey(key);
+export function fetchWithKey(key: string | undefined): typeof fetch {
+  return fetchWithHeader('x-hyphae-key', key);
+}
+
+export function fetchWithBearer(token: string): typeof fetch {
+  return fetchWithHeader('authorization', `Bearer ${token}`);
+}
+
+/** The SDK's client, from the agent card at `baseUrl`, over JSON-RPC, sending a key (or what `fetchImpl` sends). */
+export async function a2aClient(baseUrl: string, key: string | undefined, fetchImpl: typeof fetch = fetchWithKey(key)): Promise<Client> {
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       transports: [new JsonRpcTransportFactory({ fetchImpl })],
@@ -101,6 +115,12 @@ export async function a2aClient(baseUrl: string, key: string | undefined): Promi
 
 export function text(value: string): Part {
   return { content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: 'text/plain' };
+}
+
+/** The data part of an answer (the stored node, the recall result). */
+export function dataOf(message: Message): unknown {
+  const part = message.parts.find((p) => p.content?.$case === 'data');
+  return part?.content?.$case === 'data' ? part.content.value : undefined;
 }
 
 export function data(value: unknown): Part {
