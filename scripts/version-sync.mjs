@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Keeps every copy of the release version in step with package.json's `version`, the one place it
 // is set: the chart's version and appVersion, the tag of the PostgreSQL image the chart defaults to,
-// the HyphaeMesh CRD's default image tag (the operator's schema, then the generated CRD and the
-// chart's copy of it), and every X.Y.Z inside the `<!-- release:NAME -->` blocks of README.md and
+// the HyphaeMesh CRD's default image tags, Hyphae's and PostgreSQL's (the operator's schema, then
+// the generated CRD and the chart's copy of it), and every X.Y.Z inside the `<!-- release:NAME -->` blocks of README.md and
 // docs/helm.md (the install commands). `npm version X.Y.Z` runs it (package.json's "version" script).
 // Usage: node scripts/version-sync.mjs [--check] [--root DIR]
 //   --check  change nothing; name each file out of step and exit 1 if there is one
@@ -39,7 +39,10 @@ if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$/.test(version)) throw new Error(`package.
 const places = [
   ['charts/hyphae/Chart.yaml', (t) => replaceOne(replaceOne(t, /^(version: ).*$/m, version, 'Chart.yaml'), /^(appVersion: ).*$/m, `"${version}"`, 'Chart.yaml')],
   ['charts/hyphae/values.yaml', (t) => replaceOne(t, /^(\s+image: [^\s:]+\/postgres:)[^\s@]+$/m, version, 'values.yaml mesh.postgres.image')],
-  [CRD_SCHEMA, (t) => replaceOne(t, /(tag: string\(\{ default: ')[^']+(?=')/, version, CRD_SCHEMA)],
+  [
+    CRD_SCHEMA,
+    (t) => replaceOne(replaceOne(t, /(tag: string\(\{ default: ')[^']+(?=')/, version, CRD_SCHEMA), /(image: string\(\{ default: '[^':]+\/postgres:)[^']+(?=')/, version, CRD_SCHEMA),
+  ],
   ['README.md', (t) => releaseBlocks(t, version)],
   ['docs/helm.md', (t) => releaseBlocks(t, version)],
 ];

@@ -53,7 +53,7 @@ describe.skipIf(skip !== undefined)('HyphaeMesh CRD on a real kube-apiserver', (
       api: { replicas: 2, port: 8787, grpcPort: 50051 },
       autoscaling: { enabled: false, minReplicas: 2, maxReplicas: 10 },
       workers: { replicas: 1, embedder: 'minilm' },
-      postgres: { mode: 'managed', image: 'pgvector/pgvector:pg17', storage: { size: '10Gi' } },
+      postgres: { mode: 'managed', image: expect.stringMatching(/^ghcr\.io\/hyphae-dev\/postgres:\d+\.\d+\.\d+/), storage: { size: '10Gi' } },
       nats: { mode: 'managed', replicas: 3 },
       ingress: { enabled: false },
       monitoring: { serviceMonitor: { enabled: false, interval: '30s' } },

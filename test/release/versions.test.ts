@@ -18,6 +18,8 @@ interface Copies {
   postgresImageTag: string;
   crdImageTag: string;
   chartCrdImageTag: string;
+  crdPostgresImageTag: string;
+  chartCrdPostgresImageTag: string;
   blocks: Record<string, string[]>;
 }
 
@@ -25,10 +27,13 @@ interface Copies {
 function copiesIn(read: (path: string) => string): Copies {
   const chart = parse(read('charts/hyphae/Chart.yaml')) as { version: string; appVersion: string };
   const values = parse(read('charts/hyphae/values.yaml')) as { mesh: { postgres: { image: string } } };
-  const crdTag = (path: string): string => {
-    const crd = parse(read(path)) as { spec: { versions: Array<{ schema: { openAPIV3Schema: { properties: { spec: { properties: { image: { properties: { tag: { default: string } } } } } } } } }> } };
-    return crd.spec.versions[0]?.schema.openAPIV3Schema.properties.spec.properties.image.properties.tag.default ?? '';
+  type SpecProperties = { image: { properties: { tag: { default: string } } }; postgres: { properties: { image: { default: string } } } };
+  const specOf = (path: string): SpecProperties | undefined => {
+    const crd = parse(read(path)) as { spec: { versions: Array<{ schema: { openAPIV3Schema: { properties: { spec: { properties: SpecProperties } } } } }> } };
+    return crd.spec.versions[0]?.schema.openAPIV3Schema.properties.spec.properties;
   };
+  const crdTag = (path: string): string => specOf(path)?.image.properties.tag.default ?? '';
+  const crdPostgresTag = (path: string): string => specOf(path)?.postgres.properties.image.default.split(':').pop() ?? '';
   const blocks: Record<string, string[]> = {};
   for (const doc of DOCS_WITH_RELEASE_BLOCKS) {
     for (const [name, text] of releaseBlocks(read(doc))) blocks[`${doc} ${name}`] = [...new Set(text.match(VERSION_IN_TEXT) ?? [])];
@@ -39,6 +44,8 @@ function copiesIn(read: (path: string) => string): Copies {
     postgresImageTag: values.mesh.postgres.image.split(':').pop() ?? '',
     crdImageTag: crdTag(CRD),
     chartCrdImageTag: crdTag(`charts/hyphae/${CRD}`),
+    crdPostgresImageTag: crdPostgresTag(CRD),
+    chartCrdPostgresImageTag: crdPostgresTag(`charts/hyphae/${CRD}`),
     blocks,
   };
 }
@@ -50,6 +57,8 @@ function expectAllAt(copies: Copies, version: string): void {
     postgresImageTag: version,
     crdImageTag: version,
     chartCrdImageTag: version,
+    crdPostgresImageTag: version,
+    chartCrdPostgresImageTag: version,
     blocks: undefined,
   });
   for (const [block, versions] of Object.entries(copies.blocks)) expect(versions, block).toEqual([version]);

@@ -209,7 +209,7 @@ const patroniWhen = (pg: string): string =>
 export const postgresSchema = object(
   {
     mode: enumOf(['managed', 'cnpg', 'external'] as const, { default: 'managed' }),
-    image: string({ default: 'pgvector/pgvector:pg17', description: 'PostgreSQL image with pgvector (managed mode); more than one instance or backups need Patroni and pgBackRest in it (ghcr.io/hyphae-dev/postgres).' }),
+    image: string({ default: 'ghcr.io/hyphae-dev/postgres:0.1.0', description: 'PostgreSQL image with pgvector (managed mode); more than one instance or backups need Patroni and pgBackRest in it, as the default image (ghcr.io/hyphae-dev/postgres, at the release of the operator) has.' }),
     storage: object(
       {
         size: quantity({ default: '10Gi', description: 'Volume size per instance.' }),

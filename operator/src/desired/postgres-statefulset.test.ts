@@ -13,7 +13,7 @@ describe('postgres StatefulSet and Service', () => {
       storageClassName: 'fast',
       resources: { requests: { storage: '50Gi' } },
     });
-    expect((podSpecOf(s).containers[0] as unknown as { image: string }).image).toBe('pgvector/pgvector:pg17');
+    expect((podSpecOf(s).containers[0] as unknown as { image: string }).image).toMatch(/^ghcr\.io\/hyphae-dev\/postgres:/);
     expect(restrictedViolations(podSpecOf(s))).toEqual([]);
     expect(podSpecOf(s).securityContext).toMatchObject({ runAsUser: 999, fsGroup: 999 });
     expect((podSpecOf(s).containers[0] as unknown as { resources: unknown }).resources).toEqual({ requests: { cpu: '250m', memory: '512Mi' } });

@@ -17,7 +17,7 @@ import {
 import { PGDATA, usesPatroni } from './postgres-topology.js';
 import type { HyphaeMesh } from './hyphae-mesh.js';
 
-/** uid/gid of `postgres` in the Debian-based postgres images (pgvector/pgvector builds on them). */
+/** uid/gid of `postgres` in the Debian-based postgres images (ours, images/postgres, and the official ones). */
 export const POSTGRES_UID = 999;
 
 export function postgresStatefulSet(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject {
