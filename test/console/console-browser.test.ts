@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MemoryNode } from '../../src/core/entities.js';
+import type { MemoryNode, StoredNode } from '../../src/core/entities.js';
 import { findChromium, launchChromium, type HeadlessChromium } from '../support/chromium.js';
 import { skipTier } from '../support/test-tiers.js';
 import { startConsoleServer, type ConsoleServer } from './console-server.js';
@@ -108,6 +108,19 @@ describe.skipIf(chromiumPath === undefined && skipTier('browser', 'chromium'))('
     await page.goto(`${server.url}/console/#/memories`);
     await expect.poll(() => page.getByRole('list', { name: 'Cells' }).textContent()).toContain('<img src=x');
     expect(await page.locator('.cell-list img, .cell-list script').count()).toBe(0);
+  });
+
+  it('lists each restatement of a cell with its author and its own words', async () => {
+    const text = 'The staging database is rebuilt every night at 02:00 UTC';
+    const cell = await server.rest<StoredNode>('alice', 'POST', '/v1/cells', { content: text, cell_type: 'Fact' });
+    const restated = await server.rest<StoredNode>('bob', 'POST', '/v1/cells', { content: text, cell_type: 'Fact' });
+    expect(restated).toMatchObject({ node_id: cell.node_id, reinforced: true });
+    await page.goto(`${server.url}/console/#/cells/${cell.node_id}`);
+    const restatements = page.getByRole('list', { name: 'Restatements, oldest first' });
+    await expect.poll(() => restatements.getByRole('listitem').count()).toBe(1);
+    const record = restatements.getByRole('listitem').first();
+    expect(await record.locator('.meta').textContent()).toContain('by bob');
+    expect(await record.locator('pre.content').textContent()).toBe(text);
   });
 
   it('shows a store by another agent in the live gossip view as it happens, from author to recipient', async () => {

@@ -2,7 +2,7 @@
  * The shapes the console reads from the REST API: the server's own wire types, plus the answers of
  * the routes that exist for people (identity, gossip, quotas).
  */
-export type { ApiKeyInfo, Beacon, CreatedApiKey, Diff, MemoryNode, Scene, StoredNode } from '../../../src/core/entities.js';
+export type { ApiKeyInfo, Beacon, CellHistory, Corroboration, CreatedApiKey, Diff, MemoryNode, Scene, StoredNode } from '../../../src/core/entities.js';
 export type { CellType, Layer, Role } from '../../../src/core/cell-types.js';
 export type { GossipAgent, GossipEvent, Identity, QuotaUsage } from '../../../src/core/console-entities.js';
 

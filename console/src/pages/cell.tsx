@@ -5,7 +5,7 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { CELL_TYPES } from '../../../src/core/cell-types.js';
-import type { CellType, MemoryNode, StoredNode } from '../api/wire.js';
+import type { CellHistory, CellType, Corroboration, MemoryNode, StoredNode } from '../api/wire.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { Done, ErrorNotice, Loading } from '../components/notices.js';
 import { useConfirmedAction } from '../components/use-confirmed-action.js';
@@ -17,6 +17,8 @@ import { hasRole, useSession } from '../session.js';
 interface CellView {
   readonly cell: MemoryNode;
   readonly history: readonly MemoryNode[];
+  /** The restatements of every version; the page lists this version's. */
+  readonly corroborations: readonly Corroboration[];
 }
 
 function Provenance({ cell }: { readonly cell: MemoryNode }): JSX.Element {
@@ -70,7 +72,9 @@ function History({ cell, history }: CellView): JSX.Element {
   );
 }
 
-function Corroborations({ cell }: { readonly cell: MemoryNode }): JSX.Element {
+/** Each store that restated this cell: who, when, how alike, and its own words (kept, never folded away). */
+function Corroborations({ cell, corroborations }: CellView): JSX.Element {
+  const records = corroborations.filter((record) => record.node_id === cell.node_id);
   return (
     <section aria-labelledby="corroborations-heading">
       <h2 id="corroborations-heading">Corroborations</h2>
@@ -79,6 +83,18 @@ function Corroborations({ cell }: { readonly cell: MemoryNode }): JSX.Element {
           ? 'No other store restated this cell.'
           : `Restated ${cell.corroborations} time${cell.corroborations === 1 ? '' : 's'}, by ${cell.stated_by.slice(1).join(', ') || 'its author'}.`}
       </p>
+      {records.length === 0 ? null : (
+        <ol class="history" aria-label="Restatements, oldest first">
+          {records.map((record) => (
+            <li key={record.corroboration_id}>
+              <span class="meta">
+                by {record.agent} · {formatInstant(record.created_at)} · similarity {formatNumber(record.similarity)}
+              </span>
+              <pre class="content">{record.content}</pre>
+            </li>
+          ))}
+        </ol>
+      )}
     </section>
   );
 }
@@ -188,8 +204,11 @@ export function CellPage({ id }: { readonly id: string }): JSX.Element {
   const [deleted, setDeleted] = useState(false);
   const loaded = useLoad<CellView>(async () => {
     const path = `/v1/cells/${encodeURIComponent(id)}`;
-    const [cell, history] = await Promise.all([api.get<MemoryNode>(path), api.get<{ cells: readonly MemoryNode[] }>(`${path}/history`)]);
-    return { cell, history: history.cells };
+    const [cell, history] = await Promise.all([
+      api.get<MemoryNode>(path),
+      api.get<CellHistory>(`${path}/history`),
+    ]);
+    return { cell, history: history.cells, corroborations: history.corroborations };
   }, [id]);
   if (deleted) {
     return (
@@ -232,7 +251,7 @@ export function CellPage({ id }: { readonly id: string }): JSX.Element {
             </section>
           )}
           <History {...view} />
-          <Corroborations cell={view.cell} />
+          <Corroborations {...view} />
           {writer && view.cell.valid_until === null && view.cell.layer === 'L0' ? (
             <SupersedeForm cell={view.cell} onStored={(node) => navigate(cellHref(node.node_id))} />
           ) : null}
