@@ -1,7 +1,7 @@
-/** The console: sign-in until a key is accepted, then a header, navigation and the page the URL names. */
+/** The console: sign-in until a key or an access token is accepted, then a header, navigation and the page the URL names. */
 import type { JSX } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { createApiClient } from './api/client.js';
+import { createApiClient, type Credential } from './api/client.js';
 import type { Identity } from './api/wire.js';
 import { asApiError } from './components/use-load.js';
 import { AdminPage } from './pages/admin.js';
@@ -11,7 +11,8 @@ import { InboxPage } from './pages/inbox.js';
 import { MemoriesPage } from './pages/memories.js';
 import { SignIn } from './pages/sign-in.js';
 import { href, useRoute, type Route } from './router.js';
-import { forgetKey, hasRole, rememberKey, SessionContext, storedKey, useSession, type Session } from './session.js';
+import { finishSignIn, isSignInReturn } from './oauth-sign-in.js';
+import { forgetCredential, hasRole, rememberCredential, SessionContext, storedCredential, useSession, type Session } from './session.js';
 
 const TITLES: Readonly<Record<Route['page'], string>> = {
   memories: 'Memories',
@@ -100,34 +101,47 @@ function Shell({ route }: { readonly route: Route }): JSX.Element {
   );
 }
 
+/** The credential to open with: a provider's code being returned, else what this tab kept. */
+async function resumedCredential(): Promise<{ credential: Credential; what: string } | undefined> {
+  if (isSignInReturn()) return { credential: { kind: 'bearer', secret: await finishSignIn() }, what: 'access token' };
+  const stored = storedCredential();
+  return stored === null ? undefined : { credential: stored, what: stored.kind === 'key' ? 'stored key' : 'stored access token' };
+}
+
 export function App(): JSX.Element {
   const route = useRoute();
-  const [signedIn, setSignedIn] = useState<{ key: string; identity: Identity } | undefined>(undefined);
-  const [restoring, setRestoring] = useState(() => storedKey() !== null);
+  const [signedIn, setSignedIn] = useState<{ credential: Credential; identity: Identity } | undefined>(undefined);
+  const [restoring, setRestoring] = useState(() => isSignInReturn() || storedCredential() !== null);
   const [notice, setNotice] = useState<string | undefined>(undefined);
 
+  const open = (credential: Credential, identity: Identity): void => {
+    rememberCredential(credential);
+    setNotice(undefined);
+    setSignedIn({ credential, identity });
+  };
+
   useEffect(() => {
-    const key = storedKey();
-    if (key === null) return;
-    createApiClient(key)
-      .get<Identity>('/v1/me')
-      .then(
-        (identity) => setSignedIn({ key, identity }),
-        (error: unknown) => {
-          forgetKey();
-          setNotice(`Your stored key was refused (${asApiError(error).code}); sign in again.`);
-        },
-      )
+    let what = 'sign-in';
+    resumedCredential()
+      .then(async (resumed) => {
+        if (resumed === undefined) return;
+        what = resumed.what;
+        open(resumed.credential, await createApiClient(resumed.credential).get<Identity>('/v1/me'));
+      })
+      .catch((error: unknown) => {
+        forgetCredential();
+        setNotice(error instanceof Error && error.name === 'SignInError' ? `Sign-in failed: ${error.message}.` : `Your ${what} was refused (${asApiError(error).code}); sign in again.`);
+      })
       .finally(() => setRestoring(false));
   }, []);
 
   const session = useMemo<Session | null>(() => {
     if (signedIn === undefined) return null;
     return {
-      api: createApiClient(signedIn.key),
+      api: createApiClient(signedIn.credential),
       identity: signedIn.identity,
       signOut() {
-        forgetKey();
+        forgetCredential();
         setSignedIn(undefined);
         setNotice('Signed out.');
       },
@@ -142,16 +156,7 @@ export function App(): JSX.Element {
     );
   }
   if (session === null) {
-    return (
-      <SignIn
-        notice={notice}
-        onSignedIn={(key, identity) => {
-          rememberKey(key);
-          setNotice(undefined);
-          setSignedIn({ key, identity });
-        }}
-      />
-    );
+    return <SignIn notice={notice} onSignedIn={open} />;
   }
   return (
     <SessionContext.Provider value={session}>

@@ -1,31 +1,33 @@
 /**
- * The signed-in key lives in this tab's sessionStorage only: never in a cookie, never in
- * localStorage, gone when the tab closes; other origins' scripts cannot read it.
+ * The signed-in credential (a key, or an access token) lives in this tab's sessionStorage only:
+ * never in a cookie, never in localStorage, gone when the tab closes; other origins' scripts
+ * cannot read it.
  */
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { ApiClient } from './api/client.js';
+import type { ApiClient, Credential } from './api/client.js';
 import type { Identity, Role } from './api/wire.js';
 
-const STORAGE_KEY = 'hyphae.console.key';
+const STORAGE_KEY = 'hyphae.console.credential';
 
-export function storedKey(): string | null {
+export function storedCredential(): Credential | null {
   try {
-    return sessionStorage.getItem(STORAGE_KEY);
+    const stored = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? 'null') as Partial<Credential> | null;
+    return (stored?.kind === 'key' || stored?.kind === 'bearer') && typeof stored.secret === 'string' ? { kind: stored.kind, secret: stored.secret } : null;
   } catch {
     return null;
   }
 }
 
-export function rememberKey(key: string): void {
+export function rememberCredential(credential: Credential): void {
   try {
-    sessionStorage.setItem(STORAGE_KEY, key);
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(credential));
   } catch {
-    // Storage refused (private mode quotas): the key then lives in memory for this page only.
+    // Storage refused (private mode quotas): the credential then lives in memory for this page only.
   }
 }
 
-export function forgetKey(): void {
+export function forgetCredential(): void {
   try {
     sessionStorage.removeItem(STORAGE_KEY);
   } catch {

@@ -7,7 +7,10 @@
 import type { FastifyInstance } from 'fastify';
 import { registerA2aRoutes } from '../a2a/index.js';
 import type { HyphaeApp } from '../app/index.js';
-import { loadConsoleBundle, registerConsoleRoutes } from '../console/index.js';
+import { IssuerMetadataSource } from '../auth/oauth/issuer-metadata-source.js';
+import { loadConsoleBundle, registerConsoleRoutes, type ConsoleSignIn } from '../console/index.js';
+import { UnavailableError } from '../core/errors.js';
+import type { OAuthConfig } from '../core/oauth-config.js';
 import { buildHttpApp, type HttpAppDeps, type MountRoutes } from '../http/build-http-app.js';
 import { resolveHttpConfig } from '../http/http-config.js';
 import { SERVER_VERSION, channelSettingsOf, createMcpRoutes, createPushStream } from '../mcp/index.js';
@@ -57,7 +60,7 @@ export async function buildSurfacesApp(deps: SurfacesAppDeps): Promise<SurfacesA
   const mountA2a: MountRoutes = (app) => {
     registerA2aRoutes(app, { facade, version, metrics, ...(deps.config.oauth === undefined ? {} : { oauth: deps.config.oauth }) });
   };
-  const routes = [mcp.mount, ...(withConsole === true ? [mountConsole()] : []), ...(deps.config.a2a ? [mountA2a] : [])];
+  const routes = [mcp.mount, ...(withConsole === true ? [mountConsole(deps.config.oauth)] : []), ...(deps.config.a2a ? [mountA2a] : [])];
   const app = await buildHttpApp({ ...httpDeps, routes });
   warn = (error): void => app.log.warn({ err: error }, 'push stream lookup failed');
   return { app, pushStream, listenStreams: mcp.listenStreams };
@@ -97,7 +100,26 @@ export function buildServeAppWithStreams(hyphae: HyphaeApp, options: ServeAppOpt
 }
 
 /** The web console at /console, from the bundle built into dist/console (read once, here). */
-function mountConsole(): MountRoutes {
+function mountConsole(oauth: OAuthConfig | undefined): MountRoutes {
   const bundle = loadConsoleBundle();
-  return (app) => registerConsoleRoutes(app, bundle);
+  const signIn = oauth?.console === undefined ? undefined : consoleSignIn(oauth, oauth.console);
+  return (app) => registerConsoleRoutes(app, bundle, signIn);
+}
+
+/** The console as a public client of the issuer, its endpoints discovered once (a failure is retried after a pause). */
+function consoleSignIn(oauth: OAuthConfig, client: NonNullable<OAuthConfig['console']>): ConsoleSignIn {
+  const source = new IssuerMetadataSource(oauth.issuer);
+  return {
+    issuer: oauth.issuer,
+    clientId: client.clientId,
+    scope: client.scope,
+    resource: oauth.resource,
+    async endpoints() {
+      const { authorizationEndpoint, tokenEndpoint } = await source.get();
+      if (authorizationEndpoint === undefined || tokenEndpoint === undefined) {
+        throw new UnavailableError('the authorization server names no authorization_endpoint or token_endpoint');
+      }
+      return { authorizationEndpoint, tokenEndpoint };
+    },
+  };
 }

@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ConsoleBundle, ConsoleFile } from './console-bundle.js';
-import { CONSOLE_CSP, CONSOLE_PATH } from './console-policy.js';
+import { CONSOLE_PATH, consoleCsp } from './console-policy.js';
+import { registerConsoleSignIn, tokenEndpointOrigin, type ConsoleSignIn } from './console-sign-in.js';
 
 const NOT_BUILT = 'The Hyphae console is not built in this installation: with the dev dependencies installed, run `npm run build:console` (`npm start` does it) and restart; `npm run build` puts it in dist/.\n';
 
@@ -30,16 +31,20 @@ function notFound(reply: FastifyReply, path: string): FastifyReply {
   return reply.code(404).send({ error: { code: 'NOT_FOUND', message: `no console file ${path}` } });
 }
 
-/** Mounts the console; with no bundle, /console says how to build it (503) instead of failing start-up. */
-export function registerConsoleRoutes(app: FastifyInstance, bundle: ConsoleBundle | undefined): void {
+/**
+ * Mounts the console; with no bundle, /console says how to build it (503) instead of failing
+ * start-up. `signIn`: the identity provider the console may sign in through, besides keys.
+ */
+export function registerConsoleRoutes(app: FastifyInstance, bundle: ConsoleBundle | undefined, signIn?: ConsoleSignIn): void {
   void app.register(async (scope) => {
     // Runs after the app-wide onSend, so these replace the API's CSP and its `no-store`.
     scope.addHook('onSend', async (request, reply, payload) => {
-      reply.header('content-security-policy', CONSOLE_CSP);
+      reply.header('content-security-policy', consoleCsp(await tokenEndpointOrigin(signIn)));
       reply.header('cache-control', cachePolicy(request, reply));
       return payload;
     });
     scope.get(CONSOLE_PATH, async (_request, reply) => reply.redirect(`${CONSOLE_PATH}/`, 308));
+    registerConsoleSignIn(scope, signIn);
     scope.get(`${CONSOLE_PATH}/*`, async (request, reply) => {
       if (bundle === undefined) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
       const path = (request.params as { '*': string })['*'];

@@ -16,3 +16,17 @@ export type GossipAgent = Output<typeof gossipAgentSchema>;
 
 /** One quota: what is used against its limit, for a scope (`tenant`, `agent:<name>`, `this key`, `process`). */
 export type QuotaUsage = Output<typeof quotaUsageSchema>;
+
+/**
+ * `GET /console/oauth.json`: what the console needs to sign in through the identity provider
+ * (authorization code with PKCE as a public client), the provider's endpoints discovered by the server.
+ */
+export interface ConsoleSignInDocument {
+  readonly issuer: string;
+  readonly client_id: string;
+  readonly scope: string;
+  readonly resource: string;
+  readonly redirect_uri: string;
+  readonly authorization_endpoint: string;
+  readonly token_endpoint: string;
+}

@@ -61,6 +61,17 @@ describe('OAuth configuration', () => {
     });
   });
 
+  it('makes the console a client of the issuer when given its client id, asking for every scope unless told', () => {
+    const base = { HYPHAE_OAUTH_ISSUER: ISSUER, HYPHAE_PUBLIC_URL: PUBLIC_URL, HYPHAE_OAUTH_DEFAULT_TENANT: 'acme' };
+    expect(loadConfig(base).oauth?.console).toBeUndefined();
+    expect(loadConfig({ ...base, HYPHAE_CONSOLE_OAUTH_CLIENT_ID: 'hyphae-console' }).oauth?.console).toEqual({
+      clientId: 'hyphae-console',
+      scope: 'hyphae:read hyphae:write hyphae:admin',
+    });
+    const narrow = loadConfig({ ...base, HYPHAE_CONSOLE_OAUTH_CLIENT_ID: 'hyphae-console', HYPHAE_CONSOLE_OAUTH_SCOPES: ' hyphae:read ' });
+    expect(narrow.oauth?.console?.scope).toBe('hyphae:read');
+  });
+
   it('accepts http only on loopback, for the issuer and the public URL alike', () => {
     const local = loadConfig({ HYPHAE_OAUTH_ISSUER: 'http://127.0.0.1:9000', HYPHAE_PUBLIC_URL: 'http://localhost:8787', HYPHAE_OAUTH_ALLOWED_TENANTS: '*' });
     expect(local.oauth?.issuer).toBe('http://127.0.0.1:9000');
@@ -78,6 +89,7 @@ describe('OAuth configuration', () => {
     [{ HYPHAE_OAUTH_ISSUER: ISSUER, HYPHAE_PUBLIC_URL: PUBLIC_URL, HYPHAE_OAUTH_ALLOWED_TENANTS: 'acme,no way' }, 'HYPHAE_OAUTH_ALLOWED_TENANTS'],
     [{ HYPHAE_OAUTH_ISSUER: ISSUER, HYPHAE_PUBLIC_URL: PUBLIC_URL, HYPHAE_OAUTH_DEFAULT_TENANT: 'acme', HYPHAE_OAUTH_INTROSPECTION_CLIENT_ID: 'x' }, 'HYPHAE_OAUTH_INTROSPECTION_CLIENT_SECRET'],
     [{ HYPHAE_OAUTH_DEFAULT_TENANT: 'acme' }, 'HYPHAE_OAUTH_DEFAULT_TENANT'],
+    [{ HYPHAE_CONSOLE_OAUTH_CLIENT_ID: 'hyphae-console' }, 'HYPHAE_CONSOLE_OAUTH_CLIENT_ID'],
   ])('refuses %o naming %s', (env, variable) => {
     expect(refusal(env).message).toContain(variable);
   });

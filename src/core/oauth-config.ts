@@ -31,6 +31,8 @@ export const oauthEnvShape = {
   HYPHAE_OAUTH_PROJECTS_CLAIM: claimName.optional(),
   HYPHAE_OAUTH_INTROSPECTION_CLIENT_ID: z.string().min(1).max(512).optional(),
   HYPHAE_OAUTH_INTROSPECTION_CLIENT_SECRET: z.string().min(1).max(4096).optional(),
+  HYPHAE_CONSOLE_OAUTH_CLIENT_ID: z.string().min(1).max(512).optional(),
+  HYPHAE_CONSOLE_OAUTH_SCOPES: z.string().trim().min(1).max(1024).optional(),
 };
 
 type OAuthEnv = z.output<z.ZodObject<typeof oauthEnvShape>>;
@@ -57,7 +59,19 @@ export interface OAuthConfig {
   readonly projectsClaim: string | undefined;
   /** Credentials for RFC 7662 introspection of opaque tokens; undefined: only JWT access tokens. */
   readonly introspection: OAuthIntrospectionClient | undefined;
+  /** The web console as a public client of the issuer (sign-in with the identity provider); undefined: keys only. */
+  readonly console?: OAuthConsoleClient;
 }
+
+export interface OAuthConsoleClient {
+  /** The client id the identity provider registered the console under (redirect URI `<public URL>/console/`). */
+  readonly clientId: string;
+  /** The scopes the console asks for, space-separated. */
+  readonly scope: string;
+}
+
+/** What the console asks for by default: everything its pages can do; the identity provider grants what the user may have. */
+export const CONSOLE_DEFAULT_SCOPE = 'hyphae:read hyphae:write hyphae:admin';
 
 /** The canonical resource URL of HYPHAE_PUBLIC_URL, or undefined when unset. */
 export function canonicalPublicUrl(value: string | undefined): string | undefined {
@@ -97,6 +111,9 @@ export function resolveOAuthConfig(env: OAuthEnv): OAuthConfig | undefined {
     agentClaim: env.HYPHAE_OAUTH_AGENT_CLAIM,
     projectsClaim: env.HYPHAE_OAUTH_PROJECTS_CLAIM,
     introspection: clientId === undefined || clientSecret === undefined ? undefined : { clientId, clientSecret },
+    ...(env.HYPHAE_CONSOLE_OAUTH_CLIENT_ID === undefined
+      ? {}
+      : { console: { clientId: env.HYPHAE_CONSOLE_OAUTH_CLIENT_ID, scope: env.HYPHAE_CONSOLE_OAUTH_SCOPES ?? CONSOLE_DEFAULT_SCOPE } }),
   };
 }
 
@@ -107,6 +124,8 @@ const OAUTH_ONLY_VARIABLES = [
   'HYPHAE_OAUTH_PROJECTS_CLAIM',
   'HYPHAE_OAUTH_INTROSPECTION_CLIENT_ID',
   'HYPHAE_OAUTH_INTROSPECTION_CLIENT_SECRET',
+  'HYPHAE_CONSOLE_OAUTH_CLIENT_ID',
+  'HYPHAE_CONSOLE_OAUTH_SCOPES',
 ] as const satisfies readonly (keyof OAuthEnv)[];
 
 function isOrigin(value: string): boolean {

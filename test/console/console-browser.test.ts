@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryNode, StoredNode } from '../../src/core/entities.js';
-import { findChromium, launchChromium, type HeadlessChromium } from '../support/chromium.js';
+import { collectPageErrors, findChromium, launchChromium, type HeadlessChromium } from '../support/chromium.js';
 import { skipTier } from '../support/test-tiers.js';
 import { startConsoleServer, type ConsoleServer } from './console-server.js';
 import { createTestDb } from '../support/test-db.js';
@@ -47,10 +47,7 @@ describe.skipIf(chromiumPath === undefined && skipTier('browser', 'chromium'))('
       if (new URL(request.url()).origin !== new URL(server.url).origin) offOrigin.push(request.url());
     });
     page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/status of 40[134]/.test(message.text())) pageErrors.push(message.text());
-    });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    collectPageErrors(page, pageErrors);
   });
   afterAll(async () => {
     await chromium?.close();

@@ -5,7 +5,7 @@
  */
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_CSP, registerConsoleRoutes } from '../../src/console/index.js';
+import { CONSOLE_CSP, CONSOLE_SIGN_IN_PATH, consoleCsp, registerConsoleRoutes, type ConsoleSignIn } from '../../src/console/index.js';
 import { startConsoleServer, type ConsoleServer } from './console-server.js';
 import { createTestDb } from '../support/test-db.js';
 
@@ -94,5 +94,53 @@ describe('an installation whose bundle was never built', () => {
     expect(response.statusCode).toBe(503);
     expect(response.body).toContain('npm run build:console');
     await app.close();
+  });
+});
+
+describe('GET /console/oauth.json (sign-in through the identity provider)', () => {
+  const signIn = (endpoints: ConsoleSignIn['endpoints']): ConsoleSignIn => ({
+    issuer: 'https://id.example.com',
+    clientId: 'hyphae-console',
+    scope: 'hyphae:read hyphae:write hyphae:admin',
+    resource: 'https://hyphae.example.com',
+    endpoints,
+  });
+
+  async function get(sign: ConsoleSignIn | undefined): Promise<{ status: number; body: unknown; csp: unknown; retryAfter: unknown }> {
+    const app = Fastify();
+    registerConsoleRoutes(app, undefined, sign);
+    await app.ready();
+    const response = await app.inject({ method: 'GET', url: CONSOLE_SIGN_IN_PATH });
+    await app.close();
+    return { status: response.statusCode, body: response.json(), csp: response.headers['content-security-policy'], retryAfter: response.headers['retry-after'] };
+  }
+
+  it('says everything the page needs for authorization code with PKCE, and admits the token endpoint in the CSP', async () => {
+    const answer = await get(signIn(async () => ({ authorizationEndpoint: 'https://id.example.com/authorize', tokenEndpoint: 'https://tokens.example.net/token' })));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      issuer: 'https://id.example.com',
+      client_id: 'hyphae-console',
+      scope: 'hyphae:read hyphae:write hyphae:admin',
+      resource: 'https://hyphae.example.com',
+      redirect_uri: 'https://hyphae.example.com/console/',
+      authorization_endpoint: 'https://id.example.com/authorize',
+      token_endpoint: 'https://tokens.example.net/token',
+    });
+    expect(answer.csp).toBe(consoleCsp('https://tokens.example.net'));
+  });
+
+  it('answers 503 with Retry-After while the provider cannot be reached, the CSP unwidened', async () => {
+    const answer = await get(signIn(() => Promise.reject(new Error('connection refused'))));
+    expect(answer.status).toBe(503);
+    expect(answer.retryAfter).toBe('10');
+    expect((answer.body as { error: { code: string } }).error.code).toBe('UNAVAILABLE');
+    expect(answer.csp).toBe(CONSOLE_CSP);
+  });
+
+  it('answers 404 when the console signs in with keys only', async () => {
+    const answer = await get(undefined);
+    expect(answer.status).toBe(404);
+    expect((answer.body as { error: { code: string } }).error.code).toBe('NOT_FOUND');
   });
 });

@@ -37,6 +37,8 @@ export interface ConsoleServerOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** A migrated-for-this-embedder database (tests pass a template clone); default: a fresh embedded folder. */
   readonly openDb?: (identity: { readonly modelId: string; readonly dimension: number }) => Promise<Db>;
+  /** The loopback port to listen on (a public URL set in `env` must name it); default: any free one. */
+  readonly port?: number;
 }
 
 export async function startConsoleServer(options: ConsoleServerOptions = {}): Promise<ConsoleServer> {
@@ -59,7 +61,7 @@ export async function startConsoleServer(options: ConsoleServerOptions = {}): Pr
   });
   try {
     const app = await buildServeApp(hyphae, { logger: false });
-    const url = await app.listen({ host: '127.0.0.1', port: 0 });
+    const url = await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
     const mint = (agent: string, role: 'admin' | 'writer' | 'reader'): Promise<CreatedApiKey> =>
       hyphae.keyAdmin.createKey({ tenant: 'default', agent, roles: [role], projects: ['*'], default_project: 'default', trust: 0.5 });
     const keys = { admin: await mint('console-admin', 'admin'), alice: await mint('alice', 'writer'), bob: await mint('bob', 'writer'), carol: await mint('carol', 'reader') };

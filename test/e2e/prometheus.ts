@@ -3,10 +3,10 @@
 // server with the scrape configuration docs/operations.md gives, loads rules, and answers queries.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { freePort } from '../support/free-port.js';
 
 export interface PrometheusAlert {
   readonly labels: Record<string, string>;
@@ -73,16 +73,6 @@ export function scrapeConfigs(kubeconfig: string, namespaces: readonly string[])
   ];
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function api<T>(url: string): Promise<T> {
   const response = await fetch(url);

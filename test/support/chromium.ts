@@ -4,7 +4,7 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** The flags that work here, as root, offline: no sandbox, no GPU, nothing fetched in the background. */
 export const CHROMIUM_FLAGS = [
@@ -37,7 +37,8 @@ export function findChromium(): string | undefined {
 export interface HeadlessChromium {
   readonly browser: Browser;
   /** A fresh context (its own storage) that fails any request leaving the server under test. */
-  newContext(origin: string): Promise<BrowserContext>;
+  /** A context that may reach `origin` (the server under test) and `others` (an identity provider on loopback) only. */
+  newContext(origin: string, ...others: string[]): Promise<BrowserContext>;
   close(): Promise<void>;
 }
 
@@ -46,11 +47,12 @@ export async function launchChromium(executablePath: string): Promise<HeadlessCh
   const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_FLAGS });
   return {
     browser,
-    async newContext(origin) {
+    async newContext(origin, ...others) {
       const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
-      // No third-party requests: anything not addressed to the server under test is refused and recorded.
+      const allowed = new Set([origin, ...others]);
+      // No third-party requests: anything not addressed to the servers under test is refused and recorded.
       await context.route(
-        (url) => url.origin !== origin,
+        (url) => !allowed.has(url.origin),
         (route) => route.abort('blockedbyclient'),
       );
       return context;
@@ -59,4 +61,12 @@ export async function launchChromium(executablePath: string): Promise<HeadlessCh
       await browser.close();
     },
   };
+}
+
+/** Collects a page's script errors and console errors (a 401/403/404 answer is expected, not an error). */
+export function collectPageErrors(page: Page, into: string[]): void {
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/status of 40[134]/.test(message.text())) into.push(message.text());
+  });
+  page.on('pageerror', (error) => into.push(error.message));
 }

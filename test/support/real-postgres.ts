@@ -8,12 +8,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { skipTier } from './test-tiers.js';
+import { freePort } from './free-port.js';
 
 export type StopMode = 'smart' | 'fast' | 'immediate';
 
@@ -180,13 +179,6 @@ function systemUser(name: string): { uid: number; gid: number } {
   return { uid, gid };
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 async function waitUntilAccepting(url: string, stopped: () => boolean): Promise<void> {
   const deadline = Date.now() + 60_000;

@@ -1,10 +1,21 @@
 /**
  * The console's only way to the server: the same REST API agents use, on the same origin, with the
- * signed-in key in `x-hyphae-key`. The console can do exactly what that key can do.
+ * signed-in credential — a key in `x-hyphae-key`, or an access token from the identity provider
+ * as `Authorization: Bearer`. The console can do exactly what that credential can do.
  */
 import type { ErrorBody } from './wire.js';
 
 export const KEY_HEADER = 'x-hyphae-key';
+
+/** What the console signed in with. */
+export interface Credential {
+  readonly kind: 'key' | 'bearer';
+  readonly secret: string;
+}
+
+function credentialHeaders(credential: Credential): Record<string, string> {
+  return credential.kind === 'key' ? { [KEY_HEADER]: credential.secret } : { authorization: `Bearer ${credential.secret}` };
+}
 
 /** A refusal from the API, with its stable code (`FORBIDDEN`, `NOT_FOUND`, …) and message. */
 export class ApiError extends Error {
@@ -47,9 +58,9 @@ async function errorOf(response: Response): Promise<ApiError> {
   return new ApiError(response.status, 'HTTP_' + String(response.status), response.statusText || 'request failed');
 }
 
-export function createApiClient(key: string, fetchImpl: typeof fetch = fetch.bind(globalThis)): ApiClient {
+export function createApiClient(credential: Credential, fetchImpl: typeof fetch = fetch.bind(globalThis)): ApiClient {
   async function send(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
-    const headers: Record<string, string> = { [KEY_HEADER]: key, accept: 'application/json' };
+    const headers: Record<string, string> = { ...credentialHeaders(credential), accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetchImpl(path, {
       method,
@@ -74,7 +85,7 @@ export function createApiClient(key: string, fetchImpl: typeof fetch = fetch.bin
     },
     async stream(path: string, signal: AbortSignal): Promise<Response> {
       const response = await fetchImpl(path, {
-        headers: { [KEY_HEADER]: key, accept: 'text/event-stream' },
+        headers: { ...credentialHeaders(credential), accept: 'text/event-stream' },
         credentials: 'omit',
         cache: 'no-store',
         signal,

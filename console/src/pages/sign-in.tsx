@@ -1,21 +1,50 @@
-/** Sign in with an API key: checked against GET /v1/me before the console opens. */
+/**
+ * Sign in with an API key (checked against GET /v1/me before the console opens) or, when the
+ * server offers it, through the identity provider that issues its access tokens.
+ */
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
-import { createApiClient } from '../api/client.js';
+import { useEffect, useState } from 'preact/hooks';
+import { createApiClient, type Credential } from '../api/client.js';
 import type { Identity } from '../api/wire.js';
 import { asApiError } from '../components/use-load.js';
 import { ErrorNotice } from '../components/notices.js';
 import type { ApiError } from '../api/client.js';
+import type { ConsoleSignInDocument } from '../api/wire.js';
+import { fetchSignInDocument, startSignIn } from '../oauth-sign-in.js';
 
 export interface SignInProps {
-  onSignedIn(key: string, identity: Identity): void;
+  onSignedIn(credential: Credential, identity: Identity): void;
   readonly notice?: string;
+}
+
+function ProviderSignIn({ document }: { readonly document: ConsoleSignInDocument }): JSX.Element {
+  const [leaving, setLeaving] = useState(false);
+  return (
+    <section aria-labelledby="provider-heading">
+      <h2 id="provider-heading">Or with your organisation’s sign-in</h2>
+      <button
+        type="button"
+        disabled={leaving}
+        onClick={() => {
+          setLeaving(true);
+          void startSignIn(document).catch(() => setLeaving(false));
+        }}
+      >
+        Sign in with {new URL(document.issuer).host}
+      </button>
+      <p class="help">You are sent to the identity provider and back; the console then acts with the scopes it granted you.</p>
+    </section>
+  );
 }
 
 export function SignIn({ onSignedIn, notice }: SignInProps): JSX.Element {
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | undefined>(undefined);
+  const [provider, setProvider] = useState<ConsoleSignInDocument | undefined>(undefined);
+  useEffect(() => {
+    void fetchSignInDocument().then(setProvider);
+  }, []);
 
   const submit = async (event: Event): Promise<void> => {
     event.preventDefault();
@@ -24,8 +53,9 @@ export function SignIn({ onSignedIn, notice }: SignInProps): JSX.Element {
     setBusy(true);
     setError(undefined);
     try {
-      const identity = await createApiClient(trimmed).get<Identity>('/v1/me');
-      onSignedIn(trimmed, identity);
+      const credential: Credential = { kind: 'key', secret: trimmed };
+      const identity = await createApiClient(credential).get<Identity>('/v1/me');
+      onSignedIn(credential, identity);
     } catch (failure) {
       setError(asApiError(failure));
       setBusy(false);
@@ -62,6 +92,7 @@ export function SignIn({ onSignedIn, notice }: SignInProps): JSX.Element {
         </button>
       </form>
       <ErrorNotice error={error} what="Sign-in" />
+      {provider === undefined ? null : <ProviderSignIn document={provider} />}
     </main>
   );
 }

@@ -304,6 +304,12 @@ export const oauthSchema = object(
     }),
     agentClaim: claimName('HYPHAE_OAUTH_AGENT_CLAIM', 'sub'),
     projectsClaim: claimName('HYPHAE_OAUTH_PROJECTS_CLAIM'),
+    consoleClientId: string({
+      minLength: 1,
+      maxLength: 512,
+      description: 'The client id the identity provider registered the web console under, redirect URI <publicUrl>/console/ (HYPHAE_CONSOLE_OAUTH_CLIENT_ID); unset: the console signs in with keys only.',
+    }),
+    consoleScopes: string({ minLength: 1, maxLength: 1024, description: 'Scopes the console asks for, space-separated (HYPHAE_CONSOLE_OAUTH_SCOPES); default: hyphae:read hyphae:write hyphae:admin.' }),
     introspectionSecret: object(
       {
         name: string({ ...dnsName, description: 'Secret with the client credentials for RFC 7662 introspection of opaque tokens.' }),

@@ -77,12 +77,17 @@ describe('configMap with spec.oauth', () => {
     });
   });
 
-  it('prefers an explicit public URL and audience, and sets nothing OAuth without spec.oauth', () => {
+  it('prefers an explicit public URL and audience, passes the console client id, and sets nothing OAuth without spec.oauth', () => {
     const { mesh, spec } = meshFixture({
       ingress: { enabled: true, host: 'mem.example.com' },
-      oauth: { issuer: 'https://id.example.com', publicUrl: 'https://memory.example.org', audience: 'api://hyphae', defaultTenant: 'acme' },
+      oauth: { issuer: 'https://id.example.com', publicUrl: 'https://memory.example.org', audience: 'api://hyphae', defaultTenant: 'acme', consoleClientId: 'hyphae-console' },
     });
-    expect(loadConfig(configMap(mesh, spec).data as Record<string, string>).oauth).toMatchObject({ resource: 'https://memory.example.org', audiences: ['api://hyphae'], defaultTenant: 'acme' });
+    expect(loadConfig(configMap(mesh, spec).data as Record<string, string>).oauth).toMatchObject({
+      resource: 'https://memory.example.org',
+      audiences: ['api://hyphae'],
+      defaultTenant: 'acme',
+      console: { clientId: 'hyphae-console', scope: 'hyphae:read hyphae:write hyphae:admin' },
+    });
     const plain = meshFixture({ ingress: { enabled: true, host: 'mem.example.com' } });
     expect(Object.keys(configMap(plain.mesh, plain.spec).data as Record<string, string>).filter((name) => name.includes('OAUTH') || name === 'HYPHAE_PUBLIC_URL')).toEqual([]);
   });

@@ -43,6 +43,8 @@ function oauthSettings(spec: HyphaeMeshSpec): Record<string, string> {
     HYPHAE_OAUTH_ALLOWED_TENANTS: oauth.allowedTenants?.join(','),
     HYPHAE_OAUTH_AGENT_CLAIM: oauth.agentClaim,
     HYPHAE_OAUTH_PROJECTS_CLAIM: oauth.projectsClaim,
+    HYPHAE_CONSOLE_OAUTH_CLIENT_ID: oauth.consoleClientId,
+    HYPHAE_CONSOLE_OAUTH_SCOPES: oauth.consoleScopes,
   };
   return Object.fromEntries(Object.entries(settings).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }

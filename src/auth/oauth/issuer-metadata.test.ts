@@ -53,12 +53,14 @@ describe('issuer metadata discovery', () => {
     ]);
   });
 
-  it('reads a real authorization server: its JWKS, introspection endpoint and signing algorithms', async () => {
+  it('reads a real authorization server: its JWKS, introspection, authorization and token endpoints and signing algorithms', async () => {
     const metadata = await discoverIssuerMetadata(as.issuer);
     expect(metadata).toEqual({
       issuer: as.issuer,
       jwksUri: `${as.issuer}/jwks`,
       introspectionEndpoint: `${as.issuer}/token/introspection`,
+      authorizationEndpoint: `${as.issuer}/auth`,
+      tokenEndpoint: `${as.issuer}/token`,
       signingAlgorithms: ['RS256'],
     });
   });
@@ -74,11 +76,13 @@ describe('issuer metadata discovery', () => {
     ]);
   });
 
-  it('refuses a document naming another issuer, an http jwks_uri off loopback, or no document at all', async () => {
+  it('refuses a document naming another issuer, an http jwks_uri or token endpoint off loopback, or no document at all', async () => {
     const impostor = await stub(() => ({ '/.well-known/oauth-authorization-server': { issuer: 'https://evil.example.com', jwks_uri: 'https://evil.example.com/k' } }));
     expect((await rejectionOf(discoverIssuerMetadata(impostor.base))).message).toContain('names another issuer');
     const cleartext = await stub((b) => ({ '/.well-known/oauth-authorization-server': { issuer: b, jwks_uri: 'http://keys.example.com/jwks' } }));
     expect((await rejectionOf(discoverIssuerMetadata(cleartext.base))).message).toContain('jwks_uri is not https');
+    const cleartextToken = await stub((b) => ({ '/.well-known/oauth-authorization-server': { issuer: b, jwks_uri: `${b}/jwks`, token_endpoint: 'http://tokens.example.com/token' } }));
+    expect((await rejectionOf(discoverIssuerMetadata(cleartextToken.base))).message).toContain('token_endpoint is not https');
     const broken = await stub(() => ({ '/.well-known/oauth-authorization-server': 'not json' }));
     expect((await rejectionOf(discoverIssuerMetadata(broken.base))).message).toContain('not JSON');
     const empty = await stub(() => ({}));

@@ -12,6 +12,9 @@ export interface IssuerMetadata {
   readonly issuer: string;
   readonly jwksUri: string;
   readonly introspectionEndpoint: string | undefined;
+  /** Where a browser client (the console) sends its user to sign in, and trades the code for a token. */
+  readonly authorizationEndpoint: string | undefined;
+  readonly tokenEndpoint: string | undefined;
   /** Every JWS algorithm the server says it signs its own tokens and responses with. */
   readonly signingAlgorithms: readonly string[];
 }
@@ -29,6 +32,8 @@ const metadataSchema = z.looseObject({
   issuer: z.string(),
   jwks_uri: z.string(),
   introspection_endpoint: z.string().optional(),
+  authorization_endpoint: z.string().optional(),
+  token_endpoint: z.string().optional(),
 });
 
 /** The discovery URLs for an issuer, most specific first (RFC 8414 §3.1, OpenID Connect Discovery §4). */
@@ -84,10 +89,15 @@ function parseMetadata(issuer: string, document: unknown): IssuerMetadata {
   if (introspection !== undefined && !isSecureOrLoopbackUrl(introspection)) {
     throw new UnavailableError('the authorization server introspection_endpoint is not https');
   }
+  for (const [field, value] of [['authorization_endpoint', metadata.authorization_endpoint], ['token_endpoint', metadata.token_endpoint]] as const) {
+    if (value !== undefined && !isSecureOrLoopbackUrl(value)) throw new UnavailableError(`the authorization server ${field} is not https`);
+  }
   return {
     issuer: metadata.issuer,
     jwksUri: metadata.jwks_uri,
     introspectionEndpoint: introspection,
+    authorizationEndpoint: metadata.authorization_endpoint,
+    tokenEndpoint: metadata.token_endpoint,
     signingAlgorithms: advertisedSigningAlgorithms(metadata),
   };
 }
