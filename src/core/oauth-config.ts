@@ -125,7 +125,6 @@ const OAUTH_ONLY_VARIABLES = [
   'HYPHAE_OAUTH_INTROSPECTION_CLIENT_ID',
   'HYPHAE_OAUTH_INTROSPECTION_CLIENT_SECRET',
   'HYPHAE_CONSOLE_OAUTH_CLIENT_ID',
-  'HYPHAE_CONSOLE_OAUTH_SCOPES',
 ] as const satisfies readonly (keyof OAuthEnv)[];
 
 function isOrigin(value: string): boolean {
