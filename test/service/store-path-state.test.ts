@@ -126,6 +126,26 @@ describe.each(TEST_DRIVERS)('the store path on %s', (driver) => {
     expect(listed.items.map((cell) => cell.node_id)).toEqual([...stored].reverse());
   });
 
+  it('a cell deleted, forgotten or purged takes its lexical terms with it; the cells left keep theirs', async () => {
+    const p = await rt.principal({ tenant: freshTenant(), agent: 'a', roles: ['writer', 'admin'], projects: ['home', 'work'], default_project: 'home' });
+    const store = async (content: string, extra: Record<string, unknown> = {}): Promise<string> =>
+      (await rt.facade.store(p, { content, cell_type: 'Fact', salience: 0.5, ...extra })).node_id;
+    const deleted = await store('the ledger table is sharded by region EU-7');
+    const forgotten = await store('the invoice export runs nightly at 02:00', { source_ref: { kind: 'file', locator: 'ops/export.md' } });
+    const kept = await store('the checkout API retries payments with exponential backoff');
+    const session = await rt.facade.openSession(p, { project: 'work' });
+    const purged = await store('the search indexer reads from the read replica');
+    await rt.facade.closeSession(p, { session_id: session.session_id });
+    const ids = [deleted, forgotten, kept, purged];
+    const withTerms = async (): Promise<string[]> =>
+      (await rt.db.query<{ node_id: string }>('SELECT node_id::text AS node_id FROM cell_terms WHERE node_id = ANY($1::uuid[])', [ids])).rows.map((r) => r.node_id).sort();
+    expect(await withTerms()).toEqual([...ids].sort());
+    await rt.facade.deleteCell(p, deleted);
+    expect((await rt.facade.forgetCells(p, { source_ref: 'ops/export.md', limit: 10 })).deleted).toBe(1);
+    await rt.facade.purgeProject(p, { project: 'work' });
+    expect(await withTerms()).toEqual([kept]);
+  });
+
   it('every store acknowledged is the first hit of a recall made at once, with many agents storing at the same time', async () => {
     const tenant = freshTenant();
     const principals = await Promise.all(Array.from({ length: AGENTS }, (_, i) => rt.principal({ tenant, agent: `agent-${i}` })));
