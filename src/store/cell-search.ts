@@ -13,7 +13,7 @@ import { CellConditions, type Validity } from './cell-conditions.js';
 import { CELL_COLUMNS, cellColumns, type CellRow } from './cell-row.js';
 import type { Db, Queryable } from './db.js';
 import { MAX_EF_SEARCH, setTransactionEfSearch } from './knn-session.js';
-import { identifierMatching, termMatching, type LexicalPart, type LexicalText } from './lexical-terms.js';
+import { identifierMatching, lexicalScore, termMatching, type LexicalPart, type LexicalText } from './lexical-terms.js';
 import type { VectorParam } from './vector-param.js';
 
 /** Where a search looks: a named project, or the caller's current project resolved in the same statement. */
@@ -139,34 +139,38 @@ export async function nearestCells(q: Queryable, vector: VectorParam, filter: Kn
 /**
  * The candidates of each scan the mode uses — the nearest cells on the HNSW index, the cells
  * holding the query's rarest terms on the GIN index — scored together and ranked (relevance
- * blended with recency when asked), in one statement.
+ * blended with recency when asked), in one statement. Every cell a candidate list names is read on
+ * the primary key, one row at a time (a subquery behind OFFSET 0 that states nothing but the key):
+ * the plan cannot depend on statistics, so a database never analysed cannot turn the lookups into
+ * a walk of another index per candidate.
  */
 async function rankedCells(q: Queryable, search: CellSearch, filter: KnnFilter, k: number, withCells: boolean): Promise<KnnHit[]> {
   const where = filterConditions(search.vector, filter);
   const pool = where.bind(Math.max(search.recencyBias > 0 ? 2 * k : k, MIN_POOL));
   const lexical = lexicalPart(where, search);
-  const ctes = [...(lexical?.ctes ?? [])];
+  const byKey = (table: string, key: string): string => `(SELECT * FROM ${table} WHERE ${table}.node_id = ${key} OFFSET 0)`;
   const scans: string[] = [];
   if (lexical !== null) {
-    // Each match's filters checked on its own row (OFFSET 0 keeps the planner from hashing the whole table instead).
-    ctes.push(`matches AS MATERIALIZED (SELECT m.node_id, m.matched FROM ${lexical.matches} AS m
-      CROSS JOIN LATERAL (SELECT 1 FROM cells WHERE cells.node_id = m.node_id AND ${where.sql} OFFSET 0) AS passing)`);
-    scans.push(`(SELECT node_id FROM matches ORDER BY matched DESC, node_id LIMIT $${pool})`);
+    scans.push(`(SELECT m.node_id FROM ${lexical.matches} AS m
+      CROSS JOIN LATERAL (SELECT 1 FROM ${byKey('cells', 'm.node_id')} AS cells WHERE ${where.sql}) AS passing
+      ORDER BY m.matched DESC, m.node_id LIMIT $${pool})`);
   }
   if (search.mode !== 'lexical') scans.push(`(SELECT node_id FROM cells WHERE ${where.sql} ORDER BY embedding <=> $1::vector LIMIT $${pool})`);
   const similarity = '1 - (c.embedding <=> $1::vector)';
-  const matched = 'COALESCE(m.matched, 0)';
+  const matched = lexicalScore('ct.terms');
   const score = lexical === null ? similarity : search.mode === 'lexical' ? matched : `${similarity} + ${matched}`;
   const columns = [withCells ? cellColumns('c') : 'c.node_id::text AS node_id', ...(search.recencyBias > 0 ? ['c.created_at AS stored_at'] : [])];
   const scored = `SELECT (c.embedding <=> $1::vector)::float8 AS distance, (${score})::float8 AS score, ${columns.join(', ')}
-    FROM (${scans.join(' UNION ')}) AS pool JOIN cells c ON c.tenant_id = $2 AND c.node_id = pool.node_id
-    ${lexical === null ? '' : 'LEFT JOIN matches m ON m.node_id = pool.node_id'}`;
+    FROM (${scans.join(' UNION ')}) AS pool CROSS JOIN LATERAL ${byKey('cells', 'pool.node_id')} AS c
+    ${lexical === null ? '' : `LEFT JOIN LATERAL ${byKey('cell_terms', 'pool.node_id')} AS ct ON true`}
+    WHERE c.tenant_id = $2`;
   const limit = where.bind(k);
   const ranked =
     search.recencyBias === 0
       ? `${scored} ORDER BY score DESC, distance, node_id LIMIT $${limit}`
       : `SELECT * FROM (SELECT scored.*, ${recencyRanking(where.bind(search.recencyBias))} AS ranking FROM (${scored}) AS scored) AS ranked
          ORDER BY ranking DESC, distance, node_id LIMIT $${limit}`;
+  const ctes = lexical?.ctes ?? [];
   const statement = ctes.length === 0 ? ranked : `WITH ${ctes.join(',\n    ')}\n    ${ranked}`;
   const result = await q.query<CellRow & { readonly distance: number; readonly score: number; readonly stored_at?: Date; readonly ranking?: number }>(statement, where.params);
   // stored_at and ranking only order the rows.

@@ -31,47 +31,51 @@ export function termsOf(text: string, identifiers: string): string {
 }
 
 /**
- * The CTE `query_terms (term, identifier, cells, weight)`: each term of the query, the cells
- * estimated to hold it, and its weight. A term missing from the statistics is rarer than the least
- * common one listed: it counts half that frequency. Without statistics (a table never analysed)
- * every term weighs the same.
+ * The query's terms, each with the cells estimated to hold it and its weight. A term missing from
+ * the statistics is rarer than the least common one listed: it counts half that frequency. Without
+ * statistics (a table never analysed) every term weighs the same.
  */
-function queryTermsCte(where: SqlConditions, query: LexicalText, weighting: TermWeighting): string {
+function queryTerms(where: SqlConditions, query: LexicalText, weighting: TermWeighting): string {
   const [text, ids] = [where.bind(query.text), where.bind(query.identifiers)];
   const weight =
     weighting.kind === 'coverage'
       ? `idf / sum(idf) OVER ()`
       : `CASE WHEN identifier THEN $${where.bind(weighting.identifier)}::float8 / count(*) FILTER (WHERE identifier) OVER ()
           ELSE $${where.bind(weighting.text)}::float8 * idf / nullif(sum(idf) FILTER (WHERE NOT identifier) OVER (), 0) END`;
-  return `query_terms AS MATERIALIZED (
-      SELECT term, identifier, cells, COALESCE(${weight}, 0)::float8 AS weight FROM (
+  return `SELECT term, cells, COALESCE(${weight}, 0)::float8 AS weight FROM (
         SELECT t.term, t.term = ANY($${ids}::text[]) AS identifier, f.cells, ln(1 + (st.cells - f.cells + 0.5) / (f.cells + 0.5)) AS idf
         FROM unnest(${termsOf(`$${text}`, `$${ids}::text[]`)}) AS t(term)
         CROSS JOIN hyphae_term_statistics() AS st
         CROSS JOIN LATERAL (SELECT st.cells * COALESCE(st.frequencies[array_position(st.terms, t.term)], st.frequencies[cardinality(st.terms) + 1] / 2, 0) AS cells) AS f
-      ) AS rated)`;
+      ) AS rated`;
 }
 
 /**
- * What lexical matching adds to a ranked search: its CTEs, and a relation `(node_id, matched)` of
- * the cells holding the terms it looks up (before the search's filters), `matched` being the
- * weight of those terms each cell holds — its lexical score. A cell holding none of them scores 0:
- * the terms not looked up are the common ones, which weigh little.
+ * What lexical matching adds to a ranked search: its CTEs, among them `scanned (term, weight)` —
+ * the terms looked up and what each adds to the score of a cell holding it — and a relation
+ * `(node_id, matched)` of the cells holding them (before the search's filters), `matched` being
+ * their lexical score. A cell holding none scores 0: the terms not looked up are the common ones,
+ * which weigh little. Any other cell's score comes from its own terms (`lexicalScore`).
  */
 export interface LexicalPart {
   readonly ctes: readonly string[];
   readonly matches: string;
 }
 
+/** SQL for the lexical score of a cell whose terms are the text[] expression `terms` (0 when it holds no scanned term). */
+export function lexicalScore(terms: string): string {
+  return `(SELECT COALESCE(sum(s.weight), 0) FROM scanned s WHERE s.term = ANY(${terms}))`;
+}
+
 /** Lexical matching on the query's weighted terms (lexical recall, and hybrid recall that weighs words): the rarest looked up. */
 export function termMatching(where: SqlConditions, query: LexicalText, weighting: TermWeighting, maxTermCells: number): LexicalPart {
-  const cte = queryTermsCte(where, query, weighting);
+  const terms = queryTerms(where, query, weighting);
   return {
-    ctes: [cte],
-    matches: `(SELECT t.node_id, sum(scanned.weight) AS matched FROM (
-      SELECT term, weight FROM query_terms WHERE weight > 0 AND cells <= $${where.bind(maxTermCells)}
-      ORDER BY weight DESC, term LIMIT ${MAX_SCAN_TERMS}) AS scanned
-    JOIN cell_terms t ON t.terms @> ARRAY[scanned.term] GROUP BY t.node_id)`,
+    ctes: [
+      `scanned AS MATERIALIZED (SELECT term, weight FROM (${terms}) AS query_terms WHERE weight > 0 AND cells <= $${where.bind(maxTermCells)}
+      ORDER BY weight DESC, term LIMIT ${MAX_SCAN_TERMS})`,
+    ],
+    matches: `(SELECT t.node_id, sum(s.weight) AS matched FROM scanned s JOIN cell_terms t ON t.terms @> ARRAY[s.term] GROUP BY t.node_id)`,
   };
 }
 
@@ -84,10 +88,11 @@ export function termMatching(where: SqlConditions, query: LexicalText, weighting
 export function identifierMatching(where: SqlConditions, identifiers: readonly string[], weight: number, maxTermCells: number): LexicalPart {
   const [ids, cap, share] = [where.bind(identifiers), where.bind(maxTermCells), where.bind(weight / Math.max(1, identifiers.length))];
   return {
-    ctes: [],
-    matches: `(SELECT held.node_id, $${share}::float8 * count(*) AS matched FROM (
-      SELECT t.node_id, count(*) OVER (PARTITION BY i.id) AS holders FROM unnest($${ids}::text[]) AS i(id)
-      CROSS JOIN LATERAL (SELECT node_id FROM cell_terms WHERE terms @> ARRAY[i.id] LIMIT $${cap} + 1) AS t) AS held
-    WHERE held.holders <= $${cap} GROUP BY held.node_id)`,
+    ctes: [
+      `held AS MATERIALIZED (SELECT i.id AS term, t.node_id FROM unnest($${ids}::text[]) AS i(id)
+      CROSS JOIN LATERAL (SELECT node_id FROM cell_terms WHERE terms @> ARRAY[i.id] LIMIT $${cap} + 1) AS t)`,
+      `scanned AS MATERIALIZED (SELECT term, $${share}::float8 AS weight FROM held GROUP BY term HAVING count(*) <= $${cap})`,
+    ],
+    matches: `(SELECT h.node_id, sum(s.weight) AS matched FROM held h JOIN scanned s ON s.term = h.term GROUP BY h.node_id)`,
   };
 }
