@@ -8,6 +8,7 @@
  * - live (bench/scale-live.ts): BENCH_SCALE_STREAMS live streams (default 10000) on one API process
  *   — memory per stream against the idle process, push latency against one stream — and
  *   BENCH_SCALE_AGENTS agents (default 1000) storing at once across two API processes against one client.
+ * BENCH_SCALE_PARTS (default cells,beacons,live) runs some of them.
  */
 import { cpus, loadavg } from 'node:os';
 import { openPgDb } from '../src/store/pg-driver.js';
@@ -24,13 +25,16 @@ export async function runScaleBench(): Promise<BenchSection> {
   const beacons = sizes('BENCH_SCALE_BEACONS', '10,100000', 10);
   const [streams] = sizes('BENCH_SCALE_STREAMS', '10000', 2);
   const [agents] = sizes('BENCH_SCALE_AGENTS', '1000', 2);
+  const parts = (process.env.BENCH_SCALE_PARTS ?? 'cells,beacons,live').split(',');
   const server = await startRealPostgres(undefined, { settings: { shared_buffers: '1GB', maintenance_work_mem: '1GB', max_connections: '200' } });
   const rows: BenchRow[] = [];
   const started = performance.now();
   try {
-    rows.push(...(await scaleCellRows(server, cells)));
-    rows.push(...beaconRows(await beaconCosts(beacons, async (count) => openPgDb({ url: await createDatabase(server, `scale_beacons_${count}`), statementTimeoutMs: 0 })), 'native: '));
-    rows.push(...(await scaleLiveRows(server, streams ?? 10_000, agents ?? 1_000)));
+    if (parts.includes('cells')) rows.push(...(await scaleCellRows(server, cells)));
+    if (parts.includes('beacons')) {
+      rows.push(...beaconRows(await beaconCosts(beacons, async (count) => openPgDb({ url: await createDatabase(server, `scale_beacons_${count}`), statementTimeoutMs: 0 })), 'native: '));
+    }
+    if (parts.includes('live')) rows.push(...(await scaleLiveRows(server, streams ?? 10_000, agents ?? 1_000)));
   } finally {
     await server.close();
   }

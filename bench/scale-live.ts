@@ -7,7 +7,7 @@
  * - concurrent agents: M agents storing at once over REST across two API processes (replicas),
  *   against one client on one replica: throughput, p50/p99, refusals.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { Agent, request, type IncomingMessage } from 'node:http';
 import { HashEmbedder } from '../src/embed/hash-embedder.js';
 import type { Principal } from '../src/core/principal.js';
@@ -260,7 +260,20 @@ async function agentRows(url: string, admin: ManagedMemoryFacade, count: number)
   }
 }
 
+/**
+ * Each stream is a socket on both ends, in this process and in the API process (which inherits this
+ * limit): the soft limit on open files must exceed the streams, with room for the database pools.
+ */
+function checkOpenFilesLimit(streams: number): void {
+  const limit = execFileSync('/bin/sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim();
+  const needed = streams + 1_000;
+  if (limit !== 'unlimited' && Number(limit) < needed) {
+    throw new Error(`BENCH_SCALE_STREAMS ${streams} needs ${needed} open files, and ulimit -n is ${limit}: raise it (ulimit -n ${Math.max(needed, 65_536)}) before npm run bench scale`);
+  }
+}
+
 export async function scaleLiveRows(server: RealPostgres, streams: number, agents: number): Promise<BenchRow[]> {
+  checkOpenFilesLimit(streams);
   const url = await createDatabase(server, 'scale_live');
   const embedder = new HashEmbedder();
   const db = await openPgDb({ url, max: 10 });
