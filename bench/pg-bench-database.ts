@@ -4,11 +4,19 @@ import type { Embedder } from '../src/embed/embedder.js';
 import { migrate } from '../src/store/migrator.js';
 import { openPgDb } from '../src/store/pg-driver.js';
 import { startRealPostgres, type RealPostgres } from '../test/support/real-postgres.js';
+import type { Queryable } from '../src/store/db.js';
+import { parentPid } from './child-process-cpu.js';
 import { bulkLoad } from './store-bench.js';
 
 /** A throwaway cluster started as the tests start theirs, with the memory a 100k HNSW build wants; fails, naming how to install it, when PostgreSQL with pgvector is absent. */
 export function startBenchPostgres(): Promise<RealPostgres> {
   return startRealPostgres(undefined, { settings: { shared_buffers: '512MB', maintenance_work_mem: '1GB' } });
+}
+
+/** The postmaster of the server `q` is connected to (the parent of its backend), for charging the server its CPU. */
+export async function postmasterPid(q: Queryable): Promise<number> {
+  const { rows } = await q.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  return parentPid((rows[0] as { pid: number }).pid);
 }
 
 /** Creates database `name` on `server`; resolves with its URL. */

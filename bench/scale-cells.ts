@@ -16,7 +16,8 @@ import { toVectorParam } from '../src/store/vector-param.js';
 import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
 import type { RealPostgres } from '../test/support/real-postgres.js';
 import { percentile, type BenchRow } from './bench-section.js';
-import { createDatabase } from './pg-bench-database.js';
+import { processTreeCpuMs } from './child-process-cpu.js';
+import { createDatabase, postmasterPid } from './pg-bench-database.js';
 import { CELL_VECTOR_SQL, cellBaseJoin, SCALE_DIMENSION, SCALE_MODEL_ID, ScaleVectors } from './scale-vectors.js';
 
 const TENANT = 'scale';
@@ -48,10 +49,17 @@ function vectorEmbedder(vectors: ScaleVectors): Embedder {
 
 const r3 = (x: number): number => Number(x.toPrecision(3));
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
+/** Wall milliseconds of fn; with `cpu`, adds this process's CPU milliseconds over it (one call in flight at a time: all of it is fn's). */
+async function timed(fn: () => Promise<unknown>, cpu?: { ms: number }): Promise<number> {
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   await fn();
-  return performance.now() - started;
+  const wall = performance.now() - started;
+  if (cpu !== undefined) {
+    const used = process.cpuUsage(cpuBefore);
+    cpu.ms += (used.user + used.system) / 1000;
+  }
+  return wall;
 }
 
 interface StageFigures {
@@ -62,6 +70,8 @@ interface StageFigures {
   readonly nearLimitStore: number[];
   readonly recallAt10?: number;
   readonly indexSeconds: number;
+  /** CPU milliseconds per call: the facade's (this process: service, store, pg client) and PostgreSQL's (every process of the server). */
+  readonly cpu: { readonly facadeRecall: number; readonly pgKnn: number; readonly facadeStore: number; readonly pgStore: number };
 }
 
 /** Cells [from, to) of the scheme, inserted by SQL in chunks. */
@@ -93,28 +103,39 @@ async function measureStage(db: Db, url: string, indexDefinition: string, cells:
     facade = createMemoryFacade({ db: facadeDb, embedder: vectorEmbedder(vectors), config: { hitFlushIntervalMs: 3_600_000, maxCellsPerTenant: 2 * cells } });
     const key = await facade.keyAdmin.createKey({ tenant: TENANT, agent: `bench-${cells}`, default_project: PROJECT, projects: [PROJECT] });
     const principal: Principal = await facade.authenticate(key.key);
-    const figures: StageFigures = { cells, recall: [], bare: [], store: [], nearLimitStore: [], indexSeconds };
+    const postmaster = await postmasterPid(db);
+    const samples = { recall: [] as number[], bare: [] as number[], store: [] as number[], nearLimitStore: [] as number[] };
+    const facadeRecallCpu = { ms: 0 };
+    const facadeStoreCpu = { ms: 0 };
     for (let j = 0; j < 30; j++) await facade.recall(principal, { query: `scale-vector:${j}`, k: K });
+    const pgBeforeRecall = processTreeCpuMs(postmaster);
     for (let j = 0; j < QUERIES; j++) {
       const vector = toVectorParam(vectors.query(j));
       const first = j % 2 === 0;
-      const viaFacade = (): Promise<number> => timed(() => (facade as ManagedMemoryFacade).recall(principal, { query: `scale-vector:${j}`, k: K }));
+      const viaFacade = (): Promise<number> => timed(() => (facade as ManagedMemoryFacade).recall(principal, { query: `scale-vector:${j}`, k: K }), facadeRecallCpu);
       const viaBare = (): Promise<number> => timed(() => bare.query(BARE_KNN, [vector, TENANT, PROJECT, K]));
       if (first) {
-        figures.recall.push(await viaFacade());
-        figures.bare.push(await viaBare());
+        samples.recall.push(await viaFacade());
+        samples.bare.push(await viaBare());
       } else {
-        figures.bare.push(await viaBare());
-        figures.recall.push(await viaFacade());
+        samples.bare.push(await viaBare());
+        samples.recall.push(await viaFacade());
       }
     }
-    for (let j = 0; j < STORES; j++) figures.store.push(await timed(() => (facade as ManagedMemoryFacade).store(principal, { content: `scale-vector:${storeOffset + j}`, cell_type: 'Fact', salience: 0.5 })));
+    // Both the facade's and the bare queries ran the same kNN on the server.
+    const pgKnn = (processTreeCpuMs(postmaster) - pgBeforeRecall) / (2 * QUERIES);
+    const pgBeforeStore = processTreeCpuMs(postmaster);
+    for (let j = 0; j < STORES; j++) {
+      samples.store.push(await timed(() => (facade as ManagedMemoryFacade).store(principal, { content: `scale-vector:${storeOffset + j}`, cell_type: 'Fact', salience: 0.5 }), facadeStoreCpu));
+    }
+    const pgStore = (processTreeCpuMs(postmaster) - pgBeforeStore) / STORES;
     const { rows: held } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cells WHERE tenant_id = $1`, [TENANT]);
     const limit = (held[0] as { n: number }).n + 2 * NEAR_LIMIT_STORES;
     nearLimit = createMemoryFacade({ db: facadeDb, embedder: vectorEmbedder(vectors), config: { hitFlushIntervalMs: 3_600_000, maxCellsPerTenant: limit } });
     for (let j = STORES; j < STORES + NEAR_LIMIT_STORES; j++) {
-      figures.nearLimitStore.push(await timed(() => (nearLimit as ManagedMemoryFacade).store(principal, { content: `scale-vector:${storeOffset + j}`, cell_type: 'Fact', salience: 0.5 })));
+      samples.nearLimitStore.push(await timed(() => (nearLimit as ManagedMemoryFacade).store(principal, { content: `scale-vector:${storeOffset + j}`, cell_type: 'Fact', salience: 0.5 })));
     }
+    const figures: StageFigures = { cells, ...samples, indexSeconds, cpu: { facadeRecall: facadeRecallCpu.ms / QUERIES, pgKnn, facadeStore: facadeStoreCpu.ms / STORES, pgStore } };
     if (!exact) return figures;
     let found = 0;
     for (let j = 0; j < EXACT_QUERIES; j++) {
@@ -153,6 +174,20 @@ function stageRows(stage: StageFigures, base: StageFigures | undefined): BenchRo
       unit: 'ms',
       ...(base === undefined ? {} : { baseline: p(base.store, 50), ratio: r3(percentile(stage.store, 50) / percentile(base.store, 50)) }),
       note: `${STORES} stores one at a time (near-duplicate probe, HNSW insert, no beacons), the tenant's cell limit twice its cells; p99 ${p(stage.store, 99)} ms${base === undefined ? '' : ` (baseline ${p(base.store, 99)} ms at ${base.cells.toLocaleString('en-US')} cells)`}`,
+    },
+    {
+      metric: `${label}: CPU per recall, the facade / PostgreSQL`,
+      value: r3(stage.cpu.facadeRecall),
+      unit: 'ms',
+      baseline: r3(stage.cpu.pgKnn),
+      note: `baseline: PostgreSQL's CPU per kNN (every server process over the ${2 * QUERIES} queries above ÷ ${2 * QUERIES}); the facade's is this process's CPU over its calls (no model: vectors precomputed)`,
+    },
+    {
+      metric: `${label}: CPU per store, the facade / PostgreSQL`,
+      value: r3(stage.cpu.facadeStore),
+      unit: 'ms',
+      baseline: r3(stage.cpu.pgStore),
+      note: 'baseline: PostgreSQL\'s CPU per store (every server process over the stores above, WAL writer and checkpointer included)',
     },
     {
       metric: `${label}: store p50 within a tenth of the tenant's cell limit`,

@@ -17,10 +17,10 @@ import { openPgDb } from '../src/store/pg-driver.js';
 import type { RealPostgres } from '../test/support/real-postgres.js';
 import { percentile, type BenchRow } from './bench-section.js';
 import { announced, HYPHAE_BIN, REPO_ROOT, stopChild } from './bench-processes.js';
-import { processCpuMs, processRssBytes } from './child-process-cpu.js';
+import { processCpuMs, processRssBytes, processTreeCpuMs } from './child-process-cpu.js';
 import { syntheticCorpus } from './corpus.js';
 import { postJson } from './loopback-post.js';
-import { createDatabase } from './pg-bench-database.js';
+import { createDatabase, postmasterPid } from './pg-bench-database.js';
 
 const TENANT = 'live';
 const WATCHERS = 20;
@@ -193,14 +193,17 @@ interface StoreRun {
   readonly seconds: number;
   /** CPU milliseconds the API processes spent per store acknowledged. */
   readonly apiCpuPerStore: number;
+  /** CPU milliseconds PostgreSQL (every backend) spent per store acknowledged. */
+  readonly pgCpuPerStore: number;
 }
 
-async function storeRun(replicas: readonly ServeProcess[], keys: readonly string[], perAgent: number, texts: readonly string[]): Promise<StoreRun> {
+async function storeRun(replicas: readonly ServeProcess[], postmaster: number, keys: readonly string[], perAgent: number, texts: readonly string[]): Promise<StoreRun> {
   const ports = replicas.map((r) => r.port);
   const agents = ports.map(() => new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY }));
   const run = { latencies: [] as number[], refused: 0 };
   let next = 0;
   const cpuBefore = replicas.reduce((sum, r) => sum + processCpuMs(r.pid), 0);
+  const pgCpuBefore = processTreeCpuMs(postmaster);
   const started = performance.now();
   try {
     await Promise.all(
@@ -218,10 +221,12 @@ async function storeRun(replicas: readonly ServeProcess[], keys: readonly string
   }
   const seconds = (performance.now() - started) / 1000;
   const apiCpu = replicas.reduce((sum, r) => sum + processCpuMs(r.pid), 0) - cpuBefore;
-  return { ...run, seconds, apiCpuPerStore: apiCpu / Math.max(1, run.latencies.length) };
+  const pgCpu = processTreeCpuMs(postmaster) - pgCpuBefore;
+  const stored = Math.max(1, run.latencies.length);
+  return { ...run, seconds, apiCpuPerStore: apiCpu / stored, pgCpuPerStore: pgCpu / stored };
 }
 
-async function agentRows(url: string, admin: ManagedMemoryFacade, count: number): Promise<BenchRow[]> {
+async function agentRows(url: string, admin: ManagedMemoryFacade, postmaster: number, count: number): Promise<BenchRow[]> {
   const replicas = [await startServe(url, 1_000), await startServe(url, 1_000)];
   try {
     const { keys, principals } = await mintAgents(admin, 'agent', count);
@@ -230,9 +235,9 @@ async function agentRows(url: string, admin: ManagedMemoryFacade, count: number)
     for (let i = 0; i < count; i += 10) await admin.placeBeacon(principals[i] as Principal, { text: topics[i / 10] as string, include_own: false });
     const texts = syntheticCorpus(BASE_STORES + count * STORES_PER_AGENT, 17);
     const first = replicas.slice(0, 1);
-    await storeRun(first, [keys[0] as string], 20, texts.slice(0, 20));
-    const single = await storeRun(first, [keys[0] as string], BASE_STORES, texts.slice(20));
-    const many = await storeRun(replicas, keys, STORES_PER_AGENT, texts.slice(BASE_STORES));
+    await storeRun(first, postmaster, [keys[0] as string], 20, texts.slice(0, 20));
+    const single = await storeRun(first, postmaster, [keys[0] as string], BASE_STORES, texts.slice(20));
+    const many = await storeRun(replicas, postmaster, keys, STORES_PER_AGENT, texts.slice(BASE_STORES));
     const n = count.toLocaleString('en-US');
     const rate = (r: StoreRun): number => r.latencies.length / r.seconds;
     return [
@@ -253,6 +258,14 @@ async function agentRows(url: string, admin: ManagedMemoryFacade, count: number)
         baseline: r3(single.apiCpuPerStore),
         ratio: r3(many.apiCpuPerStore / single.apiCpuPerStore),
         note: 'both replicas\' CPU (every thread) over the run ÷ stores acknowledged; hash embedder, so no model on it; baseline: one client',
+      },
+      {
+        metric: `PostgreSQL CPU per store, ${n} agents at once`,
+        value: r3(many.pgCpuPerStore),
+        unit: 'ms',
+        baseline: r3(single.pgCpuPerStore),
+        ratio: r3(many.pgCpuPerStore / single.pgCpuPerStore),
+        note: 'every PostgreSQL process (backends, background workers) over the run ÷ stores acknowledged; baseline: one client',
       },
     ];
   } finally {
@@ -280,7 +293,8 @@ export async function scaleLiveRows(server: RealPostgres, streams: number, agent
   const admin = createMemoryFacade({ db, embedder, config: { maxBeaconsPerAgent: 200 } });
   try {
     await migrate(db, { modelId: embedder.modelId, dimension: embedder.dimension });
-    return [...(await streamRows(url, admin, streams)), ...(await agentRows(url, admin, agents))];
+    const postmaster = await postmasterPid(db);
+    return [...(await streamRows(url, admin, streams)), ...(await agentRows(url, admin, postmaster, agents))];
   } finally {
     await admin.close();
     await db.close();
