@@ -1,8 +1,9 @@
-import { type Agent, type OutgoingHttpHeaders, request } from 'node:http';
+import { type Agent, type IncomingHttpHeaders, type OutgoingHttpHeaders, request } from 'node:http';
 
 export interface LoopbackResponse {
   readonly status: number;
   readonly body: string;
+  readonly headers: IncomingHttpHeaders;
 }
 
 /**
@@ -24,7 +25,7 @@ export function postJson(agent: Agent, port: number, path: string, key: string |
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
         res.on('error', reject);
       },
     );
