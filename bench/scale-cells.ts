@@ -26,7 +26,7 @@ const LOAD_CHUNK = 50_000;
 const QUERIES = 300;
 const EXACT_QUERIES = 30;
 const STORES = 200;
-// Stores made with the tenant within a tenth of its cell limit, where each store counts the tenant's cells (src/service/tenant-quotas.ts).
+// Stores made with the tenant within a tenth of its cell limit, where stores count the tenant's cells (src/service/tenant-quotas.ts).
 const NEAR_LIMIT_STORES = 40;
 const K = 10;
 // Store texts name vectors no loaded cell and no query has.
@@ -195,7 +195,7 @@ function stageRows(stage: StageFigures, base: StageFigures | undefined): BenchRo
       unit: 'ms',
       baseline: p(stage.store, 50),
       ratio: r3(percentile(stage.nearLimitStore, 50) / percentile(stage.store, 50)),
-      note: `${NEAR_LIMIT_STORES} stores; each counts the tenant's cells under its lock (far from the limit a process counts at most every 10 s); baseline: the stores above`,
+      note: `${NEAR_LIMIT_STORES} stores, ${2 * NEAR_LIMIT_STORES} cells of room at the first: a count of the tenant's cells under its lock each time a tenth of the room is used, every store within ten cells (far from the limit, one per 10 s); baseline: the stores above`,
     },
   ];
   if (base !== undefined) {
