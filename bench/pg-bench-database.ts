@@ -19,16 +19,26 @@ export async function postmasterPid(q: Queryable): Promise<number> {
   return parentPid((rows[0] as { pid: number }).pid);
 }
 
-/** Creates database `name` on `server`; resolves with its URL. */
-export async function createDatabase(server: RealPostgres, name: string): Promise<string> {
+/** Runs `sql` on `server`'s `postgres` database (where CREATE and DROP DATABASE run). */
+async function onServer(server: RealPostgres, sql: string): Promise<void> {
   const admin = new pg.Client({ connectionString: server.url });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(sql);
   } finally {
     await admin.end();
   }
+}
+
+/** Creates database `name` on `server`; resolves with its URL. */
+export async function createDatabase(server: RealPostgres, name: string): Promise<string> {
+  await onServer(server, `CREATE DATABASE ${name}`);
   return server.url.replace(/\/postgres$/, `/${name}`);
+}
+
+/** Drops database `name` on `server`. */
+export function dropDatabase(server: RealPostgres, name: string): Promise<void> {
+  return onServer(server, `DROP DATABASE ${name}`);
 }
 
 export interface LoadedDatabase {
