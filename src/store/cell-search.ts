@@ -13,7 +13,8 @@ import { CellConditions, type Validity } from './cell-conditions.js';
 import { CELL_COLUMNS, cellColumns, type CellRow } from './cell-row.js';
 import type { Db, Queryable } from './db.js';
 import { MAX_EF_SEARCH, setTransactionEfSearch } from './knn-session.js';
-import { identifierMatching, lexicalScore, termMatching, type LexicalPart, type LexicalText } from './lexical-terms.js';
+import { lexicalScore, rareIdentifierHolders, termMatching, type LexicalText } from './lexical-terms.js';
+import { estimatedHolders, type TermStatistics } from './term-statistics.js';
 import type { VectorParam } from './vector-param.js';
 
 /** Where a search looks: a named project, or the caller's current project resolved in the same statement. */
@@ -55,6 +56,8 @@ export interface CellSearch {
   readonly weights: { readonly identifier: number; readonly text: number };
   /** In [0, 1]: how much newer candidates move up (0: by relevance alone, 1: newest first). */
   readonly recencyBias: number;
+  /** How common terms are (term-statistics.ts): hybrid recall looks up no identifier they say far more cells hold than its bound. */
+  readonly termStatistics?: TermStatistics;
 }
 
 export interface KnnHit {
@@ -75,13 +78,21 @@ const MIN_POOL = 20;
  */
 const LEXICAL_TERM_CELLS = 1_000;
 const HYBRID_TERM_CELLS = 100;
+/**
+ * An identifier the statistics say more than this many times the bound's cells hold is not looked
+ * up: the bound would drop it anyway, unless the estimate were off by that much.
+ */
+const COMMON_IDENTIFIER_MARGIN = 2;
 
 /** The k best cells for the search, best first, with an ef_search of at least 2k. */
 export async function searchCells(db: Db, search: CellSearch, filter: KnnFilter, k: number, withCells = false): Promise<KnnHit[]> {
   const sessionEfSearch = db.knn.efSearch;
   const efSearch = Math.min(MAX_EF_SEARCH, Math.max(sessionEfSearch, k * 2));
-  const run = (q: Queryable): Promise<KnnHit[]> =>
-    isPlainKnn(search) ? nearestCells(q, search.vector, filter, k, withCells) : rankedCells(q, search, filter, k, withCells);
+  const run = (q: Queryable): Promise<KnnHit[]> => {
+    if (isPlainKnn(search)) return nearestCells(q, search.vector, filter, k, withCells);
+    const weighsWords = search.mode === 'lexical' || (search.mode === 'hybrid' && search.weights.text > 0);
+    return weighsWords ? termRankedCells(q, search, filter, k, withCells) : nearestRankedCells(q, search, filter, k, withCells);
+  };
   if (efSearch === sessionEfSearch) return run(db);
   return db.transaction(async (tx) => {
     await setTransactionEfSearch(tx, efSearch);
@@ -93,7 +104,15 @@ export async function searchCells(db: Db, search: CellSearch, filter: KnnFilter,
 function isPlainKnn(search: CellSearch): boolean {
   if (search.recencyBias > 0) return false;
   if (search.mode === 'vector') return true;
-  return search.mode === 'hybrid' && search.weights.text === 0 && (search.query.identifiers.length === 0 || search.weights.identifier === 0);
+  return search.mode === 'hybrid' && search.weights.text === 0 && identifiersToLookUp(search).length === 0;
+}
+
+/** The query's identifiers hybrid recall looks up when it weighs identifiers alone: those the statistics do not call far too common. */
+function identifiersToLookUp(search: CellSearch): readonly string[] {
+  const { termStatistics: statistics, query } = search;
+  if (search.weights.identifier === 0) return [];
+  if (statistics === undefined) return query.identifiers;
+  return query.identifiers.filter((id) => estimatedHolders(statistics, id) <= COMMON_IDENTIFIER_MARGIN * HYBRID_TERM_CELLS);
 }
 
 /** The filter as conditions on cells; $1 is the query vector, $2 the tenant, $3 the layer. */
@@ -136,59 +155,83 @@ export async function nearestCells(q: Queryable, vector: VectorParam, filter: Kn
     .sort((a, b) => a.distance - b.distance);
 }
 
+/** One row of `table` read on its primary key: a subquery behind OFFSET 0 stating nothing else, so no statistics can lead the planner to another index. */
+const byKey = (table: string, key: string): string => `(SELECT * FROM ${table} WHERE ${table}.node_id = ${key} OFFSET 0)`;
+
 /**
- * The candidates of each scan the mode uses — the nearest cells on the HNSW index, the cells
- * holding the query's rarest terms on the GIN index — scored together and ranked (relevance
- * blended with recency when asked), in one statement. Every cell a candidate list names is read on
- * the primary key, one row at a time (a subquery behind OFFSET 0 that states nothing but the key):
- * the plan cannot depend on statistics, so a database never analysed cannot turn the lookups into
- * a walk of another index per candidate.
+ * Lexical recall and hybrid recall that weighs words: the nearest cells on the HNSW index (hybrid)
+ * and the cells holding the query's rarest terms on the GIN index, the best of those by their
+ * lexical score, scored together and ranked, in one statement. Every cell a candidate list names
+ * is read on its primary key, one row at a time (a subquery behind OFFSET 0 that states nothing but
+ * the key): the plan cannot depend on statistics, so a database never analysed cannot turn the
+ * lookups into a walk of another index per candidate.
  */
-async function rankedCells(q: Queryable, search: CellSearch, filter: KnnFilter, k: number, withCells: boolean): Promise<KnnHit[]> {
+async function termRankedCells(q: Queryable, search: CellSearch, filter: KnnFilter, k: number, withCells: boolean): Promise<KnnHit[]> {
   const where = filterConditions(search.vector, filter);
   const pool = where.bind(Math.max(search.recencyBias > 0 ? 2 * k : k, MIN_POOL));
-  const lexical = lexicalPart(where, search);
-  const byKey = (table: string, key: string): string => `(SELECT * FROM ${table} WHERE ${table}.node_id = ${key} OFFSET 0)`;
-  const scans: string[] = [];
-  if (lexical !== null) {
-    scans.push(`(SELECT m.node_id FROM ${lexical.matches} AS m
+  const lexical = search.mode === 'lexical'
+    ? termMatching(where, search.query, { kind: 'coverage' }, LEXICAL_TERM_CELLS)
+    : termMatching(where, search.query, { kind: 'hybrid', ...search.weights }, HYBRID_TERM_CELLS);
+  const scans = [
+    `(SELECT m.node_id FROM ${lexical.matches} AS m
       CROSS JOIN LATERAL (SELECT 1 FROM ${byKey('cells', 'm.node_id')} AS cells WHERE ${where.sql}) AS passing
-      ORDER BY m.matched DESC, m.node_id LIMIT $${pool})`);
-  }
-  if (search.mode !== 'lexical') scans.push(`(SELECT node_id FROM cells WHERE ${where.sql} ORDER BY embedding <=> $1::vector LIMIT $${pool})`);
-  const similarity = '1 - (c.embedding <=> $1::vector)';
+      ORDER BY m.matched DESC, m.node_id LIMIT $${pool})`,
+    ...(search.mode === 'lexical' ? [] : [`(SELECT node_id FROM cells WHERE ${where.sql} ORDER BY embedding <=> $1::vector LIMIT $${pool})`]),
+  ];
   const matched = lexicalScore('ct.terms');
-  const score = lexical === null ? similarity : search.mode === 'lexical' ? matched : `${similarity} + ${matched}`;
+  const score = search.mode === 'lexical' ? matched : `1 - (c.embedding <=> $1::vector) + ${matched}`;
   const columns = [withCells ? cellColumns('c') : 'c.node_id::text AS node_id', ...(search.recencyBias > 0 ? ['c.created_at AS stored_at'] : [])];
   const scored = `SELECT (c.embedding <=> $1::vector)::float8 AS distance, (${score})::float8 AS score, ${columns.join(', ')}
     FROM (${scans.join(' UNION ')}) AS pool CROSS JOIN LATERAL ${byKey('cells', 'pool.node_id')} AS c
-    ${lexical === null ? '' : `LEFT JOIN LATERAL ${byKey('cell_terms', 'pool.node_id')} AS ct ON true`}
+    LEFT JOIN LATERAL ${byKey('cell_terms', 'pool.node_id')} AS ct ON true
     WHERE c.tenant_id = $2`;
+  return rankedHits(q, where, lexical.ctes, scored, search.recencyBias, k, withCells);
+}
+
+/**
+ * Hybrid recall that weighs identifiers alone, and vector recall with a recency bias: the nearest
+ * cells on the HNSW index, with their distance, and every cell holding one of the query's rare
+ * identifiers (at most HYBRID_TERM_CELLS cells hold it; read on its primary key and filtered), in
+ * one statement, each cell read once.
+ */
+async function nearestRankedCells(q: Queryable, search: CellSearch, filter: KnnFilter, k: number, withCells: boolean): Promise<KnnHit[]> {
+  const where = filterConditions(search.vector, filter);
+  const pool = where.bind(Math.max(search.recencyBias > 0 ? 2 * k : k, MIN_POOL));
+  const identifiers = search.mode === 'hybrid' ? identifiersToLookUp(search) : [];
+  const columns = [withCells ? CELL_COLUMNS : 'node_id::text AS node_id', ...(search.recencyBias > 0 ? ['created_at AS stored_at'] : [])].join(', ');
+  const candidates = [`(SELECT 0::bigint AS held, (embedding <=> $1::vector)::float8 AS distance, ${columns} FROM cells
+      WHERE ${where.sql} ORDER BY embedding <=> $1::vector LIMIT $${pool})`];
+  const ctes: string[] = [];
+  let share = '0';
+  if (identifiers.length > 0) {
+    ctes.push(rareIdentifierHolders(where, identifiers, HYBRID_TERM_CELLS));
+    share = `$${where.bind(search.weights.identifier / Math.max(1, search.query.identifiers.length))}::float8`;
+    candidates.push(`(SELECT r.held, (embedding <=> $1::vector)::float8, ${columns} FROM rare_holders AS r
+      CROSS JOIN LATERAL ${byKey('cells', 'r.cell')} AS cells WHERE ${where.sql})`);
+  }
+  // A cell both lists name comes once, with the identifiers it holds.
+  const scored = `SELECT pool.*, (1 - distance + ${share} * held)::float8 AS score
+    FROM (SELECT DISTINCT ON (node_id) * FROM (${candidates.join(' UNION ALL ')}) AS candidates ORDER BY node_id, held DESC) AS pool`;
+  return rankedHits(q, where, ctes, scored, search.recencyBias, k, withCells);
+}
+
+/** Runs a ranked search's statement: the scored candidates ranked (relevance blended with recency when asked), the best k. */
+async function rankedHits(q: Queryable, where: CellConditions, ctes: readonly string[], scored: string, recencyBias: number, k: number, withCells: boolean): Promise<KnnHit[]> {
   const limit = where.bind(k);
   const ranked =
-    search.recencyBias === 0
+    recencyBias === 0
       ? `${scored} ORDER BY score DESC, distance, node_id LIMIT $${limit}`
-      : `SELECT * FROM (SELECT scored.*, ${recencyRanking(where.bind(search.recencyBias))} AS ranking FROM (${scored}) AS scored) AS ranked
+      : `SELECT * FROM (SELECT scored.*, ${recencyRanking(where.bind(recencyBias))} AS ranking FROM (${scored}) AS scored) AS ranked
          ORDER BY ranking DESC, distance, node_id LIMIT $${limit}`;
-  const ctes = lexical?.ctes ?? [];
   const statement = ctes.length === 0 ? ranked : `WITH ${ctes.join(',\n    ')}\n    ${ranked}`;
-  const result = await q.query<CellRow & { readonly distance: number; readonly score: number; readonly stored_at?: Date; readonly ranking?: number }>(statement, where.params);
-  // stored_at and ranking only order the rows.
-  return result.rows.map(({ distance, score: rank, stored_at: _storedAt, ranking: _ranking, ...cell }) => ({
+  const result = await q.query<CellRow & { readonly distance: number; readonly score: number; readonly held?: number; readonly stored_at?: Date; readonly ranking?: number }>(statement, where.params);
+  // held, stored_at and ranking only order the rows.
+  return result.rows.map(({ distance, score: rank, held: _held, stored_at: _storedAt, ranking: _ranking, ...cell }) => ({
     node_id: cell.node_id,
     distance,
     score: rank,
     ...(withCells ? { cell } : {}),
   }));
-}
-
-/** The lexical matching the search's mode and weights call for, if any. */
-function lexicalPart(where: CellConditions, search: CellSearch): LexicalPart | null {
-  if (search.mode === 'lexical') return termMatching(where, search.query, { kind: 'coverage' }, LEXICAL_TERM_CELLS);
-  if (search.mode === 'vector') return null;
-  if (search.weights.text > 0) return termMatching(where, search.query, { kind: 'hybrid', ...search.weights }, HYBRID_TERM_CELLS);
-  if (search.weights.identifier > 0 && search.query.identifiers.length > 0) return identifierMatching(where, search.query.identifiers, search.weights.identifier, HYBRID_TERM_CELLS);
-  return null;
 }
 
 /** Relevance and recency, each scaled to [0, 1] over the candidates, blended by the bias bound at $n. */

@@ -80,19 +80,15 @@ export function termMatching(where: SqlConditions, query: LexicalText, weighting
 }
 
 /**
- * Hybrid matching on identifiers alone (a model of meaning already weighs the words): each of the
- * query's identifiers looked up on the GIN index, unless more than `maxTermCells` cells hold it (no
- * rare name then), a cell scoring `weight` × the share of them it holds. No statistics are read:
- * reading one cell beyond the bound tells.
+ * The CTE `rare_holders (cell, held)` of hybrid recall on identifiers alone (a model of meaning
+ * already weighs the words): each identifier looked up on the GIN index, unless more than
+ * `maxTermCells` cells hold it (no rare name then), and how many of them each cell holds. No
+ * statistics are read: reading one cell beyond the bound tells.
  */
-export function identifierMatching(where: SqlConditions, identifiers: readonly string[], weight: number, maxTermCells: number): LexicalPart {
-  const [ids, cap, share] = [where.bind(identifiers), where.bind(maxTermCells), where.bind(weight / Math.max(1, identifiers.length))];
-  return {
-    ctes: [
-      `held AS MATERIALIZED (SELECT i.id AS term, t.node_id FROM unnest($${ids}::text[]) AS i(id)
-      CROSS JOIN LATERAL (SELECT node_id FROM cell_terms WHERE terms @> ARRAY[i.id] LIMIT $${cap} + 1) AS t)`,
-      `scanned AS MATERIALIZED (SELECT term, $${share}::float8 AS weight FROM held GROUP BY term HAVING count(*) <= $${cap})`,
-    ],
-    matches: `(SELECT h.node_id, sum(s.weight) AS matched FROM held h JOIN scanned s ON s.term = h.term GROUP BY h.node_id)`,
-  };
+export function rareIdentifierHolders(where: SqlConditions, identifiers: readonly string[], maxTermCells: number): string {
+  const [ids, cap] = [where.bind(identifiers), where.bind(maxTermCells)];
+  return `rare_holders AS MATERIALIZED (SELECT held.node_id AS cell, count(*) AS held FROM (
+      SELECT t.node_id, count(*) OVER (PARTITION BY i.id) AS holders FROM unnest($${ids}::text[]) AS i(id)
+      CROSS JOIN LATERAL (SELECT node_id FROM cell_terms WHERE terms @> ARRAY[i.id] LIMIT $${cap} + 1) AS t) AS held
+    WHERE held.holders <= $${cap} GROUP BY held.node_id)`;
 }

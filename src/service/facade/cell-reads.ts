@@ -100,14 +100,19 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
   const project = searchedProject(principal, options);
   const vector = await ctx.embed(input.query);
   const withNodes = options?.withNodes === true;
+  const mode = input.mode ?? ctx.config.recallMode;
+  const identifiers = identifierTokens(input.query);
+  // Only hybrid recall judges identifiers by how common they are.
+  const termStatistics = mode === 'hybrid' && identifiers.length > 0 ? ctx.termStatistics.current() : undefined;
   const found = await searchCells(
     ctx.db,
     {
-      mode: input.mode ?? ctx.config.recallMode,
+      mode,
       vector,
-      query: { text: input.query, identifiers: identifierTokens(input.query) },
+      query: { text: input.query, identifiers },
       weights: ctx.config.hybridWeights,
       recencyBias: input.recency_bias ?? 0,
+      ...(termStatistics === undefined ? {} : { termStatistics }),
     },
     {
       tenantId: principal.tenantId,

@@ -26,6 +26,7 @@ import { SessionScopes } from '../session-scope.js';
 import { BeaconPresence } from '../beacon-presence.js';
 import { StoreStamps } from '../store-stamps.js';
 import { TenantQuotas } from '../tenant-quotas.js';
+import { TermStatisticsCache } from '../term-statistics-cache.js';
 import { beaconOperations } from './beacons.js';
 import { cellReadOperations } from './cell-reads.js';
 import { cellWriteOperations, promoteHitCells } from './cell-writes.js';
@@ -98,6 +99,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     async close(): Promise<void> {
       await ctx.streams.closeAll();
       await ctx.hits.close();
+      await ctx.termStatistics.settled();
     },
   };
 }
@@ -142,6 +144,7 @@ function createFacadeContext(deps: MemoryFacadeDeps): FacadeContext {
       onError: reportError,
     }),
     hits,
+    termStatistics: new TermStatisticsCache(db, reportError),
     diffFeed: deps.diffFeed,
     embedder,
     embed: async (text) => {

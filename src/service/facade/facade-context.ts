@@ -17,6 +17,7 @@ import type { SceneSummarizer } from '../scene-summarizer.js';
 import type { SessionScopes } from '../session-scope.js';
 import type { StoreStamps } from '../store-stamps.js';
 import type { TenantQuotas } from '../tenant-quotas.js';
+import type { TermStatisticsCache } from '../term-statistics-cache.js';
 
 export interface FacadeContext {
   readonly db: Db;
@@ -31,6 +32,8 @@ export interface FacadeContext {
   readonly stamps: StoreStamps;
   /** Recall hits, written in batches; a flush runs the promotion check. */
   readonly hits: HitRecorder;
+  /** How common terms are, read in the background: hybrid recall skips the lookup of identifiers far too common to count. */
+  readonly termStatistics: TermStatisticsCache;
   readonly summarizer: SceneSummarizer;
   readonly streams: LiveStreamRegistry;
   /** Live push; without it subscribeDiffs is UNAVAILABLE. */
