@@ -79,6 +79,10 @@ describe.skipIf(skip !== undefined)('HyphaeMesh CRD on a real kube-apiserver', (
     expect(await rejection('openai-no-url', { workers: { embedder: 'openai' } })).toMatch(/openai requires url/);
     expect(await rejection('oauth-no-url', { oauth: { issuer: 'https://id.example.com', defaultTenant: 'acme' } })).toMatch(/oauth requires oauth.publicUrl or an enabled ingress/);
     expect(await rejection('oauth-no-tenant', { oauth: { issuer: 'https://id.example.com', publicUrl: 'https://m.example.com' } })).toMatch(/oauth requires defaultTenant or allowedTenants/);
+    expect(await rejection('pg-owned-setting', { postgres: { parameters: { shared_buffers: '2GB', archive_command: 'cp %p /x' } } })).toMatch(/postgres.parameters takes postgresql.conf names/);
+    expect(await rejection('pg-bad-setting', { postgres: { parameters: { 'Shared Buffers': '2GB' } } })).toMatch(/postgres.parameters takes postgresql.conf names/);
+    expect(await rejection('pg-ext-setting', { postgres: { mode: 'external', secretRef: { name: 'db' }, parameters: { shared_buffers: '2GB' } } })).toMatch(/postgres.parameters requires mode managed/);
+    await expect(create('pg-tuned', { postgres: { parameters: { shared_buffers: '2GB', 'pg_stat_statements.max': '5000' } } })).resolves.toBeDefined();
     await expect(create('ext-ok', { postgres: { mode: 'external', secretRef: { name: 'db' } } })).resolves.toBeDefined();
     await expect(create('oauth-ok', { ingress: { enabled: true, host: 'm.example.com' }, oauth: { issuer: 'https://id.example.com', allowedTenants: ['acme'] } })).resolves.toBeDefined();
   });

@@ -202,6 +202,29 @@ export const postgresRestoreSchema = object(
   },
 );
 
+/** Settings the managed StatefulSets write themselves; a postgres.parameters entry may not override them. */
+export const OPERATOR_OWNED_PARAMETERS = [
+  'listen_addresses',
+  'port',
+  'data_directory',
+  'hba_file',
+  'ident_file',
+  'config_file',
+  'unix_socket_directories',
+  'password_encryption',
+  'wal_level',
+  'hot_standby',
+  'wal_log_hints',
+  'max_wal_senders',
+  'max_replication_slots',
+  'archive_mode',
+  'archive_command',
+  'restore_command',
+  'primary_conninfo',
+  'primary_slot_name',
+  'synchronous_standby_names',
+] as const;
+
 /** CEL for "runs under Patroni" (operator/src/desired/postgres-topology.ts, usesPatroni). */
 const patroniWhen = (pg: string): string =>
   `(has(${pg}.instances) && ${pg}.instances > 1) || (has(${pg}.backup) && ${pg}.backup.enabled) || has(${pg}.restore)`;
@@ -226,6 +249,11 @@ export const postgresSchema = object(
     restore: postgresRestoreSchema,
     secretRef: secretKeyRef('url', 'the PostgreSQL URL (external mode)'),
     resources: resources('250m', '512Mi'),
+    parameters: map(string({ minLength: 1, maxLength: 1024 }), {
+      maxProperties: 64,
+      description:
+        'PostgreSQL settings by their postgresql.conf names (managed mode), e.g. {shared_buffers: 2GB, maintenance_work_mem: 1GB, effective_cache_size: 6GB}; docs/sizing.md says what a million cells want. Settings the operator or Patroni own (addresses, replication, archiving, sockets) are refused.',
+    }),
   },
   {
     defaultEmpty: true,
@@ -234,6 +262,12 @@ export const postgresSchema = object(
       { rule: "self.mode != 'cnpg' || has(self.instances)", message: 'postgres.mode cnpg requires instances', fieldPath: '.instances' },
       { rule: "self.mode == 'managed' || !self.backup.enabled", message: 'postgres.backup requires mode managed', fieldPath: '.backup' },
       { rule: "self.mode == 'managed' || !has(self.restore)", message: 'postgres.restore requires mode managed', fieldPath: '.restore' },
+      { rule: "self.mode == 'managed' || !has(self.parameters)", message: 'postgres.parameters requires mode managed', fieldPath: '.parameters' },
+      {
+        rule: `!has(self.parameters) || self.parameters.all(k, k.matches('^[a-z][a-z0-9_.]*$') && !(k in ${JSON.stringify(OPERATOR_OWNED_PARAMETERS)}))`,
+        message: 'postgres.parameters takes postgresql.conf names, and not those the operator or Patroni set (addresses, replication, archiving, sockets)',
+        fieldPath: '.parameters',
+      },
       {
         // The two run different StatefulSets (pod management, Services, Endpoints) over the same volumes.
         rule: `self.mode != 'managed' || oldSelf.mode != 'managed' || (${patroniWhen('self')}) == (${patroniWhen('oldSelf')})`,

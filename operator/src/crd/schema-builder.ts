@@ -122,11 +122,14 @@ export function dateTime(opts?: { description?: string }): Schema<string> {
   return build({ type: 'string', format: 'date-time', ...common(opts) }, false);
 }
 
-export function map<T, O extends Common<Record<string, T>> = Common<Record<string, T>>>(
-  values: Schema<T, boolean>,
-  opts?: O,
-): Schema<Record<string, T>, Defaulted<O>> {
-  return build({ type: 'object', ...common(opts), additionalProperties: values.json }, (opts?.default !== undefined) as Defaulted<O>);
+export interface MapOptions<T> extends Common<Record<string, T>> {
+  /** Bounds the entries, which CEL rules over the map need to stay within the API server's cost budget. */
+  maxProperties?: number;
+}
+
+export function map<T, O extends MapOptions<T> = MapOptions<T>>(values: Schema<T, boolean>, opts?: O): Schema<Record<string, T>, Defaulted<O>> {
+  const bound = opts?.maxProperties === undefined ? {} : { maxProperties: opts.maxProperties };
+  return build({ type: 'object', ...common(opts), ...bound, additionalProperties: values.json }, (opts?.default !== undefined) as Defaulted<O>);
 }
 
 /** An object whose contents the API server keeps as given (e.g. an EnvVarSource). */

@@ -36,6 +36,11 @@ describe('Patroni settings', () => {
     expect(s.postgresql.pg_hba.filter((l) => l.startsWith('host'))).toEqual(['host replication all all scram-sha-256', 'host all all all scram-sha-256']);
   });
 
+  it('applies spec.postgres.parameters on every instance, under the settings the operator owns', () => {
+    const parameters = settings({ parameters: { shared_buffers: '2GB', maintenance_work_mem: '1GB' } }).postgresql.parameters;
+    expect(parameters).toMatchObject({ shared_buffers: '2GB', maintenance_work_mem: '1GB', unix_socket_directories: '/var/run/postgresql', archive_mode: 'off' });
+  });
+
   it('archives WAL through pgBackRest only with backups on', () => {
     expect(settings().postgresql.parameters).toMatchObject({ archive_mode: 'off' });
     expect(settings().postgresql.parameters.archive_command).toBeUndefined();

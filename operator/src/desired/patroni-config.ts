@@ -87,7 +87,8 @@ export function patroniSettings(mesh: HyphaeMesh, spec: HyphaeMeshSpec): Record<
       data_dir: PGDATA,
       pgpass: '/tmp/pgpass',
       use_unix_socket: true,
-      parameters: { unix_socket_directories: '/var/run/postgresql', password_encryption: 'scram-sha-256', ...archiveParameters(mesh, spec) },
+      // The user's settings first: what the operator must set wins (the CRD refuses those names anyway).
+      parameters: { ...spec.postgres.parameters, unix_socket_directories: '/var/run/postgresql', password_encryption: 'scram-sha-256', ...archiveParameters(mesh, spec) },
       // The pod's own processes (Patroni, pgBackRest, the scripts) over the socket; everyone else with the password.
       pg_hba: ['local all all trust', 'host replication all all scram-sha-256', 'host all all all scram-sha-256'],
       callbacks: { on_start: `${SCRIPTS}/hyphae-patroni-callback`, on_role_change: `${SCRIPTS}/hyphae-patroni-callback` },

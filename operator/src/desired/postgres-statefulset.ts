@@ -20,6 +20,13 @@ import type { HyphaeMesh } from './hyphae-mesh.js';
 /** uid/gid of `postgres` in the Debian-based postgres images (ours, images/postgres, and the official ones). */
 export const POSTGRES_UID = 999;
 
+/** The container's arguments with spec.postgres.parameters; none (the image's own command) without them. */
+function postgresArgs(spec: HyphaeMeshSpec): string[] | undefined {
+  const settings = Object.entries(spec.postgres.parameters ?? {});
+  if (settings.length === 0) return undefined;
+  return ['postgres', ...settings.flatMap(([name, value]) => ['-c', `${name}=${value}`])];
+}
+
 export function postgresStatefulSet(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject {
   const fromSecret = (name: string, key: string): Record<string, unknown> => secretEnv(name, names.postgres(mesh), key);
   return compact({
@@ -41,6 +48,8 @@ export function postgresStatefulSet(mesh: HyphaeMesh, spec: HyphaeMeshSpec): Kub
               image: spec.postgres.image,
               imagePullPolicy: spec.image.pullPolicy,
               ports: [{ name: 'postgres', containerPort: POSTGRES_PORT, protocol: 'TCP' }],
+              // The image's command is `postgres`; each setting follows as `-c name=value`.
+              args: postgresArgs(spec),
               env: [
                 fromSecret('POSTGRES_USER', 'username'),
                 fromSecret('POSTGRES_PASSWORD', 'password'),
