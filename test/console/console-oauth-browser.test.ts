@@ -57,7 +57,11 @@ describe.skipIf(chromiumPath === undefined && skipTier('browser', 'chromium'))('
     });
     chromium = await launchChromium(chromiumPath ?? '');
     context = await chromium.newContext(publicUrl, as.issuer);
-    context.on('requestfailed', (request) => blocked.push(request.url()));
+    // A request the next navigation cancels (net::ERR_ABORTED) was not refused; anything else was.
+    context.on('requestfailed', (request) => {
+      const reason = request.failure()?.errorText ?? '';
+      if (reason !== 'net::ERR_ABORTED') blocked.push(`${request.url()} ${reason}`);
+    });
     page = await context.newPage();
     collectPageErrors(page, pageErrors);
   });
