@@ -42,8 +42,15 @@ const embeddingsResponseSchema = z.object({
 /** One attempt's outcome: vectors, or why it failed and whether (and when) to try again. */
 type Attempt = { readonly vectors: Float32Array[] } | { readonly error: Error; readonly retry: boolean; readonly retryAfterMs?: number };
 
+type EncodingFormat = 'base64' | 'float';
+
+/** A refusal that names the encoding: an endpoint that knows only float arrays. */
+const ENCODING_REFUSED = /encoding_format/;
+
 /**
  * Any OpenAI-compatible `/v1/embeddings` endpoint: OpenAI, Ollama, vLLM, TEI, or `hyphae worker`.
+ * Asks for base64 float32 (4 bytes a dimension, decoded without parsing numbers); takes float
+ * arrays from an endpoint that ignores that, and asks one that refuses it for floats from then on.
  * Retries 429 (honouring Retry-After), 5xx, timeouts and network errors with jittered backoff;
  * checks every vector's length against the deployment's dimension.
  */
@@ -59,6 +66,7 @@ export class OpenAiEmbedder implements Embedder {
   private readonly textsPerRequest: number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly poster: JsonPoster;
+  private encoding: EncodingFormat = 'base64';
 
   constructor(options: OpenAiEmbedderOptions) {
     let base: URL;
@@ -123,7 +131,7 @@ export class OpenAiEmbedder implements Embedder {
     let response: JsonReply;
     try {
       response = await this.poster.post(
-        JSON.stringify({ model: this.modelId, input: texts, encoding_format: 'float' }),
+        JSON.stringify({ model: this.modelId, input: texts, encoding_format: this.encoding }),
         { accept: 'application/json', ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}) },
         this.timeoutMs,
       );
@@ -134,6 +142,10 @@ export class OpenAiEmbedder implements Embedder {
       const retryAfterMs = parseRetryAfterMs(response.header('retry-after') ?? null);
       const error = new UnavailableError(`${this.endpoint} answered ${response.status}`, { details: { status: response.status } });
       return retryAfterMs === undefined ? { error, retry: true } : { error, retry: true, retryAfterMs };
+    }
+    if ((response.status === 400 || response.status === 422) && this.encoding === 'base64' && ENCODING_REFUSED.test(response.body)) {
+      this.encoding = 'float';
+      return this.attempt(texts);
     }
     if (response.status < 200 || response.status > 299) {
       const detail = response.body.slice(0, 500);

@@ -8,12 +8,18 @@ import { OpenAiEmbedder } from '../../src/embed/openai-embedder.js';
 import { runWorker } from '../../src/worker/run-worker.js';
 import type { RunningWorker } from '../../src/worker/run-worker.js';
 
-/** What the proxy does with the next request: forward it to the worker, or answer with a canned failure. */
-type Step = { readonly forward: true } | { readonly status: number; readonly headers?: Record<string, string> };
+/**
+ * What the proxy does with the next request: forward it to the worker, forward it as an endpoint
+ * that knows only float arrays would answer it, or answer with a canned failure.
+ */
+type Step =
+  | { readonly forward: true }
+  | { readonly floatsOnly: 'ignores base64' | 'refuses base64' }
+  | { readonly status: number; readonly headers?: Record<string, string> };
 
 interface SeenRequest {
   readonly headers: IncomingHttpHeaders;
-  readonly body: { model?: string; input?: unknown };
+  readonly body: { model?: string; input?: unknown; encoding_format?: string };
 }
 
 /**
@@ -30,9 +36,18 @@ class ScriptedUpstream {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        this.seen.push({ headers: request.headers, body: JSON.parse(raw) as SeenRequest['body'] });
+        let raw = Buffer.concat(chunks).toString('utf8');
+        const body = JSON.parse(raw) as SeenRequest['body'];
+        this.seen.push({ headers: request.headers, body });
         const step = this.steps.shift() ?? { forward: true };
+        if ('floatsOnly' in step) {
+          if (step.floatsOnly === 'refuses base64' && body.encoding_format === 'base64') {
+            response.writeHead(400, { 'content-type': 'application/json' });
+            response.end(JSON.stringify({ error: { message: "encoding_format: only 'float' is supported", type: 'invalid_request_error', param: 'encoding_format', code: null } }));
+            return;
+          }
+          raw = JSON.stringify({ ...body, encoding_format: 'float' });
+        }
         if ('status' in step) {
           response.writeHead(step.status, { 'content-type': 'application/json', ...step.headers });
           response.end(JSON.stringify({ error: { message: `scripted ${step.status}`, type: 'scripted', param: null, code: null } }));
@@ -91,7 +106,21 @@ describe('openai embedder against our own worker over real HTTP', () => {
     expect(vectors.map((v) => Array.from(v))).toEqual((await local.embed(inputs)).map((v) => Array.from(v)));
     expect(upstream.seen).toHaveLength(1);
     expect(upstream.seen[0]?.headers.authorization).toBe('Bearer sk-test-123');
-    expect(upstream.seen[0]?.body).toMatchObject({ model: 'hash-512-v1', input: inputs });
+    expect(upstream.seen[0]?.body).toMatchObject({ model: 'hash-512-v1', input: inputs, encoding_format: 'base64' });
+  });
+
+  it('takes float arrays from an endpoint that ignores base64, and asks one that refuses it for floats from then on', async () => {
+    const inputs = ['the ledger service', 'pgvector HNSW index'];
+    const expected = (await local.embed(inputs)).map((v) => Array.from(v));
+    upstream.script({ floatsOnly: 'ignores base64' });
+    expect((await embedder().embed(inputs)).map((v) => Array.from(v))).toEqual(expected);
+    expect(upstream.seen.map((r) => r.body.encoding_format)).toEqual(['base64']);
+
+    upstream.script({ floatsOnly: 'refuses base64' }, { floatsOnly: 'refuses base64' }, { floatsOnly: 'refuses base64' });
+    const refused = embedder();
+    expect((await refused.embed(inputs)).map((v) => Array.from(v))).toEqual(expected);
+    expect((await refused.embed(inputs)).map((v) => Array.from(v))).toEqual(expected);
+    expect(upstream.seen.map((r) => r.body.encoding_format)).toEqual(['base64', 'float', 'float']);
   });
 
   it('accepts the endpoint URL with or without /embeddings and splits large calls into several requests', async () => {
