@@ -31,28 +31,36 @@ export function termsOf(text: string, identifiers: string): string {
 }
 
 /**
- * The query's terms, each with the cells estimated to hold it and its weight. A term missing from
- * the statistics is rarer than the least common one listed: it counts half that frequency. Without
- * statistics (a table never analysed) every term weighs the same.
+ * The query's terms, each with the cells holding it and its weight. A term the statistics list
+ * takes their estimate; one they miss (rarer than the sample showed, or new since) is counted on
+ * the GIN index up to one cell past the bound (parameter `cap`): half the rarest listed term's
+ * frequency, the guess this replaced, called every unlisted term too common on a large table.
+ * Without statistics (a table never analysed) every term weighs the same.
  */
-function queryTerms(where: SqlConditions, query: LexicalText, weighting: TermWeighting): string {
+function queryTerms(where: SqlConditions, query: LexicalText, weighting: TermWeighting, cap: number): string {
   const [text, ids] = [where.bind(query.text), where.bind(query.identifiers)];
   const weight =
     weighting.kind === 'coverage'
       ? `idf / sum(idf) OVER ()`
       : `CASE WHEN identifier THEN $${where.bind(weighting.identifier)}::float8 / count(*) FILTER (WHERE identifier) OVER ()
           ELSE $${where.bind(weighting.text)}::float8 * idf / nullif(sum(idf) FILTER (WHERE NOT identifier) OVER (), 0) END`;
-  return `SELECT term, cells, COALESCE(${weight}, 0)::float8 AS weight FROM (
-        SELECT t.term, t.term = ANY($${ids}::text[]) AS identifier, f.cells, ln(1 + (st.cells - f.cells + 0.5) / (f.cells + 0.5)) AS idf
+  return `SELECT term, cells, holders, COALESCE(${weight}, 0)::float8 AS weight FROM (
+        SELECT t.term, t.term = ANY($${ids}::text[]) AS identifier, f.cells, f.holders, ln(1 + (st.cells - f.cells + 0.5) / (f.cells + 0.5)) AS idf
         FROM unnest(${termsOf(`$${text}`, `$${ids}::text[]`)}) AS t(term)
         CROSS JOIN hyphae_term_statistics() AS st
-        CROSS JOIN LATERAL (SELECT st.cells * COALESCE(st.frequencies[array_position(st.terms, t.term)], st.frequencies[cardinality(st.terms) + 1] / 2, 0) AS cells) AS f
+        CROSS JOIN LATERAL (SELECT CASE WHEN st.terms IS NULL OR t.term = ANY(st.terms) THEN NULL
+            ELSE ARRAY(SELECT h.node_id FROM cell_terms h WHERE h.terms @> ARRAY[t.term] LIMIT $${cap}::int + 1) END AS holders) AS counted
+        CROSS JOIN LATERAL (SELECT counted.holders, CASE
+            WHEN st.terms IS NULL THEN 0
+            WHEN counted.holders IS NULL THEN st.cells * st.frequencies[array_position(st.terms, t.term)]
+            ELSE cardinality(counted.holders) END AS cells) AS f
       ) AS rated`;
 }
 
 /**
- * What lexical matching adds to a ranked search: its CTEs, among them `scanned (term, weight)` —
- * the terms looked up and what each adds to the score of a cell holding it — and a relation
+ * What lexical matching adds to a ranked search: its CTEs, among them `scanned (term, weight,
+ * holders)` — the terms looked up, what each adds to the score of a cell holding it, and the cells
+ * found holding it when it was counted (null for a term the statistics list) — and a relation
  * `(node_id, matched)` of the cells holding them (before the search's filters), `matched` being
  * their lexical score. A cell holding none scores 0: the terms not looked up are the common ones,
  * which weigh little. Any other cell's score comes from its own terms (`lexicalScore`).
@@ -69,13 +77,18 @@ export function lexicalScore(terms: string): string {
 
 /** Lexical matching on the query's weighted terms (lexical recall, and hybrid recall that weighs words): the rarest looked up. */
 export function termMatching(where: SqlConditions, query: LexicalText, weighting: TermWeighting, maxTermCells: number): LexicalPart {
-  const terms = queryTerms(where, query, weighting);
+  const cap = where.bind(maxTermCells);
+  const terms = queryTerms(where, query, weighting, cap);
   return {
     ctes: [
-      `scanned AS MATERIALIZED (SELECT term, weight FROM (${terms}) AS query_terms WHERE weight > 0 AND cells <= $${where.bind(maxTermCells)}
+      `scanned AS MATERIALIZED (SELECT term, weight, holders FROM (${terms}) AS query_terms WHERE weight > 0 AND cells <= $${cap}::int
       ORDER BY weight DESC, term LIMIT ${MAX_SCAN_TERMS})`,
     ],
-    matches: `(SELECT t.node_id, sum(s.weight) AS matched FROM scanned s JOIN cell_terms t ON t.terms @> ARRAY[s.term] GROUP BY t.node_id)`,
+    // A term counted on the index brings the cells it found; a listed one is looked up here.
+    matches: `(SELECT held.node_id, sum(held.weight) AS matched FROM (
+        SELECT s.weight, h.node_id FROM scanned s CROSS JOIN LATERAL unnest(s.holders) AS h(node_id) WHERE s.holders IS NOT NULL
+        UNION ALL SELECT s.weight, t.node_id FROM scanned s JOIN cell_terms t ON t.terms @> ARRAY[s.term] WHERE s.holders IS NULL
+      ) AS held GROUP BY held.node_id)`,
   };
 }
 
