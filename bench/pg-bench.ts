@@ -36,6 +36,7 @@ import type { RealPostgres } from '../test/support/real-postgres.js';
 import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
 import { syntheticCorpus } from './corpus.js';
 import { startBenchDatabase } from './mesh-bench.js';
+import { hnswLabel } from './hnsw-build.js';
 import { createDatabase, loadCellDatabase, startBenchPostgres } from './pg-bench-database.js';
 import { beaconCost, beaconRows, bulkLoad, type BeaconCost } from './store-bench.js';
 
@@ -186,7 +187,7 @@ async function recallAt(server: RealPostgres, cells: number, alternatives: reado
   };
   try {
     const label = `native ${cells / 1000}k`;
-    rows.push({ metric: `${label}: HNSW index build after bulk load`, value: round(indexMs / 1000), unit: 's', note: `${cells} vectors, ${embedder.dimension}-d, m 16, ef_construction 64 (pgvector's defaults)` });
+    rows.push({ metric: `${label}: HNSW index build after bulk load`, value: round(indexMs / 1000), unit: 's', note: `${cells} vectors, ${embedder.dimension}-d, ${hnswLabel()}` });
 
     await bare.connect();
     const queries = syntheticCorpus(QUERIES, QUERY_SEED);

@@ -10,7 +10,8 @@
  * claim about the same subject, another subject, another identifier) — with the merge guard,
  * without its predicate guard, and as the number/negation guard alone would have decided; and the
  * store cost of reinforcement with its guards (bench/store-guard-cost.ts). BENCH_RECALL_EMBEDDERS: comma-separated (default minilm,hash,use-lite);
- * BENCH_RECALL_SWEEP_IDENTIFIER and BENCH_RECALL_SWEEP_TEXT: the hybrid weights swept.
+ * BENCH_RECALL_SWEEP_IDENTIFIER and BENCH_RECALL_SWEEP_TEXT: the hybrid weights swept. BENCH_HNSW:
+ * the cells index's build parameters (bench/hnsw-build.ts).
  */
 import { SEARCH_MODES, type SearchMode } from '../src/core/cell-types.js';
 import type { Principal } from '../src/core/principal.js';
@@ -24,6 +25,7 @@ import { migrate } from '../src/store/migrator.js';
 import { openPgliteDb, type PgliteDb } from '../src/store/pglite-driver.js';
 import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
 import type { BenchRow, BenchSection } from './bench-section.js';
+import { applyBenchHnsw } from './hnsw-build.js';
 import { mergeConfusionRows } from './merge-confusion.js';
 import { storeGuardCostRows } from './store-guard-cost.js';
 import { RECALL_CATEGORIES, recallFixture, scoreRankings, type FixtureQuestion, type RankingScore, type RecallFixture } from './recall-fixture.js';
@@ -57,6 +59,7 @@ interface Loaded {
 async function load(embedder: Embedder, fixture: RecallFixture): Promise<Loaded> {
   const db = await openPgliteDb();
   await migrate(db, { modelId: embedder.modelId, dimension: embedder.dimension });
+  await applyBenchHnsw(db);
   const facade = createMemoryFacade({ db, embedder, config: { ...QUIET, nearDuplicateSimilarity: null } });
   const key = await facade.keyAdmin.createKey({ tenant: 'bench', agent: 'bench', default_project: 'fixture', projects: ['fixture'] });
   const principal = await facade.authenticate(key.key);

@@ -5,19 +5,21 @@
  *
  * BENCH_SCALE: `small` (CI-sized), `standard` (default, a few minutes: 10k cells, 10k beacons),
  * `full` (adds 100k cells and 100k beacons; building a 100k HNSW index in PGlite's WASM takes
- * several minutes per table); BENCH_STORE_PARTS picks parts. Bulk-loaded tables are filled first and indexed after, as a
+ * several minutes per table); BENCH_STORE_PARTS picks parts (`hnsw`, only when named: store CPU per
+ * set of HNSW build parameters, BENCH_STORE_HNSW). Bulk-loaded tables are filled first and indexed after, as a
  * restore would; the store figures always go through the facade with the index in place.
  */
 import { randomUUID } from 'node:crypto';
 import { HashEmbedder } from '../src/embed/hash-embedder.js';
 import type { Embedder } from '../src/embed/embedder.js';
-import { MiniLmEmbedder } from '../src/embed/minilm-embedder.js';
+import { MINILM_MODEL_ID, MiniLmEmbedder } from '../src/embed/minilm-embedder.js';
 import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
 import { DEFAULT_ENERGY_TABLE } from '../src/core/energy.js';
 import { identifierTokens } from '../src/core/identifier-tokens.js';
 import type { Principal } from '../src/core/principal.js';
 import { BeaconMatcher } from '../src/mesh/beacon-matcher.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/index.js';
+import { defaultNearDuplicateSimilarityFor, type FacadeConfig } from '../src/service/facade-config.js';
 import type { Db } from '../src/store/db.js';
 import { migrate } from '../src/store/migrator.js';
 import { reembedDatabase, REEMBED_DEFAULT_BATCH_SIZE } from '../src/service/reembed-database.js';
@@ -26,6 +28,7 @@ import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
 import { toVectorParam, type VectorParam } from '../src/store/vector-param.js';
 import { toVectorText } from '../src/store/vector-text.js';
 import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
+import { createBenchVectorIndex, parseHnswBuild, type HnswBuildParameters } from './hnsw-build.js';
 import { seededRandom, syntheticCorpus } from './corpus.js';
 
 interface Scale {
@@ -59,10 +62,10 @@ interface Engine {
   close(): Promise<void>;
 }
 
-async function openEngine(embedder: Embedder): Promise<Engine> {
+async function openEngine(embedder: Embedder, config: Partial<FacadeConfig> = {}): Promise<Engine> {
   const db = await openPgliteDb({});
   await migrate(db, { modelId: embedder.modelId, dimension: embedder.dimension });
-  const facade = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000 } });
+  const facade = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000, ...config } });
   const key = await facade.keyAdmin.createKey({ tenant: TENANT, agent: 'bench', default_project: PROJECT, projects: [PROJECT] });
   const principal = await facade.authenticate(key.key);
   return {
@@ -83,7 +86,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }>
 }
 
 /** Bulk-loads rows with their vectors into `table`, with the HNSW index dropped during the load and rebuilt after. */
-export async function bulkLoad(db: Db, kind: 'cells' | 'beacons', texts: readonly string[], vectors: readonly Float32Array[]): Promise<number> {
+export async function bulkLoad(db: Db, kind: 'cells' | 'beacons', texts: readonly string[], vectors: readonly Float32Array[], build?: HnswBuildParameters): Promise<number> {
   const index = kind === 'cells' ? 'cells_embedding' : 'beacons_embedding';
   await db.query(`DROP INDEX IF EXISTS ${index}`);
   for (let i = 0; i < texts.length; i += LOAD_BATCH) {
@@ -107,7 +110,7 @@ export async function bulkLoad(db: Db, kind: 'cells' | 'beacons', texts: readonl
   }
   const started = performance.now();
   await db.query(`SET maintenance_work_mem = '1GB'`);
-  await db.query(`CREATE INDEX ${index} ON ${kind} USING hnsw (embedding vector_cosine_ops)`);
+  await createBenchVectorIndex(db, kind, build);
   const ms = performance.now() - started;
   await analyzeMemoryTables(db);
   return ms;
@@ -378,6 +381,80 @@ export function beaconRows(costs: readonly BeaconCost[], label: string): BenchRo
   return rows;
 }
 
+/** An embedder that answers the texts given with their precomputed vectors: a store's CPU without the model's. */
+function precomputedEmbedder(modelId: string, texts: readonly string[], vectors: readonly Float32Array[]): Embedder {
+  const byText = new Map(texts.map((text, i) => [text, vectors[i] as Float32Array]));
+  const dimension = (vectors[0] as Float32Array).length;
+  return {
+    modelId,
+    dimension,
+    embed: (batch) => Promise.resolve(batch.map((text) => byText.get(text) ?? new Float32Array(dimension))),
+    close: () => Promise.resolve(),
+  };
+}
+
+/**
+ * Store CPU per set of HNSW build parameters (BENCH_STORE_HNSW, m/ef_construction comma-separated,
+ * default 16/64,14/64,12/48; the first is the baseline): one PGlite database per set holding the
+ * same bulk-loaded cells, then the same stores through each facade in turns (who goes first
+ * rotating), this process's CPU around each store. minilm vectors are embedded once beforehand,
+ * so its figure is the store without the model, its near-duplicate probe on as the runtime has it.
+ */
+async function hnswCostSection(scale: Scale, rows: BenchRow[]): Promise<void> {
+  const builds = (process.env.BENCH_STORE_HNSW ?? '16/64,14/64,12/48').split(',').map(parseHnswBuild);
+  const loaded = 1_000;
+  const stores = Math.min(scale.measuredStores, 1_000);
+  const corpus = syntheticCorpus(loaded + stores, CORPUS_SEED);
+  const minilm = new MiniLmEmbedder();
+  const minilmVectors: Float32Array[] = [];
+  try {
+    for (let i = 0; i < corpus.length; i += 64) minilmVectors.push(...(await minilm.embed(corpus.slice(i, i + 64))));
+  } finally {
+    await minilm.close();
+  }
+  const kinds: readonly { label: string; embedder: Embedder; config: Partial<FacadeConfig> }[] = [
+    { label: 'hash', embedder: new HashEmbedder(), config: {} },
+    { label: 'minilm (vectors precomputed)', embedder: precomputedEmbedder(MINILM_MODEL_ID, corpus, minilmVectors), config: { nearDuplicateSimilarity: defaultNearDuplicateSimilarityFor(MINILM_MODEL_ID) } },
+  ];
+  for (const { label, embedder, config } of kinds) {
+    const engines: Engine[] = [];
+    try {
+      const vectors = await embedder.embed(corpus.slice(0, loaded));
+      for (const build of builds) {
+        const engine = await openEngine(embedder, config);
+        engines.push(engine);
+        await bulkLoad(engine.db, 'cells', corpus.slice(0, loaded), vectors, build);
+      }
+      const cpuMs = builds.map(() => 0);
+      const wallMs = builds.map(() => 0);
+      for (let i = 0; i < stores; i++) {
+        const content = corpus[loaded + i] as string;
+        for (let j = 0; j < engines.length; j++) {
+          const k = (i + j) % engines.length;
+          const engine = engines[k] as Engine;
+          const before = process.cpuUsage();
+          wallMs[k] = (wallMs[k] as number) + (await timed(() => engine.facade.store(engine.principal, { content, cell_type: 'Fact', salience: 0.5 }))).ms;
+          const used = process.cpuUsage(before);
+          cpuMs[k] = (cpuMs[k] as number) + (used.user + used.system) / 1000;
+        }
+      }
+      builds.forEach((build, k) => {
+        const cpu = (cpuMs[k] as number) / stores;
+        const base = (cpuMs[0] as number) / stores;
+        rows.push({
+          metric: `${label}: store CPU, HNSW m ${build.m} / ef_construction ${build.efConstruction}`,
+          value: round(cpu),
+          unit: 'ms',
+          ...(k === 0 ? {} : { baseline: round(base), ratio: ratio(cpu, base) }),
+          note: `${loaded} cells bulk-loaded, then ${stores} stores in turns with ${builds.length - 1} other parameter set(s); wall ${round((wallMs[k] as number) / stores)} ms per store`,
+        });
+      });
+    } finally {
+      for (const engine of engines) await engine.close();
+    }
+  }
+}
+
 async function beaconSection(scale: Scale, rows: BenchRow[]): Promise<void> {
   const embedder = new HashEmbedder();
   const costs: BeaconCost[] = [];
@@ -395,7 +472,7 @@ async function beaconSection(scale: Scale, rows: BenchRow[]): Promise<void> {
 
 export async function runStoreBench(): Promise<BenchSection> {
   const scale = SCALES[process.env.BENCH_SCALE ?? 'standard'] ?? (SCALES.standard as Scale);
-  // BENCH_STORE_PARTS=hash,minilm,use-lite,reembed,beacons runs a subset (all by default).
+  // BENCH_STORE_PARTS=hash,minilm,use-lite,reembed,beacons runs a subset (those by default); hnsw runs only when named.
   const parts = new Set((process.env.BENCH_STORE_PARTS ?? 'hash,minilm,use-lite,reembed,beacons').split(','));
   const rows: BenchRow[] = [];
   if (parts.has('hash')) await hashSection(scale, rows);
@@ -403,5 +480,6 @@ export async function runStoreBench(): Promise<BenchSection> {
   if (parts.has('use-lite')) await modelSection(scale, rows, 'use-lite');
   if (parts.has('reembed')) await reembedSection(scale, rows);
   if (parts.has('beacons')) await beaconSection(scale, rows);
+  if (parts.has('hnsw')) await hnswCostSection(scale, rows);
   return { name: `store (scale ${scale.name})`, rows };
 }
