@@ -4,17 +4,7 @@
  * the index is built as the product builds it (src/store/vector-indexes.ts).
  */
 import type { Queryable } from '../src/store/db.js';
-import { createVectorIndex, dropVectorIndex, type VectorTable } from '../src/store/vector-indexes.js';
-
-export interface HnswBuildParameters {
-  readonly m: number;
-  readonly efConstruction: number;
-}
-
-/** pgvector's WITH clause for `build`. */
-function hnswBuildClause(build: HnswBuildParameters): string {
-  return `WITH (m = ${build.m}, ef_construction = ${build.efConstruction})`;
-}
+import { createVectorIndex, dropVectorIndex, hnswBuildClause, type HnswBuildParameters, type VectorTable } from '../src/store/vector-indexes.js';
 
 /** `m/ef_construction` (e.g. 12/48) as build parameters. */
 export function parseHnswBuild(text: string): HnswBuildParameters {

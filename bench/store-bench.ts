@@ -28,7 +28,8 @@ import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
 import { toVectorParam, type VectorParam } from '../src/store/vector-param.js';
 import { toVectorText } from '../src/store/vector-text.js';
 import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
-import { createBenchVectorIndex, parseHnswBuild, type HnswBuildParameters } from './hnsw-build.js';
+import { createBenchVectorIndex, parseHnswBuild } from './hnsw-build.js';
+import type { HnswBuildParameters } from '../src/store/vector-indexes.js';
 import { seededRandom, syntheticCorpus } from './corpus.js';
 
 interface Scale {

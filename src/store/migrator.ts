@@ -5,12 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '../core/errors.js';
 import { EmbeddingModelMismatchError, MigrationError } from './errors.js';
 import type { Db, Queryable, TransactionOptions } from './db.js';
+import { CELLS_HNSW_BUILD } from './vector-indexes.js';
 
 /** One numbered SQL file of src/store/migrations, e.g. 0001_core.sql. */
 export interface Migration {
   readonly version: number;
   readonly name: string;
-  /** sha256 of the file as written (line endings normalised), before the dimension is substituted. */
+  /** sha256 of the file as written (line endings normalised), before the placeholders are substituted. */
   readonly checksum: string;
   readonly sql: string;
 }
@@ -49,7 +50,7 @@ const MIGRATION_LOCK_KEY = 7_021_960_851_968_001;
 // pgvector's HNSW index accepts at most 2000 dimensions.
 const MAX_INDEXED_DIMENSION = 2000;
 const MIGRATION_FILE = /^(\d{4})_([a-z0-9_]+)\.sql$/;
-const DIMENSION_PLACEHOLDER = /\{\{EMBEDDING_DIMENSION\}\}/g;
+const PLACEHOLDER = /\{\{([A-Z_]+)\}\}/g;
 const META_MODEL = 'embedding_model';
 const META_DIMENSION = 'embedding_dimension';
 
@@ -102,7 +103,7 @@ export async function applyMigrations(
         verifyApplied(migrations, existing);
         return false;
       }
-      await tx.query(substituteDimension(migration.sql, options.dimension));
+      await tx.query(substitutePlaceholders(migration.sql, options.dimension));
       await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
         migration.version,
         migration.name,
@@ -218,11 +219,18 @@ function verifyApplied(migrations: readonly Migration[], row: { version: number;
   }
 }
 
-function substituteDimension(sql: string, dimension: number): string {
-  const substituted = sql.replace(DIMENSION_PLACEHOLDER, String(dimension));
-  const leftover = /\{\{[A-Z_]+\}\}/.exec(substituted);
-  if (leftover !== null) throw new MigrationError(`migration uses unknown placeholder ${leftover[0]}`);
-  return substituted;
+/** The embedding dimension, and the cells index's build parameters so that the migrations and createVectorIndex build one index. */
+function substitutePlaceholders(sql: string, dimension: number): string {
+  const values: Readonly<Record<string, number>> = {
+    EMBEDDING_DIMENSION: dimension,
+    CELLS_HNSW_M: CELLS_HNSW_BUILD.m,
+    CELLS_HNSW_EF_CONSTRUCTION: CELLS_HNSW_BUILD.efConstruction,
+  };
+  return sql.replace(PLACEHOLDER, (placeholder, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new MigrationError(`migration uses unknown placeholder ${placeholder}`);
+    return String(value);
+  });
 }
 
 function assertDimension(dimension: number): void {

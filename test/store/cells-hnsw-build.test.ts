@@ -1,0 +1,131 @@
+/**
+ * The cells HNSW index is built with CELLS_HNSW_BUILD wherever it is built: by the migrations on a
+ * fresh database, by migration 0013 on a database that already holds cells (built beside the old
+ * index and swapped in), and by createVectorIndex (`hyphae reembed`, a bulk import); an index that
+ * already has the parameters is kept. On PGlite, through the wire protocol and on native PostgreSQL.
+ */
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/store/db.js';
+import { migrate } from '../../src/store/migrator.js';
+import { openPgDb } from '../../src/store/pg-driver.js';
+import { CELLS_HNSW_BUILD, createVectorIndex, dropVectorIndex } from '../../src/store/vector-indexes.js';
+import { describeEachDriver } from '../support/each-driver.js';
+import { skipWithoutPostgres, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../src/store/migrations/', import.meta.url));
+const IDENTITY = { modelId: 'tiny-8', dimension: 8 };
+const EXPECTED = [`m=${CELLS_HNSW_BUILD.m}`, `ef_construction=${CELLS_HNSW_BUILD.efConstruction}`];
+
+interface IndexState {
+  readonly oid: number;
+  readonly reloptions: string[] | null;
+  readonly valid: boolean;
+}
+
+async function indexState(db: Db, name: string): Promise<IndexState | undefined> {
+  const { rows } = await db.query<IndexState>(
+    `SELECT c.oid::int8 AS oid, c.reloptions, i.indisvalid AS valid FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE c.oid = to_regclass($1)`,
+    [name],
+  );
+  return rows[0];
+}
+
+function vector(i: number): string {
+  return `[${Array.from({ length: 8 }, (_, d) => (d === i % 8 ? 1 : 0.01 * ((i * 7 + d) % 5))).join(',')}]`;
+}
+
+/** Migrates up to 0012 (the index as 0001 built it) and stores a few cells. */
+async function migratedBefore0013(db: Db, dir: string): Promise<void> {
+  await migrate(db, { ...IDENTITY, migrationsDir: dir });
+  await db.query(`INSERT INTO tenants (tenant_id) VALUES ('t')`);
+  for (let i = 0; i < 40; i++) {
+    await db.query(
+      `INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, source_agent, embedding)
+       VALUES (gen_random_uuid(), 't', 'p', $1, 'Fact', 0.5, 'a', $2::vector)`,
+      [`cell ${i}`, vector(i)],
+    );
+  }
+}
+
+function cellsIndexSuite(createBareDb: () => Promise<Db>): void {
+  let db: Db | undefined;
+  let before0013: string | undefined;
+  beforeAll(async () => {
+    before0013 = await mkdtemp(join(tmpdir(), 'hyphae-0013-'));
+    await cp(MIGRATIONS_DIR, before0013, { recursive: true, filter: (source) => !/0013_cells_hnsw_build\.sql$/.test(source) });
+  });
+  afterEach(async () => {
+    await db?.close();
+    db = undefined;
+  });
+  afterAll(async () => {
+    if (before0013 !== undefined) await rm(before0013, { recursive: true, force: true });
+  });
+
+  it('builds the cells index with the build parameters on a fresh database; beacons keep pgvector defaults', async () => {
+    db = await createBareDb();
+    await migrate(db, IDENTITY);
+    expect((await indexState(db, 'cells_embedding'))?.reloptions).toEqual(EXPECTED);
+    expect((await indexState(db, 'beacons_embedding'))?.reloptions).toBeNull();
+  });
+
+  it('rebuilds the index of a database holding cells, valid and used by the kNN', async () => {
+    db = await createBareDb();
+    await migratedBefore0013(db, before0013 as string);
+    expect((await indexState(db, 'cells_embedding'))?.reloptions).toBeNull();
+    await migrate(db, IDENTITY);
+    expect(await indexState(db, 'cells_embedding')).toMatchObject({ reloptions: EXPECTED, valid: true });
+    expect(await indexState(db, 'cells_embedding_rebuilt')).toBeUndefined();
+    const nearest = await db.transaction(async (tx) => {
+      await tx.query('SET LOCAL enable_seqscan = off');
+      const { rows } = await tx.query<{ content: string }>(`SELECT content FROM cells ORDER BY embedding <=> $1::vector LIMIT 1`, [vector(13)]);
+      return rows[0]?.content;
+    });
+    expect(nearest).toBe('cell 13');
+  });
+
+  it('keeps an index that already has the build parameters', async () => {
+    db = await createBareDb();
+    await migratedBefore0013(db, before0013 as string);
+    await dropVectorIndex(db, 'cells');
+    await createVectorIndex(db, 'cells');
+    const built = await indexState(db, 'cells_embedding');
+    await migrate(db, IDENTITY);
+    expect((await indexState(db, 'cells_embedding'))?.oid).toBe(built?.oid);
+  });
+
+  it('createVectorIndex (reembed, import) builds the index the migrations build', async () => {
+    db = await createBareDb();
+    await migrate(db, IDENTITY);
+    await dropVectorIndex(db, 'cells');
+    await createVectorIndex(db, 'cells');
+    expect((await indexState(db, 'cells_embedding'))?.reloptions).toEqual(EXPECTED);
+  });
+}
+
+describeEachDriver('cells HNSW build parameters', ({ createDb }) => {
+  cellsIndexSuite(() => createDb({ migrated: false }));
+});
+
+describe.skipIf(skipWithoutPostgres())('cells HNSW build parameters [native PostgreSQL]', () => {
+  let server: RealPostgres | undefined;
+  let databases = 0;
+  beforeAll(async () => {
+    server = await startRealPostgres();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  cellsIndexSuite(async () => {
+    const running = server as RealPostgres;
+    const name = `hnsw_build_${++databases}`;
+    const admin = await openPgDb({ url: running.url, max: 1 });
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.close();
+    return openPgDb({ url: running.url.replace(/\/postgres$/, `/${name}`), max: 2 });
+  });
+});
