@@ -20,16 +20,16 @@ function benchOverride(): HnswBuildParameters | undefined {
 
 /** `definition` (pg_get_indexdef of the cells index) with BENCH_HNSW's parameters, when set, in place of its own. */
 export function withBenchHnsw(definition: string, build: HnswBuildParameters | undefined = benchOverride()): string {
-  return build === undefined ? definition : `${definition.replace(/\s+WITH \(.*\)$/, '')} ${hnswBuildClause(build)}`;
+  return build === undefined ? definition : `${definition.replace(/\s+WITH \(.*\)$/, '')}${hnswBuildClause(build)}`;
 }
 
 /** The HNSW index of `table`, with BENCH_HNSW's (or `build`'s) parameters on cells when given. */
-export async function createBenchVectorIndex(db: Queryable, table: VectorTable, build: HnswBuildParameters | undefined = benchOverride()): Promise<void> {
+export async function createBenchVectorIndex(db: Queryable, table: VectorTable, modelId: string, build: HnswBuildParameters | undefined = benchOverride()): Promise<void> {
   if (table === 'cells' && build !== undefined) {
-    await db.query(`CREATE INDEX cells_embedding ON cells USING hnsw (embedding vector_cosine_ops) ${hnswBuildClause(build)}`);
+    await db.query(`CREATE INDEX cells_embedding ON cells USING hnsw (embedding vector_cosine_ops)${hnswBuildClause(build)}`);
     return;
   }
-  await createVectorIndex(db, table);
+  await createVectorIndex(db, table, modelId);
 }
 
 /** What the note of an index row says about its parameters. */
@@ -42,5 +42,5 @@ export async function applyBenchHnsw(db: Queryable): Promise<void> {
   const build = benchOverride();
   if (build === undefined) return;
   await dropVectorIndex(db, 'cells');
-  await createBenchVectorIndex(db, 'cells', build);
+  await createBenchVectorIndex(db, 'cells', '', build);
 }

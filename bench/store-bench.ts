@@ -21,7 +21,7 @@ import { BeaconMatcher } from '../src/mesh/beacon-matcher.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/index.js';
 import { defaultNearDuplicateSimilarityFor, type FacadeConfig } from '../src/service/facade-config.js';
 import type { Db } from '../src/store/db.js';
-import { migrate } from '../src/store/migrator.js';
+import { migrate, readEmbeddingIdentity } from '../src/store/migrator.js';
 import { reembedDatabase, REEMBED_DEFAULT_BATCH_SIZE } from '../src/service/reembed-database.js';
 import { openPgliteDb } from '../src/store/pglite-driver.js';
 import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
@@ -111,7 +111,7 @@ export async function bulkLoad(db: Db, kind: 'cells' | 'beacons', texts: readonl
   }
   const started = performance.now();
   await db.query(`SET maintenance_work_mem = '1GB'`);
-  await createBenchVectorIndex(db, kind, build);
+  await createBenchVectorIndex(db, kind, (await readEmbeddingIdentity(db))?.modelId ?? '', build);
   const ms = performance.now() - started;
   await analyzeMemoryTables(db);
   return ms;

@@ -53,7 +53,7 @@ export async function reembedDatabase(db: Db, embedder: Embedder, options: Reemb
     throw new InvalidArgumentError('this database records no embedder yet: nothing to re-embed (start it once, or run `hyphae migrate`)');
   }
   // Bring an older schema up to date at its current width before anything else changes.
-  await applyMigrations(db, { dimension: from.dimension });
+  await applyMigrations(db, { dimension: from.dimension, modelId: from.modelId });
   const to = { modelId: embedder.modelId, dimension: embedder.dimension };
   if (from.modelId === to.modelId && from.dimension === to.dimension) return { status: 'already-current', identity: from };
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '../core/errors.js';
 import { EmbeddingModelMismatchError, MigrationError } from './errors.js';
 import type { Db, Queryable, TransactionOptions } from './db.js';
-import { CELLS_HNSW_BUILD } from './vector-indexes.js';
+import { cellsHnswBuild, hnswBuildClause, hnswReloptions } from './vector-indexes.js';
 
 /** One numbered SQL file of src/store/migrations, e.g. 0001_core.sql. */
 export interface Migration {
@@ -24,6 +24,8 @@ export interface EmbeddingIdentity {
 export interface ApplyMigrationsOptions {
   /** The embedding dimension substituted for {{EMBEDDING_DIMENSION}}. */
   readonly dimension: number;
+  /** The embedding model the cells index is built for (its build parameters: vector-indexes.ts); none, pgvector's defaults. */
+  readonly modelId?: string;
   /** Where the .sql files are; default: the migrations folder of this package. */
   readonly migrationsDir?: string;
 }
@@ -103,7 +105,7 @@ export async function applyMigrations(
         verifyApplied(migrations, existing);
         return false;
       }
-      await tx.query(substitutePlaceholders(migration.sql, options.dimension));
+      await tx.query(substitutePlaceholders(migration.sql, options));
       await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
         migration.version,
         migration.name,
@@ -219,17 +221,26 @@ function verifyApplied(migrations: readonly Migration[], row: { version: number;
   }
 }
 
-/** The embedding dimension, and the cells index's build parameters so that the migrations and createVectorIndex build one index. */
-function substitutePlaceholders(sql: string, dimension: number): string {
-  const values: Readonly<Record<string, number>> = {
-    EMBEDDING_DIMENSION: dimension,
-    CELLS_HNSW_M: CELLS_HNSW_BUILD.m,
-    CELLS_HNSW_EF_CONSTRUCTION: CELLS_HNSW_BUILD.efConstruction,
+/**
+ * The cells index is rebuilt for its model by a migration only up to this many cells: a build
+ * costs minutes per million cells, with stores waiting.
+ */
+const CELLS_HNSW_REBUILD_LIMIT = 2_000;
+
+/** The embedding dimension, and the cells index's build parameters for the model, so that the migrations and createVectorIndex build one index. */
+function substitutePlaceholders(sql: string, identity: ApplyMigrationsOptions): string {
+  const build = cellsHnswBuild(identity.modelId ?? '');
+  const reloptions = hnswReloptions(build).map((option) => `'${option}'`);
+  const values: Readonly<Record<string, string>> = {
+    EMBEDDING_DIMENSION: String(identity.dimension),
+    CELLS_HNSW_WITH: hnswBuildClause(build),
+    CELLS_HNSW_RELOPTIONS: `ARRAY[${reloptions.join(', ')}]::text[]`,
+    CELLS_HNSW_REBUILD_LIMIT: String(CELLS_HNSW_REBUILD_LIMIT),
   };
   return sql.replace(PLACEHOLDER, (placeholder, name: string) => {
     const value = values[name];
     if (value === undefined) throw new MigrationError(`migration uses unknown placeholder ${placeholder}`);
-    return String(value);
+    return value;
   });
 }
 

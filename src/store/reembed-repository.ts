@@ -118,7 +118,7 @@ export async function finishReembed(db: Db, target: EmbeddingIdentity): Promise<
       await tx.query(`ALTER TABLE ${table} DROP COLUMN embedding`);
       await tx.query(`ALTER TABLE ${table} RENAME COLUMN embedding_next TO embedding`);
       await tx.query(`ALTER TABLE ${table} ALTER COLUMN embedding SET NOT NULL`);
-      await createVectorIndex(tx, table);
+      await createVectorIndex(tx, table, target.modelId);
     }
     await recordEmbeddingIdentity(tx, target);
     await tx.query('DELETE FROM hyphae_meta WHERE key = ANY($1)', [[META_TARGET_MODEL, META_TARGET_DIMENSION]]);

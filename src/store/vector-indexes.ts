@@ -1,6 +1,6 @@
 /**
  * The HNSW indexes on the vector columns (cells_embedding, beacons_embedding: migrations 0001 and
- * 0002; cells_embedding rebuilt with CELLS_HNSW_BUILD by 0013). Loading many rows costs far less
+ * 0002; cells_embedding rebuilt for its embedding model by 0013). Loading many rows costs far less
  * without them and one build after (as pg_restore does): `hyphae reembed` swaps its columns that
  * way and a bulk import into an empty database loads so.
  */
@@ -13,29 +13,44 @@ export interface HnswBuildParameters {
   readonly efConstruction: number;
 }
 
-/**
- * The cells index's build parameters (docs/storage.md, "HNSW build parameters"): `m` is what each
- * store's graph insert pays for. The migrations substitute them ({{CELLS_HNSW_M}},
- * {{CELLS_HNSW_EF_CONSTRUCTION}}), so changing them needs a new migration that rebuilds the index.
- */
-export const CELLS_HNSW_BUILD: HnswBuildParameters = { m: 14, efConstruction: 64 };
+/** pgvector's own: what an index built without a WITH clause has. */
+const PGVECTOR_DEFAULT_BUILD: HnswBuildParameters = { m: 16, efConstruction: 64 };
 
-/** pgvector's WITH clause for `build`. */
+/**
+ * Cells index build parameters for the models whose recall@10 was measured with them at 10k and
+ * 100k cells (docs/storage.md, "HNSW build parameters"): `m` is what each store's graph insert pays
+ * for. minilm's vectors keep recall at m 12 (0.997 at 100k, 0.983 with the defaults); feature
+ * hashing's fall below 0.95, and models not measured keep pgvector's defaults.
+ */
+const MEASURED_CELLS_BUILDS: ReadonlyMap<string, HnswBuildParameters> = new Map([['all-minilm-l6-v2-int8', { m: 12, efConstruction: 48 }]]);
+
+/** The cells index's build parameters for vectors of `modelId`. */
+export function cellsHnswBuild(modelId: string): HnswBuildParameters {
+  return MEASURED_CELLS_BUILDS.get(modelId) ?? PGVECTOR_DEFAULT_BUILD;
+}
+
+/** The index's reloptions as pg_class lists them (none for pgvector's defaults, which are built without a WITH clause). */
+export function hnswReloptions(build: HnswBuildParameters): string[] {
+  return isDefaultBuild(build) ? [] : [`m=${build.m}`, `ef_construction=${build.efConstruction}`];
+}
+
+/** pgvector's WITH clause for `build`, with its leading space; empty for the defaults. */
 export function hnswBuildClause(build: HnswBuildParameters): string {
-  return `WITH (m = ${build.m}, ef_construction = ${build.efConstruction})`;
+  return isDefaultBuild(build) ? '' : ` WITH (m = ${build.m}, ef_construction = ${build.efConstruction})`;
+}
+
+function isDefaultBuild(build: HnswBuildParameters): boolean {
+  return build.m === PGVECTOR_DEFAULT_BUILD.m && build.efConstruction === PGVECTOR_DEFAULT_BUILD.efConstruction;
 }
 
 const INDEXES: Readonly<Record<VectorTable, string>> = { cells: 'cells_embedding', beacons: 'beacons_embedding' };
-// Beacons keep pgvector's defaults (m 16, ef_construction 64): a beacon store is rare, its match on every cell store is a scan.
-const BUILDS: Readonly<Record<VectorTable, string>> = {
-  cells: ` ${hnswBuildClause(CELLS_HNSW_BUILD)}`,
-  beacons: '',
-};
 
 export async function dropVectorIndex(tx: Queryable, table: VectorTable): Promise<void> {
   await tx.query(`DROP INDEX IF EXISTS ${INDEXES[table]}`);
 }
 
-export async function createVectorIndex(tx: Queryable, table: VectorTable): Promise<void> {
-  await tx.query(`CREATE INDEX ${INDEXES[table]} ON ${table} USING hnsw (embedding vector_cosine_ops)${BUILDS[table]}`);
+/** Builds the table's index for vectors of `modelId` (beacons keep pgvector's defaults: a beacon is stored rarely). */
+export async function createVectorIndex(tx: Queryable, table: VectorTable, modelId: string): Promise<void> {
+  const build = table === 'cells' ? hnswBuildClause(cellsHnswBuild(modelId)) : '';
+  await tx.query(`CREATE INDEX ${INDEXES[table]} ON ${table} USING hnsw (embedding vector_cosine_ops)${build}`);
 }

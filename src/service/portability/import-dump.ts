@@ -74,7 +74,7 @@ export async function importDump(db: Db, reader: DumpReader, options: ImportDump
     });
     if (rebuild) {
       options.onProgress?.({ phase: 'indexing', records: total, total });
-      for (const table of VECTOR_TABLES) await createVectorIndex(tx, table);
+      for (const table of VECTOR_TABLES) await createVectorIndex(tx, table, options.target.modelId);
     }
     options.beforeCommit?.();
     return written;
