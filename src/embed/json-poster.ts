@@ -1,12 +1,10 @@
 /**
- * POSTs JSON to one endpoint with keep-alive connections: plain HTTP through PlainHttpPoster,
- * HTTPS through node:https. The embedder is on every store's and recall's path: fetch (undici, its
- * web streams and abort signals) cost ~2.1 ms of CPU per call to a loopback worker where node:http
- * cost ~0.7 ms, and node:http 1.7× what PlainHttpPoster costs (docs/embeddings.md).
+ * POSTs JSON to one endpoint over node:http / node:https with keep-alive connections. The embedder
+ * is on every store's and recall's path: fetch (undici, its web streams and abort signals) cost
+ * ~2.1 ms of CPU per call to a loopback worker where this costs ~0.7 ms (docs/embeddings.md).
  */
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { IncomingMessage } from 'node:http';
-import { PlainHttpPoster } from './plain-http-poster.js';
 
 export interface JsonReply {
   readonly status: number;
@@ -20,28 +18,20 @@ const KEEP_ALIVE_MS = 10_000;
 
 export class JsonPoster {
   private readonly url: URL;
-  private readonly plain: PlainHttpPoster | undefined;
-  private readonly agent: HttpsAgent | undefined;
+  private readonly agent: HttpAgent | HttpsAgent;
+  private readonly send: typeof httpRequest;
 
   constructor(endpoint: string) {
     this.url = new URL(endpoint);
-    if (this.url.protocol === 'https:') this.agent = new HttpsAgent({ keepAlive: true, keepAliveMsecs: KEEP_ALIVE_MS });
-    else this.plain = new PlainHttpPoster(this.url);
+    const secure = this.url.protocol === 'https:';
+    this.agent = secure ? new HttpsAgent({ keepAlive: true, keepAliveMsecs: KEEP_ALIVE_MS }) : new HttpAgent({ keepAlive: true, keepAliveMsecs: KEEP_ALIVE_MS });
+    this.send = secure ? httpsRequest : httpRequest;
   }
 
   /** Resolves with the whole reply; rejects on a network failure or when none came within `timeoutMs`. */
   post(body: string, headers: Readonly<Record<string, string>>, timeoutMs: number): Promise<JsonReply> {
-    return this.plain !== undefined ? this.plain.post(body, headers, timeoutMs) : this.postHttps(body, headers, timeoutMs);
-  }
-
-  close(): void {
-    this.plain?.close();
-    this.agent?.destroy();
-  }
-
-  private postHttps(body: string, headers: Readonly<Record<string, string>>, timeoutMs: number): Promise<JsonReply> {
     return new Promise((resolve, reject) => {
-      const request = httpsRequest(this.url, {
+      const request = this.send(this.url, {
         agent: this.agent,
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
@@ -69,5 +59,9 @@ export class JsonPoster {
       });
       request.end(body);
     });
+  }
+
+  close(): void {
+    this.agent.destroy();
   }
 }
