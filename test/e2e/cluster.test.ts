@@ -40,7 +40,7 @@ const component = (c: string): string => `app.kubernetes.io/instance=${MESH},app
 function helmValues(e: NonNullable<typeof env>, extra: string[] = []): string[] {
   const [repository, tag] = e.hyphaeImage.split(/:(?=[^:]+$)/);
   return [
-    '--set', `image.repository=${repository}`, '--set', `image.tag=${tag}`, '--set', 'image.pullPolicy=Never',
+    '--set', `image.repository=${repository}`, '--set-string', `image.tag=${tag}`, '--set', 'image.pullPolicy=Never',
     '--set', 'operator.replicas=2',
     '--set', 'mesh.enabled=true', '--set', `mesh.name=${MESH}`,
     '--set', 'mesh.autoscaling.enabled=false', '--set', 'mesh.api.replicas=2', '--set', 'mesh.workers.replicas=1',

@@ -35,7 +35,7 @@ const pods = async (component: string): Promise<ClusterPod[]> =>
 function helmValues(e: NonNullable<typeof env>): string[] {
   const [repository, tag] = e.hyphaeImage.split(/:(?=[^:]+$)/);
   return [
-    '--set', `image.repository=${repository}`, '--set', `image.tag=${tag}`, '--set', 'image.pullPolicy=Never',
+    '--set', `image.repository=${repository}`, '--set-string', `image.tag=${tag}`, '--set', 'image.pullPolicy=Never',
     '--set', `operator.watchNamespace=${NS}`,
     '--set', 'mesh.enabled=true', '--set', `mesh.name=${MESH}`,
     '--set', 'mesh.autoscaling.enabled=false', '--set', 'mesh.api.replicas=1', '--set', 'mesh.workers.replicas=1',

@@ -99,7 +99,7 @@ describe.skipIf(skip !== undefined)('PostgreSQL under Patroni on a real Kubernet
     const set = (k: string, v: string | number): string[] => ['--set', `${k}=${v}`];
     await ok('helm', [
       'install', MESH, CHART, '-n', NS, '--create-namespace', '--wait', '--timeout', '10m',
-      ...set('image.repository', repository ?? ''), ...set('image.tag', tag ?? ''), ...set('image.pullPolicy', 'Never'),
+      ...set('image.repository', repository ?? ''), '--set-string', `image.tag=${tag ?? ''}`, ...set('image.pullPolicy', 'Never'),
       ...set('operator.replicas', 1),
       ...set('mesh.enabled', 'true'), ...set('mesh.name', MESH),
       ...set('mesh.autoscaling.enabled', 'false'), ...set('mesh.api.replicas', 2), ...set('mesh.workers.replicas', 1),
