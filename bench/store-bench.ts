@@ -24,6 +24,7 @@ import type { Db } from '../src/store/db.js';
 import { migrate, readEmbeddingIdentity } from '../src/store/migrator.js';
 import { reembedDatabase, REEMBED_DEFAULT_BATCH_SIZE } from '../src/service/reembed-database.js';
 import { openPgliteDb } from '../src/store/pglite-driver.js';
+import { cellTermsOf, tenantTermPrefix } from '../src/store/lexical-terms.js';
 import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
 import { toVectorParam, type VectorParam } from '../src/store/vector-param.js';
 import { toVectorText } from '../src/store/vector-text.js';
@@ -101,13 +102,13 @@ export async function bulkLoad(db: Db, kind: 'cells' | 'beacons', texts: readonl
              INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, source_agent, embedding)
              SELECT r.id, $2, $3, r.text, 'Fact', 0.5, 'loader', r.vector::vector FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, text text, vector text)
              RETURNING node_id, content)
-           INSERT INTO cell_terms (node_id, terms)
-           SELECT loaded.node_id, tsvector_to_array(to_tsvector('english', loaded.content) || array_to_tsvector(ARRAY(SELECT jsonb_array_elements_text(r.ids))))
+           INSERT INTO cell_tenant_terms (node_id, terms)
+           SELECT loaded.node_id, ${cellTermsOf('$4::text', 'loaded.content', 'ARRAY(SELECT jsonb_array_elements_text(r.ids))')}
            FROM loaded JOIN jsonb_to_recordset($1::jsonb) AS r(id uuid, ids jsonb) ON r.id = loaded.node_id`
         : `INSERT INTO beacons (beacon_id, tenant_id, owner_agent, owner_projects, text, embedding, threshold)
            SELECT r.id, $2, 'watcher-' || (abs(hashtext(r.text)) % 500)::text, ARRAY[$3], r.text, r.vector::vector, 0.4
            FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, text text, vector text)`;
-    await db.query(sql, [JSON.stringify(batch), TENANT, PROJECT]);
+    await db.query(sql, kind === 'cells' ? [JSON.stringify(batch), TENANT, PROJECT, tenantTermPrefix(TENANT)] : [JSON.stringify(batch), TENANT, PROJECT]);
   }
   const started = performance.now();
   await db.query(`SET maintenance_work_mem = '1GB'`);

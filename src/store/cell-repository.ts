@@ -6,7 +6,7 @@ import { CellConditions, type Validity } from './cell-conditions.js';
 import { CELL_COLUMNS, cellColumns, withEmbedding, type CellRow, type CellWithEmbedding } from './cell-row.js';
 import type { Queryable } from './db.js';
 import { keysetPage, type KeysetPosition } from './sql/keyset-page.js';
-import { termsOf } from './lexical-terms.js';
+import { cellTermsOf, tenantTermPrefix } from './lexical-terms.js';
 import type { VectorParam } from './vector-param.js';
 
 export interface NewCell {
@@ -45,7 +45,7 @@ export async function insertCell(q: Queryable, cell: NewCell): Promise<CellRow |
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14, $15::vector, $16, $16, $16, $16, $17, $18)
        ON CONFLICT (tenant_id, source_agent, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
        RETURNING *),
-     terms AS (INSERT INTO cell_terms (node_id, terms) SELECT node_id, ${termsOf('$4', '$19::text[]')} FROM cell)
+     terms AS (INSERT INTO cell_tenant_terms (node_id, terms) SELECT node_id, ${cellTermsOf('$20::text', '$4', '$19::text[]')} FROM cell)
      SELECT ${CELL_COLUMNS} FROM cell`,
     [
       cell.nodeId,
@@ -67,6 +67,7 @@ export async function insertCell(q: Queryable, cell: NewCell): Promise<CellRow |
       cell.supersedes ?? null,
       cell.trust,
       identifierTokens(cell.content),
+      tenantTermPrefix(cell.tenantId),
     ],
   );
   return result.rows[0] ?? null;
@@ -261,7 +262,7 @@ export async function insertPromotedCopy(
          source_ref, metadata, 'L2', node_id, embedding, $4, $4, $4, corroborations, corroborators, trust
        FROM cells WHERE tenant_id = $1 AND node_id = $2
        RETURNING *),
-     terms AS (INSERT INTO cell_terms (node_id, terms) SELECT copy.node_id, t.terms FROM copy JOIN cell_terms t ON t.node_id = copy.origin_node_id)
+     terms AS (INSERT INTO cell_tenant_terms (node_id, terms) SELECT copy.node_id, t.terms FROM copy JOIN cell_tenant_terms t ON t.node_id = copy.origin_node_id)
      SELECT ${CELL_COLUMNS}, embedding::text AS embedding FROM copy`,
     [tenantId, originId, copyId, now.toISOString()],
   );

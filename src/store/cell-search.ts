@@ -2,7 +2,7 @@
  * Recall's search over cells, in one statement per call (docs/memory-model.md, "Recall and query").
  * Vector candidates come from pgvector's HNSW index; its iterative scan (pgvector ≥ 0.8) keeps
  * walking the graph until the rows pass every filter, so filters never starve a result (relaxed
- * order is re-sorted here). Lexical candidates come from cell_terms' GIN index (lexical-terms.ts).
+ * order is re-sorted here). Lexical candidates come from cell_tenant_terms' GIN index (lexical-terms.ts).
  * Every filter is a condition of each candidate scan. Every session of the database carries the
  * scan settings (db.knn, set by the driver: knn-session.ts), so a search is a single statement
  * unless k asks for a larger ef_search, which is set transaction-locally so nothing leaks to other
@@ -13,7 +13,7 @@ import { CellConditions, type Validity } from './cell-conditions.js';
 import { CELL_COLUMNS, cellColumns, type CellRow } from './cell-row.js';
 import type { Db, Queryable } from './db.js';
 import { MAX_EF_SEARCH, setTransactionEfSearch } from './knn-session.js';
-import { lexicalScore, rareIdentifierHolders, termMatching, type LexicalText } from './lexical-terms.js';
+import { lexicalScore, rareIdentifierHolders, tenantTerm, termMatching, type LexicalText } from './lexical-terms.js';
 import { estimatedHolders, type TermStatistics } from './term-statistics.js';
 import type { VectorParam } from './vector-param.js';
 
@@ -56,7 +56,7 @@ export interface CellSearch {
   readonly weights: { readonly identifier: number; readonly text: number };
   /** In [0, 1]: how much newer candidates move up (0: by relevance alone, 1: newest first). */
   readonly recencyBias: number;
-  /** How common terms are (term-statistics.ts): hybrid recall looks up no identifier they say far more cells hold than its bound. */
+  /** How common terms are (term-statistics.ts): hybrid recall looks up no identifier they say far more of the tenant's cells hold than its bound. */
   readonly termStatistics?: TermStatistics;
 }
 
@@ -73,7 +73,7 @@ export interface KnnHit {
 /** Candidates each scan of a ranked search returns at least (more with a recency bias), so fusion and re-ranking have room. */
 const MIN_POOL = 20;
 /**
- * The lexical scan looks up no term more cells than this hold: lexical recall's own candidates, and
+ * The lexical scan looks up no term more of the tenant's cells than this hold: lexical recall's own candidates, and
  * the rare terms (names, identifiers, jargon) hybrid recall adds to the nearest cells (lexical-terms.ts).
  */
 const LEXICAL_TERM_CELLS = 1_000;
@@ -89,7 +89,7 @@ export async function searchCells(db: Db, search: CellSearch, filter: KnnFilter,
   const sessionEfSearch = db.knn.efSearch;
   const efSearch = Math.min(MAX_EF_SEARCH, Math.max(sessionEfSearch, k * 2));
   const run = (q: Queryable): Promise<KnnHit[]> => {
-    if (isPlainKnn(search)) return nearestCells(q, search.vector, filter, k, withCells);
+    if (isPlainKnn(search, filter.tenantId)) return nearestCells(q, search.vector, filter, k, withCells);
     const weighsWords = search.mode === 'lexical' || (search.mode === 'hybrid' && search.weights.text > 0);
     return weighsWords ? termRankedCells(q, search, filter, k, withCells) : nearestRankedCells(q, search, filter, k, withCells);
   };
@@ -101,18 +101,18 @@ export async function searchCells(db: Db, search: CellSearch, filter: KnnFilter,
 }
 
 /** A search that ranks by cosine alone: vector mode, or hybrid when nothing lexical can add to it. */
-function isPlainKnn(search: CellSearch): boolean {
+function isPlainKnn(search: CellSearch, tenantId: string): boolean {
   if (search.recencyBias > 0) return false;
   if (search.mode === 'vector') return true;
-  return search.mode === 'hybrid' && search.weights.text === 0 && identifiersToLookUp(search).length === 0;
+  return search.mode === 'hybrid' && search.weights.text === 0 && identifiersToLookUp(search, tenantId).length === 0;
 }
 
-/** The query's identifiers hybrid recall looks up when it weighs identifiers alone: those the statistics do not call far too common. */
-function identifiersToLookUp(search: CellSearch): readonly string[] {
+/** The query's identifiers hybrid recall looks up when it weighs identifiers alone: those the statistics do not call far too common among the tenant's cells. */
+function identifiersToLookUp(search: CellSearch, tenantId: string): readonly string[] {
   const { termStatistics: statistics, query } = search;
   if (search.weights.identifier === 0) return [];
   if (statistics === undefined) return query.identifiers;
-  return query.identifiers.filter((id) => estimatedHolders(statistics, id) <= COMMON_IDENTIFIER_MARGIN * HYBRID_TERM_CELLS);
+  return query.identifiers.filter((id) => estimatedHolders(statistics, tenantTerm(tenantId, id)) <= COMMON_IDENTIFIER_MARGIN * HYBRID_TERM_CELLS);
 }
 
 /** The filter as conditions on cells; $1 is the query vector, $2 the tenant, $3 the layer. */
@@ -170,8 +170,8 @@ async function termRankedCells(q: Queryable, search: CellSearch, filter: KnnFilt
   const where = filterConditions(search.vector, filter);
   const pool = where.bind(Math.max(search.recencyBias > 0 ? 2 * k : k, MIN_POOL));
   const lexical = search.mode === 'lexical'
-    ? termMatching(where, search.query, { kind: 'coverage' }, LEXICAL_TERM_CELLS)
-    : termMatching(where, search.query, { kind: 'hybrid', ...search.weights }, HYBRID_TERM_CELLS);
+    ? termMatching(where, filter.tenantId, search.query, { kind: 'coverage' }, LEXICAL_TERM_CELLS)
+    : termMatching(where, filter.tenantId, search.query, { kind: 'hybrid', ...search.weights }, HYBRID_TERM_CELLS);
   const scans = [
     `(SELECT m.node_id FROM ${lexical.matches} AS m
       CROSS JOIN LATERAL (SELECT 1 FROM ${byKey('cells', 'm.node_id')} AS cells WHERE ${where.sql}) AS passing
@@ -183,7 +183,7 @@ async function termRankedCells(q: Queryable, search: CellSearch, filter: KnnFilt
   const columns = [withCells ? cellColumns('c') : 'c.node_id::text AS node_id', ...(search.recencyBias > 0 ? ['c.created_at AS stored_at'] : [])];
   const scored = `SELECT (c.embedding <=> $1::vector)::float8 AS distance, (${score})::float8 AS score, ${columns.join(', ')}
     FROM (${scans.join(' UNION ')}) AS pool CROSS JOIN LATERAL ${byKey('cells', 'pool.node_id')} AS c
-    LEFT JOIN LATERAL ${byKey('cell_terms', 'pool.node_id')} AS ct ON true
+    LEFT JOIN LATERAL ${byKey('cell_tenant_terms', 'pool.node_id')} AS ct ON true
     WHERE c.tenant_id = $2`;
   return rankedHits(q, where, lexical.ctes, scored, search.recencyBias, k, withCells);
 }
@@ -197,14 +197,14 @@ async function termRankedCells(q: Queryable, search: CellSearch, filter: KnnFilt
 async function nearestRankedCells(q: Queryable, search: CellSearch, filter: KnnFilter, k: number, withCells: boolean): Promise<KnnHit[]> {
   const where = filterConditions(search.vector, filter);
   const pool = where.bind(Math.max(search.recencyBias > 0 ? 2 * k : k, MIN_POOL));
-  const identifiers = search.mode === 'hybrid' ? identifiersToLookUp(search) : [];
+  const identifiers = search.mode === 'hybrid' ? identifiersToLookUp(search, filter.tenantId) : [];
   const columns = [withCells ? CELL_COLUMNS : 'node_id::text AS node_id', ...(search.recencyBias > 0 ? ['created_at AS stored_at'] : [])].join(', ');
   const candidates = [`(SELECT 0::bigint AS held, (embedding <=> $1::vector)::float8 AS distance, ${columns} FROM cells
       WHERE ${where.sql} ORDER BY embedding <=> $1::vector LIMIT $${pool})`];
   const ctes: string[] = [];
   let share = '0';
   if (identifiers.length > 0) {
-    ctes.push(rareIdentifierHolders(where, identifiers, HYBRID_TERM_CELLS));
+    ctes.push(rareIdentifierHolders(where, filter.tenantId, identifiers, HYBRID_TERM_CELLS));
     share = `$${where.bind(search.weights.identifier / Math.max(1, search.query.identifiers.length))}::float8`;
     candidates.push(`(SELECT r.held, (embedding <=> $1::vector)::float8, ${columns} FROM rare_holders AS r
       CROSS JOIN LATERAL ${byKey('cells', 'r.cell')} AS cells WHERE ${where.sql})`);

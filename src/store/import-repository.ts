@@ -7,7 +7,7 @@
 import type { ExportBeacon, ExportCell, ExportCorroboration, ExportDiff, ExportInbox, ExportKey, ExportScene, ExportSession, ExportTenant } from '../core/export-format.js';
 import { identifierTokens } from '../core/identifier-tokens.js';
 import type { Queryable } from './db.js';
-import { termsOf } from './lexical-terms.js';
+import { cellTermsOf, tenantTermPrefix } from './lexical-terms.js';
 
 /** The record kinds whose ids are unique across tenants (a primary key of their own). */
 export type GlobalIdKind = 'cell' | 'corroboration' | 'beacon' | 'key' | 'diff';
@@ -137,10 +137,11 @@ export async function insertCells(q: Queryable, rows: readonly ImportedCell[]): 
             corroborations integer, corroborators text[], trust real, embedding text)
      ON CONFLICT DO NOTHING RETURNING node_id, content),
      terms AS (
-       INSERT INTO cell_terms (node_id, terms)
-       SELECT added.node_id, ${termsOf('added.content', 'r.identifiers')} FROM added JOIN jsonb_to_recordset($1::jsonb) AS r(node_id uuid, identifiers text[]) USING (node_id))
+       INSERT INTO cell_tenant_terms (node_id, terms)
+       SELECT added.node_id, ${cellTermsOf('r.term_prefix', 'added.content', 'r.identifiers')}
+       FROM added JOIN jsonb_to_recordset($1::jsonb) AS r(node_id uuid, identifiers text[], term_prefix text) USING (node_id))
      SELECT node_id::text AS id FROM added`,
-    rows.map((cell) => ({ ...cell, identifiers: identifierTokens(cell.content) })),
+    rows.map((cell) => ({ ...cell, identifiers: identifierTokens(cell.content), term_prefix: tenantTermPrefix(cell.tenant) })),
   );
   const keys = rows.flatMap((cell) => cell.reinforcement_keys.map((key) => ({ ...key, tenant: cell.tenant, node_id: cell.node_id })));
   if (keys.length > 0) {

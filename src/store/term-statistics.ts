@@ -1,5 +1,5 @@
 /**
- * How common the terms of cell_terms are, from the planner's statistics (hyphae_term_statistics,
+ * How common the terms of cell_tenant_terms are, from the planner's statistics (hyphae_term_statistics,
  * migration 0011): the table's row estimate and its most common terms with the share of cells
  * holding each. Recall reads them once in a while (src/service/term-statistics-cache.ts) to leave
  * out of its lookups the identifiers too common to be one, without asking the index.
@@ -24,7 +24,7 @@ export async function readTermStatistics(q: Queryable): Promise<TermStatistics> 
   return { cells: row?.cells ?? 0, shares: new Map(terms.map((term, i) => [term, frequencies[i] ?? 0])) };
 }
 
-/** Cells the statistics say hold the term; 0 for a term they do not list (rarer than every listed one). */
+/** Cells the statistics say hold the term, rounded to whole cells (the frequencies are single-precision); 0 for a term they do not list (rarer than every listed one). */
 export function estimatedHolders(statistics: TermStatistics, term: string): number {
-  return statistics.cells * (statistics.shares.get(term) ?? 0);
+  return Math.round(statistics.cells * (statistics.shares.get(term) ?? 0));
 }

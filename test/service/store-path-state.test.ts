@@ -138,7 +138,7 @@ describe.each(TEST_DRIVERS)('the store path on %s', (driver) => {
     await rt.facade.closeSession(p, { session_id: session.session_id });
     const ids = [deleted, forgotten, kept, purged];
     const withTerms = async (): Promise<string[]> =>
-      (await rt.db.query<{ node_id: string }>('SELECT node_id::text AS node_id FROM cell_terms WHERE node_id = ANY($1::uuid[])', [ids])).rows.map((r) => r.node_id).sort();
+      (await rt.db.query<{ node_id: string }>('SELECT node_id::text AS node_id FROM cell_tenant_terms WHERE node_id = ANY($1::uuid[])', [ids])).rows.map((r) => r.node_id).sort();
     expect(await withTerms()).toEqual([...ids].sort());
     await rt.facade.deleteCell(p, deleted);
     expect((await rt.facade.forgetCells(p, { source_ref: 'ops/export.md', limit: 10 })).deleted).toBe(1);

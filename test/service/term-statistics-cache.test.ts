@@ -1,10 +1,11 @@
 /**
  * The term statistics recall judges identifiers by are read from the planner's statistics of
- * cell_terms, in the background, at most once per TTL; a failed read keeps the last ones.
+ * cell_tenant_terms, in the background, at most once per TTL; a failed read keeps the last ones.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TermStatisticsCache } from '../../src/service/term-statistics-cache.js';
 import type { Db } from '../../src/store/db.js';
+import { cellTermsOf, tenantTerm, tenantTermPrefix } from '../../src/store/lexical-terms.js';
 import { estimatedHolders } from '../../src/store/term-statistics.js';
 import { createTestDb } from '../support/test-db.js';
 
@@ -25,7 +26,7 @@ describe('term statistics cache', () => {
          '[${Array.from({ length: DIMENSION }, () => '1').join(',')}]'::vector
        FROM generate_series(1, 400) g`,
     );
-    await db.query(`INSERT INTO cell_terms (node_id, terms) SELECT node_id, tsvector_to_array(to_tsvector('english', content)) FROM cells`);
+    await db.query(`INSERT INTO cell_tenant_terms (node_id, terms) SELECT node_id, ${cellTermsOf('$1::text', 'content', `'{}'::text[]`)} FROM cells`, [tenantTermPrefix('t')]);
     counted = {
       ...db,
       query: (sql, params) => {
@@ -46,7 +47,7 @@ describe('term statistics cache', () => {
     await cache.settled();
     // Never analysed: no figures yet.
     expect(cache.current()).toEqual({ cells: 0, shares: new Map() });
-    await db.query('ANALYZE cells, cell_terms');
+    await db.query('ANALYZE cells, cell_tenant_terms');
     expect(cache.current()?.cells).toBe(0);
     now = 1_000;
     cache.current();
@@ -54,9 +55,9 @@ describe('term statistics cache', () => {
     const statistics = cache.current();
     if (statistics === undefined) throw new Error('no statistics');
     expect(statistics.cells).toBe(400);
-    expect(estimatedHolders(statistics, 'share')).toBeCloseTo(400, 0);
-    expect(estimatedHolders(statistics, 'quarter')).toBeCloseTo(100, 0);
-    expect(estimatedHolders(statistics, 'absent')).toBe(0);
+    expect(estimatedHolders(statistics, tenantTerm('t', 'share'))).toBeCloseTo(400, 0);
+    expect(estimatedHolders(statistics, tenantTerm('t', 'quarter'))).toBeCloseTo(100, 0);
+    expect(estimatedHolders(statistics, tenantTerm('t', 'absent'))).toBe(0);
   });
 
   it('reads at most once per TTL, and keeps the last figures when a read fails', async () => {

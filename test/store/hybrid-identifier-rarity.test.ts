@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchCells, type CellSearch, type KnnFilter } from '../../src/store/cell-search.js';
 import type { Db } from '../../src/store/db.js';
+import { tenantTerm, tenantTermPrefix } from '../../src/store/lexical-terms.js';
 import { readTermStatistics, type TermStatistics } from '../../src/store/term-statistics.js';
 import { toVectorParam } from '../../src/store/vector-param.js';
 import { createTestDb } from '../support/test-db.js';
@@ -40,19 +41,22 @@ describe('hybrid recall judges identifiers by the term statistics', () => {
          ('[' || array_to_string(ARRAY(SELECT random() FROM generate_series(1, ${DIMENSION}) WHERE g > 0), ',') || ']')::vector
        FROM generate_series(1, 2000) g`,
     );
-    await db.query(`INSERT INTO cell_terms (node_id, terms) SELECT node_id, tsvector_to_array(to_tsvector('simple', content)) FROM cells`);
-    await db.query('ANALYZE cells, cell_terms');
+    await db.query(`INSERT INTO cell_tenant_terms (node_id, terms) SELECT node_id, ARRAY[$1] || ARRAY(SELECT $1 || w FROM unnest(tsvector_to_array(to_tsvector('simple', content))) AS w) FROM cells`,
+      [tenantTermPrefix('t')],);
+    await db.query('ANALYZE cells, cell_tenant_terms');
     statistics = await readTermStatistics(db);
     recording = { ...db, query: (sql, params) => (sent.push({ sql, params: params ?? [] }), db.query(sql, params)) };
   });
   afterAll(async () => db.close());
 
-  const lookedUp = (): unknown[] => (sent.at(-1)?.params ?? []).filter((param) => Array.isArray(param)).flat();
+  // The identifiers the statement looks up, as the tenant's keys, read back as plain identifiers.
+  const lookedUp = (): unknown[] =>
+    (sent.at(-1)?.params ?? []).filter((param) => Array.isArray(param)).flat().map((key) => String(key).slice(tenantTermPrefix('t').length));
 
   it('reads the planner’s figures: s3 in every cell, id-42 in none it lists', () => {
     expect(statistics.cells).toBe(2000);
-    expect(statistics.shares.get('s3')).toBeCloseTo(1, 2);
-    expect(statistics.shares.has('id-42')).toBe(false);
+    expect(statistics.shares.get(tenantTerm('t', 's3'))).toBeCloseTo(1, 2);
+    expect(statistics.shares.has(tenantTerm('t', 'id-42'))).toBe(false);
   });
 
   it('looks up no identifier the statistics call far too common, and finds the same cells', async () => {
@@ -65,7 +69,7 @@ describe('hybrid recall judges identifiers by the term statistics', () => {
 
   it('runs a plain kNN when every identifier of the query is that common', async () => {
     const hits = await searchCells(recording, hybrid(['s3'], statistics), FILTER, 10);
-    expect(sent.at(-1)?.sql).not.toMatch(/cell_terms/);
+    expect(sent.at(-1)?.sql).not.toMatch(/cell_tenant_terms/);
     expect(hits).toEqual(await searchCells(db, hybrid(['s3']), FILTER, 10));
   });
 });

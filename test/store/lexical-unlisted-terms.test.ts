@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchCells, type CellSearch, type KnnFilter } from '../../src/store/cell-search.js';
 import type { Db } from '../../src/store/db.js';
+import { cellTermsOf, tenantTerm, tenantTermPrefix } from '../../src/store/lexical-terms.js';
 import { readTermStatistics, type TermStatistics } from '../../src/store/term-statistics.js';
 import { toVectorParam } from '../../src/store/vector-param.js';
 import { createTestDb } from '../support/test-db.js';
@@ -36,9 +37,9 @@ describe('lexical recall counts the terms the statistics do not list', () => {
        FROM generate_series(1, ${CELLS}) g`,
       [COMMON.join(' ')],
     );
-    await db.query(`INSERT INTO cell_terms (node_id, terms) SELECT node_id, tsvector_to_array(to_tsvector('english', content)) FROM cells`);
-    await db.query('ALTER TABLE cell_terms ALTER COLUMN terms SET STATISTICS 1');
-    await db.query('ANALYZE cells, cell_terms');
+    await db.query(`INSERT INTO cell_tenant_terms (node_id, terms) SELECT node_id, ${cellTermsOf('$1::text', 'content', `'{}'::text[]`)} FROM cells`, [tenantTermPrefix('t')]);
+    await db.query('ALTER TABLE cell_tenant_terms ALTER COLUMN terms SET STATISTICS 1');
+    await db.query('ANALYZE cells, cell_tenant_terms');
     statistics = await readTermStatistics(db);
     ticket = (await db.query<{ node_id: string }>(`SELECT node_id::text AS node_id FROM cells WHERE content LIKE '% ticket1234'`)).rows[0]?.node_id ?? '';
   });
@@ -48,7 +49,7 @@ describe('lexical recall counts the terms the statistics do not list', () => {
     expect(statistics.cells).toBe(CELLS);
     expect(statistics.shares.size).toBeGreaterThan(0);
     expect([...statistics.shares.values()].every((share) => share > 0.99)).toBe(true);
-    expect(statistics.shares.has('ticket1234')).toBe(false);
+    expect(statistics.shares.has(tenantTerm('t', 'ticket1234'))).toBe(false);
   });
 
   it('lexical recall finds the one cell holding an unlisted term', async () => {
@@ -62,7 +63,7 @@ describe('lexical recall counts the terms the statistics do not list', () => {
   });
 
   it('still looks up no unlisted term more cells hold than the bound', async () => {
-    const unlisted = COMMON.find((word) => !statistics.shares.has(word));
+    const unlisted = COMMON.find((word) => !statistics.shares.has(tenantTerm('t', word)));
     expect(unlisted).toBeDefined();
     expect(await searchCells(db, search('lexical', unlisted ?? ''), FILTER, 5)).toEqual([]);
   });

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchCells, type CellSearch, type KnnFilter } from '../../src/store/cell-search.js';
 import type { Db } from '../../src/store/db.js';
+import { cellTermsOf, tenantTermPrefix } from '../../src/store/lexical-terms.js';
 import { applyMigrations } from '../../src/store/migrator.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
 import { toVectorParam } from '../../src/store/vector-param.js';
@@ -37,14 +38,14 @@ interface PlanNode {
 
 /** Cells whose text is "shared groupN idM" (every cell holds "shared"; one in ten each group; one each id), and their terms; no ANALYZE. */
 async function loadUnanalysedCells(db: Db): Promise<void> {
-  await db.query(`ALTER TABLE cells SET (autovacuum_enabled = false); ALTER TABLE cell_terms SET (autovacuum_enabled = false)`);
+  await db.query(`ALTER TABLE cells SET (autovacuum_enabled = false); ALTER TABLE cell_tenant_terms SET (autovacuum_enabled = false)`);
   await db.query(
     `INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, source_agent, embedding)
      SELECT gen_random_uuid(), 't', 'p', 'shared group' || (g % 10) || ' id' || g, 'Fact', 0.5, 'a',
        ('[' || array_to_string(ARRAY(SELECT random() FROM generate_series(1, ${DIMENSION}) WHERE g > 0), ',') || ']')::vector
      FROM generate_series(1, ${ROWS}) g`,
   );
-  await db.query(`INSERT INTO cell_terms (node_id, terms) SELECT node_id, tsvector_to_array(to_tsvector('english', content)) FROM cells`);
+  await db.query(`INSERT INTO cell_tenant_terms (node_id, terms) SELECT node_id, ${cellTermsOf('$1::text', 'content', `'{}'::text[]`)} FROM cells`, [tenantTermPrefix('t')]);
 }
 
 /** The statement searchCells sends, planned (EXPLAIN without ANALYZE: the plan, not its timing), and the search's hits. */
@@ -58,7 +59,7 @@ async function planOf(db: Db, search: CellSearch): Promise<{ scans: PlanNode[]; 
   const [root] = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[];
   const scans: PlanNode[] = [];
   const walk = (node: PlanNode): void => {
-    if (node['Relation Name'] === 'cells' || node['Relation Name'] === 'cell_terms') scans.push(node);
+    if (node['Relation Name'] === 'cells' || node['Relation Name'] === 'cell_tenant_terms') scans.push(node);
     for (const child of node.Plans ?? []) walk(child);
   };
   if (root !== undefined) walk(root.Plan);
@@ -79,10 +80,10 @@ function describePlans(name: string, skip: boolean, open: () => Promise<{ db: Db
     });
     afterAll(async () => close?.());
 
-    it('has no statistics of cells or cell_terms', async () => {
-      const stats = await db.query<{ relname: string; reltuples: number }>(`SELECT relname, reltuples FROM pg_class WHERE relname IN ('cells', 'cell_terms') ORDER BY relname`);
+    it('has no statistics of cells or cell_tenant_terms', async () => {
+      const stats = await db.query<{ relname: string; reltuples: number }>(`SELECT relname, reltuples FROM pg_class WHERE relname IN ('cells', 'cell_tenant_terms') ORDER BY relname`);
       expect(stats.rows).toEqual([
-        { relname: 'cell_terms', reltuples: -1 },
+        { relname: 'cell_tenant_terms', reltuples: -1 },
         { relname: 'cells', reltuples: -1 },
       ]);
     });
