@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { identifierTokens } from '../../src/core/identifier-tokens.js';
 import { insertCell } from '../../src/store/cell-repository.js';
 import { searchCells, type CellSearch, type KnnFilter, type KnnHit } from '../../src/store/cell-search.js';
-import type { Db } from '../../src/store/db.js';
+import type { Db, Queryable } from '../../src/store/db.js';
 import { cellTermsOf, tenantTermPrefix } from '../../src/store/lexical-terms.js';
 import { applyMigrations, migrate } from '../../src/store/migrator.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
@@ -123,8 +123,39 @@ function tenancySuite(createDb: () => Promise<Db>): void {
   });
 }
 
+/**
+ * Keyed by tenant, a table of many small tenants has no key common enough for the statistics to
+ * list (here a statistics target of 1 stands for a large table). Analysed and listing nothing is
+ * not "never analysed": the tenant's terms are counted on the index and weighed by rarity.
+ */
+function unlistedSuite(createDb: () => Promise<Db>): void {
+  let db: Db | undefined;
+  afterAll(async () => db?.close());
+
+  it('weighs a tenant’s terms by rarity when the statistics list none of its keys', async () => {
+    db = await createDb();
+    for (let t = 0; t < 150; t += 1) {
+      for (let i = 0; i < 3; i += 1) await store(db, `small-${t}`, `note ${i} about ledger ${t} and invoices`, 10 * t + i);
+    }
+    const common = [await store(db, 'a', 'the nightly export runs on the common queue', 1), await store(db, 'a', 'a common queue backs the mailer', 2)];
+    const rare = await store(db, 'a', 'the zephyrine queue replays webhooks', 3);
+    await db.query('ALTER TABLE cell_tenant_terms ALTER COLUMN terms SET STATISTICS 1');
+    await db.query('ANALYZE cells, cell_tenant_terms');
+    const { rows } = await db.query<{ terms: string[] | null }>('SELECT terms FROM hyphae_term_statistics()');
+    expect(rows[0]?.terms).toEqual([]);
+
+    const search: CellSearch = { ...(SEARCHES['lexical'] as CellSearch), query: { text: 'common zephyrine', identifiers: [] } };
+    const hits = await searchCells(db, search, filterFor('a'), 5);
+    expect(hits[0]?.node_id).toBe(rare);
+    const scoreOf = (id: string): number => hits.find((hit) => hit.node_id === id)?.score ?? 0;
+    // zephyrine is held by one of a's three cells, common by two: it weighs more.
+    expect(scoreOf(rare)).toBeGreaterThan(scoreOf(common[0] as string));
+    expect(scoreOf(rare) + scoreOf(common[0] as string)).toBeCloseTo(1, 9);
+  });
+}
+
 /** The database as it was before migration 0014, with bare terms written as that version's store wrote them. */
-async function storeBareTerms(db: Db, tenantId: string, content: string, i: number): Promise<string> {
+async function storeBareTerms(db: Queryable, tenantId: string, content: string, i: number): Promise<string> {
   const nodeId = randomUUID();
   await db.query(
     `WITH cell AS (INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, source_agent, embedding)
@@ -222,6 +253,7 @@ function migrationSuite(createBareDb: () => Promise<Db>): void {
 
 describeEachDriver('lexical terms keyed by tenant', ({ createDb }) => {
   describe('tenancy', () => tenancySuite(() => createDb({ dimension: DIMENSION })));
+  describe('statistics listing no key', () => unlistedSuite(() => createDb({ dimension: DIMENSION })));
   describe('migration 0014', () => migrationSuite(() => createDb({ migrated: false })));
 });
 
@@ -242,11 +274,56 @@ describe.skipIf(skipWithoutPostgres())('lexical terms keyed by tenant [native Po
     await admin.close();
     return openPgDb({ url: running.url.replace(/\/postgres$/, `/${name}`), max: 2 });
   };
-  describe('tenancy', () =>
-    tenancySuite(async () => {
-      const db = await createBareDb();
-      await applyMigrations(db, { dimension: DIMENSION });
-      return db;
-    }));
+  const createMigratedDb = async (): Promise<Db> => {
+    const db = await createBareDb();
+    await applyMigrations(db, { dimension: DIMENSION });
+    return db;
+  };
+  describe('tenancy', () => tenancySuite(createMigratedDb));
+  describe('statistics listing no key', () => unlistedSuite(createMigratedDb));
   describe('migration 0014', () => migrationSuite(createBareDb));
+
+  it('migration 0014 waits for the previous version’s writes under way, and keys those that queue behind it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hyphae-0014-'));
+    await cp(MIGRATIONS_DIR, dir, { recursive: true, filter: (source) => !/0014_tenant_term_keys\.sql$/.test(source) });
+    const writer = await createBareDb();
+    // Three more sessions of the same database: the migration, a store arriving during it, an observer.
+    const url = (server as RealPostgres).url.replace(/\/postgres$/, `/tenant_terms_${databases}`);
+    const others = await Promise.all([openPgDb({ url, max: 1 }), openPgDb({ url, max: 1 }), openPgDb({ url, max: 1 })]);
+    const [migrating, queued, watching] = others as [Db, Db, Db];
+    try {
+      await migrate(writer, { ...IDENTITY, migrationsDir: dir });
+      const waiting = async (n: number): Promise<void> => {
+        for (;;) {
+          const { rows } = await watching.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = to_regclass('cell_terms')`);
+          if ((rows[0]?.n ?? 0) >= n) return;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      // A store under way when the migration starts: its transaction holds cell_terms.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let underWay = '';
+      const storing = writer.transaction(async (tx) => {
+        underWay = await storeBareTerms(tx, 'acme', 'Deploy of ledger failed with ERR_UNDER_WAY_1', 1);
+        await held;
+      });
+      while (underWay === '') await new Promise((resolve) => setTimeout(resolve, 20));
+      const migrated = migrate(migrating, IDENTITY);
+      await waiting(1);
+      // A store that starts while the migration waits: it queues behind it.
+      const arriving = storeBareTerms(queued, 'acme', 'Rollback of ledger after ERR_QUEUED_2', 2);
+      await waiting(2);
+      release();
+      await storing;
+      expect((await migrated).applied.map((m) => m.name)).toEqual(['tenant_term_keys']);
+      const lateId = await arriving;
+      expect(await termsOfCell(watching, underWay)).toEqual(await keyedTerms(watching, 'acme', 'Deploy of ledger failed with ERR_UNDER_WAY_1'));
+      expect(await termsOfCell(watching, lateId)).toEqual(await keyedTerms(watching, 'acme', 'Rollback of ledger after ERR_QUEUED_2'));
+    } finally {
+      await Promise.all(others.map((db) => db.close()));
+      await writer.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,4 +1,5 @@
--- Lexical terms keyed by tenant (docs/storage.md "Lexical recall", docs/security.md "Tenancy").
+-- Lexical terms keyed by tenant (docs/storage.md "Lexical recall", docs/security.md "Known limits of
+-- these defences").
 --
 -- cell_terms held bare terms, so the GIN index and the planner's statistics counted every tenant's
 -- cells together: the lookup bound, the count of a term the statistics miss, and a term's weight
@@ -14,6 +15,12 @@
 CREATE FUNCTION hyphae_tenant_term_prefix(tenant text) RETURNS text
   LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
   RETURN left(encode(sha256(convert_to(tenant, 'UTF8')), 'base64'), 11);
+
+-- Servers of the previous version write cell_terms as they store, promote, import and delete cells,
+-- and keep doing so during a rolling upgrade. Their writes wait here until this migration commits;
+-- then the name is theirs to look up again, and it names the view below. Without the lock, a cell
+-- stored between the backfill's snapshot and the DROP would lose its terms with the old table.
+LOCK TABLE cell_terms IN EXCLUSIVE MODE;
 
 -- Filled in one pass and indexed after the load: rewriting cell_terms in place would leave every old
 -- row dead beside its new one and update the GIN index one entry at a time.
@@ -41,12 +48,17 @@ BEGIN
 END
 $$;
 
--- The statistics recall weighs terms by, now of the new table.
+-- The statistics recall weighs terms by, now of the new table. Analysed, they may list no term at
+-- all: with terms keyed by tenant, a table of many small tenants has no key common enough to be
+-- listed. That reads as an empty list, every term then counted on the index, and not as a table
+-- never analysed (null), on which every term weighs the same.
 CREATE OR REPLACE FUNCTION hyphae_term_statistics(OUT cells float8, OUT terms text[], OUT frequencies real[])
   LANGUAGE plpgsql STABLE
 AS $$
 BEGIN
-  SELECT greatest(c.reltuples, 0)::float8, s.most_common_elems::text::text[], s.most_common_elem_freqs
+  SELECT greatest(c.reltuples, 0)::float8,
+         CASE WHEN s.attname IS NULL THEN NULL ELSE COALESCE(s.most_common_elems::text::text[], '{}') END,
+         s.most_common_elem_freqs
     INTO cells, terms, frequencies
     FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = c.relnamespace::regnamespace::name AND s.tablename = 'cell_tenant_terms' AND s.attname = 'terms'
     WHERE c.oid = 'cell_tenant_terms'::regclass;
