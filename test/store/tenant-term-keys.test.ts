@@ -222,7 +222,7 @@ function migrationSuite(createBareDb: () => Promise<Db>): void {
     expect(rows[0]?.listed).toBe(true);
   });
 
-  it('keys what a server of the previous version writes through cell_terms during a rolling upgrade', async () => {
+  it('keys what a server of the previous version writes through cell_terms during a rolling upgrade: stores, promotions, imports', async () => {
     db = await createBareDb();
     await migrate(db, IDENTITY);
     // A store as the previous version wrote it: bare terms, through the view.
@@ -238,8 +238,27 @@ function migrationSuite(createBareDb: () => Promise<Db>): void {
       [bare, copy],
     );
     expect(await termsOfCell(db, copy)).toEqual(await keyedTerms(db, 'acme', content));
+    // An import as the previous version wrote it: several cells of several tenants in one statement.
+    const imported = [
+      { node_id: randomUUID(), tenant: 'acme', content: 'Imported: the billing cron moved to 03:00 after INC-5521' },
+      { node_id: randomUUID(), tenant: 'globex', content: 'Imported: shard-12 of the ledger is read-only since v4.2.0' },
+    ].map((cell) => ({ ...cell, identifiers: identifierTokens(cell.content), embedding: `[${vectorFor(7).join(',')}]` }));
+    await db.query(
+      `WITH added AS (
+         INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, source_agent, embedding)
+         SELECT r.node_id, r.tenant, 'p', r.content, 'Fact', 0.5, 'importer', r.embedding::vector
+           FROM jsonb_to_recordset($1::jsonb) AS r(node_id uuid, tenant text, content text, embedding text)
+         RETURNING node_id, content),
+       terms AS (
+         INSERT INTO cell_terms (node_id, terms)
+         SELECT added.node_id, tsvector_to_array(to_tsvector('english', added.content) || array_to_tsvector(r.identifiers))
+           FROM added JOIN jsonb_to_recordset($1::jsonb) AS r(node_id uuid, identifiers text[]) USING (node_id))
+       SELECT node_id FROM added`,
+      [JSON.stringify(imported)],
+    );
+    for (const cell of imported) expect(await termsOfCell(db, cell.node_id)).toEqual(await keyedTerms(db, cell.tenant, cell.content));
     // Deleting the cells deletes their terms.
-    await db.query('DELETE FROM cells WHERE node_id = ANY($1::uuid[])', [[bare, copy]]);
+    await db.query('DELETE FROM cells WHERE node_id = ANY($1::uuid[])', [[bare, copy, ...imported.map((cell) => cell.node_id)]]);
     expect((await db.query('SELECT 1 FROM cell_tenant_terms')).rows).toEqual([]);
   });
 
