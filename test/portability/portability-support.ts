@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { createKeyAdministration } from '../../src/auth/key-administration.js';
 import type { Principal } from '../../src/core/principal.js';
 import type { Embedder } from '../../src/embed/embedder.js';
@@ -16,7 +15,7 @@ import { createMemoryFacade, exportDumpLines, fileDumpSource, type DumpSource, t
 import type { Db } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrator.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
-import { startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
+import { createDatabase, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
 import { createTestDb } from '../support/test-db.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -39,13 +38,7 @@ export function databasesOf(kind: DatabaseKind): Databases {
         return db;
       }
       server ??= startRealPostgres();
-      const { url } = await server;
-      const name = `d_${randomUUID().replaceAll('-', '')}`;
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const db = await openPgDb({ url: url.replace(/\/postgres$/, `/${name}`), max: 4 });
+      const db = await openPgDb({ url: await createDatabase(await server, `d_${randomUUID().replaceAll('-', '')}`), max: 4 });
       opened.push(db);
       await migrate(db, identity);
       return db;

@@ -6,19 +6,15 @@
  * parameters, keep their index; a model not measured keeps pgvector's defaults. On PGlite, through
  * the wire protocol and on native PostgreSQL.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrator.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
 import { cellsHnswBuild, createVectorIndex, dropVectorIndex, hnswReloptions } from '../../src/store/vector-indexes.js';
 import { describeEachDriver } from '../support/each-driver.js';
-import { skipWithoutPostgres, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
+import { migrationsWithout, type MigrationsCopy } from '../support/migrations-dir.js';
+import { createDatabase, skipWithoutPostgres, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../src/store/migrations/', import.meta.url));
 /** minilm's id, whose vectors were measured with a smaller graph, at a test's width. */
 const MEASURED = { modelId: 'all-minilm-l6-v2-int8', dimension: 8 };
 const UNMEASURED = { modelId: 'tiny-8', dimension: 8 };
@@ -55,17 +51,16 @@ async function migratedBefore0013(db: Db, dir: string, cells = 40): Promise<void
 
 function cellsIndexSuite(createBareDb: () => Promise<Db>): void {
   let db: Db | undefined;
-  let before0013: string | undefined;
+  let before0013: MigrationsCopy | undefined;
   beforeAll(async () => {
-    before0013 = await mkdtemp(join(tmpdir(), 'hyphae-0013-'));
-    await cp(MIGRATIONS_DIR, before0013, { recursive: true, filter: (source) => !/0013_cells_hnsw_build\.sql$/.test(source) });
+    before0013 = await migrationsWithout('0013_cells_hnsw_build.sql');
   });
   afterEach(async () => {
     await db?.close();
     db = undefined;
   });
   afterAll(async () => {
-    if (before0013 !== undefined) await rm(before0013, { recursive: true, force: true });
+    await before0013?.remove();
   });
 
   it('builds the cells index with the model’s build parameters on a fresh database; beacons keep pgvector defaults', async () => {
@@ -84,7 +79,7 @@ function cellsIndexSuite(createBareDb: () => Promise<Db>): void {
 
   it('rebuilds the index of a database holding a few cells, valid and used by the kNN', async () => {
     db = await createBareDb();
-    await migratedBefore0013(db, before0013 as string);
+    await migratedBefore0013(db, (before0013 as MigrationsCopy).dir);
     expect((await indexState(db, 'cells_embedding'))?.reloptions).toBeNull();
     await migrate(db, MEASURED);
     expect(await indexState(db, 'cells_embedding')).toMatchObject({ reloptions: EXPECTED, valid: true });
@@ -99,7 +94,7 @@ function cellsIndexSuite(createBareDb: () => Promise<Db>): void {
 
   it('keeps the index of a database past the rebuild limit (a build there costs minutes per million cells)', async () => {
     db = await createBareDb();
-    await migratedBefore0013(db, before0013 as string, MANY_CELLS);
+    await migratedBefore0013(db, (before0013 as MigrationsCopy).dir, MANY_CELLS);
     const before = await indexState(db, 'cells_embedding');
     await migrate(db, MEASURED);
     expect(await indexState(db, 'cells_embedding')).toEqual(before);
@@ -107,7 +102,7 @@ function cellsIndexSuite(createBareDb: () => Promise<Db>): void {
 
   it('keeps an index that already has the build parameters', async () => {
     db = await createBareDb();
-    await migratedBefore0013(db, before0013 as string);
+    await migratedBefore0013(db, (before0013 as MigrationsCopy).dir);
     await dropVectorIndex(db, 'cells');
     await createVectorIndex(db, 'cells', MEASURED.modelId);
     const built = await indexState(db, 'cells_embedding');
@@ -140,12 +135,5 @@ describe.skipIf(skipWithoutPostgres())('cells HNSW build parameters [native Post
   afterAll(async () => {
     await server?.close();
   });
-  cellsIndexSuite(async () => {
-    const running = server as RealPostgres;
-    const name = `hnsw_build_${++databases}`;
-    const admin = await openPgDb({ url: running.url, max: 1 });
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.close();
-    return openPgDb({ url: running.url.replace(/\/postgres$/, `/${name}`), max: 2 });
-  });
+  cellsIndexSuite(async () => openPgDb({ url: await createDatabase(server as RealPostgres, `hnsw_build_${++databases}`), max: 2 }));
 });

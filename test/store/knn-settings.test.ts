@@ -13,7 +13,7 @@ import { openPgDb } from '../../src/store/pg-driver.js';
 import { openPgliteDb } from '../../src/store/pglite-driver.js';
 import { toVectorParam } from '../../src/store/vector-param.js';
 import { toVectorText } from '../../src/store/vector-text.js';
-import { skipWithoutPostgres, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
+import { createDatabase, skipWithoutPostgres, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
 
 const DIMENSION = 8;
 const ROWS = 4000;
@@ -110,14 +110,7 @@ describeSettings('native PostgreSQL', skipWithoutPostgres(), async () => {
   return {
     // A database per pool (one connection, so the test's SET holds for every query).
     open: async (knn): Promise<Db> => {
-      const name = `knn_${++databases}`;
-      const admin = await openPgDb({ url: server.url, max: 1 });
-      try {
-        await admin.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await admin.close();
-      }
-      return openPgDb({ url: server.url.replace(/\/postgres$/, `/${name}`), max: 1, knn });
+      return openPgDb({ url: await createDatabase(server, `knn_${++databases}`), max: 1, knn });
     },
     close: () => server.close(),
   };

@@ -2,30 +2,28 @@
  * Migration 0006 on a database that already holds cells: existing cells start with no
  * corroboration and the highest trust among their author's keys, or 0.5 for an author with none.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrator.js';
+import { MIGRATIONS_DIR, migrationsWithout, type MigrationsCopy } from '../support/migrations-dir.js';
 import { createTestDb } from '../support/test-db.js';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../src/store/migrations/', import.meta.url));
 const IDENTITY = { modelId: 'hash-512-v1', dimension: 512 };
 const ZERO_VECTOR = `[${new Array<number>(512).fill(0).join(',')}]`;
 
 describe('migration 0006_reinforcement on existing cells', () => {
   let db: Db | undefined;
-  let dir: string | undefined;
+  let before: MigrationsCopy | undefined;
   afterAll(async () => {
     await db?.close();
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    await before?.remove();
   });
 
   it('backfills corroborations, corroborators and the author trust', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'hyphae-0006-'));
-    await cp(MIGRATIONS_DIR, dir, { recursive: true, filter: (source) => !/0006_reinforcement\.sql$/.test(source) });
+    before = await migrationsWithout('0006_reinforcement.sql');
+    const { dir } = before;
     db = await createTestDb({ migrated: false });
     await migrate(db, { ...IDENTITY, migrationsDir: dir });
     await db.query(`INSERT INTO tenants (tenant_id) VALUES ('t')`);

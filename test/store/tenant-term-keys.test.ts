@@ -8,10 +8,6 @@
  * protocol and on native PostgreSQL.
  */
 import { randomUUID } from 'node:crypto';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { identifierTokens } from '../../src/core/identifier-tokens.js';
 import { insertCell } from '../../src/store/cell-repository.js';
@@ -22,9 +18,9 @@ import { applyMigrations, migrate } from '../../src/store/migrator.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
 import { toVectorParam } from '../../src/store/vector-param.js';
 import { describeEachDriver } from '../support/each-driver.js';
-import { skipWithoutPostgres, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
+import { migrationsWithout, type MigrationsCopy } from '../support/migrations-dir.js';
+import { createDatabase, skipWithoutPostgres, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../src/store/migrations/', import.meta.url));
 const DIMENSION = 8;
 const IDENTITY = { modelId: 'tiny-8', dimension: DIMENSION };
 /** Hybrid recall's bound: no identifier more of the tenant's cells than this hold is looked up. */
@@ -184,24 +180,23 @@ async function termsOfCell(db: Db, nodeId: string): Promise<string[] | undefined
 
 function migrationSuite(createBareDb: () => Promise<Db>): void {
   let db: Db | undefined;
-  let before0014: string | undefined;
+  let before0014: MigrationsCopy | undefined;
   beforeAll(async () => {
-    before0014 = await mkdtemp(join(tmpdir(), 'hyphae-0014-'));
-    await cp(MIGRATIONS_DIR, before0014, { recursive: true, filter: (source) => !/0014_tenant_term_keys\.sql$/.test(source) });
+    before0014 = await migrationsWithout('0014_tenant_term_keys.sql');
   });
   afterEach(async () => {
     await db?.close();
     db = undefined;
   });
   afterAll(async () => {
-    if (before0014 !== undefined) await rm(before0014, { recursive: true, force: true });
+    await before0014?.remove();
   });
 
   const TENANTS = ['acme', 'acme.corp-2', 'tenant_ü ✓'];
 
   it('keys the terms of the cells stored before it as the store keys new ones, and recall finds them for their tenant alone', async () => {
     db = await createBareDb();
-    await migrate(db, { ...IDENTITY, migrationsDir: before0014 as string });
+    await migrate(db, { ...IDENTITY, migrationsDir: (before0014 as MigrationsCopy).dir });
     const stored = [];
     for (const [i, tenantId] of TENANTS.entries()) {
       const content = `Deploy of billing failed with ERR_LEGACY_${i} in src/billing/retry.ts`;
@@ -285,14 +280,8 @@ describe.skipIf(skipWithoutPostgres())('lexical terms keyed by tenant [native Po
   afterAll(async () => {
     await server?.close();
   });
-  const createBareDb = async (): Promise<Db> => {
-    const running = server as RealPostgres;
-    const name = `tenant_terms_${++databases}`;
-    const admin = await openPgDb({ url: running.url, max: 1 });
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.close();
-    return openPgDb({ url: running.url.replace(/\/postgres$/, `/${name}`), max: 2 });
-  };
+  const createDatabaseUrl = (): Promise<string> => createDatabase(server as RealPostgres, `tenant_terms_${++databases}`);
+  const createBareDb = async (): Promise<Db> => openPgDb({ url: await createDatabaseUrl(), max: 2 });
   const createMigratedDb = async (): Promise<Db> => {
     const db = await createBareDb();
     await applyMigrations(db, { dimension: DIMENSION });
@@ -303,15 +292,14 @@ describe.skipIf(skipWithoutPostgres())('lexical terms keyed by tenant [native Po
   describe('migration 0014', () => migrationSuite(createBareDb));
 
   it('migration 0014 waits for the previous version’s writes under way, and keys those that queue behind it', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'hyphae-0014-'));
-    await cp(MIGRATIONS_DIR, dir, { recursive: true, filter: (source) => !/0014_tenant_term_keys\.sql$/.test(source) });
-    const writer = await createBareDb();
+    const before = await migrationsWithout('0014_tenant_term_keys.sql');
+    const url = await createDatabaseUrl();
+    const writer = await openPgDb({ url, max: 1 });
     // Three more sessions of the same database: the migration, a store arriving during it, an observer.
-    const url = (server as RealPostgres).url.replace(/\/postgres$/, `/tenant_terms_${databases}`);
     const others = await Promise.all([openPgDb({ url, max: 1 }), openPgDb({ url, max: 1 }), openPgDb({ url, max: 1 })]);
     const [migrating, queued, watching] = others as [Db, Db, Db];
     try {
-      await migrate(writer, { ...IDENTITY, migrationsDir: dir });
+      await migrate(writer, { ...IDENTITY, migrationsDir: before.dir });
       const waiting = async (n: number): Promise<void> => {
         for (;;) {
           const { rows } = await watching.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = to_regclass('cell_terms')`);
@@ -342,7 +330,7 @@ describe.skipIf(skipWithoutPostgres())('lexical terms keyed by tenant [native Po
     } finally {
       await Promise.all(others.map((db) => db.close()));
       await writer.close();
-      await rm(dir, { recursive: true, force: true });
+      await before.remove();
     }
   });
 });

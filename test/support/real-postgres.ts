@@ -196,3 +196,15 @@ async function waitUntilAccepting(url: string, stopped: () => boolean): Promise<
     }
   }
 }
+
+/** Creates an empty database named `name` on the server; answers its URL. */
+export async function createDatabase(server: RealPostgres, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return server.url.replace(/\/postgres$/, `/${name}`);
+}
