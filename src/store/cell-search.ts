@@ -13,7 +13,7 @@ import { CellConditions, type Validity } from './cell-conditions.js';
 import { CELL_COLUMNS, cellColumns, type CellRow } from './cell-row.js';
 import type { Db, Queryable } from './db.js';
 import { MAX_EF_SEARCH, setTransactionEfSearch } from './knn-session.js';
-import { lexicalScore, rareIdentifierHolders, tenantTerm, termMatching, type LexicalText } from './lexical-terms.js';
+import { lexicalScore, rareIdentifierHolders, tenantTermPrefix, termMatching, type LexicalText } from './lexical-terms.js';
 import { estimatedHolders, type TermStatistics } from './term-statistics.js';
 import type { VectorParam } from './vector-param.js';
 
@@ -112,7 +112,8 @@ function identifiersToLookUp(search: CellSearch, tenantId: string): readonly str
   const { termStatistics: statistics, query } = search;
   if (search.weights.identifier === 0) return [];
   if (statistics === undefined) return query.identifiers;
-  return query.identifiers.filter((id) => estimatedHolders(statistics, tenantTerm(tenantId, id)) <= COMMON_IDENTIFIER_MARGIN * HYBRID_TERM_CELLS);
+  const prefix = tenantTermPrefix(tenantId);
+  return query.identifiers.filter((id) => estimatedHolders(statistics, prefix + id) <= COMMON_IDENTIFIER_MARGIN * HYBRID_TERM_CELLS);
 }
 
 /** The filter as conditions on cells; $1 is the query vector, $2 the tenant, $3 the layer. */

@@ -38,7 +38,7 @@ const MAX_SCAN_TERMS = 8;
 const TENANT_CELLS_COUNTED = 10_000;
 
 /**
- * What the tenant's terms start with in cell_tenant_terms: the first 11 base64 characters (66 bits)
+ * What the tenant's terms start with in cell_tenant_terms (as the statistics list them too): the first 11 base64 characters (66 bits)
  * of the sha256 of its id, fixed-length so a term follows it unambiguously. The database has the
  * same as hyphae_tenant_term_prefix (migration 0014), for its backfill and for the rows servers of
  * an earlier version write during a rolling upgrade; a test holds the two equal. Two tenants
@@ -49,9 +49,9 @@ export function tenantTermPrefix(tenantId: string): string {
   return createHash('sha256').update(tenantId, 'utf8').digest('base64').slice(0, 11);
 }
 
-/** A term as the tenant's cells hold it in cell_tenant_terms (and as the statistics list it). */
-export function tenantTerm(tenantId: string, term: string): string {
-  return tenantTermPrefix(tenantId) + term;
+/** SQL for the cells the statistics `st` say hold the listed term (an SQL text expression), rounded to whole cells: the frequencies are single-precision. */
+function listedCells(term: string): string {
+  return `round(st.cells * st.frequencies[array_position(st.terms, ${term})])`;
 }
 
 /** SQL for the plain terms (text[]) of a text (an SQL expression) with its identifiers (an SQL text[] expression). */
@@ -95,7 +95,7 @@ function queryTerms(where: SqlConditions, query: LexicalText, weighting: TermWei
             ELSE ARRAY(SELECT h.node_id FROM cell_tenant_terms h WHERE h.terms @> ARRAY[t.term] LIMIT $${cap}::int + 1) END AS holders) AS counted
         CROSS JOIN LATERAL (SELECT counted.holders, CASE
             WHEN st.terms IS NULL THEN 0
-            WHEN counted.holders IS NULL THEN round(st.cells * st.frequencies[array_position(st.terms, t.term)])
+            WHEN counted.holders IS NULL THEN ${listedCells('t.term')}
             ELSE cardinality(counted.holders) END AS cells) AS f
       ) AS rated`;
 }
@@ -104,7 +104,7 @@ function queryTerms(where: SqlConditions, query: LexicalText, weighting: TermWei
 function termStatistics(prefix: number): string {
   return `term_statistics AS MATERIALIZED (SELECT st.cells, st.terms, st.frequencies, CASE
       WHEN st.terms IS NULL THEN 0
-      WHEN $${prefix}::text = ANY(st.terms) THEN round(st.cells * st.frequencies[array_position(st.terms, $${prefix}::text)])
+      WHEN $${prefix}::text = ANY(st.terms) THEN ${listedCells(`$${prefix}::text`)}
       ELSE (SELECT count(*) FROM (SELECT FROM cell_tenant_terms h WHERE h.terms @> ARRAY[$${prefix}::text] LIMIT ${TENANT_CELLS_COUNTED}) AS held) END AS tenant_cells
     FROM hyphae_term_statistics() AS st)`;
 }
@@ -152,7 +152,8 @@ export function termMatching(where: SqlConditions, tenantId: string, query: Lexi
  * statistics are read: reading one cell beyond the bound tells.
  */
 export function rareIdentifierHolders(where: SqlConditions, tenantId: string, identifiers: readonly string[], maxTermCells: number): string {
-  const [ids, cap] = [where.bind(identifiers.map((id) => tenantTerm(tenantId, id))), where.bind(maxTermCells)];
+  const prefix = tenantTermPrefix(tenantId);
+  const [ids, cap] = [where.bind(identifiers.map((id) => prefix + id)), where.bind(maxTermCells)];
   return `rare_holders AS MATERIALIZED (SELECT held.node_id AS cell, count(*) AS held FROM (
       SELECT t.node_id, count(*) OVER (PARTITION BY i.id) AS holders FROM unnest($${ids}::text[]) AS i(id)
       CROSS JOIN LATERAL (SELECT node_id FROM cell_tenant_terms WHERE terms @> ARRAY[i.id] LIMIT $${cap} + 1) AS t) AS held

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchCells, type CellSearch, type KnnFilter } from '../../src/store/cell-search.js';
 import type { Db } from '../../src/store/db.js';
-import { cellTermsOf, tenantTerm, tenantTermPrefix } from '../../src/store/lexical-terms.js';
+import { cellTermsOf, tenantTermPrefix } from '../../src/store/lexical-terms.js';
 import { readTermStatistics, type TermStatistics } from '../../src/store/term-statistics.js';
 import { toVectorParam } from '../../src/store/vector-param.js';
 import { createTestDb } from '../support/test-db.js';
@@ -49,7 +49,7 @@ describe('lexical recall counts the terms the statistics do not list', () => {
     expect(statistics.cells).toBe(CELLS);
     expect(statistics.shares.size).toBeGreaterThan(0);
     expect([...statistics.shares.values()].every((share) => share > 0.99)).toBe(true);
-    expect(statistics.shares.has(tenantTerm('t', 'ticket1234'))).toBe(false);
+    expect(statistics.shares.has(tenantTermPrefix('t') + 'ticket1234')).toBe(false);
   });
 
   it('lexical recall finds the one cell holding an unlisted term', async () => {
@@ -63,7 +63,7 @@ describe('lexical recall counts the terms the statistics do not list', () => {
   });
 
   it('still looks up no unlisted term more cells hold than the bound', async () => {
-    const unlisted = COMMON.find((word) => !statistics.shares.has(tenantTerm('t', word)));
+    const unlisted = COMMON.find((word) => !statistics.shares.has(tenantTermPrefix('t') + word));
     expect(unlisted).toBeDefined();
     expect(await searchCells(db, search('lexical', unlisted ?? ''), FILTER, 5)).toEqual([]);
   });
