@@ -94,7 +94,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ HYPHAE_TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ HYPHAE_TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
     expect(() => loadConfig({ HYPHAE_TRUST_PROXY: 'everyone' })).toThrow(/HYPHAE_TRUST_PROXY/);
+    expect(loadConfig({ HYPHAE_TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ HYPHAE_TRUST_PROXY: 'fd00::/8' }).trustProxy).toEqual(['fd00::/8']);
     expect(() => loadConfig({ HYPHAE_METRICS_TOKEN: 'short' })).toThrow(/HYPHAE_METRICS_TOKEN/);
+  });
+
+  it('refuses HYPHAE_TRUST_PROXY=true, whose client address the client itself writes, asking for a hop count or CIDRs', () => {
+    const refusal = (): unknown => loadConfig({ HYPHAE_TRUST_PROXY: 'true' });
+    expect(refusal).toThrow(InvalidArgumentError);
+    expect(refusal).toThrow(/HYPHAE_TRUST_PROXY: true is refused/);
+    expect(refusal).toThrow(/number of proxies in front of Hyphae \(e\.g\. 1\) or their addresses\/CIDRs/);
   });
 
   it('keeps the A2A surface off unless HYPHAE_A2A turns it on', () => {

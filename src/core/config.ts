@@ -74,7 +74,9 @@ const envSchema = z.object({
   HYPHAE_BOOTSTRAP_ADMIN_KEY: z.string().min(16).optional(),
   HYPHAE_TRUST_PROXY: z
     .string()
-    .regex(/^(true|false|\d+|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$/, 'true, false, a hop count, or a comma-separated list of proxy addresses/CIDRs')
+    // `true` would take the client address from the left-most X-Forwarded-For entry, which the client writes itself.
+    .refine((v) => v !== 'true', 'true is refused: it believes an X-Forwarded-For the client writes itself; give the number of proxies in front of Hyphae (e.g. 1) or their addresses/CIDRs')
+    .refine((v) => v === 'true' || /^(false|\d+|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$/.test(v), 'false, a hop count, or a comma-separated list of proxy addresses/CIDRs')
     .default('false'),
   HYPHAE_METRICS_TOKEN: z.string().min(16).optional(),
   HYPHAE_A2A: z.enum(['1', '0', 'true', 'false']).default('0').transform((v) => v === '1' || v === 'true'),
@@ -135,8 +137,8 @@ export interface HyphaeConfig {
   readonly diffRetentionDays: number;
   /** A key to install as the tenant-`default` admin on first start (clustered installs). */
   readonly bootstrapAdminKey: string | undefined;
-  /** Which proxies' X-Forwarded-* headers to believe: none, all, a hop count, or addresses/CIDRs. */
-  readonly trustProxy: boolean | number | readonly string[];
+  /** Which proxies' X-Forwarded-* headers to believe: none, a hop count, or addresses/CIDRs (never all). */
+  readonly trustProxy: false | number | readonly string[];
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
   readonly metricsToken: string | undefined;
   /** Serve the A2A agent card and JSON-RPC endpoint (opt-in; docs/a2a.md). */
@@ -254,8 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
   };
 }
 
-function parseTrustProxy(value: string): boolean | number | readonly string[] {
-  if (value === 'true') return true;
+function parseTrustProxy(value: string): false | number | readonly string[] {
   if (value === 'false') return false;
   if (/^\d+$/.test(value)) return Number(value);
   return value.split(',');
