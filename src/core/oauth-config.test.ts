@@ -34,6 +34,7 @@ describe('OAuth configuration', () => {
       allowedTenants: ['acme'],
       agentClaim: 'sub',
       projectsClaim: undefined,
+      acceptAnyJwtTyp: false,
       introspection: undefined,
     });
   });
@@ -59,6 +60,15 @@ describe('OAuth configuration', () => {
       allowedTenants: ['acme', 'globex'],
       introspection: { clientId: 'hyphae', clientSecret: 's3cret' },
     });
+  });
+
+  it('accepts JWTs of any typ only with HYPHAE_OAUTH_ACCEPT_JWT_TYP on', () => {
+    const base = { HYPHAE_OAUTH_ISSUER: ISSUER, HYPHAE_PUBLIC_URL: PUBLIC_URL, HYPHAE_OAUTH_DEFAULT_TENANT: 'acme' };
+    expect(loadConfig(base).oauth?.acceptAnyJwtTyp).toBe(false);
+    expect(loadConfig({ ...base, HYPHAE_OAUTH_ACCEPT_JWT_TYP: '1' }).oauth?.acceptAnyJwtTyp).toBe(true);
+    expect(loadConfig({ ...base, HYPHAE_OAUTH_ACCEPT_JWT_TYP: 'false' }).oauth?.acceptAnyJwtTyp).toBe(false);
+    expect(refusal({ ...base, HYPHAE_OAUTH_ACCEPT_JWT_TYP: 'yes' }).message).toContain('HYPHAE_OAUTH_ACCEPT_JWT_TYP');
+    expect(refusal({ HYPHAE_OAUTH_ACCEPT_JWT_TYP: '1' }).message).toContain('HYPHAE_OAUTH_ACCEPT_JWT_TYP');
   });
 
   it('makes the console a client of the issuer when given its client id, asking for every scope unless told', () => {

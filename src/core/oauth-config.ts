@@ -29,6 +29,7 @@ export const oauthEnvShape = {
     .optional(),
   HYPHAE_OAUTH_AGENT_CLAIM: claimName.default('sub'),
   HYPHAE_OAUTH_PROJECTS_CLAIM: claimName.optional(),
+  HYPHAE_OAUTH_ACCEPT_JWT_TYP: z.enum(['1', '0', 'true', 'false']).optional(),
   HYPHAE_OAUTH_INTROSPECTION_CLIENT_ID: z.string().min(1).max(512).optional(),
   HYPHAE_OAUTH_INTROSPECTION_CLIENT_SECRET: z.string().min(1).max(4096).optional(),
   HYPHAE_CONSOLE_OAUTH_CLIENT_ID: z.string().min(1).max(512).optional(),
@@ -57,6 +58,8 @@ export interface OAuthConfig {
   readonly agentClaim: string;
   /** A claim listing the token's projects; undefined: every project of the tenant. */
   readonly projectsClaim: string | undefined;
+  /** Accept a JWT whatever its `typ` header (for providers that omit RFC 9068's `at+jwt`); false: `at+jwt` only, so no ID token passes. */
+  readonly acceptAnyJwtTyp: boolean;
   /** Credentials for RFC 7662 introspection of opaque tokens; undefined: only JWT access tokens. */
   readonly introspection: OAuthIntrospectionClient | undefined;
   /** The web console as a public client of the issuer (sign-in with the identity provider); undefined: keys only. */
@@ -110,6 +113,7 @@ export function resolveOAuthConfig(env: OAuthEnv): OAuthConfig | undefined {
     allowedTenants,
     agentClaim: env.HYPHAE_OAUTH_AGENT_CLAIM,
     projectsClaim: env.HYPHAE_OAUTH_PROJECTS_CLAIM,
+    acceptAnyJwtTyp: env.HYPHAE_OAUTH_ACCEPT_JWT_TYP === '1' || env.HYPHAE_OAUTH_ACCEPT_JWT_TYP === 'true',
     introspection: clientId === undefined || clientSecret === undefined ? undefined : { clientId, clientSecret },
     ...(env.HYPHAE_CONSOLE_OAUTH_CLIENT_ID === undefined
       ? {}
@@ -122,6 +126,7 @@ const OAUTH_ONLY_VARIABLES = [
   'HYPHAE_OAUTH_DEFAULT_TENANT',
   'HYPHAE_OAUTH_ALLOWED_TENANTS',
   'HYPHAE_OAUTH_PROJECTS_CLAIM',
+  'HYPHAE_OAUTH_ACCEPT_JWT_TYP',
   'HYPHAE_OAUTH_INTROSPECTION_CLIENT_ID',
   'HYPHAE_OAUTH_INTROSPECTION_CLIENT_SECRET',
   'HYPHAE_CONSOLE_OAUTH_CLIENT_ID',

@@ -43,6 +43,8 @@ export interface MintOptions {
   readonly signer?: 'issuer' | 'foreign';
   /** The header's `kid`; default: the signer's own. */
   readonly kid?: string;
+  /** The header's `typ`; default `at+jwt` (RFC 9068), `null` leaves it out (as an ID token or a lax provider's token). */
+  readonly typ?: string | null;
 }
 
 export interface AuthorizationServer {
@@ -342,7 +344,11 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     async mint(claims, mintOptions = {}) {
       const key = mintOptions.signer === 'foreign' ? foreignKey : issuerKey;
       return new SignJWT(claims)
-        .setProtectedHeader({ alg: ISSUER_SIGNING_ALG, typ: 'at+jwt', kid: mintOptions.kid ?? key.kid })
+        .setProtectedHeader({
+          alg: ISSUER_SIGNING_ALG,
+          ...(mintOptions.typ === null ? {} : { typ: mintOptions.typ ?? 'at+jwt' }),
+          kid: mintOptions.kid ?? key.kid,
+        })
         .sign(key.privateKey);
     },
     mintUnsigned(claims) {

@@ -67,6 +67,14 @@ describe('AccessTokenVerifier against a real authorization server', () => {
     expect(as.jwksFetches - before).toBe(1);
   });
 
+  it('takes typ at+jwt in any case, with or without application/; any typ only when told to', async () => {
+    for (const typ of ['at+jwt', 'AT+JWT', 'application/at+jwt', 'Application/At+Jwt']) {
+      expect((await verifier().verify(await as.mint(as.accessTokenClaims(RESOURCE), { typ }))).sub).toBe('alice');
+    }
+    const lax = new AccessTokenVerifier({ issuer: new IssuerMetadataSource(as.issuer), audiences: AUDIENCES, acceptAnyJwtTyp: true });
+    for (const typ of ['JWT', null]) expect((await lax.verify(await as.mint(as.accessTokenClaims(RESOURCE), { typ }))).sub).toBe('alice');
+  });
+
   it('allows a small clock skew on exp', async () => {
     const claims = await verifier().verify(await as.mint(as.accessTokenClaims(RESOURCE, { exp: secondsFromNow(-10) })));
     expect(claims.sub).toBe('alice');
@@ -130,6 +138,15 @@ describe('AccessTokenVerifier against a real authorization server', () => {
       const error = await rejectionOf(verifier().verify(await as.mintHmacWithPublicKey(as.accessTokenClaims(RESOURCE))));
       expect(error).toBeInstanceOf(InvalidTokenError);
       expect(error.message).toContain('signing algorithm not allowed');
+    });
+
+    it('an ID token of the issuer for this audience (typ JWT, a nonce), and a JWT without typ — not access tokens (RFC 9068)', async () => {
+      const idToken = await as.mint(as.accessTokenClaims(RESOURCE, { nonce: 'n-0S6_WzA2Mj' }), { typ: 'JWT' });
+      for (const token of [idToken, await as.mint(as.accessTokenClaims(RESOURCE), { typ: null })]) {
+        const error = await rejectionOf(verifier().verify(token));
+        expect(error).toBeInstanceOf(InvalidTokenError);
+        expect(error.message).toContain('not an access token (typ is not at+jwt)');
+      }
     });
 
     it('a sender-constrained (DPoP-bound) token presented as a bearer token', async () => {

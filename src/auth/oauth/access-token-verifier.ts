@@ -2,7 +2,8 @@
  * Checks a bearer access token locally: a JWT signed by the issuer (its JWKS, fetched from the URL
  * its metadata names, cached by jose and fetched again only for an unknown `kid`, after a cooldown,
  * or when older than its max age — never per request), with this server as audience, unexpired
- * (a small clock skew allowed) and an asymmetric algorithm the issuer advertises. An opaque token
+ * (a small clock skew allowed), typed `at+jwt` (RFC 9068: an ID token of the same issuer and
+ * audience is not an access token) and an asymmetric algorithm the issuer advertises. An opaque token
  * goes to RFC 7662 introspection when that is configured. The token itself goes nowhere else.
  */
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type RemoteJWKSet } from 'jose';
@@ -33,8 +34,13 @@ export interface AccessTokenVerifierOptions {
   /** Absent: opaque tokens are refused. */
   readonly introspector?: TokenIntrospector;
   readonly jwks?: Partial<JwksCachePolicy>;
+  /** Accept any JWT `typ`, for providers that do not send `at+jwt` (HYPHAE_OAUTH_ACCEPT_JWT_TYP). */
+  readonly acceptAnyJwtTyp?: boolean;
   readonly now?: () => number;
 }
+
+/** RFC 9068's media type of a JWT access token; jose compares it case-insensitively, with or without `application/`. */
+const ACCESS_TOKEN_TYP = 'at+jwt';
 
 const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
@@ -58,6 +64,7 @@ export class AccessTokenVerifier {
         algorithms: allowedAlgorithms(metadata.signingAlgorithms),
         clockTolerance: CLOCK_SKEW_SECONDS,
         requiredClaims: ['exp'],
+        ...(this.options.acceptAnyJwtTyp === true ? {} : { typ: ACCESS_TOKEN_TYP }),
         ...(this.options.now === undefined ? {} : { currentDate: new Date(this.options.now()) }),
       });
       return refuseSenderConstrained(payload);
@@ -103,5 +110,6 @@ function claimFailure(claim: string): string {
   if (claim === 'aud') return 'not issued for this server (aud)';
   if (claim === 'iss') return 'issued by another issuer (iss)';
   if (claim === 'nbf') return 'not valid yet (nbf)';
+  if (claim === 'typ') return 'not an access token (typ is not at+jwt)';
   return `claim ${claim} is missing or invalid`;
 }

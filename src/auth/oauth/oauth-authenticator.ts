@@ -23,7 +23,14 @@ export class OAuthAuthenticator {
       config.introspection === undefined
         ? undefined
         : new TokenIntrospector({ client: config.introspection, issuer, cacheMs: options.introspectionCacheMs, now: options.now });
-    this.verifier = new AccessTokenVerifier({ issuer, audiences: config.audiences, introspector, jwks: options.jwks, now: options.now });
+    this.verifier = new AccessTokenVerifier({
+      issuer,
+      audiences: config.audiences,
+      introspector,
+      jwks: options.jwks,
+      acceptAnyJwtTyp: config.acceptAnyJwtTyp,
+      now: options.now,
+    });
   }
 
   async authenticate(token: string): Promise<TokenIdentity> {
