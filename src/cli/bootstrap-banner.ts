@@ -1,12 +1,35 @@
-/** What the first embedded start prints: the admin key (once) and a ready-to-paste MCP configuration. */
+/** What the first embedded start prints: the admin key (once) and ready-to-paste MCP configurations. */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { CreatedApiKey } from '../core/entities.js';
 
+/** The checkout (or installed package) folder, two levels up from src/cli or three from dist/src/cli. */
+export function hyphaePackageRoot(): string {
+  for (const relative of ['../../', '../../../']) {
+    const dir = fileURLToPath(new URL(relative, import.meta.url));
+    try {
+      if (existsSync(`${dir}package.json`) && (JSON.parse(readFileSync(`${dir}package.json`, 'utf8')) as { name?: unknown }).name === 'hyphae') return dir.replace(/\/$/, '');
+    } catch {
+      // Not this level: try the next.
+    }
+  }
+  return process.cwd();
+}
+
+function indented(value: unknown): string[] {
+  return JSON.stringify(value, null, 2)
+    .split('\n')
+    .map((line) => `    ${line}`);
+}
+
 /** `consoleUrl`: where the web console is served (absent when HYPHAE_CONSOLE=off). */
-export function bootstrapBannerText(key: CreatedApiKey, baseUrl: string, consoleUrl?: string): string {
+export function bootstrapBannerText(key: CreatedApiKey, baseUrl: string, consoleUrl?: string, packageRoot: string = hyphaePackageRoot()): string {
   const mcpUrl = `${baseUrl.replace(/\/$/, '')}/mcp`;
-  const config = {
+  const overHttp = { mcpServers: { hyphae: { url: mcpUrl, headers: { 'x-hyphae-key': key.key } } } };
+  // Claude Desktop's config file runs local commands only, and its connectors cannot send a header: the stdio bridge carries the key.
+  const overStdio = {
     mcpServers: {
-      hyphae: { type: 'http', url: mcpUrl, headers: { 'x-hyphae-key': key.key } },
+      hyphae: { command: 'npx', args: ['-y', '--prefix', packageRoot, 'hyphae', 'mcp', '--remote', mcpUrl], env: { HYPHAE_API_KEY: key.key } },
     },
   };
   return [
@@ -15,12 +38,19 @@ export function bootstrapBannerText(key: CreatedApiKey, baseUrl: string, console
     '',
     `    ${key.key}`,
     '',
-    '  MCP client configuration (Cursor .cursor/mcp.json, Claude Desktop, any mcpServers file):',
+    '  Cursor (~/.cursor/mcp.json) and other clients that send headers over HTTP:',
     '',
-    ...JSON.stringify(config, null, 2).split('\n').map((line) => `    ${line}`),
+    ...indented(overHttp),
     '',
     '  Claude Code:',
     `    claude mcp add --transport http hyphae ${mcpUrl} --header "x-hyphae-key: ${key.key}"`,
+    '',
+    '  Claude Desktop (claude_desktop_config.json; it runs the stdio bridge to this server):',
+    '',
+    ...indented(overStdio),
+    '',
+    '  claude.ai and Claude Desktop connectors cannot send a key: they sign in with OAuth',
+    '  (README, "Connect from claude.ai or ChatGPT").',
     '',
     ...(consoleUrl === undefined ? [] : [`  Web console: ${consoleUrl} (sign in with this key)`, '']),
     '  Give every agent its own key: POST /v1/admin/keys with this key while the server runs,',
