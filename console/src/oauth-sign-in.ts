@@ -6,7 +6,7 @@
  * return; the access token is the only thing kept, like a key. No refresh token is asked for: when
  * the token expires the console asks to sign in again.
  */
-import type { ConsoleSignInDocument } from './api/wire.js';
+import type { ConsoleKeysOnly, ConsoleSignInDocument } from './api/wire.js';
 
 export const SIGN_IN_DOCUMENT_PATH = '/console/oauth.json';
 const PENDING_KEY = 'hyphae.console.oauth-pending';
@@ -36,7 +36,9 @@ function randomToken(bytes: number): string {
 export async function fetchSignInDocument(): Promise<ConsoleSignInDocument | undefined> {
   try {
     const response = await fetch(SIGN_IN_DOCUMENT_PATH, { credentials: 'omit', cache: 'no-store', headers: { accept: 'application/json' } });
-    return response.ok ? ((await response.json()) as ConsoleSignInDocument) : undefined;
+    if (!response.ok) return undefined;
+    const answer = (await response.json()) as ConsoleSignInDocument | ConsoleKeysOnly;
+    return answer.enabled ? answer : undefined;
   } catch {
     return undefined;
   }

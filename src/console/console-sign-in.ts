@@ -3,10 +3,11 @@
  * console is a public OAuth client of that provider (authorization code with PKCE, redirect URI
  * `<public URL>/console/`). `GET /console/oauth.json` tells the page what it needs — the client
  * id, the scopes, the resource its token is for, and the provider's two endpoints, discovered
- * once from the issuer — or 404 when the console signs in with keys only.
+ * once from the issuer — or `{"enabled":false}` when the console signs in with keys only (a
+ * 200: the page asks on every load, and a keys-only server is not missing anything).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { ConsoleSignInDocument } from '../core/console-entities.js';
+import type { ConsoleKeysOnly, ConsoleSignInDocument } from '../core/console-entities.js';
 import { CONSOLE_PATH } from './console-policy.js';
 
 export const CONSOLE_SIGN_IN_PATH = `${CONSOLE_PATH}/oauth.json`;
@@ -42,7 +43,7 @@ function refuse(reply: FastifyReply, status: number, code: string, message: stri
 
 export function registerConsoleSignIn(scope: FastifyInstance, signIn: ConsoleSignIn | undefined): void {
   scope.get(CONSOLE_SIGN_IN_PATH, async (_request, reply) => {
-    if (signIn === undefined) return refuse(reply, 404, 'NOT_FOUND', 'the console signs in with API keys only (no HYPHAE_CONSOLE_OAUTH_CLIENT_ID)');
+    if (signIn === undefined) return reply.send({ enabled: false } satisfies ConsoleKeysOnly);
     let endpoints: ProviderEndpoints;
     try {
       endpoints = await signIn.endpoints();
@@ -50,6 +51,7 @@ export function registerConsoleSignIn(scope: FastifyInstance, signIn: ConsoleSig
       return refuse(reply.header('retry-after', '10'), 503, 'UNAVAILABLE', 'the identity provider cannot be reached; sign in with a key or try again');
     }
     const document: ConsoleSignInDocument = {
+      enabled: true,
       issuer: signIn.issuer,
       client_id: signIn.clientId,
       scope: signIn.scope,

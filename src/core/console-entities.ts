@@ -22,6 +22,7 @@ export type QuotaUsage = Output<typeof quotaUsageSchema>;
  * (authorization code with PKCE as a public client), the provider's endpoints discovered by the server.
  */
 export interface ConsoleSignInDocument {
+  readonly enabled: true;
   readonly issuer: string;
   readonly client_id: string;
   readonly scope: string;
@@ -29,4 +30,9 @@ export interface ConsoleSignInDocument {
   readonly redirect_uri: string;
   readonly authorization_endpoint: string;
   readonly token_endpoint: string;
+}
+
+/** `GET /console/oauth.json` when the console signs in with API keys only. */
+export interface ConsoleKeysOnly {
+  readonly enabled: false;
 }

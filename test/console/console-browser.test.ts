@@ -120,6 +120,55 @@ describe.skipIf(chromiumPath === undefined && skipTier('browser', 'chromium'))('
     expect(await record.locator('pre.content').textContent()).toBe(text);
   });
 
+  it('loads with no failed request: the sign-in document answers even when the console signs in with keys only', async () => {
+    const failed: string[] = [];
+    const onResponse = (response: { status(): number; url(): string }): void => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${new URL(response.url()).pathname}`);
+    };
+    page.on('response', onResponse);
+    try {
+      const probe = await context.newPage();
+      probe.on('response', onResponse);
+      await probe.goto(`${server.url}/console/`);
+      await probe.getByLabel('API key').waitFor();
+      await probe.waitForLoadState('networkidle');
+      await probe.close();
+    } finally {
+      page.off('response', onResponse);
+    }
+    expect(failed).toEqual([]);
+  });
+
+  it('badges each row with its layer, so a promoted L2 copy and its L0 original are told apart; a search keeps "any" layer', async () => {
+    const text = 'Rotate the webhook signing secret every ninety days';
+    await server.rest('alice', 'POST', '/v1/cells', { content: text, cell_type: 'Decision', salience: 0.9 });
+    for (let i = 0; i < 2; i++) {
+      await server.rest('alice', 'POST', '/v1/recall', { query: text, k: 3 });
+      await server.hyphae.facade.flushHits();
+    }
+    const promoted = await server.rest<{ cells: MemoryNode[] }>('alice', 'GET', '/v1/cells?layer=L2&limit=50');
+    expect(promoted.cells.map((cell) => cell.content)).toContain(text);
+
+    const layersOf = async (list: string): Promise<string[]> => {
+      const rows = page.getByRole('list', { name: list }).getByRole('listitem').filter({ hasText: text });
+      return (await rows.locator('.badge.layer').allTextContents()).map((badge) => badge.trim()).sort();
+    };
+    await page.goto(`${server.url}/console/#/memories`);
+    await expect.poll(() => layersOf('Cells')).toEqual(['L0', 'L2']);
+
+    await page.getByLabel('Recall by meaning').fill(text);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => layersOf('Recall results')).toEqual(['L0', 'L2']);
+    const layer = page.getByLabel('Layer');
+    expect(await layer.inputValue()).toBe('');
+    expect((await layer.locator('option:checked').textContent())?.trim()).toBe('any');
+
+    await layer.selectOption('L2');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => layersOf('Recall results')).toEqual(['L2']);
+    expect(await page.getByLabel('Layer').inputValue()).toBe('L2');
+  });
+
   it('shows a store by another agent in the live gossip view as it happens, from author to recipient', async () => {
     await server.rest('bob', 'POST', '/v1/beacons', { text: 'database migrations and schema changes', threshold: 0.2 });
     await page.goto(`${server.url}/console/#/gossip`);

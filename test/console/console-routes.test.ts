@@ -119,6 +119,7 @@ describe('GET /console/oauth.json (sign-in through the identity provider)', () =
     const answer = await get(signIn(async () => ({ authorizationEndpoint: 'https://id.example.com/authorize', tokenEndpoint: 'https://tokens.example.net/token' })));
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
+      enabled: true,
       issuer: 'https://id.example.com',
       client_id: 'hyphae-console',
       scope: 'hyphae:read hyphae:write hyphae:admin',
@@ -138,9 +139,10 @@ describe('GET /console/oauth.json (sign-in through the identity provider)', () =
     expect(answer.csp).toBe(CONSOLE_CSP);
   });
 
-  it('answers 404 when the console signs in with keys only', async () => {
+  it('answers 200 {"enabled":false} when the console signs in with keys only: the page asks on every load, and nothing is missing', async () => {
     const answer = await get(undefined);
-    expect(answer.status).toBe(404);
-    expect((answer.body as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ enabled: false });
+    expect(answer.csp).toBe(CONSOLE_CSP);
   });
 });

@@ -4,7 +4,7 @@
  */
 export type { ApiKeyInfo, Beacon, CellHistory, Corroboration, CreatedApiKey, Diff, MemoryNode, Scene, StoredNode } from '../../../src/core/entities.js';
 export type { CellType, Layer, Role } from '../../../src/core/cell-types.js';
-export type { ConsoleSignInDocument, GossipAgent, GossipEvent, Identity, QuotaUsage } from '../../../src/core/console-entities.js';
+export type { ConsoleKeysOnly, ConsoleSignInDocument, GossipAgent, GossipEvent, Identity, QuotaUsage } from '../../../src/core/console-entities.js';
 
 export interface ErrorBody {
   readonly error: { readonly code: string; readonly message: string; readonly details?: unknown };

@@ -22,7 +22,7 @@ interface CellsPage {
 }
 
 interface RecallAnswer {
-  readonly results: readonly { readonly node: MemoryNode; readonly distance: number }[];
+  readonly results: readonly { readonly node: MemoryNode; readonly distance: number; readonly score: number }[];
 }
 
 function filtersOf(params: URLSearchParams): Partial<Record<Filter, string>> {
@@ -65,19 +65,20 @@ export function MemoriesPage({ params }: { readonly params: URLSearchParams }): 
   };
   const loaded = useLoad<{ entries: readonly CellListEntry[]; cursor: string | null }>(async () => {
     if (searching) {
-      const layer = filters.layer ?? 'L0';
       const body = {
         query: filters.q,
         k: Number(filters.k ?? 10),
         ...(filters.cell_type === undefined ? {} : { cell_types: [filters.cell_type] }),
         ...(filters.scene_id === undefined ? {} : { scene_id: filters.scene_id }),
         ...(filters.project === undefined ? {} : { project: filters.project }),
+        ...(filters.author === undefined ? {} : { source_agents: [filters.author] }),
         ...validity,
       };
-      const answer =
-        layer === 'L0' ? await api.post<RecallAnswer>('/v1/recall', body) : await api.post<RecallAnswer>('/v1/query', { ...body, layer });
-      const entries = answer.results.filter((hit) => filters.author === undefined || hit.node.source_agent === filters.author);
-      return { entries, cursor: null };
+      // "any" layer searches each layer and keeps the k best: the filter the user chose stays what it says.
+      const layers = filters.layer === undefined ? LAYERS : [filters.layer];
+      const answers = await Promise.all(layers.map((layer) => api.post<RecallAnswer>('/v1/query', { ...body, layer })));
+      const hits = answers.flatMap((answer) => answer.results).sort((a, b) => b.score - a.score);
+      return { entries: hits.slice(0, body.k), cursor: null };
     }
     const page = await api.get<CellsPage>('/v1/cells', listQuery);
     return { entries: page.cells.map((node) => ({ node })), cursor: page.next_cursor };
@@ -132,7 +133,7 @@ export function MemoriesPage({ params }: { readonly params: URLSearchParams }): 
         <div class="field">
           <label for="layer">Layer</label>
           <select id="layer" name="layer">
-            <option value="">{searching ? 'L0' : 'any'}</option>
+            <option value="">any</option>
             {LAYERS.map((layer) => (
               <option key={layer} value={layer} selected={filters.layer === layer}>
                 {layer}
