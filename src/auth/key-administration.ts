@@ -9,21 +9,38 @@ import { InvalidArgumentError, NotFoundError } from '../core/errors.js';
 import { ALL_PROJECTS } from '../core/principal.js';
 import { createKeyInputSchema, uuidSchema, type CreateKeyInput } from '../core/schemas.js';
 import type { Db, Queryable } from '../store/db.js';
-import { countKeys, insertKey, listKeys, lockKeyBootstrap, revokeKey, type KeyRow } from '../store/key-repository.js';
+import {
+  activeAgentKeys,
+  countKeys,
+  findKeyForUpdate,
+  insertKey,
+  listKeys,
+  lockAgentKeys,
+  lockKeyBootstrap,
+  revokeKey,
+  type KeyRow,
+} from '../store/key-repository.js';
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from './api-key.js';
 
 const BOOTSTRAP_TENANT = 'default';
 const BOOTSTRAP_AGENT = 'admin';
 export const DEFAULT_PROJECT = 'default';
 
+/** Decides a mint on the unrevoked keys its agent holds when it commits; throws to refuse it. */
+export type MintAdmission = (input: CreateKeyInput, agentKeys: readonly ApiKeyInfo[]) => void;
+
+/** Decides whether the caller may revoke this key of its tenant; false reads as NOT_FOUND. */
+export type RevokeAdmission = (key: ApiKeyInfo) => boolean;
+
 export interface KeyAdministration {
-  createKey(input: CreateKeyInput | Record<string, unknown>): Promise<CreatedApiKey>;
+  /** Mints a key; with `admit`, only once it admits the mint (the agent's keys cannot change meanwhile). */
+  createKey(input: CreateKeyInput | Record<string, unknown>, admit?: MintAdmission): Promise<CreatedApiKey>;
   /** Every tenant's keys when tenant is omitted. */
   listKeys(tenant?: string): Promise<ApiKeyInfo[]>;
-  /** Revokes a key (within `tenant` when given); NOT_FOUND when it does not exist there. */
-  revokeKey(keyId: string, tenant?: string): Promise<ApiKeyInfo>;
+  /** Revokes a key (within `tenant` when given); NOT_FOUND when it does not exist there, or `admit` refuses it. */
+  revokeKey(keyId: string, tenant?: string, admit?: RevokeAdmission): Promise<ApiKeyInfo>;
   /**
-   * On a database with no keys at all, mints an admin key for tenant `default` (or installs
+   * On a database with no keys at all, mints a tenant-wide admin key of trust 1 for tenant `default` (or installs
    * `presetKey`, e.g. from HYPHAE_BOOTSTRAP_ADMIN_KEY) and returns it; otherwise null.
    * Serialised by an advisory lock so two replicas starting together mint one key.
    */
@@ -46,18 +63,27 @@ export function createKeyAdministration(db: Db): KeyAdministration {
     return { ...toKeyInfo(row), key: clearKey };
   };
   return {
-    async createKey(raw): Promise<CreatedApiKey> {
+    async createKey(raw, admit): Promise<CreatedApiKey> {
       const input = parseCreateKey(raw);
-      return mint(db, input, generateApiKey());
+      return db.transaction(async (tx) => {
+        await lockAgentKeys(tx, input.tenant, input.agent);
+        if (admit !== undefined) admit(input, (await activeAgentKeys(tx, input.tenant, input.agent)).map(toKeyInfo));
+        return mint(tx, input, generateApiKey());
+      });
     },
     async listKeys(tenant): Promise<ApiKeyInfo[]> {
       return (await listKeys(db, tenant ?? null)).map(toKeyInfo);
     },
-    async revokeKey(keyId, tenant): Promise<ApiKeyInfo> {
+    async revokeKey(keyId, tenant, admit): Promise<ApiKeyInfo> {
       if (!uuidSchema.safeParse(keyId).success) throw new InvalidArgumentError('key_id must be a UUID', [{ path: 'key_id', message: 'Invalid UUID' }]);
-      const row = await revokeKey(db, keyId, tenant ?? null);
-      if (row === null) throw new NotFoundError('key', keyId);
-      return toKeyInfo(row);
+      return db.transaction(async (tx) => {
+        const found = await findKeyForUpdate(tx, keyId, tenant ?? null);
+        // A key beyond the caller reads exactly as one that does not exist: no existence oracle.
+        if (found === null || (admit !== undefined && !admit(toKeyInfo(found)))) throw new NotFoundError('key', keyId);
+        const row = await revokeKey(tx, keyId, tenant ?? null);
+        if (row === null) throw new NotFoundError('key', keyId);
+        return toKeyInfo(row);
+      });
     },
     async bootstrapAdminKey(presetKey): Promise<CreatedApiKey | null> {
       if (presetKey !== undefined && !looksLikeApiKey(presetKey)) {
@@ -68,7 +94,8 @@ export function createKeyAdministration(db: Db): KeyAdministration {
       return db.transaction(async (tx) => {
         await lockKeyBootstrap(tx);
         if ((await countKeys(tx)) > 0) return null;
-        const input = parseCreateKey({ tenant: BOOTSTRAP_TENANT, agent: BOOTSTRAP_AGENT, roles: ['admin'], projects: [ALL_PROJECTS] });
+        // The tenant's root: every key minted through the API stays within its reach, trust included.
+        const input = parseCreateKey({ tenant: BOOTSTRAP_TENANT, agent: BOOTSTRAP_AGENT, roles: ['admin'], projects: [ALL_PROJECTS], trust: 1 });
         return mint(tx, input, presetKey ?? generateApiKey());
       });
     },

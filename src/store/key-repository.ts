@@ -58,6 +58,29 @@ export async function listKeys(q: Queryable, tenantId: string | null): Promise<K
   return result.rows;
 }
 
+/** A key by id (within one tenant unless tenantId is null), locked until the transaction ends so a revocation decides on it. */
+export async function findKeyForUpdate(tx: Queryable, keyId: string, tenantId: string | null): Promise<KeyRow | null> {
+  const result = await tx.query<KeyRow>(
+    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_id = $1 AND ($2::text IS NULL OR tenant_id = $2) FOR UPDATE`,
+    [keyId, tenantId],
+  );
+  return result.rows[0] ?? null;
+}
+
+/** Serializes key changes of one agent until the transaction ends, so a mint decides on the keys the agent holds at its commit. */
+export async function lockAgentKeys(tx: Queryable, tenantId: string, agent: string): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('hyphae.keys:' || $1 || ':' || $2, 0))`, [tenantId, agent]);
+}
+
+/** The unrevoked keys of one agent of one tenant. */
+export async function activeAgentKeys(q: Queryable, tenantId: string, agent: string): Promise<KeyRow[]> {
+  const result = await q.query<KeyRow>(
+    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE tenant_id = $1 AND agent = $2 AND revoked_at IS NULL ORDER BY created_at, key_id`,
+    [tenantId, agent],
+  );
+  return result.rows;
+}
+
 /** Revokes once (a second revoke keeps the first time); null when the key is not in scope. */
 export async function revokeKey(q: Queryable, keyId: string, tenantId: string | null): Promise<KeyRow | null> {
   const result = await q.query<KeyRow>(

@@ -1,31 +1,51 @@
-/** The facade's key administration: an admin key administers its own tenant's keys; a revoked key stops at once here, within the auth cache TTL elsewhere. */
+/**
+ * The facade's key administration. An admin administers the keys of its own tenant that lie within
+ * its own reach — projects, roles and trust (core/key-authority.ts; docs/security.md, "Who may
+ * administer which keys"); a key beyond it is refused to mint and is, to list and revoke, as if it
+ * did not exist. A revoked key stops at once here, within the auth cache TTL elsewhere.
+ */
 import type { ApiKeyInfo, CreatedApiKey } from '../../core/entities.js';
 import { ForbiddenError } from '../../core/errors.js';
-import { createKeyInputSchema } from '../../core/schemas.js';
+import { mintRefusal, withinAuthority, type MintRefusal } from '../../core/key-authority.js';
+import type { Principal } from '../../core/principal.js';
+import { createKeyInputSchema, type CreateKeyInput } from '../../core/schemas.js';
 import { parseInput, parseUuid } from '../input-validation.js';
 import type { MemoryFacade } from '../memory-facade.js';
 import type { FacadeContext } from './facade-context.js';
 
 export type KeyOperations = Pick<MemoryFacade, 'createKey' | 'listKeys' | 'revokeKey'>;
 
+const REFUSALS: Readonly<Record<MintRefusal, string>> = {
+  projects: 'the key would reach projects beyond your own',
+  roles: 'the key would hold a role beyond your own',
+  trust: 'the key would have more trust than you have',
+  agent_keys: 'the agent holds keys beyond your own reach',
+  agent_trust: "the key would raise the agent's trust, which only a tenant-wide admin may do",
+};
+
 export function keyOperations(ctx: FacadeContext): KeyOperations {
   return {
     async createKey(principal, raw): Promise<CreatedApiKey> {
       const input = parseInput(createKeyInputSchema, raw);
       if (input.tenant !== principal.tenantId) throw new ForbiddenError('an admin key administers its own tenant only');
-      return ctx.keyAdmin.createKey(input);
+      return ctx.keyAdmin.createKey(input, (key, agentKeys) => admitMint(principal, key, agentKeys));
     },
 
     async listKeys(principal): Promise<readonly ApiKeyInfo[]> {
-      return ctx.keyAdmin.listKeys(principal.tenantId);
+      return (await ctx.keyAdmin.listKeys(principal.tenantId)).filter((key) => withinAuthority(principal, key));
     },
 
     async revokeKey(principal, keyId): Promise<void> {
       const id = parseUuid('key_id', keyId);
-      await ctx.keyAdmin.revokeKey(id, principal.tenantId);
+      await ctx.keyAdmin.revokeKey(id, principal.tenantId, (key) => withinAuthority(principal, key));
       ctx.authenticator.forgetKey(id);
       // Its open streams end now here; other replicas end theirs at their next revocation check.
       await ctx.streams.closeKey(id);
     },
   };
+}
+
+function admitMint(principal: Principal, key: CreateKeyInput, agentKeys: readonly ApiKeyInfo[]): void {
+  const refusal = mintRefusal(principal, key, agentKeys);
+  if (refusal !== null) throw new ForbiddenError(REFUSALS[refusal], { details: { exceeds: refusal } });
 }
