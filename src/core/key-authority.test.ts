@@ -35,6 +35,13 @@ describe('reachExcess', () => {
     expect(reachExcess(tenantAdmin, reach(['reader'], ['p1'], 0.81))).toBe('trust');
     expect(reachExcess(projectAdmin, reach(['reader'], ['p1'], 1))).toBe('trust');
   });
+
+  it('compares trust as PostgreSQL stores it (real), so a caller read back as 0.699999988 mints 0.7', () => {
+    const storedSeven = Math.fround(0.7);
+    expect(storedSeven).toBeLessThan(0.7);
+    expect(reachExcess(reach(['admin'], ['*'], storedSeven), reach(['reader'], ['p1'], 0.7))).toBeNull();
+    expect(reachExcess(reach(['admin'], ['*'], storedSeven), reach(['reader'], ['p1'], 0.7000001))).toBe('trust');
+  });
 });
 
 describe('mintRefusal', () => {

@@ -36,7 +36,7 @@ export function reachExcess(caller: KeyReach, key: KeyReach): ReachExcess | null
   if (!projectsWithin(caller.projects, key.projects)) return 'projects';
   const callerRank = Math.max(0, ...caller.roles.map((role) => ROLE_RANK[role]));
   if (key.roles.some((role) => ROLE_RANK[role] > callerRank)) return 'roles';
-  if (key.trust > caller.trust) return 'trust';
+  if (trustAbove(key.trust, caller.trust)) return 'trust';
   return null;
 }
 
@@ -56,8 +56,13 @@ export function mintRefusal(caller: KeyReach, key: KeyReach, agentKeys: readonly
   if (agentKeys.length === 0) return null;
   if (agentKeys.some((held) => !withinAuthority(caller, held))) return 'agent_keys';
   const agentTrust = Math.max(...agentKeys.map((held) => held.trust));
-  if (key.trust > agentTrust && !isTenantAdmin(caller)) return 'agent_trust';
+  if (trustAbove(key.trust, agentTrust) && !isTenantAdmin(caller)) return 'agent_trust';
   return null;
+}
+
+/** Compared as stored (PostgreSQL `real`): 0.7 as read back may be 0.699999988, and still admits a key of 0.7. */
+function trustAbove(trust: number, bound: number): boolean {
+  return Math.fround(trust) > Math.fround(bound);
 }
 
 function projectsWithin(outer: readonly string[], inner: readonly string[]): boolean {
