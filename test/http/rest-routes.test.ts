@@ -483,7 +483,7 @@ describe('admin keys', () => {
   it('an admin mints a key (clear key once), lists without secrets, revokes; the revoked key is 401', async () => {
     const created = await call('POST', '/v1/admin/keys', '/v1/admin/keys', {
       key: acmeAdmin.key,
-      body: { tenant: 'acme', agent: 'ci-bot', roles: ['reader'], projects: ['web'], trust: 0.7 },
+      body: { tenant: 'acme', agent: 'ci-bot', roles: ['reader'], projects: ['web'], trust: 0.4 },
     });
     expect(created.statusCode).toBe(201);
     const key = created.json() as { key_id: string; key: string; agent: string; roles: string[] };

@@ -1,4 +1,4 @@
-/** Admin (admin keys only): the tenant's API keys — create (shown once), list, revoke — and quotas in use. */
+/** Admin (admin keys only): the tenant's API keys within the admin's own reach — create (shown once), list, revoke — and quotas in use. */
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ApiError } from '../api/client.js';
@@ -16,6 +16,8 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedApiKey): void }): 
   const { api, identity } = useSession();
   const [error, setError] = useState<ApiError | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  // A key is minted within the admin's own reach (docs/security.md): never above its own trust.
+  const trustCap = Number(identity.trust.toPrecision(6));
   const submit = async (event: Event): Promise<void> => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
@@ -64,16 +66,16 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedApiKey): void }): 
         </select>
       </div>
       <div class="field">
-        <label for="new-projects">Projects (comma-separated, * = all)</label>
-        <input id="new-projects" name="projects" defaultValue="*" />
+        <label for="new-projects">Projects (comma-separated, * = all; at most yours)</label>
+        <input id="new-projects" name="projects" defaultValue={identity.projects.join(',')} />
       </div>
       <div class="field">
         <label for="new-default">Default project</label>
         <input id="new-default" name="default_project" />
       </div>
       <div class="field narrow">
-        <label for="new-trust">Trust (0–1)</label>
-        <input id="new-trust" name="trust" type="number" min={0} max={1} step={0.05} defaultValue="0.5" />
+        <label for="new-trust">Trust (0–{trustCap})</label>
+        <input id="new-trust" name="trust" type="number" min={0} max={trustCap} step="any" defaultValue={String(Math.min(0.5, trustCap))} />
       </div>
       <div class="actions">
         <button type="submit" disabled={busy}>

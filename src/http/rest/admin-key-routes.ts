@@ -1,4 +1,4 @@
-/** `/v1/admin/keys`: API key administration, and `/v1/admin/projects`: the project purge; the facade admits the admin role only. */
+/** `/v1/admin/keys`: API key administration, within the caller's own reach, and `/v1/admin/projects`: the project purge; the facade admits the admin role only. */
 import { apiKeyListSchema, createdApiKeySchema, purgedProjectSchema } from '../../core/output-schemas.js';
 import { createKeyInputSchema, purgeProjectInputSchema } from '../../core/schemas.js';
 import { keyIdParamsSchema } from './path-params.js';
@@ -9,7 +9,7 @@ export const adminKeyRoutes: readonly RestRoute[] = [
     method: 'POST',
     url: '/v1/admin/keys',
     operationId: 'createKey',
-    summary: 'Mint an API key; the clear key is in this response only',
+    summary: 'Mint an API key within your own projects, roles and trust; the clear key is in this response only',
     tag: 'admin',
     schemas: { body: createKeyInputSchema },
     success: { status: 201, description: 'The key, with its clear secret', schema: createdApiKeySchema },
@@ -22,7 +22,7 @@ export const adminKeyRoutes: readonly RestRoute[] = [
     method: 'GET',
     url: '/v1/admin/keys',
     operationId: 'listKeys',
-    summary: 'The API keys of your tenant, without secrets',
+    summary: 'The API keys of your tenant within your own projects, roles and trust, without secrets',
     tag: 'admin',
     schemas: {},
     success: { status: 200, description: 'The keys', schema: apiKeyListSchema },
@@ -35,7 +35,7 @@ export const adminKeyRoutes: readonly RestRoute[] = [
     method: 'DELETE',
     url: '/v1/admin/keys/:id',
     operationId: 'revokeKey',
-    summary: 'Revoke an API key',
+    summary: 'Revoke an API key within your own projects, roles and trust (any other reads as not found)',
     tag: 'admin',
     schemas: { params: keyIdParamsSchema },
     success: { status: 204, description: 'Revoked' },
