@@ -12,8 +12,13 @@ export interface Principal {
   /** Where cells go when the principal has no open session. */
   readonly defaultProject: string;
   readonly trust: number;
-  /** When the access token this principal came from expires (ms since the epoch); absent for an API key. */
+  /**
+   * Until when the access token this principal came from is known valid (ms since the epoch): a
+   * JWT's `exp`; for an introspected token, when its answer is due again (never past `exp`). Absent for an API key.
+   */
   readonly expiresAt?: number;
+  /** An introspected token's check, asked again once `expiresAt` has passed: its next `expiresAt`, or a rejection once revoked. */
+  readonly recheck?: () => Promise<number>;
 }
 
 export const ALL_PROJECTS = '*';

@@ -1,4 +1,5 @@
 /** Tunables of the memory facade; every default is documented in docs/memory-model.md. */
+import { INTROSPECTION_CACHE_MS } from '../auth/oauth/token-introspection.js';
 import type { SearchMode } from '../core/cell-types.js';
 import { DEFAULT_ENERGY_TABLE, DEFAULT_PROMOTION_POLICY, type EnergyTable, type PromotionPolicy } from '../core/energy.js';
 
@@ -25,6 +26,8 @@ export interface FacadeConfig {
   readonly maxInboxDiffs: number;
   /** How often open streams' keys are checked for a revocation made on another replica. */
   readonly streamRevocationCheckMs: number;
+  /** How long an introspection answer is used: a request, and a stream opened with an opaque token, asks the issuer again after it. */
+  readonly introspectionCacheMs: number;
   /** Cells one tenant may hold (every layer and version); one more store is a CONFLICT. */
   readonly maxCellsPerTenant: number;
   /** Sessions one agent may hold open; opening one more is a CONFLICT. */
@@ -64,6 +67,7 @@ const DEFAULT_FACADE_CONFIG: FacadeConfig = {
   maxInboxDiffs: 10_000,
   // The auth cache's TTL: a key revoked elsewhere stops everywhere within the same bound.
   streamRevocationCheckMs: 5_000,
+  introspectionCacheMs: INTROSPECTION_CACHE_MS,
   maxCellsPerTenant: 1_000_000,
   maxOpenSessionsPerAgent: 100,
   maxBeaconCandidates: 4_096,

@@ -3,11 +3,16 @@
  * `perProcess` in all — one more is RATE_LIMITED with a Retry-After, before any database work —
  * and a revoked key's streams end: at once on the replica that revoked it, and within
  * `revocationCheckMs` on the others (one query for all open streams' keys per check). A stream
- * opened with an OAuth access token has no key to revoke: it ends at the same check once the
- * token has expired.
+ * opened with an OAuth access token has no key to revoke: at the first check past its token's
+ * `expiresAt` it ends — or, for an introspected token, asks the issuer again (`recheck`) and
+ * goes on until the next answer is due, ending once the token is revoked or cannot be checked.
  */
-import { RateLimitedError } from '../core/errors.js';
+import { HyphaeError, RateLimitedError, UnavailableError } from '../core/errors.js';
+import type { Principal } from '../core/principal.js';
 import type { LiveSubscription } from './memory-facade.js';
+
+/** What an access token's stream is held by: the principal's `expiresAt` and, when it has one, its `recheck`. */
+export type StreamLease = Pick<Principal, 'expiresAt' | 'recheck'>;
 
 export interface LiveStreamLimits {
   readonly perKey: number;
@@ -27,8 +32,8 @@ export const STREAM_QUOTA_RETRY_SECONDS = 10;
 
 export class LiveStreamRegistry {
   private readonly byKey = new Map<string, Set<() => Promise<void>>>();
-  /** Streams opened with an access token, and when it expires (ms since the epoch). */
-  private readonly expiries = new Map<() => Promise<void>, number>();
+  /** Streams opened with an access token: until when it is known valid (ms since the epoch), and how to check it again. */
+  private readonly expiries = new Map<() => Promise<void>, { until: number; readonly recheck: (() => Promise<number>) | undefined }>();
   private total = 0;
   private timer: NodeJS.Timeout | undefined;
   private checking = false;
@@ -44,8 +49,8 @@ export class LiveStreamRegistry {
     return this.byKey.get(keyId)?.size ?? 0;
   }
 
-  /** Holds a slot for `keyId` while `open` runs; the returned subscription frees it on close. `expiresAt`: an access token's expiry. */
-  async open(keyId: string, open: () => Promise<LiveSubscription>, expiresAt?: number): Promise<LiveSubscription> {
+  /** Holds a slot for `keyId` while `open` runs; the returned subscription frees it on close. `lease`: an access token's principal. */
+  async open(keyId: string, open: () => Promise<LiveSubscription>, lease: StreamLease = {}): Promise<LiveSubscription> {
     const held = this.byKey.get(keyId) ?? new Set<() => Promise<void>>();
     if (this.total >= this.options.perProcess) throw this.full('live_streams_per_process', this.options.perProcess);
     if (held.size >= this.options.perKey) throw this.full('live_streams_per_key', this.options.perKey);
@@ -68,7 +73,7 @@ export class LiveStreamRegistry {
     };
     // The slot is taken before the first await, so concurrent opens cannot pass the quota.
     held.add(close);
-    if (expiresAt !== undefined) this.expiries.set(close, expiresAt);
+    if (lease.expiresAt !== undefined) this.expiries.set(close, { until: lease.expiresAt, recheck: lease.recheck });
     this.byKey.set(keyId, held);
     this.total += 1;
     try {
@@ -92,13 +97,13 @@ export class LiveStreamRegistry {
     await Promise.all([...this.byKey.values()].flatMap((set) => [...set]).map((close) => close()));
   }
 
-  /** Expired tokens' streams end; then one query for the keys of every other open stream, and the revoked ones' streams end. */
+  /** Tokens past their time are checked again or their streams end; then one query for the keys of every other open stream, and the revoked ones' streams end. */
   async checkRevocations(): Promise<void> {
     if (this.checking || this.byKey.size === 0) return;
     this.checking = true;
     try {
       const now = (this.options.now ?? Date.now)();
-      await Promise.all([...this.expiries].filter(([, expiresAt]) => expiresAt <= now).map(([close]) => close()));
+      await Promise.all([...this.expiries].filter(([, lease]) => lease.until <= now).map(([close, lease]) => this.renew(close, lease)));
       const keyIds = [...this.byKey].filter(([, held]) => [...held].some((close) => !this.expiries.has(close))).map(([keyId]) => keyId);
       if (keyIds.length === 0) return;
       for (const keyId of await this.options.revokedAmong(keyIds)) await this.closeKey(keyId);
@@ -107,6 +112,20 @@ export class LiveStreamRegistry {
     } finally {
       this.checking = false;
     }
+  }
+
+  /** An introspected token is asked about again and its stream goes on; any other, or one refused, ends. */
+  private async renew(close: () => Promise<void>, lease: { until: number; readonly recheck: (() => Promise<number>) | undefined }): Promise<void> {
+    if (lease.recheck !== undefined) {
+      try {
+        lease.until = await lease.recheck();
+        return;
+      } catch (error) {
+        // A refusal (revoked, expired) is why the stream ends; an unreachable issuer or a fault is worth telling the operator.
+        if (error instanceof UnavailableError || !(error instanceof HyphaeError)) this.options.onError(error);
+      }
+    }
+    await close();
   }
 
   private full(quota: string, limit: number): RateLimitedError {

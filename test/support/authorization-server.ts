@@ -60,6 +60,10 @@ export interface AuthorizationServer {
   consentLimit: readonly string[] | undefined;
   /** How many times the JWKS has been fetched. */
   readonly jwksFetches: number;
+  /** How many introspection requests it has answered. */
+  readonly introspections: number;
+  /** When true, its introspection answers leave out `exp` (as some providers' do). */
+  introspectionOmitsExp: boolean;
   /** Runs the authorization code flow with PKCE as the public client and returns its access token. */
   obtainAccessToken(request: { readonly resource: string; readonly scope: string }): Promise<ObtainedToken>;
   /** Follows an authorization URL through sign-in and consent; returns the URL the client is sent back to (with `code`). */
@@ -214,6 +218,14 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     },
   };
   const provider = new Provider(issuer, configuration);
+  let introspections = 0;
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.path !== '/token/introspection') return;
+    introspections += 1;
+    const body = ctx.body as Record<string, unknown> | undefined;
+    if (harness.introspectionOmitsExp && body !== undefined) delete body.exp;
+  });
   const handleProvider = provider.callback();
 
   async function interact(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -285,6 +297,10 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     get jwksFetches() {
       return jwksFetches;
     },
+    get introspections() {
+      return introspections;
+    },
+    introspectionOmitsExp: false,
     completeAuthorization,
     async obtainAccessToken({ resource, scope }) {
       const verifier = base64url(randomBytes(32));

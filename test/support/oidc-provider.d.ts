@@ -93,12 +93,19 @@ declare module 'oidc-provider' {
     save(): Promise<string>;
   }
 
+  /** The Koa context a middleware sees (the part the test server reads). */
+  export interface MiddlewareContext {
+    readonly path: string;
+    body: unknown;
+  }
+
   export class Provider {
     constructor(issuer: string, configuration?: Configuration);
     readonly Grant: typeof Grant;
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>;
     interactionFinished(req: IncomingMessage, res: ServerResponse, result: InteractionResults, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
+    use(middleware: (ctx: MiddlewareContext, next: () => Promise<void>) => Promise<void>): this;
   }
 
   export const errors: {

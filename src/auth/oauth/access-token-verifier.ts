@@ -42,6 +42,12 @@ export interface AccessTokenVerifierOptions {
 /** RFC 9068's media type of a JWT access token; jose compares it case-insensitively, with or without `application/`. */
 const ACCESS_TOKEN_TYP = 'at+jwt';
 
+/** A token's verified claims; for an introspected token, also when its answer is due again (a revocation shows then). */
+export interface VerifiedToken {
+  readonly claims: VerifiedClaims;
+  readonly recheckAt?: number;
+}
+
 const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 export class AccessTokenVerifier {
@@ -50,12 +56,21 @@ export class AccessTokenVerifier {
   constructor(private readonly options: AccessTokenVerifierOptions) {}
 
   async verify(token: string): Promise<VerifiedClaims> {
+    return (await this.verifyToken(token)).claims;
+  }
+
+  async verifyToken(token: string): Promise<VerifiedToken> {
     if (token.length === 0 || token.length > MAX_ACCESS_TOKEN_CHARS) throw new InvalidTokenError('malformed');
     if (!JWS_COMPACT.test(token)) {
       const introspector = this.options.introspector;
       if (introspector === undefined) throw new InvalidTokenError('not a JWT, and introspection is not configured');
-      return acceptIntrospectedToken(await introspector.introspect(token), this.claimRules());
+      const { answer, until } = await introspector.introspect(token);
+      return { claims: acceptIntrospectedToken(answer, this.claimRules()), recheckAt: until };
     }
+    return { claims: await this.verifyJwt(token) };
+  }
+
+  private async verifyJwt(token: string): Promise<VerifiedClaims> {
     const metadata = await this.options.issuer.get();
     try {
       const { payload } = await jwtVerify(token, this.keysAt(metadata.jwksUri), {

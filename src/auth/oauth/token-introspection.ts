@@ -1,7 +1,7 @@
 /**
  * RFC 7662 token introspection for opaque access tokens: the issuer's introspection endpoint (from
  * its metadata) is asked with this server's client credentials, and its answer kept for a short
- * while — keyed by the token's SHA-256, so no token is held in memory — to spare the issuer a call
+ * while — keyed by the token's SHA-256, so the cache holds no token — to spare the issuer a call
  * per request. An answer is then held to the same rules as a JWT's claims.
  */
 import { createHash } from 'node:crypto';
@@ -29,23 +29,30 @@ export interface TokenIntrospectorOptions {
 /** The introspection answer as the issuer gave it; `active` says whether the token may be used. */
 export type IntrospectionAnswer = Readonly<Record<string, unknown>> & { readonly active: boolean };
 
+/** An answer and until when it is used (ms since the epoch): the cache period, never past the token's `exp`. */
+export interface Introspection {
+  readonly answer: IntrospectionAnswer;
+  readonly until: number;
+}
+
 export class TokenIntrospector {
-  private readonly answers: TtlCache<{ readonly answer: IntrospectionAnswer; readonly until: number }>;
+  private readonly answers: TtlCache<Introspection>;
 
   constructor(private readonly options: TokenIntrospectorOptions) {
     this.answers = new TtlCache(INTROSPECTION_CACHE_ENTRIES, options.cacheMs ?? INTROSPECTION_CACHE_MS, options.now);
   }
 
-  async introspect(token: string): Promise<IntrospectionAnswer> {
+  async introspect(token: string): Promise<Introspection> {
     const hash = createHash('sha256').update(token, 'utf8').digest('hex');
     const now = (this.options.now ?? Date.now)();
     const cached = this.answers.get(hash);
-    if (cached !== undefined && cached.until > now) return cached.answer;
+    if (cached !== undefined && cached.until > now) return cached;
     const answer = await this.ask(token);
-    // Never kept past the token's own expiry.
+    // Never kept past the token's own expiry; a token without one lives for the cache period, then is asked about again.
     const exp = typeof answer.exp === 'number' ? answer.exp * 1000 : Number.POSITIVE_INFINITY;
-    this.answers.set(hash, { answer, until: Math.min(exp, now + (this.options.cacheMs ?? INTROSPECTION_CACHE_MS)) });
-    return answer;
+    const introspection = { answer, until: Math.min(exp, now + (this.options.cacheMs ?? INTROSPECTION_CACHE_MS)) };
+    this.answers.set(hash, introspection);
+    return introspection;
   }
 
   private async ask(token: string): Promise<IntrospectionAnswer> {

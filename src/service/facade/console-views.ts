@@ -82,7 +82,7 @@ export function consoleViewOperations(ctx: FacadeContext): ConsoleViewOperations
         if (seen.size > SEEN_DELIVERIES) seen.delete(seen.values().next().value as string);
         listener({ recipient_agent: recipientAgent, diff });
       };
-      return ctx.streams.open(principal.keyId, () => feed.watchTenant(principal.tenantId, deliver), principal.expiresAt);
+      return ctx.streams.open(principal.keyId, () => feed.watchTenant(principal.tenantId, deliver), principal);
     },
 
     async quotaUsage(principal): Promise<readonly QuotaUsage[]> {

@@ -124,7 +124,13 @@ function createFacadeContext(deps: MemoryFacadeDeps): FacadeContext {
     clock,
     keyAdmin: createKeyAdministration(db),
     authenticator: new KeyAuthenticator(db, deps.authCacheTtlMs === undefined ? {} : { cacheTtlMs: deps.authCacheTtlMs }),
-    tokenPrincipals: deps.oauth === undefined ? undefined : new TokenPrincipals(db, deps.oauth, deps.authCacheTtlMs === undefined ? {} : { cacheTtlMs: deps.authCacheTtlMs }),
+    tokenPrincipals:
+      deps.oauth === undefined
+        ? undefined
+        : new TokenPrincipals(db, deps.oauth, {
+            introspectionCacheMs: config.introspectionCacheMs,
+            ...(deps.authCacheTtlMs === undefined ? {} : { cacheTtlMs: deps.authCacheTtlMs }),
+          }),
     gossip: new GossipOutbox({
       reachFactor: config.reachFactor,
       energyTable: config.energyTable,

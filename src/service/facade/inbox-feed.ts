@@ -41,7 +41,7 @@ export function inboxFeedOperations(ctx: FacadeContext): InboxFeedOperations {
       return ctx.streams.open(
         principal.keyId,
         () => feed.subscribe(principal.tenantId, principal.agent, (diff) => (visible(diff) ? listener(diff) : undefined), afterSeq),
-        principal.expiresAt,
+        principal,
       );
     },
   };
