@@ -19,6 +19,8 @@ COPY console ./console
 RUN npm run build
 
 FROM node:24.22.3-bookworm-slim AS runtime
+# The MCP registry checks that the image named in server.json carries this server's name.
+LABEL io.modelcontextprotocol.server.name="io.github.hyphae-dev/hyphae"
 ENV NODE_ENV=production \
     HYPHAE_HOST=0.0.0.0 \
     HYPHAE_DATA_DIR=/data

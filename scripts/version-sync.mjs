@@ -3,7 +3,8 @@
 // is set: the chart's version and appVersion, the tag of the PostgreSQL image the chart defaults to,
 // the HyphaeMesh CRD's default image tags, Hyphae's and PostgreSQL's (the operator's schema, then
 // the generated CRD and the chart's copy of it), and every X.Y.Z inside the `<!-- release:NAME -->` blocks of README.md and
-// docs/helm.md (the install commands). `npm version X.Y.Z` runs it (package.json's "version" script).
+// docs/helm.md (the install commands), and server.json (the MCP registry entry: its version, the npm
+// package's version and the image's tag). `npm version X.Y.Z` runs it (package.json's "version" script).
 // Usage: node scripts/version-sync.mjs [--check] [--root DIR]
 //   --check  change nothing; name each file out of step and exit 1 if there is one
 import { spawnSync } from 'node:child_process';
@@ -33,6 +34,17 @@ function releaseBlocks(text, version) {
     `${open}${body.replace(VERSION_IN_TEXT, version)}${close}`);
 }
 
+/** server.json (the MCP registry's server.schema.json shape): every version it states is the release's. */
+function serverJson(text, version) {
+  const entry = JSON.parse(text);
+  entry.version = version;
+  for (const pkg of entry.packages ?? []) {
+    if (pkg.registryType === 'oci') pkg.identifier = pkg.identifier.replace(/:[^:@/]+$/, `:${version}`);
+    else pkg.version = version;
+  }
+  return `${JSON.stringify(entry, null, 2)}\n`;
+}
+
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
 if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$/.test(version)) throw new Error(`package.json version ${version} is not X.Y.Z`);
 
@@ -45,6 +57,7 @@ const places = [
   ],
   ['README.md', (t) => releaseBlocks(t, version)],
   ['docs/helm.md', (t) => releaseBlocks(t, version)],
+  ['server.json', (t) => serverJson(t, version)],
 ];
 
 const stale = [];

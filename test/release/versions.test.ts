@@ -64,6 +64,14 @@ function expectAllAt(copies: Copies, version: string): void {
   for (const [block, versions] of Object.entries(copies.blocks)) expect(versions, block).toEqual([version]);
 }
 
+/** server.json's version, its npm package's version and its image's tag. */
+function serverJsonVersions(text: string): string[] {
+  const entry = JSON.parse(text) as { version: string; packages: Array<{ registryType: string; identifier: string; version?: string }> };
+  const npm = entry.packages.find((p) => p.registryType === 'npm');
+  const oci = entry.packages.find((p) => p.registryType === 'oci');
+  return [entry.version, npm?.version ?? '', oci?.identifier.split(':').pop() ?? ''];
+}
+
 function sync(root: string, ...args: string[]): { code: number; output: string } {
   const r = spawnSync(process.execPath, [SYNC, '--root', root, ...args], { encoding: 'utf8' });
   return { code: r.status ?? 1, output: `${r.stdout}${r.stderr}` };
@@ -89,6 +97,11 @@ describe('release version', () => {
     ]);
   });
 
+  it('is the same in server.json (the MCP registry entry, its npm package, its image tag)', () => {
+    const version = packageVersion();
+    expect(serverJsonVersions(readRepoFile('server.json'))).toEqual([version, version, version]);
+  });
+
   it('passes version-sync --check', () => {
     const r = sync(repoRoot, '--check');
     expect(r.output).toContain(`every copy is ${packageVersion()}`);
@@ -97,7 +110,7 @@ describe('release version', () => {
 
   it('is carried everywhere by version-sync after a bump of package.json', () => {
     const root = join(scratch, 'repo');
-    for (const path of ['package.json', 'charts/hyphae', 'crds', 'operator/src', 'README.md', 'docs/helm.md']) {
+    for (const path of ['package.json', 'charts/hyphae', 'crds', 'operator/src', 'README.md', 'docs/helm.md', 'server.json']) {
       mkdirSync(dirname(join(root, path)), { recursive: true });
       cpSync(join(repoRoot, path), join(root, path), { recursive: true });
     }
@@ -107,13 +120,14 @@ describe('release version', () => {
 
     const stale = sync(root, '--check');
     expect(stale.code).toBe(1);
-    expect(stale.output).toContain('charts/hyphae/Chart.yaml, charts/hyphae/values.yaml, operator/src/crd/hyphae-mesh-schema.ts, README.md, docs/helm.md');
+    expect(stale.output).toContain('charts/hyphae/Chart.yaml, charts/hyphae/values.yaml, operator/src/crd/hyphae-mesh-schema.ts, README.md, docs/helm.md, server.json');
 
     const written = sync(root);
     expect(written.code, written.output).toBe(0);
     const read = (path: string): string => readFileSync(join(root, path), 'utf8');
     expectAllAt(copiesIn(read), '9.8.7-rc.1');
     expect(read(`charts/hyphae/${CRD}`)).toBe(read(CRD));
+    expect(serverJsonVersions(read('server.json'))).toEqual(['9.8.7-rc.1', '9.8.7-rc.1', '9.8.7-rc.1']);
     expect(sync(root, '--check').code).toBe(0);
     // Only version strings changed: the chart's values differ from the repository's in one line.
     const changed = read('charts/hyphae/values.yaml').split('\n').filter((line, i) => line !== readRepoFile('charts/hyphae/values.yaml').split('\n')[i]);
