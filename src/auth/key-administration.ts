@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ApiKeyInfo, CreatedApiKey } from '../core/entities.js';
-import { InvalidArgumentError, NotFoundError } from '../core/errors.js';
+import { ConflictError, InvalidArgumentError, NotFoundError } from '../core/errors.js';
 import { ALL_PROJECTS } from '../core/principal.js';
 import { createKeyInputSchema, uuidSchema, type CreateKeyInput } from '../core/schemas.js';
 import type { Db, Queryable } from '../store/db.js';
@@ -32,6 +32,12 @@ export type MintAdmission = (input: CreateKeyInput, agentKeys: readonly ApiKeyIn
 /** Decides whether the caller may revoke this key of its tenant; false reads as NOT_FOUND. */
 export type RevokeAdmission = (key: ApiKeyInfo) => boolean;
 
+/** A rotation is a revocation of the key and a mint of its replacement: both must be admitted. */
+export interface RotateAdmission {
+  readonly revoke: RevokeAdmission;
+  readonly mint: MintAdmission;
+}
+
 export interface KeyAdministration {
   /** Mints a key; with `admit`, only once it admits the mint (the agent's keys cannot change meanwhile). */
   createKey(input: CreateKeyInput | Record<string, unknown>, admit?: MintAdmission): Promise<CreatedApiKey>;
@@ -39,6 +45,11 @@ export interface KeyAdministration {
   listKeys(tenant?: string): Promise<ApiKeyInfo[]>;
   /** Revokes a key (within `tenant` when given); NOT_FOUND when it does not exist there, or `admit` refuses it. */
   revokeKey(keyId: string, tenant?: string, admit?: RevokeAdmission): Promise<ApiKeyInfo>;
+  /**
+   * Mints a key with this key's tenant, agent, roles, projects, default project and trust and
+   * revokes this one, in one transaction. NOT_FOUND as revokeKey; CONFLICT for a revoked key.
+   */
+  rotateKey(keyId: string, tenant?: string, admit?: RotateAdmission): Promise<{ readonly created: CreatedApiKey; readonly revoked: ApiKeyInfo }>;
   /**
    * On a database with no keys at all, mints a tenant-wide admin key of trust 1 for tenant `default` (or installs
    * `presetKey`, e.g. from HYPHAE_BOOTSTRAP_ADMIN_KEY) and returns it; otherwise null.
@@ -75,7 +86,7 @@ export function createKeyAdministration(db: Db): KeyAdministration {
       return (await listKeys(db, tenant ?? null)).map(toKeyInfo);
     },
     async revokeKey(keyId, tenant, admit): Promise<ApiKeyInfo> {
-      if (!uuidSchema.safeParse(keyId).success) throw new InvalidArgumentError('key_id must be a UUID', [{ path: 'key_id', message: 'Invalid UUID' }]);
+      requireUuid(keyId);
       return db.transaction(async (tx) => {
         const found = await findKeyForUpdate(tx, keyId, tenant ?? null);
         // A key beyond the caller reads exactly as one that does not exist: no existence oracle.
@@ -83,6 +94,28 @@ export function createKeyAdministration(db: Db): KeyAdministration {
         const row = await revokeKey(tx, keyId, tenant ?? null);
         if (row === null) throw new NotFoundError('key', keyId);
         return toKeyInfo(row);
+      });
+    },
+    async rotateKey(keyId, tenant, admit): Promise<{ created: CreatedApiKey; revoked: ApiKeyInfo }> {
+      requireUuid(keyId);
+      return db.transaction(async (tx) => {
+        const found = await findKeyForUpdate(tx, keyId, tenant ?? null);
+        if (found === null || (admit !== undefined && !admit.revoke(toKeyInfo(found)))) throw new NotFoundError('key', keyId);
+        if (found.revoked_at !== null) throw new ConflictError(`key ${keyId} is revoked; a revoked key is not rotated`);
+        const input = parseCreateKey({
+          tenant: found.tenant_id,
+          agent: found.agent,
+          roles: found.roles,
+          projects: found.projects,
+          default_project: found.default_project,
+          trust: found.trust,
+        });
+        await lockAgentKeys(tx, input.tenant, input.agent);
+        if (admit !== undefined) admit.mint(input, (await activeAgentKeys(tx, input.tenant, input.agent)).map(toKeyInfo));
+        const created = await mint(tx, input, generateApiKey());
+        const revoked = await revokeKey(tx, keyId, found.tenant_id);
+        if (revoked === null) throw new NotFoundError('key', keyId);
+        return { created, revoked: toKeyInfo(revoked) };
       });
     },
     async bootstrapAdminKey(presetKey): Promise<CreatedApiKey | null> {
@@ -100,6 +133,10 @@ export function createKeyAdministration(db: Db): KeyAdministration {
       });
     },
   };
+}
+
+function requireUuid(keyId: string): void {
+  if (!uuidSchema.safeParse(keyId).success) throw new InvalidArgumentError('key_id must be a UUID', [{ path: 'key_id', message: 'Invalid UUID' }]);
 }
 
 function parseCreateKey(raw: unknown): CreateKeyInput {

@@ -154,4 +154,6 @@ export interface MemoryFacade {
   createKey(principal: Principal, input: CreateKeyInput): Promise<CreatedApiKey>;
   listKeys(principal: Principal): Promise<readonly ApiKeyInfo[]>;
   revokeKey(principal: Principal, keyId: string): Promise<void>;
+  /** Mints a replacement with the key's attributes and revokes the key, in one transaction; the clear key is in this answer only. */
+  rotateKey(principal: Principal, keyId: string): Promise<CreatedApiKey>;
 }

@@ -2,7 +2,7 @@
  * Issue 41, finding 1: authority that cannot grow. Every cell of docs/security.md's table "Who may
  * administer which keys" — each caller role × scope (tenant-wide, one project), as an API key and
  * as an OAuth access token, against each target (a key to mint with wider projects, roles or trust,
- * a key to list, a key to revoke inside or outside the caller's reach, another tenant's) — over
+ * a key to list, a key to revoke or rotate inside or outside the caller's reach, another tenant's) — over
  * REST, on PGlite and on native PostgreSQL; then the audit's own probe, by key and by a token
  * obtained through the real authorization-code flow.
  */
@@ -80,20 +80,22 @@ const MINT_TARGETS: Readonly<Record<string, MintTarget>> = {
   'a key for `p1` for an agent holding a `p2` key': { roles: ['writer'], projects: ['p1'], trust: 0.5, held: { roles: ['reader'], projects: ['p2'], trust: 0.5 } },
 };
 
-/** The table's list and revoke targets; null: an id no key has. */
-const KEY_TARGETS: Readonly<Record<string, KeySpec | null>> = {
+/** The table's list, revoke and rotate targets (`held`: a key its agent holds besides); null: an id no key has. */
+const KEY_TARGETS: Readonly<Record<string, MintTarget | null>> = {
   'a key for `p1` of trust 0.5': { roles: ['writer'], projects: ['p1'], trust: 0.5 },
   'a key for `p2`': { roles: ['writer'], projects: ['p2'], trust: 0.5 },
   'a tenant-wide admin key of trust 0.8': { roles: ['admin'], projects: ['*'], trust: 0.8 },
   'a key for `p1` of trust 0.9': { roles: ['writer'], projects: ['p1'], trust: 0.9 },
   'a key in tenant `globex`': { tenant: OTHER_TENANT, roles: ['writer'], projects: ['p1'], trust: 0.5 },
   'a key id that does not exist': null,
+  'a key for `p1` of an agent also holding a `p2` key': { roles: ['writer'], projects: ['p1'], trust: 0.5, held: { roles: ['reader'], projects: ['p2'], trust: 0.5 } },
 };
 
 const ANSWERS: Readonly<Record<string, readonly string[]>> = {
   mint: ['201', '403', "201, the agent's trust becomes 0.8"],
   list: ['listed', 'not listed', '403'],
   revoke: ['204', '404', '403'],
+  rotate: ['201', '404', '403'],
 };
 
 let table: KeyAuthorityTable;
@@ -132,6 +134,7 @@ describe('the table of docs/security.md', () => {
     expect(rowsOf('mint').sort()).toEqual(Object.keys(MINT_TARGETS).sort());
     expect(rowsOf('list').sort()).toEqual(Object.keys(KEY_TARGETS).filter((target) => KEY_TARGETS[target] !== null).sort());
     expect(rowsOf('revoke').sort()).toEqual(Object.keys(KEY_TARGETS).sort());
+    expect(rowsOf('rotate').sort()).toEqual(Object.keys(KEY_TARGETS).sort());
   });
 });
 
@@ -161,8 +164,8 @@ describe.each(BACKENDS)('who may administer which keys, over REST on $backend', 
     });
   };
   const mintFixture = async (agent: string, spec: KeySpec): Promise<{ key: string; key_id: string }> => {
-    const { tenant = TENANT, ...rest } = spec;
-    return server.keyAdmin.createKey({ tenant, agent, ...rest });
+    const { tenant = TENANT, roles, projects, trust } = spec;
+    return server.keyAdmin.createKey({ tenant, agent, roles, projects, trust });
   };
   const activeKeysOf = async (tenant: string, agent: string): Promise<number> =>
     (await server.keyAdmin.listKeys(tenant)).filter((k) => k.agent === agent && k.revoked_at === null).length;
@@ -198,8 +201,15 @@ describe.each(BACKENDS)('who may administer which keys, over REST on $backend', 
     expect(await agentTrust(server.db, tenant, agent), where).toBeCloseTo(expectedTrust, 6);
   };
 
-  const runList = async (credential: string, target: KeySpec, answer: string, where: string): Promise<void> => {
-    const key = await mintFixture(fresh('listed'), target);
+  /** A list, revoke or rotate target: a key of a fresh agent, after the key its agent holds besides. */
+  const targetKey = async (prefix: string, target: MintTarget): Promise<{ key: string; key_id: string; agent: string }> => {
+    const agent = fresh(prefix);
+    if (target.held !== undefined) await mintFixture(agent, target.held);
+    return { ...(await mintFixture(agent, target)), agent };
+  };
+
+  const runList = async (credential: string, target: MintTarget, answer: string, where: string): Promise<void> => {
+    const key = await targetKey('listed', target);
     const response = await send(credential, 'GET', '/v1/admin/keys');
     if (answer === '403') {
       expect(response.statusCode, where).toBe(403);
@@ -210,8 +220,8 @@ describe.each(BACKENDS)('who may administer which keys, over REST on $backend', 
     expect(ids.includes(key.key_id), where).toBe(answer === 'listed');
   };
 
-  const runRevoke = async (credential: string, target: KeySpec | null, answer: string, where: string): Promise<void> => {
-    const key = target === null ? null : await mintFixture(fresh('revoked'), target);
+  const runRevoke = async (credential: string, target: MintTarget | null, answer: string, where: string): Promise<void> => {
+    const key = target === null ? null : await targetKey('revoked', target);
     const id = key?.key_id ?? randomUUID();
     const response = await send(credential, 'DELETE', `/v1/admin/keys/${id}`);
     expect(response.statusCode, `${where}: ${response.body}`).toBe(Number(answer));
@@ -224,6 +234,33 @@ describe.each(BACKENDS)('who may administer which keys, over REST on $backend', 
     if (key !== null) expect((await send(key.key, 'GET', '/v1/me')).statusCode, where).toBe(answer === '204' ? 401 : 200);
   };
 
+  const runRotate = async (credential: string, target: MintTarget | null, answer: string, where: string): Promise<void> => {
+    const key = target === null ? null : await targetKey('rotated', target);
+    const tenant = target?.tenant ?? TENANT;
+    const id = key?.key_id ?? randomUUID();
+    const before = key === null ? 0 : await activeKeysOf(tenant, key.agent);
+    const response = await send(credential, 'POST', `/v1/admin/keys/${id}/rotate`);
+    expect(response.statusCode, `${where}: ${response.body}`).toBe(Number(answer));
+    if (answer === '404') {
+      const missing = randomUUID();
+      const absent = await send(credential, 'POST', `/v1/admin/keys/${missing}/rotate`);
+      expect(response.body.replaceAll(id, '<id>'), where).toBe(absent.body.replaceAll(missing, '<id>'));
+    }
+    if (key === null || target === null) return;
+    if (answer !== '201') {
+      expect((await send(key.key, 'GET', '/v1/me')).statusCode, where).toBe(200);
+      expect(await activeKeysOf(tenant, key.agent), where).toBe(before);
+      return;
+    }
+    // The replacement has the old key's attributes; the old key is refused at once.
+    const replacement = response.json() as { key: string; key_id: string };
+    expect(replacement.key_id).not.toBe(key.key_id);
+    const me = await send(replacement.key, 'GET', '/v1/me');
+    expect(me.json(), where).toMatchObject({ tenant, agent: key.agent, roles: target.roles, projects: target.projects, trust: expect.closeTo(target.trust, 6) });
+    expect((await send(key.key, 'GET', '/v1/me')).statusCode, where).toBe(401);
+    expect(await activeKeysOf(tenant, key.agent), where).toBe(before);
+  };
+
   it.skipIf(skip)('answers every cell of the table, by key and by token', async () => {
     let cells = 0;
     for (const row of table.rows) {
@@ -233,8 +270,9 @@ describe.each(BACKENDS)('who may administer which keys, over REST on $backend', 
             const where = `${row.operation} ${row.target} by ${caller.role} ${caller.scope} (${kind})`;
             const credential = await callerCredential(caller, kind);
             if (row.operation === 'mint') await runMint(credential, MINT_TARGETS[row.target] as MintTarget, answer, where);
-            else if (row.operation === 'list') await runList(credential, KEY_TARGETS[row.target] as KeySpec, answer, where);
-            else await runRevoke(credential, KEY_TARGETS[row.target] ?? null, answer, where);
+            else if (row.operation === 'list') await runList(credential, KEY_TARGETS[row.target] as MintTarget, answer, where);
+            else if (row.operation === 'revoke') await runRevoke(credential, KEY_TARGETS[row.target] ?? null, answer, where);
+            else await runRotate(credential, KEY_TARGETS[row.target] ?? null, answer, where);
             cells += 1;
           }
         }
@@ -268,6 +306,18 @@ describe.each(BACKENDS)('who may administer which keys, over REST on $backend', 
     const raised = await send(scoped.key, 'POST', '/v1/admin/keys', { tenant: TENANT, agent: bob, projects: ['p1'], roles: ['writer'], trust: 0.8 });
     expect(raised.json()).toMatchObject({ error: { code: 'FORBIDDEN', details: { exceeds: 'agent_trust' } } });
     expect(await agentTrust(server.db, TENANT, bob)).toBeCloseTo(0.3, 6);
+  });
+
+  it.skipIf(skip)('rotates a key once: the replacement is live, the old key and a second rotation of it are refused', async () => {
+    const admin = await mintFixture(fresh('root'), { roles: ['admin'], projects: ['*'], trust: 1 });
+    const old = await mintFixture(fresh('rotating'), { roles: ['writer'], projects: ['p1', 'p2'], trust: 0.6 });
+    const rotated = await send(admin.key, 'POST', `/v1/admin/keys/${old.key_id}/rotate`);
+    expect(rotated.statusCode, rotated.body).toBe(201);
+    expect(rotated.json()).toMatchObject({ projects: ['p1', 'p2'], default_project: 'p1', revoked_at: null });
+    const again = await send(admin.key, 'POST', `/v1/admin/keys/${old.key_id}/rotate`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ error: { code: 'CONFLICT' } });
+    expect((await send(admin.key, 'POST', '/v1/admin/keys/not-a-uuid/rotate')).statusCode).toBe(400);
   });
 
   it.skipIf(skip)('holds for a token with hyphae:admin and a projects claim from the authorization-code flow', async () => {

@@ -63,6 +63,7 @@ describe('the OpenAPI document', () => {
         'POST /v1/admin/keys',
         'GET /v1/admin/keys',
         'DELETE /v1/admin/keys/{id}',
+        'POST /v1/admin/keys/{id}/rotate',
         'DELETE /v1/admin/projects',
         'GET /v1/admin/export',
         'POST /v1/admin/import',

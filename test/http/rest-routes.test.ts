@@ -93,6 +93,7 @@ describe('authentication on every /v1 route', () => {
     ['POST', '/v1/admin/keys', '/v1/admin/keys', { tenant: 'acme', agent: 'x' }],
     ['GET', '/v1/admin/keys', '/v1/admin/keys'],
     ['DELETE', `/v1/admin/keys/${randomUUID()}`, '/v1/admin/keys/{id}'],
+    ['POST', `/v1/admin/keys/${randomUUID()}/rotate`, '/v1/admin/keys/{id}/rotate'],
     ['DELETE', '/v1/admin/projects?project=p', '/v1/admin/projects'],
   ];
 

@@ -117,7 +117,7 @@ function KeysTable({ keys, onRevoke }: { readonly keys: readonly ApiKeyInfo[]; o
   const { identity } = useSession();
   return (
     <table>
-      <caption>API keys of tenant {identity.tenant}</caption>
+      <caption>API keys of tenant {identity.tenant} within your projects, roles and trust</caption>
       <thead>
         <tr>
           <th scope="col">Agent</th>

@@ -1,4 +1,4 @@
-/** `/v1/admin/keys`: API key administration, within the caller's own reach, and `/v1/admin/projects`: the project purge; the facade admits the admin role only. */
+/** `/v1/admin/keys`: API key administration (mint, list, revoke, rotate) within the caller's own reach, and `/v1/admin/projects`: the project purge; the facade admits the admin role only. */
 import { apiKeyListSchema, createdApiKeySchema, purgedProjectSchema } from '../../core/output-schemas.js';
 import { createKeyInputSchema, purgeProjectInputSchema } from '../../core/schemas.js';
 import { keyIdParamsSchema } from './path-params.js';
@@ -43,6 +43,19 @@ export const adminKeyRoutes: readonly RestRoute[] = [
     async handle(facade, { principal, params }) {
       await facade.revokeKey(principal, params.id);
       return { status: 204 };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/v1/admin/keys/:id/rotate',
+    operationId: 'rotateKey',
+    summary: 'Replace an API key within your own projects, roles and trust: a new key with its attributes, the old one revoked, at once; the clear key is in this response only',
+    tag: 'admin',
+    schemas: { params: keyIdParamsSchema },
+    success: { status: 201, description: 'The replacement, with its clear secret', schema: createdApiKeySchema },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    async handle(facade, { principal, params }) {
+      return { status: 201, payload: await facade.rotateKey(principal, params.id) };
     },
   }),
   defineRoute({

@@ -13,7 +13,7 @@ import { parseInput, parseUuid } from '../input-validation.js';
 import type { MemoryFacade } from '../memory-facade.js';
 import type { FacadeContext } from './facade-context.js';
 
-export type KeyOperations = Pick<MemoryFacade, 'createKey' | 'listKeys' | 'revokeKey'>;
+export type KeyOperations = Pick<MemoryFacade, 'createKey' | 'listKeys' | 'revokeKey' | 'rotateKey'>;
 
 const REFUSALS: Readonly<Record<MintRefusal, string>> = {
   projects: 'the key would reach projects beyond your own',
@@ -38,11 +38,26 @@ export function keyOperations(ctx: FacadeContext): KeyOperations {
     async revokeKey(principal, keyId): Promise<void> {
       const id = parseUuid('key_id', keyId);
       await ctx.keyAdmin.revokeKey(id, principal.tenantId, (key) => withinAuthority(principal, key));
-      ctx.authenticator.forgetKey(id);
-      // Its open streams end now here; other replicas end theirs at their next revocation check.
-      await ctx.streams.closeKey(id);
+      await endKey(ctx, id);
+    },
+
+    async rotateKey(principal, keyId): Promise<CreatedApiKey> {
+      const id = parseUuid('key_id', keyId);
+      const { created } = await ctx.keyAdmin.rotateKey(id, principal.tenantId, {
+        revoke: (key) => withinAuthority(principal, key),
+        // The replacement takes over the agent's identity like any mint: the same rule decides.
+        mint: (key, agentKeys) => admitMint(principal, key, agentKeys),
+      });
+      await endKey(ctx, id);
+      return created;
     },
   };
+}
+
+/** A revoked key stops at once on this replica; its open streams end now here, and on other replicas at their next revocation check. */
+async function endKey(ctx: FacadeContext, keyId: string): Promise<void> {
+  ctx.authenticator.forgetKey(keyId);
+  await ctx.streams.closeKey(keyId);
 }
 
 function admitMint(principal: Principal, key: CreateKeyInput, agentKeys: readonly ApiKeyInfo[]): void {

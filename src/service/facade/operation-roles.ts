@@ -41,6 +41,7 @@ export const OPERATION_ROLES = {
   createKey: 'admin',
   listKeys: 'admin',
   revokeKey: 'admin',
+  rotateKey: 'admin',
   exportTenant: 'admin',
   importTenant: 'admin',
   whoAmI: 'reader',

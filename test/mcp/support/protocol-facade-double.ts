@@ -79,6 +79,7 @@ export function createProtocolFacadeDouble(): MemoryFacade {
     createKey: unexpected('createKey'),
     listKeys: unexpected('listKeys'),
     revokeKey: unexpected('revokeKey'),
+    rotateKey: unexpected('rotateKey'),
     exportTenant: unexpected('exportTenant'),
     importTenant: unexpected('importTenant'),
   };
