@@ -48,6 +48,7 @@ export async function openHyphaeApp(config: HyphaeConfig, options: HyphaeAppOpti
       config: facadeConfigFrom(config, parts.facade),
       ...mesh.facadeHooks,
       onBackgroundError: onError,
+      sources: { maxBytes: config.sourceMaxBytes, syncChunks: config.sourceSyncChunks },
       ...(parts.authCacheTtlMs === undefined ? {} : { authCacheTtlMs: parts.authCacheTtlMs }),
       ...(config.oauth === undefined ? {} : { oauth: config.oauth }),
     });

@@ -65,6 +65,8 @@ const envSchema = z.object({
   HYPHAE_MAX_INBOX_DIFFS: z.coerce.number().int().min(1).max(100_000_000).default(10_000),
   HYPHAE_MAX_CELLS_PER_TENANT: z.coerce.number().int().min(1).max(1_000_000_000).default(1_000_000),
   HYPHAE_MAX_OPEN_SESSIONS_PER_AGENT: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  HYPHAE_SOURCE_MAX_BYTES: z.coerce.number().int().min(1024).max(32 * 1024 * 1024).default(10 * 1024 * 1024),
+  HYPHAE_SOURCE_SYNC_CHUNKS: z.coerce.number().int().min(0).max(10_000).default(64),
   HYPHAE_DEDUP_SIMILARITY: z
     .string()
     .regex(/^(off|0|0?\.\d+|1|1\.0+)$/, 'a cosine similarity in (0, 1], or 0 / off to disable near-duplicate reinforcement')
@@ -132,6 +134,10 @@ export interface HyphaeConfig {
   readonly maxInboxDiffs: number;
   /** Cells one tenant may hold; one more store is a 409 CONFLICT. */
   readonly maxCellsPerTenant: number;
+  /** UTF-8 bytes of one source's text at most (docs/sources.md); a larger one is a 413 with nothing written. */
+  readonly sourceMaxBytes: number;
+  /** Chunks of a source embedded within the ingest call at most; a larger one is embedded in the background. */
+  readonly sourceSyncChunks: number;
   /** Sessions one agent may hold open; one more is a 409 CONFLICT. */
   readonly maxOpenSessionsPerAgent: number;
   readonly diffRetentionDays: number;
@@ -239,6 +245,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
     maxStreamsPerProcess: c.HYPHAE_MAX_STREAMS_PER_PROCESS,
     maxInboxDiffs: c.HYPHAE_MAX_INBOX_DIFFS,
     maxCellsPerTenant: c.HYPHAE_MAX_CELLS_PER_TENANT,
+    sourceMaxBytes: c.HYPHAE_SOURCE_MAX_BYTES,
+    sourceSyncChunks: c.HYPHAE_SOURCE_SYNC_CHUNKS,
     maxOpenSessionsPerAgent: c.HYPHAE_MAX_OPEN_SESSIONS_PER_AGENT,
     dedupSimilarity: c.HYPHAE_DEDUP_SIMILARITY,
     diffRetentionDays: c.HYPHAE_DIFF_RETENTION_DAYS,

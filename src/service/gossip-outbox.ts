@@ -70,6 +70,28 @@ export class GossipOutbox {
   }
 
   /**
+   * A source's chunks, told as one document (docs/sources.md): each recipient gets one diff, about
+   * the chunk that matched its beacons best, with `preview` (the source's title) instead of that
+   * chunk's text — not one diff per matching chunk.
+   */
+  async emitSource(tx: Queryable, op: DiffOp, chunks: readonly GossipChange[], preview: string, now: Date): Promise<WrittenDiff[]> {
+    const first = chunks[0];
+    if (first === undefined || !(await this.presence.mayHaveBeacons(tx, first.tenantId))) return [];
+    const best = new Map<string, { readonly chunk: GossipChange; readonly match: BeaconMatch }>();
+    for (const chunk of chunks) {
+      for (const match of await this.matcher.match(tx, chunk, now)) {
+        const held = best.get(match.ownerAgent);
+        if (held === undefined || match.similarity > held.match.similarity) best.set(match.ownerAgent, { chunk, match });
+      }
+    }
+    const byChunk = new Map<GossipChange, BeaconMatch[]>();
+    for (const { chunk, match } of best.values()) byChunk.set(chunk, [...(byChunk.get(chunk) ?? []), match]);
+    const written: WrittenDiff[] = [];
+    for (const [chunk, matches] of byChunk) written.push(...(await writeDiffs(tx, op, { ...chunk, content: preview }, matches, null, this.writerOptions())));
+    return written;
+  }
+
+  /**
    * A supersession: one `updated` diff (naming both cells) to every beacon the new cell matches,
    * and to every beacon that was told about the old cell, matching or not — an agent that
    * received a Decision hears that it was replaced. The author's own beacons stay quiet unless

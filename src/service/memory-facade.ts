@@ -50,6 +50,16 @@ import type {
   ValidityInput,
 } from '../core/schemas.js';
 import type { DumpSource } from './portability/dump-source.js';
+import type {
+  IngestSourceInput,
+  IngestedSource,
+  ListSourcesInput,
+  ReadSourceInput,
+  SourceRefInput,
+  SourceSlice,
+  SourceStatus,
+  SourcesPage,
+} from '../core/source-schemas.js';
 
 export interface HydrateOption {
   /** Return full nodes with each hit (REST); MCP asks for ids and distances only. */
@@ -150,6 +160,21 @@ export interface MemoryFacade {
   watchGossip(principal: Principal, input: WatchGossipInput, listener: (event: GossipEvent) => void): Promise<LiveSubscription>;
   /** Admin only: what the tenant and its agents hold against each quota, and the live streams open. */
   quotaUsage(principal: Principal): Promise<readonly QuotaUsage[]>;
+
+  /**
+   * Ingests a document or a conversation as a source (docs/sources.md): chunked, embedded and
+   * swapped in as chunk cells; `ready` when small enough to be searchable on return, else `queued`.
+   * Reusing a source_id replaces it (CONFLICT with overwrite: false); over the size limit, TOO_LARGE with nothing written.
+   */
+  ingestSource(principal: Principal, input: IngestSourceInput): Promise<IngestedSource>;
+  /** A slice of a source's text (code points [offset, offset + limit)) with its fields, total_chars and next_offset. */
+  readSource(principal: Principal, input: ReadSourceInput): Promise<SourceSlice>;
+  /** The project's served sources, newest first, optionally of one kind. */
+  listSources(principal: Principal, input: ListSourcesInput): Promise<SourcesPage>;
+  /** Deletes a source, its chunk cells, their terms and the inbox diffs about them (no `deleted` diffs). */
+  deleteSource(principal: Principal, input: SourceRefInput): Promise<void>;
+  /** Where the source's latest ingestion stands: queued, indexing (chunks done/total), ready or failed (reason). */
+  sourceStatus(principal: Principal, input: SourceRefInput): Promise<SourceStatus>;
 
   createKey(principal: Principal, input: CreateKeyInput): Promise<CreatedApiKey>;
   listKeys(principal: Principal): Promise<readonly ApiKeyInfo[]>;

@@ -12,6 +12,7 @@ export function registerRestRoutes(app: FastifyInstance, facade: MemoryFacade, r
     app.route({
       method: route.method,
       url: route.url,
+      ...(route.bodyLimitBytes === undefined ? {} : { bodyLimit: route.bodyLimitBytes }),
       handler: async (request, reply) => {
         // Authentication first: an anonymous caller learns nothing, not even which fields are wrong.
         const principal = await authenticateRequest(facade, request);

@@ -46,6 +46,8 @@ export interface RestRoute<S extends RouteSchemas = RouteSchemas> {
   readonly tag: string;
   readonly schemas: S;
   readonly success: RouteSuccess;
+  /** A body limit of its own, above the server's JSON limit (source ingestion); absent: the server's. */
+  readonly bodyLimitBytes?: number;
   /** Error codes this route can answer besides the ones every authenticated route can. */
   readonly errors: readonly ErrorCode[];
   handle(facade: MemoryFacade, input: RouteInput<S>): Promise<RouteResult>;

@@ -10,6 +10,7 @@ import { recallRoutes } from './recall-routes.js';
 import type { RestRoute } from './rest-route.js';
 import { sceneRoutes } from './scene-routes.js';
 import { sessionRoutes } from './session-routes.js';
+import { sourceRoutes } from './source-routes.js';
 
 export const REST_ROUTES: readonly RestRoute[] = [
   ...cellRoutes,
@@ -22,4 +23,5 @@ export const REST_ROUTES: readonly RestRoute[] = [
   ...quotaRoutes,
   ...identityRoutes,
   ...gossipRoutes,
+  ...sourceRoutes,
 ];

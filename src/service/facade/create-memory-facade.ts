@@ -39,6 +39,8 @@ import { portabilityOperations } from './portability.js';
 import { enforceRoles } from './operation-roles.js';
 import { resourceSubscriptionOperations } from './resource-subscriptions.js';
 import { sessionSceneOperations } from './sessions-scenes.js';
+import { createSourceOperations } from './sources.js';
+import type { SourceIngestionConfig } from '../source-ingestion-runner.js';
 
 export interface MemoryFacadeDeps {
   readonly db: Db;
@@ -58,6 +60,8 @@ export interface MemoryFacadeDeps {
   readonly oauth?: OAuthConfig;
   /** Failures of background work (hit flushes, promotion). */
   readonly onBackgroundError?: (error: unknown) => void;
+  /** Limits and timing of source ingestion (docs/sources.md); defaults: DEFAULT_SOURCE_INGESTION_CONFIG. */
+  readonly sources?: Partial<SourceIngestionConfig>;
 }
 
 /** The facade plus what its owner (the runtime, tests) controls. */
@@ -74,6 +78,7 @@ export interface ManagedMemoryFacade extends MemoryFacade {
 
 export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade {
   const ctx = createFacadeContext(deps);
+  const sources = createSourceOperations(ctx, deps.sources, deps.onBackgroundError);
   const operations = enforceRoles({
     ...cellWriteOperations(ctx),
     ...cellReadOperations(ctx),
@@ -85,6 +90,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     ...keyOperations(ctx),
     ...portabilityOperations(ctx),
     ...consoleViewOperations(ctx),
+    ...sources.operations,
   });
   return {
     ...operations,
@@ -97,6 +103,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
       return ctx.streams.openStreams;
     },
     async close(): Promise<void> {
+      await sources.runner.close();
       await ctx.streams.closeAll();
       await ctx.hits.close();
       await ctx.termStatistics.settled();

@@ -49,6 +49,11 @@ export const OPERATION_ROLES = {
   recentGossip: 'reader',
   watchGossip: 'reader',
   quotaUsage: 'admin',
+  ingestSource: 'writer',
+  readSource: 'reader',
+  listSources: 'reader',
+  deleteSource: 'writer',
+  sourceStatus: 'reader',
 } as const satisfies Readonly<Record<keyof FacadeOperations, Role>>;
 
 type Operation = (principal: Principal, ...rest: never[]) => Promise<unknown>;

@@ -82,5 +82,10 @@ export function createProtocolFacadeDouble(): MemoryFacade {
     rotateKey: unexpected('rotateKey'),
     exportTenant: unexpected('exportTenant'),
     importTenant: unexpected('importTenant'),
+    ingestSource: unexpected('ingestSource'),
+    readSource: unexpected('readSource'),
+    listSources: unexpected('listSources'),
+    deleteSource: unexpected('deleteSource'),
+    sourceStatus: unexpected('sourceStatus'),
   };
 }

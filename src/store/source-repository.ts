@@ -1,0 +1,354 @@
+/**
+ * SQL for sources (migration 0015, docs/sources.md): the served version of each source, the
+ * ingestion waiting to replace it with its chunk drafts, and the swap that turns drafts into chunk
+ * cells in one transaction. Every statement is scoped by tenant and project; offsets and lengths
+ * are Unicode code points (PostgreSQL's characters).
+ */
+import type { SourceKind } from '../core/source-schemas.js';
+import { cellTermsOf, tenantTermPrefix } from './lexical-terms.js';
+import type { Queryable } from './db.js';
+import { isoText } from './sql-time.js';
+
+export interface SourceKey {
+  readonly tenantId: string;
+  readonly project: string;
+  readonly sourceId: string;
+}
+
+export type StoredSourceFormat = 'text' | 'markdown' | 'conversation';
+
+export interface SourceRow {
+  readonly source_id: string;
+  readonly project: string;
+  readonly kind: SourceKind;
+  readonly format: StoredSourceFormat;
+  readonly title: string | null;
+  readonly metadata: Record<string, unknown>;
+  readonly observation_date: string | null;
+  readonly total_chars: number;
+  readonly total_bytes: number;
+  readonly chunk_count: number;
+  readonly created_by: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+export interface IngestionRow {
+  readonly ingestion_id: string;
+  readonly tenant_id: string;
+  readonly project: string;
+  readonly source_id: string;
+  readonly kind: SourceKind;
+  readonly format: StoredSourceFormat;
+  readonly title: string | null;
+  readonly metadata: Record<string, unknown>;
+  readonly observation_date: string | null;
+  readonly total_chars: number;
+  readonly total_bytes: number;
+  readonly created_by: string;
+  readonly trust: number;
+  readonly state: 'queued' | 'indexing' | 'failed';
+  readonly chunks_total: number;
+  readonly chunks_done: number;
+  readonly failure: string | null;
+  readonly lease_owner: string | null;
+  readonly attempts: number;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+const SUMMARY_COLUMNS = `source_id, project, kind, format, title, metadata, to_char(observation_date, 'YYYY-MM-DD') AS observation_date,
+  total_chars, total_bytes, chunk_count, created_by, ${isoText('created_at')} AS created_at, ${isoText('updated_at')} AS updated_at`;
+
+const INGESTION_COLUMNS = `ingestion_id::text AS ingestion_id, tenant_id, project, source_id, kind, format, title, metadata,
+  to_char(observation_date, 'YYYY-MM-DD') AS observation_date, total_chars, total_bytes, created_by, trust, state, chunks_total,
+  chunks_done, failure, lease_owner, attempts, ${isoText('created_at')} AS created_at, ${isoText('updated_at')} AS updated_at`;
+
+/** Serialises every write of one source (ingest, swap, delete) until the transaction ends; a new id has no row to lock yet. */
+export async function lockSourceKey(tx: Queryable, key: SourceKey): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 15))', [JSON.stringify([key.tenantId, key.project, key.sourceId])]);
+}
+
+export async function findSource(q: Queryable, key: SourceKey): Promise<SourceRow | null> {
+  const result = await q.query<SourceRow>(`SELECT ${SUMMARY_COLUMNS} FROM sources WHERE tenant_id = $1 AND project = $2 AND source_id = $3`, [
+    key.tenantId,
+    key.project,
+    key.sourceId,
+  ]);
+  return result.rows[0] ?? null;
+}
+
+/** The served version's fields and its characters [offset, offset + limit). */
+export async function readSourceSlice(q: Queryable, key: SourceKey, offset: number, limit: number): Promise<(SourceRow & { readonly text: string }) | null> {
+  const result = await q.query<SourceRow & { text: string }>(
+    `SELECT ${SUMMARY_COLUMNS}, substring(body FROM $4::int + 1 FOR $5::int) AS text FROM sources WHERE tenant_id = $1 AND project = $2 AND source_id = $3`,
+    [key.tenantId, key.project, key.sourceId, offset, limit],
+  );
+  return result.rows[0] ?? null;
+}
+
+/** A pending (or failed) ingestion's fields and its characters [offset, offset + limit). */
+export async function readIngestionSlice(q: Queryable, key: SourceKey, offset: number, limit: number): Promise<(IngestionRow & { readonly text: string }) | null> {
+  const result = await q.query<IngestionRow & { text: string }>(
+    `SELECT ${INGESTION_COLUMNS}, substring(body FROM $4::int + 1 FOR $5::int) AS text FROM source_ingestions WHERE tenant_id = $1 AND project = $2 AND source_id = $3`,
+    [key.tenantId, key.project, key.sourceId, offset, limit],
+  );
+  return result.rows[0] ?? null;
+}
+
+export async function findIngestion(q: Queryable, key: SourceKey): Promise<IngestionRow | null> {
+  const result = await q.query<IngestionRow>(`SELECT ${INGESTION_COLUMNS} FROM source_ingestions WHERE tenant_id = $1 AND project = $2 AND source_id = $3`, [
+    key.tenantId,
+    key.project,
+    key.sourceId,
+  ]);
+  return result.rows[0] ?? null;
+}
+
+export async function findIngestionById(q: Queryable, ingestionId: string): Promise<IngestionRow | null> {
+  const result = await q.query<IngestionRow>(`SELECT ${INGESTION_COLUMNS} FROM source_ingestions WHERE ingestion_id = $1`, [ingestionId]);
+  return result.rows[0] ?? null;
+}
+
+/** Served sources of a project, newest first, after (created_at, source_id); returns up to limit + 1 rows. */
+export async function listSources(
+  q: Queryable,
+  tenantId: string,
+  project: string,
+  kind: SourceKind | undefined,
+  after: { readonly createdAt: string; readonly sourceId: string } | null,
+  limit: number,
+): Promise<SourceRow[]> {
+  const params: unknown[] = [tenantId, project, kind ?? null, limit + 1];
+  let keyset = '';
+  if (after !== null) {
+    params.push(after.createdAt, after.sourceId);
+    keyset = 'AND (created_at, source_id) < ($5::timestamptz, $6)';
+  }
+  const result = await q.query<SourceRow>(
+    `SELECT ${SUMMARY_COLUMNS} FROM sources WHERE tenant_id = $1 AND project = $2 AND ($3::text IS NULL OR kind = $3) ${keyset}
+     ORDER BY created_at DESC, source_id DESC LIMIT $4`,
+    params,
+  );
+  return result.rows;
+}
+
+export interface NewIngestion {
+  readonly ingestionId: string;
+  readonly key: SourceKey;
+  readonly kind: SourceKind;
+  readonly format: StoredSourceFormat;
+  readonly title: string | null;
+  readonly metadata: Record<string, unknown>;
+  readonly observationDate: string | null;
+  readonly body: string;
+  readonly totalChars: number;
+  readonly totalBytes: number;
+  readonly createdBy: string;
+  readonly trust: number;
+  readonly state: 'queued' | 'indexing';
+  readonly now: Date;
+}
+
+export interface ChunkDraft {
+  readonly index: number;
+  readonly content: string;
+  readonly start: number;
+  readonly end: number;
+  readonly identifiers: readonly string[];
+  /** pgvector text, or null when it is still to be embedded. */
+  readonly embedding: string | null;
+}
+
+/** Drafts written per statement: bounds one statement's parameter at a few MiB. */
+const DRAFTS_PER_STATEMENT = 500;
+
+/** Writes the ingestion (replacing a pending one of the same source, whose drafts go with it) and its chunk drafts. */
+export async function insertIngestion(tx: Queryable, ingestion: NewIngestion, drafts: readonly ChunkDraft[]): Promise<void> {
+  const { key } = ingestion;
+  await tx.query('DELETE FROM source_ingestions WHERE tenant_id = $1 AND project = $2 AND source_id = $3', [key.tenantId, key.project, key.sourceId]);
+  const done = drafts.filter((draft) => draft.embedding !== null).length;
+  await tx.query(
+    `INSERT INTO source_ingestions (ingestion_id, tenant_id, project, source_id, kind, format, title, metadata, observation_date, body,
+       total_chars, total_bytes, created_by, trust, state, chunks_total, chunks_done, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::date, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18)`,
+    [
+      ingestion.ingestionId,
+      key.tenantId,
+      key.project,
+      key.sourceId,
+      ingestion.kind,
+      ingestion.format,
+      ingestion.title,
+      JSON.stringify(ingestion.metadata),
+      ingestion.observationDate,
+      ingestion.body,
+      ingestion.totalChars,
+      ingestion.totalBytes,
+      ingestion.createdBy,
+      ingestion.trust,
+      ingestion.state,
+      drafts.length,
+      done,
+      ingestion.now.toISOString(),
+    ],
+  );
+  for (let at = 0; at < drafts.length; at += DRAFTS_PER_STATEMENT) {
+    const batch = drafts.slice(at, at + DRAFTS_PER_STATEMENT).map((d) => ({ i: d.index, c: d.content, s: d.start, e: d.end, t: d.identifiers, v: d.embedding }));
+    await tx.query(
+      `INSERT INTO source_chunk_drafts (ingestion_id, chunk_index, content, char_start, char_end, identifiers, embedding)
+       SELECT $1, r.i, r.c, r.s, r.e, r.t, r.v::vector FROM jsonb_to_recordset($2::jsonb) AS r(i int, c text, s int, e int, t text[], v text)`,
+      [ingestion.ingestionId, JSON.stringify(batch)],
+    );
+  }
+}
+
+/**
+ * Takes the ingestion for `owner` until `leaseUntil` when no live lease holds it (a process that
+ * stopped leaves its lease to expire); null when it is taken, finished or failed. A claim counts
+ * as an attempt.
+ */
+export async function claimIngestion(q: Queryable, ingestionId: string, owner: string, now: Date, leaseUntil: Date): Promise<IngestionRow | null> {
+  const result = await q.query<IngestionRow>(
+    `UPDATE source_ingestions SET state = 'indexing', lease_owner = $2, lease_expires_at = $4, attempts = attempts + 1, updated_at = $3
+     WHERE ingestion_id = $1 AND state <> 'failed' AND (lease_expires_at IS NULL OR lease_expires_at < $3)
+     RETURNING ${INGESTION_COLUMNS}`,
+    [ingestionId, owner, now.toISOString(), leaseUntil.toISOString()],
+  );
+  return result.rows[0] ?? null;
+}
+
+/** Ingestions no live lease holds (never claimed, or their process stopped), oldest first. */
+export async function dueIngestions(q: Queryable, now: Date, limit: number): Promise<string[]> {
+  const result = await q.query<{ ingestion_id: string }>(
+    `SELECT ingestion_id::text AS ingestion_id FROM source_ingestions
+     WHERE state <> 'failed' AND (lease_expires_at IS NULL OR lease_expires_at < $1) ORDER BY lease_expires_at NULLS FIRST, created_at LIMIT $2`,
+    [now.toISOString(), limit],
+  );
+  return result.rows.map((row) => row.ingestion_id);
+}
+
+/** Drafts still to embed, in order. */
+export async function draftsToEmbed(q: Queryable, ingestionId: string, limit: number): Promise<{ chunk_index: number; content: string }[]> {
+  const result = await q.query<{ chunk_index: number; content: string }>(
+    'SELECT chunk_index, content FROM source_chunk_drafts WHERE ingestion_id = $1 AND embedding IS NULL ORDER BY chunk_index LIMIT $2',
+    [ingestionId, limit],
+  );
+  return result.rows;
+}
+
+/** Stores embedded drafts and renews the lease, only while `owner` still holds it; false when it does not (taken over, replaced, deleted). */
+export async function saveDraftEmbeddings(
+  q: Queryable,
+  ingestionId: string,
+  owner: string,
+  embedded: readonly { readonly index: number; readonly embedding: string }[],
+  now: Date,
+  leaseUntil: Date,
+): Promise<boolean> {
+  const result = await q.query<{ kept: boolean }>(
+    `WITH owned AS (
+       UPDATE source_ingestions SET lease_expires_at = $4, updated_at = $3,
+         chunks_done = (SELECT count(*) FROM source_chunk_drafts WHERE ingestion_id = $1 AND embedding IS NOT NULL) + $6
+       WHERE ingestion_id = $1 AND lease_owner = $2 AND state = 'indexing' RETURNING 1),
+     saved AS (
+       UPDATE source_chunk_drafts d SET embedding = r.v::vector FROM jsonb_to_recordset($5::jsonb) AS r(i int, v text)
+       WHERE d.ingestion_id = $1 AND d.chunk_index = r.i AND d.embedding IS NULL AND EXISTS (SELECT 1 FROM owned) RETURNING 1)
+     SELECT EXISTS (SELECT 1 FROM owned) AS kept`,
+    [ingestionId, owner, now.toISOString(), leaseUntil.toISOString(), JSON.stringify(embedded.map((e) => ({ i: e.index, v: e.embedding }))), embedded.length],
+  );
+  return result.rows[0]?.kept === true;
+}
+
+/** Marks the ingestion failed with its reason (while `owner` holds it, or whoever does when owner is null). */
+export async function failIngestion(q: Queryable, ingestionId: string, owner: string | null, reason: string, now: Date): Promise<void> {
+  await q.query(
+    `UPDATE source_ingestions SET state = 'failed', failure = $3, lease_owner = NULL, lease_expires_at = NULL, updated_at = $4
+     WHERE ingestion_id = $1 AND ($2::text IS NULL OR lease_owner = $2) AND state <> 'failed'`,
+    [ingestionId, owner, reason, now.toISOString()],
+  );
+}
+
+/** The ingestion row-locked for its swap, while `owner` holds it (null: whoever does). */
+export async function lockIngestion(tx: Queryable, ingestionId: string, owner: string | null): Promise<IngestionRow | null> {
+  const result = await tx.query<IngestionRow>(
+    `SELECT ${INGESTION_COLUMNS} FROM source_ingestions WHERE ingestion_id = $1 AND state <> 'failed' AND ($2::text IS NULL OR lease_owner = $2) FOR UPDATE`,
+    [ingestionId, owner],
+  );
+  return result.rows[0] ?? null;
+}
+
+export async function countDraftsToEmbed(q: Queryable, ingestionId: string): Promise<number> {
+  const result = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM source_chunk_drafts WHERE ingestion_id = $1 AND embedding IS NULL', [ingestionId]);
+  return result.rows[0]?.n ?? 0;
+}
+
+/** Deletes a source's chunk cells (their terms go with them, 0012/0014) and the inbox diffs about them; returns the chunks' ids. */
+export async function deleteSourceChunks(tx: Queryable, key: SourceKey): Promise<string[]> {
+  const result = await tx.query<{ node_id: string }>(
+    `WITH gone AS (DELETE FROM cells WHERE tenant_id = $1 AND project = $2 AND source_id = $3 RETURNING node_id),
+     diffs_gone AS (DELETE FROM diffs WHERE tenant_id = $1 AND node_id IN (SELECT node_id FROM gone))
+     SELECT node_id::text AS node_id FROM gone`,
+    [key.tenantId, key.project, key.sourceId],
+  );
+  return result.rows.map((row) => row.node_id);
+}
+
+export interface InsertedChunk {
+  readonly node_id: string;
+  readonly chunk_index: number;
+  readonly content: string;
+  readonly embedding: string;
+}
+
+/** Chunk cells are Context cells of salience 0.5 (docs/sources.md); their author and trust are the ingestion's. */
+export const CHUNK_CELL_TYPE = 'Context';
+export const CHUNK_SALIENCE = 0.5;
+
+/**
+ * Turns the ingestion's drafts into chunk cells with their lexical terms, makes the ingestion the
+ * served version of its source and drops the ingestion (its drafts with it). Run inside the swap
+ * transaction, after deleteSourceChunks.
+ */
+export async function insertChunksAndServe(tx: Queryable, ingestion: IngestionRow, now: Date): Promise<InsertedChunk[]> {
+  const inserted = await tx.query<InsertedChunk>(
+    `WITH added AS (
+       INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, source_agent, metadata, layer, embedding,
+         reinforced_at, created_at, updated_at, valid_from, trust, source_id, chunk_index, char_start, char_end)
+       SELECT gen_random_uuid(), i.tenant_id, i.project, d.content, '${CHUNK_CELL_TYPE}', ${CHUNK_SALIENCE}, i.created_by, i.metadata, 'L0',
+         d.embedding, $2, $2, $2, $2, i.trust, i.source_id, d.chunk_index, d.char_start, d.char_end
+       FROM source_chunk_drafts d JOIN source_ingestions i USING (ingestion_id)
+       WHERE d.ingestion_id = $1
+       ORDER BY d.chunk_index
+       RETURNING node_id, chunk_index, content, embedding),
+     terms AS (
+       INSERT INTO cell_tenant_terms (node_id, terms)
+       SELECT a.node_id, ${cellTermsOf('$3::text', 'a.content', 'd.identifiers')}
+       FROM added a JOIN source_chunk_drafts d ON d.ingestion_id = $1 AND d.chunk_index = a.chunk_index)
+     SELECT node_id::text AS node_id, chunk_index, content, embedding::text AS embedding FROM added ORDER BY chunk_index`,
+    [ingestion.ingestion_id, now.toISOString(), tenantTermPrefix(ingestion.tenant_id)],
+  );
+  await tx.query(
+    `INSERT INTO sources (tenant_id, project, source_id, kind, format, title, metadata, observation_date, body, total_chars, total_bytes,
+       chunk_count, created_by, created_at, updated_at)
+     SELECT tenant_id, project, source_id, kind, format, title, metadata, observation_date, body, total_chars, total_bytes, $2, created_by, $3, $3
+     FROM source_ingestions WHERE ingestion_id = $1
+     ON CONFLICT (tenant_id, project, source_id) DO UPDATE SET kind = EXCLUDED.kind, format = EXCLUDED.format, title = EXCLUDED.title,
+       metadata = EXCLUDED.metadata, observation_date = EXCLUDED.observation_date, body = EXCLUDED.body, total_chars = EXCLUDED.total_chars,
+       total_bytes = EXCLUDED.total_bytes, chunk_count = EXCLUDED.chunk_count, created_by = EXCLUDED.created_by, updated_at = EXCLUDED.updated_at`,
+    [ingestion.ingestion_id, inserted.rows.length, now.toISOString()],
+  );
+  await tx.query('DELETE FROM source_ingestions WHERE ingestion_id = $1', [ingestion.ingestion_id]);
+  return inserted.rows;
+}
+
+/** Deletes the served version and any pending ingestion of a source; false when neither existed. */
+export async function deleteSourceRows(tx: Queryable, key: SourceKey): Promise<boolean> {
+  const result = await tx.query<{ n: number }>(
+    `WITH s AS (DELETE FROM sources WHERE tenant_id = $1 AND project = $2 AND source_id = $3 RETURNING 1),
+     i AS (DELETE FROM source_ingestions WHERE tenant_id = $1 AND project = $2 AND source_id = $3 RETURNING 1)
+     SELECT (SELECT count(*) FROM s)::int + (SELECT count(*) FROM i)::int AS n`,
+    [key.tenantId, key.project, key.sourceId],
+  );
+  return (result.rows[0]?.n ?? 0) > 0;
+}

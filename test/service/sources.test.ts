@@ -1,0 +1,294 @@
+/**
+ * Sources through the facade (docs/sources.md), on PGlite and, when installed, native PostgreSQL:
+ * ingest, slices, replace under concurrent readers, overwrite: false, delete, tenancy, the size
+ * limit, one diff per source, and background ingestion's states, takeover and failure.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKeyAdministration } from '../../src/auth/key-administration.js';
+import type { Principal } from '../../src/core/principal.js';
+import type { Embedder } from '../../src/embed/embedder.js';
+import { HashEmbedder } from '../../src/embed/hash-embedder.js';
+import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from '../../src/service/index.js';
+import type { Db } from '../../src/store/db.js';
+import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../mesh/shared-database.js';
+import { waitFor } from '../mesh/wait-for.js';
+import { createTestDb } from '../support/test-db.js';
+import { expectCode, freshTenant } from './service-test-helpers.js';
+
+/** The hash embedder behind a gate the test opens: while closed, embed calls wait (a slow or stopped embedder). */
+class GatedEmbedder implements Embedder {
+  readonly modelId: string;
+  readonly dimension: number;
+  calls = 0;
+  private open = true;
+  private waiting: (() => void)[] = [];
+  constructor(private readonly inner: Embedder) {
+    this.modelId = inner.modelId;
+    this.dimension = inner.dimension;
+  }
+  close(): Promise<void> {
+    this.release();
+    return Promise.resolve();
+  }
+  hold(): void {
+    this.open = false;
+  }
+  release(): void {
+    this.open = true;
+    for (const wake of this.waiting.splice(0)) wake();
+  }
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    this.calls += 1;
+    while (!this.open) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    return this.inner.embed(texts);
+  }
+}
+
+/** A markdown document of `sections` sections, each long enough to be a chunk or more, with `marker` in every paragraph. */
+function handbook(marker: string, sections: number): string {
+  const parts = [`# Handbook ${marker}`];
+  for (let s = 0; s < sections; s += 1) {
+    parts.push(`## Section ${s}`);
+    parts.push(Array.from({ length: 12 }, (_, i) => `The ${marker} settlement rule ${s}.${i} keeps ledgers balanced across regions.`).join(' '));
+  }
+  return parts.join('\n\n');
+}
+
+interface Harness {
+  readonly db: Db;
+  facade(deps?: Partial<MemoryFacadeDeps>): ManagedMemoryFacade;
+  principal(facade: ManagedMemoryFacade, tenant: string, agent: string, roles?: ('reader' | 'writer' | 'admin')[]): Promise<Principal>;
+}
+
+function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<void> }>, skip = false): void {
+  describe.skipIf(skip)(`sources through the facade [${name}]`, () => {
+    let db: Db;
+    let close: () => Promise<void>;
+    const facades: ManagedMemoryFacade[] = [];
+    const embedder = new HashEmbedder();
+    let h: Harness;
+
+    beforeAll(async () => {
+      ({ db, close } = await open());
+      const keys = createKeyAdministration(db);
+      h = {
+        db,
+        facade(deps = {}) {
+          const facade = createMemoryFacade({ db, embedder, authCacheTtlMs: 0, ...deps, config: { hitFlushIntervalMs: 3_600_000, ...deps.config } });
+          facades.push(facade);
+          return facade;
+        },
+        principal: async (facade, tenant, agent, roles = ['writer']) => facade.authenticate((await keys.createKey({ tenant, agent, roles })).key),
+      };
+    });
+    afterAll(async () => {
+      // Some cases close their facades themselves (a stopped process); closing again is harmless here.
+      for (const facade of facades) await facade.close().catch(() => undefined);
+      await close?.();
+    });
+
+    const count = async (sql: string, params: unknown[]): Promise<number> => Number((await db.query<{ n: number }>(sql, params)).rows[0]?.n ?? 0);
+
+    it('ingests markdown searchable on return, and reads it back in slices that rebuild it exactly, multi-byte characters included', async () => {
+      const facade = h.facade();
+      const writer = await h.principal(facade, freshTenant(), 'writer');
+      const text = `${handbook('kiwi', 6)}\n\n## Emoji 👍🏽 and 漢字\n\n${'Ünïcödé 🚀 text with 😀 pairs. '.repeat(400)}`;
+      const ingested = await facade.ingestSource(writer, { text, format: 'markdown', title: 'Handbook', source_id: 'handbook', observation_date: '2026-07-04', metadata: { team: 'ops' } });
+      expect(ingested).toMatchObject({ source_id: 'handbook', state: 'ready', kind: 'knowledge', chunks_total: ingested.chunks_done });
+      const recalled = await facade.recall(writer, { query: 'kiwi settlement rule', k: 5 }, { withNodes: true });
+      expect(recalled.results.length).toBeGreaterThan(0);
+      expect(recalled.results[0]?.node?.content.startsWith('Handbook › ')).toBe(true);
+
+      const slices: string[] = [];
+      let offset: number | null = 0;
+      while (offset !== null) {
+        const slice = await facade.readSource(writer, { source_id: 'handbook', offset, limit: 997 });
+        expect(slice.total_chars).toBe(Array.from(text).length);
+        slices.push(slice.text);
+        offset = slice.next_offset;
+      }
+      expect(slices.length).toBeGreaterThan(5);
+      expect(Buffer.from(slices.join(''), 'utf8').equals(Buffer.from(text, 'utf8'))).toBe(true);
+      const whole = await facade.readSource(writer, { source_id: 'handbook', limit: 20_000 });
+      expect(whole).toMatchObject({ title: 'Handbook', format: 'markdown', observation_date: '2026-07-04', metadata: { team: 'ops' }, created_by: 'writer', state: 'ready' });
+
+      // Each chunk's character range points at its text in the source (code points).
+      const { rows } = await db.query<{ content: string; char_start: number; char_end: number }>(
+        'SELECT content, char_start, char_end FROM cells WHERE tenant_id = $1 AND source_id = $2 ORDER BY chunk_index',
+        [writer.tenantId, 'handbook'],
+      );
+      const points = Array.from(text);
+      for (const row of rows) expect(row.content.endsWith(points.slice(row.char_start, row.char_end).join(''))).toBe(true);
+    });
+
+    it('refuses both or neither of text and turns, and chunks a conversation by turns as memory', async () => {
+      const facade = h.facade();
+      const writer = await h.principal(facade, freshTenant(), 'writer');
+      await expectCode(facade.ingestSource(writer, { overwrite: true }), 'INVALID_ARGUMENT');
+      await expectCode(facade.ingestSource(writer, { text: 'a', turns: [{ user: 'q', assistant: 'a' }], overwrite: true }), 'INVALID_ARGUMENT');
+      const chat = await facade.ingestSource(writer, { turns: [{ user: 'Where do refunds go?', assistant: 'To the refunds queue.' }], user_name: 'Ana', overwrite: true });
+      expect(chat).toMatchObject({ kind: 'memory', state: 'ready', chunks_total: 1 });
+      expect((await facade.readSource(writer, { source_id: chat.source_id })).text).toBe('Ana: Where do refunds go?\nAssistant: To the refunds queue.');
+      const page = await facade.listSources(writer, { kind: 'memory', limit: 20 });
+      expect(page.sources.map((s) => s.source_id)).toEqual([chat.source_id]);
+      expect((await facade.listSources(writer, { kind: 'knowledge', limit: 20 })).sources).toEqual([]);
+    });
+
+    it('overwrite: false on an existing source_id is a CONFLICT and changes nothing', async () => {
+      const facade = h.facade();
+      const writer = await h.principal(facade, freshTenant(), 'writer');
+      await facade.ingestSource(writer, { text: 'first version', source_id: 'memo', overwrite: true });
+      await expectCode(facade.ingestSource(writer, { text: 'second version', source_id: 'memo', overwrite: false }), 'CONFLICT');
+      expect((await facade.readSource(writer, { source_id: 'memo' })).text).toBe('first version');
+      await facade.ingestSource(writer, { text: 'second version', source_id: 'memo', overwrite: true });
+      expect((await facade.readSource(writer, { source_id: 'memo' })).text).toBe('second version');
+      expect(await count('SELECT count(*)::int AS n FROM cells WHERE tenant_id = $1 AND source_id = $2', [writer.tenantId, 'memo'])).toBe(1);
+    });
+
+    it('a replacement is atomic: concurrent readers see the chunks of one version, never of two', async () => {
+      const facade = h.facade();
+      const writer = await h.principal(facade, freshTenant(), 'writer');
+      const versions = { alpha: handbook('alpha', 5), omega: handbook('omega', 9) };
+      await facade.ingestSource(writer, { text: versions.alpha, format: 'markdown', source_id: 'doc', overwrite: true });
+      const sizes = new Map<string, number>();
+      let writing = true;
+      const seen = new Set<string>();
+      const reader = async (): Promise<void> => {
+        while (writing) {
+          const page = await facade.listCells(writer, { limit: 200 });
+          const markers = new Set(page.items.map((cell) => (cell.content.includes('alpha') ? 'alpha' : 'omega')));
+          expect(markers.size).toBe(1);
+          const [marker] = [...markers] as [string];
+          seen.add(marker);
+          if (sizes.has(marker)) expect(page.items).toHaveLength(sizes.get(marker) as number);
+        }
+      };
+      const readers = [reader(), reader(), reader()];
+      for (let round = 0; round < 6; round += 1) {
+        const marker = round % 2 === 0 ? 'omega' : 'alpha';
+        const ingested = await facade.ingestSource(writer, { text: versions[marker], format: 'markdown', source_id: 'doc', overwrite: true });
+        sizes.set(marker, ingested.chunks_total);
+      }
+      writing = false;
+      await Promise.all(readers);
+      expect(sizes.get('alpha')).not.toBe(sizes.get('omega'));
+      expect(seen.size).toBeGreaterThan(0);
+    });
+
+    it('deleting a source leaves no chunk, term or inbox row behind, and one diff per source reached its beacon owner', async () => {
+      const facade = h.facade();
+      const tenant = freshTenant();
+      const writer = await h.principal(facade, tenant, 'writer');
+      const watcher = await h.principal(facade, tenant, 'watcher', ['reader']);
+      await facade.placeBeacon(watcher, { text: 'settlement rule keeps ledgers balanced', threshold: 0.2, include_own: false });
+      const ingested = await facade.ingestSource(writer, { text: handbook('kiwi', 8), format: 'markdown', title: 'Kiwi handbook', source_id: 'kiwi', overwrite: true });
+      expect(ingested.chunks_total).toBeGreaterThan(4);
+      const peek = await facade.peekInbox(watcher, { limit: 50 });
+      expect(peek.diffs).toHaveLength(1);
+      expect(peek.diffs[0]).toMatchObject({ op: 'created', preview: 'Kiwi handbook' });
+
+      const chunkIds = (await db.query<{ id: string }>('SELECT node_id::text AS id FROM cells WHERE tenant_id = $1 AND source_id = $2', [tenant, 'kiwi'])).rows.map((r) => r.id);
+      expect(chunkIds).toHaveLength(ingested.chunks_total);
+      expect(await count('SELECT count(*)::int AS n FROM cell_tenant_terms WHERE node_id = ANY($1::uuid[])', [chunkIds])).toBe(chunkIds.length);
+      await facade.deleteSource(writer, { source_id: 'kiwi' });
+      expect(await count('SELECT count(*)::int AS n FROM cells WHERE node_id = ANY($1::uuid[])', [chunkIds])).toBe(0);
+      expect(await count('SELECT count(*)::int AS n FROM cell_tenant_terms WHERE node_id = ANY($1::uuid[])', [chunkIds])).toBe(0);
+      expect(await count('SELECT count(*)::int AS n FROM diffs WHERE tenant_id = $1', [tenant])).toBe(0);
+      expect(await count('SELECT count(*)::int AS n FROM sources WHERE tenant_id = $1', [tenant])).toBe(0);
+      await expectCode(facade.readSource(writer, { source_id: 'kiwi' }), 'NOT_FOUND');
+      await expectCode(facade.deleteSource(writer, { source_id: 'kiwi' }), 'NOT_FOUND');
+    });
+
+    it('another tenant’s source_id reads as not found, and that tenant reuses the id without touching the first', async () => {
+      const facade = h.facade();
+      const a = await h.principal(facade, freshTenant('a'), 'writer');
+      const b = await h.principal(facade, freshTenant('b'), 'writer');
+      await facade.ingestSource(a, { text: 'tenant a owns this text', source_id: 'shared-id', overwrite: false });
+      await expectCode(facade.readSource(b, { source_id: 'shared-id' }), 'NOT_FOUND');
+      await expectCode(facade.sourceStatus(b, { source_id: 'shared-id' }), 'NOT_FOUND');
+      await expectCode(facade.deleteSource(b, { source_id: 'shared-id' }), 'NOT_FOUND');
+      await facade.ingestSource(b, { text: 'tenant b has its own', source_id: 'shared-id', overwrite: false });
+      expect((await facade.readSource(a, { source_id: 'shared-id' })).text).toBe('tenant a owns this text');
+      expect((await facade.readSource(b, { source_id: 'shared-id' })).text).toBe('tenant b has its own');
+      await facade.deleteSource(b, { source_id: 'shared-id' });
+      expect((await facade.sourceStatus(a, { source_id: 'shared-id' })).state).toBe('ready');
+    });
+
+    it('refuses a source of 10 MiB + 1 byte with TOO_LARGE and writes nothing', async () => {
+      const facade = h.facade();
+      const writer = await h.principal(facade, freshTenant(), 'writer');
+      const text = `${'x'.repeat(10 * 1024 * 1024 - 3)}👍`;
+      expect(Buffer.byteLength(text, 'utf8')).toBe(10 * 1024 * 1024 + 1);
+      const error = await expectCode(facade.ingestSource(writer, { text, source_id: 'big', overwrite: true }), 'TOO_LARGE');
+      expect(error.details).toMatchObject({ limit_bytes: 10 * 1024 * 1024, actual_bytes: 10 * 1024 * 1024 + 1 });
+      for (const table of ['sources', 'source_ingestions', 'cells']) {
+        expect(await count(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [writer.tenantId])).toBe(0);
+      }
+    });
+
+    it('a large source goes queued → indexing (chunks done of total) → ready, its previous version served meanwhile', async () => {
+      const gated = new GatedEmbedder(embedder);
+      const facade = h.facade({ embedder: gated, sources: { syncChunks: 2, embedBatch: 2, sweepMs: 3_600_000 } });
+      const writer = await h.principal(facade, freshTenant(), 'writer');
+      await facade.ingestSource(writer, { text: 'the old version', source_id: 'manual', overwrite: true });
+      gated.hold();
+      const accepted = await facade.ingestSource(writer, { text: handbook('kiwi', 6), format: 'markdown', source_id: 'manual', overwrite: true });
+      expect(accepted).toMatchObject({ state: 'queued', chunks_done: 0 });
+      await waitFor(async () => (await facade.sourceStatus(writer, { source_id: 'manual' })).state === 'indexing');
+      const indexing = await facade.sourceStatus(writer, { source_id: 'manual' });
+      expect(indexing).toMatchObject({ state: 'indexing', chunks_done: 0, chunks_total: accepted.chunks_total, serving_previous: true });
+      expect((await facade.readSource(writer, { source_id: 'manual' })).text).toBe('the old version');
+      gated.release();
+      await waitFor(async () => (await facade.sourceStatus(writer, { source_id: 'manual' })).state === 'ready');
+      expect((await facade.readSource(writer, { source_id: 'manual' })).text.startsWith('# Handbook kiwi')).toBe(true);
+      expect(await count('SELECT count(*)::int AS n FROM cells WHERE tenant_id = $1 AND source_id = $2', [writer.tenantId, 'manual'])).toBe(accepted.chunks_total);
+      expect(await count('SELECT count(*)::int AS n FROM source_chunk_drafts', [])).toBe(0);
+    });
+
+    it('an ingestion whose process stopped is taken over when its lease expires, or failed once its attempts are spent — never indexing forever', async () => {
+      const stuck = new GatedEmbedder(embedder);
+      stuck.hold();
+      const first = h.facade({ embedder: stuck, sources: { syncChunks: 0, embedBatch: 4, sweepMs: 3_600_000, leaseMs: 60_000 } });
+      const tenant = freshTenant();
+      const writer = await h.principal(first, tenant, 'writer');
+      const accepted = await first.ingestSource(writer, { text: handbook('fig', 4), format: 'markdown', source_id: 'resumed', overwrite: true });
+      await waitFor(() => stuck.calls > 0);
+      expect((await first.sourceStatus(writer, { source_id: 'resumed' })).state).toBe('indexing');
+
+      // Another process, two minutes later: the first one's lease has expired, as if its pod was lost.
+      const later = (): Date => new Date(Date.now() + 120_000);
+      const second = h.facade({ clock: later, sources: { sweepMs: 20, leaseMs: 60_000 } });
+      await waitFor(async () => (await second.sourceStatus(writer, { source_id: 'resumed' })).state === 'ready');
+      expect(await count('SELECT count(*)::int AS n FROM cells WHERE tenant_id = $1 AND source_id = $2', [tenant, 'resumed'])).toBe(accepted.chunks_total);
+      stuck.release();
+      await second.close();
+
+      // Spent attempts: the next claim marks it failed, with the reason.
+      stuck.hold();
+      const third = h.facade({ embedder: stuck, sources: { syncChunks: 0, sweepMs: 3_600_000 } });
+      await third.ingestSource(writer, { text: handbook('pear', 4), format: 'markdown', source_id: 'abandoned', overwrite: true });
+      await waitFor(() => stuck.calls > 1);
+      const fourth = h.facade({ clock: later, sources: { sweepMs: 20, maxAttempts: 1 } });
+      await waitFor(async () => (await fourth.sourceStatus(writer, { source_id: 'abandoned' })).state === 'failed');
+      expect((await fourth.sourceStatus(writer, { source_id: 'abandoned' })).failure).toMatch(/abandoned after 1 attempts/);
+      stuck.release();
+    });
+  });
+}
+
+suite('pglite', async () => {
+  const db = await createTestDb();
+  return { db, close: () => db.close() };
+});
+
+let shared: SharedDatabase | undefined;
+suite(
+  'postgres',
+  async () => {
+    shared = await startSharedDatabase(512);
+    const db = await shared.connect(8);
+    return { db, close: async () => shared?.close() };
+  },
+  skipWithoutPostgres(),
+);
+
