@@ -18,7 +18,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { UnauthenticatedError, isHyphaeError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
-import { API_KEY_HEADER, AUTHORIZATION_HEADER, authenticateCredential, credentialOf, rememberRefusal, writeSseHead } from '../surface-shared/index.js';
+import { API_KEY_HEADER, AUTHORIZATION_HEADER, acceptsAccessTokens, authenticateCredential, bodyTooLargeError, credentialOf, missingCredentialError, rememberRefusal, writeSseHead } from '../surface-shared/index.js';
 import {
   RPC_INTERNAL_ERROR,
   RPC_INVALID_PARAMS,
@@ -131,7 +131,7 @@ export function registerA2aRoutes(app: FastifyInstance, deps: A2aRouteDeps): A2a
   async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const credential = credentialOf(request.headers[API_KEY_HEADER], request.headers[AUTHORIZATION_HEADER]);
     if (credential === undefined) {
-      await sendRpcError(reply, null, facadeErrorReply(new UnauthenticatedError(`missing or invalid API key: send it in the ${API_KEY_HEADER} header`)));
+      await sendRpcError(reply, null, facadeErrorReply(missingCredentialError(acceptsAccessTokens(request))));
       return;
     }
     try {
@@ -142,13 +142,13 @@ export function registerA2aRoutes(app: FastifyInstance, deps: A2aRouteDeps): A2a
     }
   }
 
-  function errorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
     if (isHyphaeError(error)) return sendRpcError(reply, null, facadeErrorReply(error));
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status === 400 && (PARSE_FAILURES.has(error.code) || error instanceof SyntaxError)) {
       return sendRpcError(reply, null, plain(400, RPC_PARSE_ERROR, 'Parse error: the body is not valid JSON'));
     }
-    if (status === 413) return sendRpcError(reply, null, plain(413, RPC_INVALID_REQUEST, 'request body is too large'));
+    if (status === 413) return sendRpcError(reply, null, plain(413, RPC_INVALID_REQUEST, bodyTooLargeError(request).message));
     if (status === 415) return sendRpcError(reply, null, plain(415, RPC_INVALID_REQUEST, 'Content-Type must be application/json'));
     if (status >= 400 && status < 500) return sendRpcError(reply, null, plain(status, RPC_INVALID_REQUEST, 'Invalid Request'));
     log(`a2a route failed: ${error.name}`);

@@ -1,7 +1,8 @@
 /** API keys: `hy_` + 32 random bytes in base64url. Only the SHA-256 and a short display prefix are stored. */
 import { createHash, randomBytes } from 'node:crypto';
 
-const API_KEY_PREFIX = 'hy_';
+/** Every key starts so; it tells a key sent as `Authorization: Bearer` from an OAuth access token. */
+export const API_KEY_PREFIX = 'hy_';
 const DISPLAY_PREFIX_CHARS = 10;
 
 export function generateApiKey(): string {

@@ -13,6 +13,9 @@ export const COMMON_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** `hyphae serve`'s own: the gRPC port (HYPHAE_GRPC_PORT; 0 turns gRPC off). */
+export const SERVE_OPTIONS = { 'grpc-port': { type: 'string' } } as const;
+
 export interface ParsedCommand {
   readonly values: Record<string, string | boolean | undefined>;
   readonly positionals: readonly string[];
@@ -42,6 +45,7 @@ export function configFlags(values: ParsedCommand['values']): ConfigFlags {
   return {
     host: str('host'),
     port: str('port'),
+    grpcPort: str('grpc-port'),
     dataDir: str('data-dir'),
     databaseUrl: str('database-url'),
     natsUrl: str('nats-url'),

@@ -53,8 +53,9 @@ export function bootstrapBannerText(key: CreatedApiKey, baseUrl: string, console
     '  (README, "Connect from claude.ai or ChatGPT").',
     '',
     ...(consoleUrl === undefined ? [] : [`  Web console: ${consoleUrl} (sign in with this key)`, '']),
-    '  Give every agent its own key: POST /v1/admin/keys with this key while the server runs,',
-    '  or npx hyphae keys create --tenant default --agent <name> while it is stopped.',
+    '  Give every agent its own key, while the server runs, from another terminal:',
+    `    HYPHAE_API_KEY=${key.key} npx hyphae keys create --remote ${baseUrl.replace(/\/$/, '')} --tenant default --agent <name>`,
+    '  (or POST /v1/admin/keys with "Authorization: Bearer <this key>", or the web console\'s Admin page).',
     '',
   ].join('\n');
 }

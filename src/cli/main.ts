@@ -4,15 +4,16 @@
  */
 import { isHyphaeError } from '../core/errors.js';
 import { SERVER_VERSION } from '../mcp/protocol/server-version.js';
+import { busyDataFolderMessage } from './busy-data-folder.js';
 
 export const USAGE = `hyphae — shared memory for AI agents that speak MCP
 
 Usage:
-  hyphae serve    [--host H] [--port P] [--data-dir D] [--database-url URL] [--nats-url URL] [--embedder E]
+  hyphae serve    [--host H] [--port P] [--grpc-port P] [--data-dir D] [--database-url URL] [--nats-url URL] [--embedder E]
   hyphae mcp      [--remote URL] [--data-dir D] [--database-url URL] [--embedder E]
-  hyphae keys create --tenant T --agent A [--role writer] [--projects p1,p2] [--trust 0.5]
-  hyphae keys list
-  hyphae keys revoke ID
+  hyphae keys create --tenant T --agent A [--role writer] [--projects p1,p2] [--trust 0.5] [--remote URL]
+  hyphae keys list   [--remote URL]
+  hyphae keys revoke ID [--remote URL]   (--remote: through a running server, admin key in HYPHAE_API_KEY)
   hyphae worker   [--nats-url URL] [--port P] [--embedder E]
   hyphae migrate  [--data-dir D] [--database-url URL] [--embedder E]
   hyphae hook     [--remote URL] [--limit N] [--state-dir D]   (for agent-host hooks: prints new inbox diffs)
@@ -81,7 +82,7 @@ async function exitWhenFlushed(): Promise<never> {
 /** Prints a failure without a stack for expected errors; exit code 2 for usage/config/identity. */
 export function reportFatal(command: string, error: unknown): void {
   if (isHyphaeError(error)) {
-    process.stderr.write(`hyphae ${command}: ${error.message}\n`);
+    process.stderr.write(`hyphae ${command}: ${busyDataFolderMessage(command, error) ?? error.message}\n`);
     process.exitCode = error.code === 'INVALID_ARGUMENT' || error.code === 'UNAUTHENTICATED' || error.code === 'CONFLICT' ? 2 : 1;
     return;
   }

@@ -13,7 +13,7 @@ export interface PortSetting {
 }
 
 export const HTTP_PORT: PortSetting = { surface: 'HTTP', remedy: 'set HYPHAE_PORT (or --port) to another port' };
-export const GRPC_PORT: PortSetting = { surface: 'gRPC', remedy: 'set HYPHAE_GRPC_PORT to another port, or HYPHAE_GRPC_PORT=0 to turn gRPC off' };
+export const GRPC_PORT: PortSetting = { surface: 'gRPC', remedy: 'set HYPHAE_GRPC_PORT (or --grpc-port) to another port, or to 0 to turn gRPC off' };
 export const WORKER_HTTP_PORT: PortSetting = { surface: 'worker HTTP', remedy: 'set HYPHAE_WORKER_PORT (or --port) to another port, or --no-http' };
 
 /** Runs `listen`; a port in use becomes a ConflictError naming `setting`, anything else passes through. */

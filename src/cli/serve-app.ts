@@ -90,7 +90,7 @@ export function buildServeAppWithStreams(hyphae: HyphaeApp, options: ServeAppOpt
     }),
     readiness: hyphae.readiness,
     metrics: hyphae.metrics,
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? { level: config.logLevel, requests: config.requestLogLevel },
     version: SERVER_VERSION,
     ...(options.failedAuth === undefined ? {} : { failedAuth: options.failedAuth }),
     ...(options.pushStream === undefined ? {} : { pushStream: options.pushStream }),

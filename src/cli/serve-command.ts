@@ -8,17 +8,22 @@ import { openHyphaeApp } from '../app/index.js';
 import { loadConfig } from '../core/config.js';
 import { describeLoggableError } from '../core/loggable-error.js';
 import { SERVER_VERSION } from '../mcp/protocol/server-version.js';
-import { configFlags, parseCommand } from './args.js';
+import { SERVE_OPTIONS, configFlags, parseCommand } from './args.js';
 import { printBootstrapBanner } from './bootstrap-banner.js';
 import { GRPC_PORT, HTTP_PORT, listenExplained } from './port-in-use.js';
 import { buildServeApp } from './serve-app.js';
 import { createSharedFailedAuthLimiter, startServeGrpc } from './serve-grpc.js';
 import { onShutdownSignal } from './shutdown.js';
 
+const SERVE_USAGE =
+  'Usage: hyphae serve [--host H] [--port P] [--grpc-port P] [--data-dir D] [--database-url URL] [--nats-url URL] [--embedder E]\n' +
+  '  --host: the address both ports listen on (HYPHAE_HOST, default 127.0.0.1)\n' +
+  '  --port: HTTP — REST, MCP, console (HYPHAE_PORT, default 8787); --grpc-port: gRPC (HYPHAE_GRPC_PORT, default 50051, 0 = off)\n';
+
 export async function runServeCommand(argv: readonly string[]): Promise<void> {
-  const parsed = parseCommand(argv);
+  const parsed = parseCommand(argv, SERVE_OPTIONS);
   if (parsed.values.help === true) {
-    process.stdout.write('Usage: hyphae serve [--host H] [--port P] [--data-dir D] [--database-url URL] [--nats-url URL] [--embedder E]\n');
+    process.stdout.write(SERVE_USAGE);
     return;
   }
   const config = loadConfig(process.env, configFlags(parsed.values));
@@ -41,7 +46,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<void> {
     const consoleUrl = config.console ? `${baseUrl}/console/` : undefined;
     if (bootstrap !== null && config.bootstrapAdminKey === undefined) printBootstrapBanner(bootstrap, baseUrl, consoleUrl);
     // Before the "serving on" line: whoever waits for that line finds the gRPC port up too.
-    process.stderr.write(grpc === undefined ? 'hyphae serve: gRPC off (HYPHAE_GRPC_PORT=0)\n' : `hyphae serve: gRPC, gRPC-Web and Connect (h2c) on ${grpc.address}\n`);
+    process.stderr.write(grpc === undefined ? 'hyphae serve: gRPC off (HYPHAE_GRPC_PORT=0 or --grpc-port 0)\n' : `hyphae serve: gRPC, gRPC-Web and Connect (h2c) on ${grpc.address}\n`);
     process.stderr.write(consoleUrl === undefined ? 'hyphae serve: web console off (HYPHAE_CONSOLE=off)\n' : `hyphae serve: web console at ${consoleUrl}\n`);
     process.stderr.write(
       `hyphae ${SERVER_VERSION} serving on ${address} (${config.embedded ? `embedded, data in ${config.dataDir}` : 'PostgreSQL'}; ` +

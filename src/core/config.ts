@@ -56,6 +56,8 @@ const envSchema = z.object({
   HYPHAE_ALLOWED_HOSTS: csv.default([]),
   HYPHAE_ALLOWED_ORIGINS: csv.default([]),
   HYPHAE_LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  // Unset: `info` (JSON lines for a collector) with HYPHAE_DATABASE_URL, `debug` (off the terminal) embedded.
+  HYPHAE_REQUEST_LOG: z.enum(['info', 'debug']).optional(),
   HYPHAE_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(256 * 1024),
   HYPHAE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   HYPHAE_FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
@@ -122,6 +124,8 @@ export interface HyphaeConfig {
   readonly allowedHosts: readonly string[];
   readonly allowedOrigins: readonly string[];
   readonly logLevel: (typeof LOG_LEVELS)[number];
+  /** The level each HTTP request's log line is written at. */
+  readonly requestLogLevel: 'info' | 'debug';
   readonly bodyLimitBytes: number;
   readonly rateLimitPerMinute: number;
   readonly failedAuthPerMinute: number;
@@ -169,6 +173,7 @@ export interface HyphaeConfig {
 export interface ConfigFlags {
   readonly host?: string;
   readonly port?: string;
+  readonly grpcPort?: string;
   readonly dataDir?: string;
   readonly databaseUrl?: string;
   readonly natsUrl?: string;
@@ -178,6 +183,7 @@ export interface ConfigFlags {
 const FLAG_TO_ENV: Readonly<Record<keyof ConfigFlags, keyof z.input<typeof envSchema>>> = {
   host: 'HYPHAE_HOST',
   port: 'HYPHAE_PORT',
+  grpcPort: 'HYPHAE_GRPC_PORT',
   dataDir: 'HYPHAE_DATA_DIR',
   databaseUrl: 'HYPHAE_DATABASE_URL',
   natsUrl: 'HYPHAE_NATS_URL',
@@ -237,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
     allowedHosts: c.HYPHAE_ALLOWED_HOSTS,
     allowedOrigins: c.HYPHAE_ALLOWED_ORIGINS,
     logLevel: c.HYPHAE_LOG_LEVEL,
+    requestLogLevel: c.HYPHAE_REQUEST_LOG ?? (c.HYPHAE_DATABASE_URL === undefined ? 'debug' : 'info'),
     bodyLimitBytes: c.HYPHAE_BODY_LIMIT_BYTES,
     rateLimitPerMinute: c.HYPHAE_RATE_LIMIT_PER_MINUTE,
     failedAuthPerMinute: c.HYPHAE_FAILED_AUTH_PER_MINUTE,

@@ -1,14 +1,15 @@
 /**
  * The interceptor in front of every MemoryService call, in REST's order: a client address with too
- * many failed authentications is refused before any database work; then the `x-hyphae-key`
- * metadata — or an OAuth access token in `authorization: Bearer` — is resolved by the facade (a
- * failure counts against the address); then the credential's call rate. Every outcome is counted with its gRPC status, and everything thrown — by the guard or a
+ * many failed authentications is refused before any database work; then the API key (`x-hyphae-key`
+ * metadata, or `authorization: Bearer hy_…`) or an OAuth access token is resolved by the facade (a
+ * failure counts against the address); then the call rate of the key the facade resolved — a
+ * token's derived key id, so no spelling of one token counts apart. Every outcome is counted with its gRPC status, and everything thrown — by the guard or a
  * handler, unary or mid-stream — leaves as a gRPC status with the Hyphae code in its details.
  */
 import { Code, ConnectError, type Interceptor, type StreamResponse } from '@connectrpc/connect';
 import { RateLimitedError, UnauthenticatedError } from '../core/errors.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
-import { API_KEY_HEADER, AUTHORIZATION_HEADER, authenticateCredential, credentialDigest, credentialOf, type FailedAuthLimiter } from '../surface-shared/index.js';
+import { API_KEY_HEADER, AUTHORIZATION_HEADER, authenticateCredential, credentialOf, missingCredentialError, type FailedAuthLimiter } from '../surface-shared/index.js';
 import { CLIENT_ADDRESS, PRINCIPAL } from './call-context.js';
 import type { CallRateLimiter } from './call-rate-limiter.js';
 import { isServerFault, toConnectError } from './grpc-errors.js';
@@ -48,13 +49,13 @@ export function callGuard(deps: CallGuardDeps): Interceptor {
       const credential = credentialOf(request.header.get(API_KEY_HEADER), request.header.get(AUTHORIZATION_HEADER));
       let principal;
       try {
-        if (credential === undefined) throw new UnauthenticatedError(`missing or invalid ${API_KEY_HEADER} metadata`);
+        if (credential === undefined) throw missingCredentialError();
         principal = await authenticateCredential(deps.facade, credential);
       } catch (error) {
         if (error instanceof UnauthenticatedError) deps.failedAuth.recordFailure(address);
         throw error;
       }
-      const retryAfter = deps.rateLimiter.take(credentialDigest(credential));
+      const retryAfter = deps.rateLimiter.take(principal.keyId);
       if (retryAfter !== null) throw new RateLimitedError(retryAfter);
       request.contextValues.set(PRINCIPAL, principal);
       const response = await next(request);

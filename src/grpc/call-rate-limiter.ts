@@ -1,6 +1,7 @@
 /**
  * Calls per API key per window, the gRPC counterpart of REST's per-key rate limit
- * (docs/security.md): a fixed window per hashed key, bounded memory (the oldest windows are
+ * (docs/security.md): a fixed window per key id (an access token's is derived from its verified
+ * issuer, tenant and agent), bounded memory (the oldest windows are
  * forgotten first).
  */
 export interface CallRateLimiterOptions {

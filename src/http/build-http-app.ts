@@ -5,11 +5,21 @@
  * listens.
  */
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { InvalidArgumentError, RateLimitedError } from '../core/errors.js';
 import type { HyphaeMetrics } from '../metrics/index.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
-import { API_KEY_HEADER, AUTHORIZATION_HEADER, FailedAuthLimiter, credentialDigest, credentialOf, rememberRefusal } from '../surface-shared/index.js';
+import {
+  API_KEY_HEADER,
+  AUTHORIZATION_HEADER,
+  FailedAuthLimiter,
+  bodyTooLargeError,
+  credentialDigest,
+  credentialOf,
+  isBodyTooLarge,
+  markAccessTokensAccepted,
+  rememberRefusal,
+} from '../surface-shared/index.js';
 import { toErrorReply } from './error-reply.js';
 import { HEALTH_OPERATIONS, registerHealthRoutes, type ReadinessProbe } from './health-routes.js';
 import type { HttpConfig } from './http-config.js';
@@ -19,11 +29,13 @@ import { METRICS_OPERATION, registerMetricsRoute } from './metrics-route.js';
 import { buildOpenApiDocument, type PlainOperation } from './openapi-document.js';
 import { isProbeRoute } from './probe-routes.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
+import { requestLogController } from './request-log.js';
 import { PORTABILITY_OPERATIONS, registerPortabilityRoutes } from './rest/admin-portability-routes.js';
 import { registerEventStreamRoutes } from './rest/event-stream-route.js';
 import { EVENT_STREAM_ROUTES } from './rest/gossip-stream-route.js';
 import { registerRestRoutes } from './rest/register-rest-routes.js';
 import { REST_ROUTES } from './rest/rest-routes.js';
+import { ROOT_OPERATION, registerRootRoute } from './root-route.js';
 import { installSecurityHooks } from './security-hooks.js';
 
 export interface HttpAppDeps {
@@ -52,11 +64,15 @@ const OPENAPI_OPERATION: PlainOperation = {
   responses: { 200: { description: 'The document' } },
 };
 
-/** Per credential (a bearer token only with OAuth on: /metrics has a bearer token of its own), else per address. */
+/**
+ * Per credential — a key however it is sent, an access token only with OAuth on (/metrics has a
+ * bearer token of its own) and by what it decodes to, not how it is spelt — else per address.
+ */
 function rateLimitKey(oauth: boolean): (request: FastifyRequest) => string {
   return (request) => {
-    const credential = credentialOf(request.headers[API_KEY_HEADER], oauth ? request.headers[AUTHORIZATION_HEADER] : undefined);
-    return credential === undefined ? `ip:${request.ip}` : `key:${credentialDigest(credential)}`;
+    const credential = credentialOf(request.headers[API_KEY_HEADER], request.headers[AUTHORIZATION_HEADER]);
+    if (credential === undefined || (credential.kind === 'bearer' && !oauth)) return `ip:${request.ip}`;
+    return `key:${credentialDigest(credential)}`;
   };
 }
 
@@ -79,23 +95,22 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       const mapped = toErrorReply(new InvalidArgumentError(refusal, [{ path: '(url)', message: refusal }]));
       void (reply as FastifyReply).code(mapped.status).headers(mapped.headers).send(mapped.body);
     },
-    logController: new LogController({
-      requestIdLogLabel: 'request_id',
-      disableRequestLogging: (request) => isProbeRoute(request.routeOptions.url),
-    }),
+    logController: requestLogController(deps.logger === false ? 'info' : (deps.logger.requests ?? 'info')),
   });
 
   app.setErrorHandler(async (error, request, reply) => {
     rememberRefusal(request, error);
-    const mapped = toErrorReply(error);
+    const mapped = toErrorReply(isBodyTooLarge(error) ? bodyTooLargeError(request) : error);
     if (mapped.serverFault) request.log.error({ err: error }, 'request failed');
     return reply.code(mapped.status).headers(mapped.headers).send(mapped.body);
   });
   app.setNotFoundHandler(async (request, reply) =>
     reply.code(404).send({ error: { code: 'NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` } }),
   );
+  const oauth = config.oauth !== undefined;
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    if (oauth) markAccessTokensAccepted(request);
   });
 
   installSecurityHooks(app, config);
@@ -116,7 +131,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     global: false,
     max: config.rateLimitMax,
     timeWindow: config.rateLimitWindowMs,
-    keyGenerator: rateLimitKey(config.oauth !== undefined),
+    keyGenerator: rateLimitKey(oauth),
     allowList: (request) => isProbeRoute(request.routeOptions.url),
     errorResponseBuilder: (_request, context) => new RateLimitedError(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
@@ -137,10 +152,11 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     routes: REST_ROUTES,
     rawOperations: PORTABILITY_OPERATIONS,
     streamRoutes: EVENT_STREAM_ROUTES,
-    plainOperations: [...HEALTH_OPERATIONS, METRICS_OPERATION, OPENAPI_OPERATION, ...(config.oauth === undefined ? [] : PROTECTED_RESOURCE_OPERATIONS)],
+    plainOperations: [ROOT_OPERATION, ...HEALTH_OPERATIONS, METRICS_OPERATION, OPENAPI_OPERATION, ...(config.oauth === undefined ? [] : PROTECTED_RESOURCE_OPERATIONS)],
     ...(config.oauth === undefined ? {} : { bearerTokens: true }),
   });
   app.get('/openapi.json', async () => document);
+  registerRootRoute(app, deps.version);
 
   await app.ready();
   return app;

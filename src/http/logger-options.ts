@@ -6,9 +6,12 @@
 import type { FastifyServerOptions } from 'fastify';
 import { loggableError } from '../core/loggable-error.js';
 import { API_KEY_HEADER } from '../surface-shared/index.js';
+import type { RequestLogLevel } from './request-log.js';
 
 export interface HttpLoggerOptions {
   readonly level: string;
+  /** The level request lines are written at (src/http/request-log.ts); default `info`. */
+  readonly requests?: RequestLogLevel;
   /** Where JSON lines go; stdout when absent. Tests pass a stream to read them. */
   readonly stream?: NodeJS.WritableStream;
 }

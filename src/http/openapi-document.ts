@@ -190,12 +190,13 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
       description: 'Shared memory for AI agents: full nodes over REST, on the same memory facade as MCP (`POST /mcp`).',
     },
     servers: [{ url: '/' }],
-    security: options.bearerTokens === true ? [{ apiKey: [] }, { bearerToken: [] }] : [{ apiKey: [] }],
+    security: options.bearerTokens === true ? [{ apiKey: [] }, { apiKeyBearer: [] }, { bearerToken: [] }] : [{ apiKey: [] }, { apiKeyBearer: [] }],
     tags: [...new Set([...options.routes, ...(options.streamRoutes ?? []), ...(options.rawOperations ?? []), ...options.plainOperations].map((o) => o.tag))].map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER },
+        apiKeyBearer: { type: 'http', scheme: 'bearer', description: 'The same API key (hy_…) as `Authorization: Bearer <key>`' },
         ...(options.bearerTokens === true ? { bearerToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An OAuth access token for this server (see /.well-known/oauth-protected-resource)' } } : {}),
       },
       schemas: { Error: jsonSchemaOf(errorBodySchema, 'output') },

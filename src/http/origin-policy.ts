@@ -10,6 +10,8 @@ export const CORS_ALLOWED_HEADERS = [
   'content-type',
   'accept',
   API_KEY_HEADER,
+  // An API key may be sent as `Authorization: Bearer hy_…`, and an access token with OAuth on.
+  'authorization',
   'x-request-id',
   'mcp-protocol-version',
   'mcp-session-id',

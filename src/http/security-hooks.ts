@@ -33,8 +33,7 @@ function refuse(reply: FastifyReply, status: number, error: HyphaeError): Fastif
 export function installSecurityHooks(app: FastifyInstance, config: HttpConfig): void {
   const hostAllowed = createHostAllowlist(config.allowedHosts);
   const originAllowed = createOriginAllowlist(config.allowedOrigins);
-  // With OAuth, a browser client sends its token and must read the challenge.
-  const allowedHeaders = config.oauth === undefined ? CORS_ALLOWED_HEADERS : `${CORS_ALLOWED_HEADERS}, authorization`;
+  // With OAuth, a browser client must read the challenge.
   const exposedHeaders = config.oauth === undefined ? CORS_EXPOSED_HEADERS : `${CORS_EXPOSED_HEADERS}, www-authenticate`;
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -54,7 +53,7 @@ export function installSecurityHooks(app: FastifyInstance, config: HttpConfig): 
       return reply
         .code(204)
         .header('access-control-allow-methods', CORS_ALLOWED_METHODS)
-        .header('access-control-allow-headers', allowedHeaders)
+        .header('access-control-allow-headers', CORS_ALLOWED_HEADERS)
         .header('access-control-max-age', String(CORS_MAX_AGE_SECONDS))
         .send();
     }

@@ -4,8 +4,21 @@
  * OAuth client is told when refused and where it discovers sign-in, and how an SSE answer is
  * negotiated and begun.
  */
-export { API_KEY_HEADER, AUTHORIZATION_HEADER, MAX_API_KEY_CHARS, apiKeyOf, authenticateCredential, credentialDigest, credentialOf } from './credentials.js';
+export {
+  API_KEY_FORMS,
+  API_KEY_HEADER,
+  AUTHORIZATION_HEADER,
+  MAX_API_KEY_CHARS,
+  acceptsAccessTokens,
+  apiKeyOf,
+  authenticateCredential,
+  credentialDigest,
+  credentialOf,
+  markAccessTokensAccepted,
+  missingCredentialError,
+} from './credentials.js';
 export type { Credential } from './credentials.js';
+export { BODY_LIMIT_SETTING, bodyTooLargeError, isBodyTooLarge } from './body-limit.js';
 export { FailedAuthLimiter } from './failed-auth-limiter.js';
 export type { FailedAuthLimiterOptions } from './failed-auth-limiter.js';
 export { acceptsEventStream, mediaType } from './media-types.js';

@@ -112,6 +112,6 @@ describe('the OpenAPI document', () => {
     const paths = document.paths as Record<string, Record<string, { security?: unknown[] }>>;
     expect(paths['/healthz']?.get?.security).toEqual([]);
     expect(paths['/v1/cells']?.post?.security).toBeUndefined();
-    expect(document.security).toEqual([{ apiKey: [] }]);
+    expect(document.security).toEqual([{ apiKey: [] }, { apiKeyBearer: [] }]);
   });
 });

@@ -170,6 +170,11 @@ describe('body limit', () => {
     });
     expect(rest.statusCode).toBe(413);
     expect(rest.json().error.code).toBe('TOO_LARGE');
+    // The refusal names the limit and the setting that raises it.
+    expect(rest.json().error).toMatchObject({
+      message: 'request body is larger than the limit of 2048 bytes; HYPHAE_BODY_LIMIT_BYTES raises it',
+      details: { limit_bytes: 2048, setting: 'HYPHAE_BODY_LIMIT_BYTES' },
+    });
     const mcp = await app.inject({
       method: 'POST',
       url: '/mcp',
@@ -177,6 +182,7 @@ describe('body limit', () => {
       payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(4096) } }),
     });
     expect(mcp.statusCode).toBe(413);
+    expect(mcp.json().error.message).toBe('request body is larger than the limit of 2048 bytes; HYPHAE_BODY_LIMIT_BYTES raises it');
   });
 
   it('defaults to 256 KiB', async () => {

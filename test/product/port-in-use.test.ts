@@ -42,7 +42,7 @@ describe('hyphae serve on a port another process holds', { timeout: 600_000 }, (
   it('the gRPC port: one line naming HYPHAE_GRPC_PORT and how to turn gRPC off, exit code 2', async () => {
     const result = await runHyphae(['serve', '--port', '0'], userEnv({ HYPHAE_GRPC_PORT: String(busy) }), undefined, launcher());
     expect(result.code, result.stderr).toBe(2);
-    expect(result.stderr).toContain(`hyphae serve: port ${busy} is in use (gRPC) — set HYPHAE_GRPC_PORT to another port, or HYPHAE_GRPC_PORT=0 to turn gRPC off\n`);
+    expect(result.stderr).toContain(`hyphae serve: port ${busy} is in use (gRPC) — set HYPHAE_GRPC_PORT (or --grpc-port) to another port, or to 0 to turn gRPC off\n`);
     expect(result.stderr).not.toMatch(STACK_FRAME);
     expect(result.stdout).toBe('');
   });

@@ -1,14 +1,14 @@
 /**
- * Who calls /mcp: each request is authenticated on its own from `x-hyphae-key` (or an OAuth access
- * token in `Authorization: Bearer`), before its body is read. The principal is kept for the route; an `MCP-Protocol-Version` naming no handshake revision
+ * Who calls /mcp: each request is authenticated on its own from an API key (`x-hyphae-key` or
+ * `Authorization: Bearer hy_…`) or an OAuth access token, before its body is read. The principal is kept for the route; an `MCP-Protocol-Version` naming no handshake revision
  * is refused at once on GET, and on POST only once the body shows it is no stateless request.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../core/principal.js';
 import type { MemoryFacade } from '../../service/memory-facade.js';
-import { API_KEY_HEADER, AUTHORIZATION_HEADER, authenticateCredential, credentialOf } from '../../surface-shared/index.js';
+import { API_KEY_HEADER, AUTHORIZATION_HEADER, acceptsAccessTokens, authenticateCredential, credentialOf, missingCredentialError } from '../../surface-shared/index.js';
 import { isStatelessProtocolVersion, isSupportedProtocolVersion } from '../protocol/protocol-version.js';
-import { codedError, headerValue, refuseVersionHeader, sendFacadeError, sendRpcError } from './http-replies.js';
+import { headerValue, refuseVersionHeader, sendFacadeError } from './http-replies.js';
 
 const principals = new WeakMap<FastifyRequest, Principal>();
 /** Requests authenticated by an OAuth access token rather than a key. */
@@ -36,7 +36,7 @@ export function mcpAuthentication(facade: Pick<MemoryFacade, 'authenticate' | 'a
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const credential = credentialOf(request.headers[API_KEY_HEADER], request.headers[AUTHORIZATION_HEADER]);
     if (credential === undefined) {
-      await sendRpcError(reply, 401, codedError('UNAUTHENTICATED', `missing or invalid API key: send it in the ${API_KEY_HEADER} header`));
+      await sendFacadeError(reply, missingCredentialError(acceptsAccessTokens(request)));
       return;
     }
     try {

@@ -9,7 +9,7 @@ import type { JsonRpcErrorObject, JsonRpcId } from '../protocol/json-rpc.js';
 import { RPC_INVALID_REQUEST, RPC_PARSE_ERROR, serializeError } from '../protocol/json-rpc.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
 import { toRpcError } from '../protocol/rpc-errors.js';
-import { mediaType, rememberRefusal } from '../../surface-shared/index.js';
+import { bodyTooLargeError, mediaType, rememberRefusal } from '../../surface-shared/index.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -74,7 +74,7 @@ export function mcpErrorHandler(log: (message: string) => void, refusesVersionHe
     }
     switch (status) {
       case 413:
-        return sendRpcError(reply, 413, codedError('TOO_LARGE', 'request body is too large'));
+        return sendFacadeError(reply, bodyTooLargeError(request));
       case 415:
         return sendRpcError(reply, 415, { code: RPC_INVALID_REQUEST, message: 'Content-Type must be application/json' });
       case 401:
