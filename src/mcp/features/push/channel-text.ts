@@ -1,20 +1,26 @@
 /**
  * Text written by other agents, made safe to show inside a Claude Code `<channel>` block: it must
  * read as quoted data, never as markup or as a turn of the conversation. So it is folded to one
- * line (no line of it can start anything), compatibility-normalised (full-width `＜` or `：` become
- * what they look like, so they are caught below), stripped of invisible format characters (which
- * could split `Sys\u200btem:` past a check), XML-escaped together with the look-alikes of `<` and `>`
- * (no `</channel>` or `<system>` can appear), role markers (`System:`, `Human:`…) are marked as
- * quoted, and the result is bounded. Meta entries keep identifier keys and a plain value alphabet.
+ * line (no line of it can start anything), stripped of invisible characters (format characters,
+ * variation selectors, tag characters and every other default-ignorable code point: they could
+ * split `Sys\u200btem:` past a check or carry hidden data), XML-escaped together with everything
+ * that renders like `<` or `>` or decomposes to one (no `</channel>` or `<system>` can appear),
+ * speaker labels however spelled (`System:`, `ＳＹＳＴＥＭ：`, `Ѕystem꞉`, `Human:`…) are marked as
+ * quoted, and the result is bounded. Everything else stays as written, in any script. Meta entries
+ * keep identifier keys and a plain value alphabet.
  */
+import { markSpeakerLabels } from './speaker-labels.js';
 
-/** Speaker labels a model could take for the start of a turn. */
-const ROLE_MARKER = /\b(system|user|assistant|human|developer|tool)(\s*):/giu;
-/** Brackets that render like `<` and `>` and survive NFKC (which already folds `＜` and `﹤`). */
-const OPENING_LOOKALIKES = /[‹〈⟨˂ᐸ❮⧼]/gu;
-const CLOSING_LOOKALIKES = /[›〉⟩˃ᐳ❯⧽]/gu;
-const INVISIBLE = /[\p{Cf}\p{Cc}]/gu;
-const ANY_SPACE = /\s+/gu;
+/**
+ * What renders like `<` and `>`, or decomposes to it (`＜`, `﹤`, `⊀`…): angle quotation marks and
+ * ornaments, mathematical, CJK and vertical angle brackets, relations drawn as angles, letters
+ * shaped like them. Guillemets `« »` stay: they are ordinary prose quotes.
+ */
+const OPENING_LOOKALIKES = /[＜﹤‹\u3008\u2329︿⟨˂˱ᐸ❮❬❰⧼≺⊀⊰⋖≮≪⋘⪡⩹⧀⟪《︽⦑⦓⦉ᚲ𝈶]/gu;
+const CLOSING_LOOKALIKES = /[＞﹥›\u3009\u232a﹀⟩˃˲ᐳ❯❭❱⧽≻⊁⊱⋗≯≫⋙⪢⩺⧁⟫》︾⦒⦔⦊𝈷]/gu;
+const INVISIBLE = /[\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]/gu;
+/** Whitespace and line breaks (NEL too), and the braille blank that renders as one; not U+FEFF, which is invisible. */
+const ANY_SPACE = /(?:[^\S\uFEFF]|[\u0085\u2800])+/gu;
 const ENTITY_START = /&(?=#?[A-Za-z0-9]+;)/g;
 /** A cut may not leave half an entity behind. */
 const PARTIAL_ENTITY = /&[a-z]*$/;
@@ -43,13 +49,8 @@ function bounded(text: string, maxChars: number): string {
 
 /** One line of another agent's text as inert data, at most `maxChars` code points. */
 export function quotedData(text: string, maxChars: number): string {
-  const flat = text
-    .normalize('NFKC')
-    .replace(ANY_SPACE, ' ')
-    .replace(INVISIBLE, '')
-    .replace(ANY_SPACE, ' ')
-    .trim();
-  return bounded(escapeMarkup(flat).replace(ROLE_MARKER, '$1 (quoted)$2:'), maxChars);
+  const flat = text.replace(ANY_SPACE, ' ').replace(INVISIBLE, '').replace(ANY_SPACE, ' ').trim();
+  return bounded(markSpeakerLabels(escapeMarkup(flat)), maxChars);
 }
 
 /** A meta value Claude Code can put in an attribute as it is: ids, names, numbers; empty if nothing is left. */
