@@ -99,6 +99,9 @@ function facadeConfigFrom(config: HyphaeConfig, extra: Partial<FacadeConfig> = {
     maxInboxDiffs: config.maxInboxDiffs,
     maxCellsPerTenant: config.maxCellsPerTenant,
     maxOpenSessionsPerAgent: config.maxOpenSessionsPerAgent,
+    importSpoolDir: config.importSpoolDir,
+    maxImportSpoolBytesPerTenant: config.maxImportSpoolBytesPerTenant,
+    maxImportSpoolBytes: config.maxImportSpoolBytes,
     ...(config.dedupSimilarity === undefined ? {} : { nearDuplicateSimilarity: config.dedupSimilarity }),
     ...extra,
   };

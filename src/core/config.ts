@@ -69,6 +69,9 @@ const envSchema = z.object({
   HYPHAE_MAX_OPEN_SESSIONS_PER_AGENT: z.coerce.number().int().min(1).max(1_000_000).default(100),
   HYPHAE_SOURCE_MAX_BYTES: z.coerce.number().int().min(1024).max(32 * 1024 * 1024).default(10 * 1024 * 1024),
   HYPHAE_SOURCE_SYNC_CHUNKS: z.coerce.number().int().min(0).max(10_000).default(64),
+  HYPHAE_IMPORT_SPOOL_DIR: z.string().min(1).optional(),
+  HYPHAE_IMPORT_SPOOL_MAX_BYTES_PER_TENANT: z.coerce.number().int().min(1024).default(2 * 1024 ** 3),
+  HYPHAE_IMPORT_SPOOL_MAX_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 ** 3),
   HYPHAE_DEDUP_SIMILARITY: z
     .string()
     .regex(/^(off|0|0?\.\d+|1|1\.0+)$/, 'a cosine similarity in (0, 1], or 0 / off to disable near-duplicate reinforcement')
@@ -144,6 +147,10 @@ export interface HyphaeConfig {
   readonly sourceSyncChunks: number;
   /** Sessions one agent may hold open; one more is a 409 CONFLICT. */
   readonly maxOpenSessionsPerAgent: number;
+  /** Where REST import bodies are spooled (undefined: the system's temporary folder), and how many bytes may wait there per tenant and in all; past them a 429. */
+  readonly importSpoolDir: string | undefined;
+  readonly maxImportSpoolBytesPerTenant: number;
+  readonly maxImportSpoolBytes: number;
   readonly diffRetentionDays: number;
   /** A key to install as the tenant-`default` admin on first start (clustered installs). */
   readonly bootstrapAdminKey: string | undefined;
@@ -255,6 +262,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
     sourceMaxBytes: c.HYPHAE_SOURCE_MAX_BYTES,
     sourceSyncChunks: c.HYPHAE_SOURCE_SYNC_CHUNKS,
     maxOpenSessionsPerAgent: c.HYPHAE_MAX_OPEN_SESSIONS_PER_AGENT,
+    importSpoolDir: c.HYPHAE_IMPORT_SPOOL_DIR,
+    maxImportSpoolBytesPerTenant: c.HYPHAE_IMPORT_SPOOL_MAX_BYTES_PER_TENANT,
+    maxImportSpoolBytes: c.HYPHAE_IMPORT_SPOOL_MAX_BYTES,
     dedupSimilarity: c.HYPHAE_DEDUP_SIMILARITY,
     diffRetentionDays: c.HYPHAE_DIFF_RETENTION_DAYS,
     bootstrapAdminKey: c.HYPHAE_BOOTSTRAP_ADMIN_KEY,

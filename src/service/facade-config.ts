@@ -45,6 +45,10 @@ export interface FacadeConfig {
   readonly recallMode: SearchMode;
   /** Hybrid ranking: cosine similarity + identifier × (share of the query's identifiers a cell holds) + text × (share of its other terms, by rarity). */
   readonly hybridWeights: HybridWeights;
+  /** Where REST import bodies are spooled (undefined: the system's temporary folder), and how much may wait there per tenant and in all. */
+  readonly importSpoolDir: string | undefined;
+  readonly maxImportSpoolBytesPerTenant: number;
+  readonly maxImportSpoolBytes: number;
 }
 
 export interface HybridWeights {
@@ -75,6 +79,9 @@ const DEFAULT_FACADE_CONFIG: FacadeConfig = {
   nearDuplicateSimilarity: null,
   recallMode: 'hybrid',
   hybridWeights: { identifier: 0.2, text: 0 },
+  importSpoolDir: undefined,
+  maxImportSpoolBytesPerTenant: 2 * 1024 ** 3,
+  maxImportSpoolBytes: 4 * 1024 ** 3,
 };
 
 /**

@@ -25,5 +25,7 @@ export { dumpReaderFor } from './portability/dump-readers.js';
 export type { ImportFormat } from './portability/dump-readers.js';
 export { fileDumpSource, spoolDumpSource } from './portability/dump-source.js';
 export type { DumpSource, SpooledDumpSource } from './portability/dump-source.js';
+export { IMPORT_MAX_BYTES } from './facade/portability.js';
+export type { ImportBody } from './portability/import-spool.js';
 export type { ForeignImportTarget } from './portability/foreign-cell.js';
 export type { DumpReader } from './portability/dump-items.js';

@@ -60,6 +60,7 @@ import type {
   SourceStatus,
   SourcesPage,
 } from '../core/source-schemas.js';
+import type { ImportBody } from './portability/import-spool.js';
 
 export interface HydrateOption {
   /** Return full nodes with each hit (REST); MCP asks for ids and distances only. */
@@ -149,7 +150,7 @@ export interface MemoryFacade {
    * `source`: the whole file is checked, then written in one transaction; nothing already there is
    * changed, so importing it again adds nothing.
    */
-  importTenant(principal: Principal, source: DumpSource, input: ImportTenantInput): Promise<ImportSummary>;
+  importTenant(principal: Principal, source: DumpSource | ImportBody, input: ImportTenantInput): Promise<ImportSummary>;
   /** The principal as its key makes it (`GET /v1/me`). */
   whoAmI(principal: Principal): Promise<Identity>;
   /** The tenant's agents with their live beacons (admin); any other key: itself and its own beacons. */

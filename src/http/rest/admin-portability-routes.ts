@@ -1,26 +1,28 @@
 /**
  * `GET /v1/admin/export` and `POST /v1/admin/import`: the admin export and import of the caller's
  * tenant (docs/export-format.md). Streams, not JSON bodies: the export is written as the facade
- * reads it (application/x-ndjson), and the import's body is spooled to a private temporary file as
- * it arrives — after the key is checked — so neither is held in memory. The import route alone
- * takes bodies up to IMPORT_BODY_LIMIT_BYTES (the server's JSON limit stays as configured).
+ * reads it (application/x-ndjson), and the import's body is handed to the facade unread: it checks
+ * the credential's role and scope first, then spools the body to a bounded private temporary file,
+ * so a refused request reads nothing and neither is held in memory. A refusal closes the
+ * connection, so a client still sending is not read further. The import route alone takes bodies
+ * up to IMPORT_BODY_LIMIT_BYTES (the server's JSON limit stays as configured).
  */
 import type { FastifyInstance } from 'fastify';
 import { Readable } from 'node:stream';
 import type { ErrorCode } from '../../core/errors.js';
 import { importSummarySchema } from '../../core/export-format.js';
 import { exportTenantInputSchema, importTenantInputSchema } from '../../core/schemas.js';
-import { spoolDumpSource } from '../../service/index.js';
+import { IMPORT_MAX_BYTES } from '../../service/index.js';
 import type { MemoryFacade } from '../../service/memory-facade.js';
 import { authenticateRequest } from '../request-authentication.js';
 import type { RawRestOperation } from '../openapi-document.js';
 import { coerceQuery, parseRequestPart, queryScalarKinds } from './request-validation.js';
 
-/** The most an import request may carry: a 100k-cell export with 384-d vectors is about 0.5 GiB. */
-export const IMPORT_BODY_LIMIT_BYTES = 2 * 1024 * 1024 * 1024;
+/** The most an import request may carry (the facade's limit; the spool's bounds may be lower). */
+export const IMPORT_BODY_LIMIT_BYTES = IMPORT_MAX_BYTES;
 const NDJSON = 'application/x-ndjson';
 const IMPORT_CONTENT_TYPES = [NDJSON, 'application/json', 'application/octet-stream'];
-const IMPORT_ERRORS: readonly ErrorCode[] = ['CONFLICT'];
+const IMPORT_ERRORS: readonly ErrorCode[] = ['CONFLICT', 'TOO_LARGE', 'RATE_LIMITED'];
 
 export const PORTABILITY_OPERATIONS: readonly RawRestOperation[] = [
   {
@@ -58,21 +60,36 @@ export function registerPortabilityRoutes(app: FastifyInstance, facade: MemoryFa
       .send(Readable.from(lines));
   });
 
+  // Uploads under way, stopped when the server closes so that their spooled files go with them.
+  const uploads = new Set<Readable>();
+  app.addHook('preClose', async () => {
+    for (const upload of uploads) upload.destroy();
+  });
   // Its own scope, so that only this route takes any body as a stream (and no other parser runs).
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     scope.post('/v1/admin/import', { bodyLimit: IMPORT_BODY_LIMIT_BYTES }, async (request, reply) => {
-      const principal = await authenticateRequest(facade, request);
-      const input = parseRequestPart(importTenantInputSchema, 'query', request.query ?? {});
       // A request without a body (or an empty one) reaches no parser: it imports nothing, clearly.
-      const body = request.body instanceof Readable ? request.body : Readable.from([]);
-      const spooled = await spoolDumpSource(body, { name: 'the request body', maxBytes: IMPORT_BODY_LIMIT_BYTES });
+      const stream = request.body instanceof Readable ? request.body : Readable.from([]);
+      uploads.add(stream);
       try {
-        return reply.code(200).send(await facade.importTenant(principal, spooled.source, input));
+        const principal = await authenticateRequest(facade, request);
+        const input = parseRequestPart(importTenantInputSchema, 'query', request.query ?? {});
+        const body = { name: 'the request body', stream, declaredBytes: declaredLength(request.headers['content-length']) };
+        return reply.code(200).send(await facade.importTenant(principal, body, input));
+      } catch (error) {
+        // Whatever of the body is still coming is not read: the connection ends with the answer.
+        if (!stream.readableEnded) reply.header('connection', 'close');
+        throw error;
       } finally {
-        await spooled.dispose();
+        uploads.delete(stream);
       }
     });
   });
+}
+
+function declaredLength(header: string | undefined): number | undefined {
+  if (header === undefined || !/^\d+$/.test(header)) return undefined;
+  return Number(header);
 }

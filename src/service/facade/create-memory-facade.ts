@@ -35,7 +35,8 @@ import { consoleViewOperations } from './console-views.js';
 import type { FacadeContext } from './facade-context.js';
 import { inboxFeedOperations } from './inbox-feed.js';
 import { keyOperations } from './keys.js';
-import { portabilityOperations } from './portability.js';
+import { IMPORT_MAX_BYTES, portabilityOperations } from './portability.js';
+import { ImportSpool } from '../portability/import-spool.js';
 import { enforceRoles } from './operation-roles.js';
 import { resourceSubscriptionOperations } from './resource-subscriptions.js';
 import { sessionSceneOperations } from './sessions-scenes.js';
@@ -105,6 +106,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     async close(): Promise<void> {
       await sources.runner.close();
       await ctx.streams.closeAll();
+      await ctx.importSpool.close();
       await ctx.hits.close();
       await ctx.termStatistics.settled();
     },
@@ -130,6 +132,12 @@ function createFacadeContext(deps: MemoryFacadeDeps): FacadeContext {
     config,
     clock,
     keyAdmin: createKeyAdministration(db),
+    importSpool: new ImportSpool({
+      dir: config.importSpoolDir,
+      maxBytesPerImport: IMPORT_MAX_BYTES,
+      maxBytesPerTenant: config.maxImportSpoolBytesPerTenant,
+      maxBytesTotal: config.maxImportSpoolBytes,
+    }),
     authenticator: new KeyAuthenticator(db, deps.authCacheTtlMs === undefined ? {} : { cacheTtlMs: deps.authCacheTtlMs }),
     tokenPrincipals:
       deps.oauth === undefined

@@ -12,6 +12,7 @@ import type { DiffFeed } from '../diff-feed.js';
 import type { FacadeConfig } from '../facade-config.js';
 import type { GossipOutbox } from '../gossip-outbox.js';
 import type { HitRecorder } from '../hit-recorder.js';
+import type { ImportSpool } from '../portability/import-spool.js';
 import type { LiveStreamRegistry } from '../live-stream-registry.js';
 import type { SceneSummarizer } from '../scene-summarizer.js';
 import type { SessionScopes } from '../session-scope.js';
@@ -42,6 +43,8 @@ export interface FacadeContext {
   /** OAuth access tokens as principals; undefined without OAuth. */
   readonly tokenPrincipals: TokenPrincipals | undefined;
   readonly keyAdmin: KeyAdministration;
+  /** Where REST import bodies wait, bounded per tenant and in all. */
+  readonly importSpool: ImportSpool;
   /** The embedder every text of the facade goes through (embed() wraps it for one text). */
   readonly embedder: Embedder;
   /** One text's embedding, ready to bind. */

@@ -3,22 +3,28 @@
  * `/v1/admin/import`; docs/export-format.md). The tenant is always the principal's: an exported
  * file names only it, and an import refuses a file naming any other. A whole-tenant export or a
  * Hyphae import needs a key scoped to every project; a project's export, or a foreign import into
- * a project, needs that project in scope.
+ * a project, needs that project in scope. An import body is read only after the role (enforceRoles)
+ * and the scope are checked, into the spool's bounded temporary files.
  */
 import type { ImportSummary } from '../../core/export-format.js';
 import { ForbiddenError } from '../../core/errors.js';
 import { ALL_PROJECTS, type Principal } from '../../core/principal.js';
-import { exportTenantInputSchema, importTenantInputSchema } from '../../core/schemas.js';
+import { exportTenantInputSchema, importTenantInputSchema, type ImportTenantInput } from '../../core/schemas.js';
 import { requireProject } from '../authorization.js';
 import { parseInput } from '../input-validation.js';
 import type { MemoryFacade } from '../memory-facade.js';
 import { dumpReaderFor } from '../portability/dump-readers.js';
 import { exportDumpLines } from '../portability/export-dump.js';
 import { importDump } from '../portability/import-dump.js';
+import type { DumpSource } from '../portability/dump-source.js';
+import { isImportBody } from '../portability/import-spool.js';
 import { PRODUCT_VERSION } from '../product-version.js';
 import type { FacadeContext } from './facade-context.js';
 
 export type PortabilityOperations = Pick<MemoryFacade, 'exportTenant' | 'importTenant'>;
+
+/** The most one import body may carry: a 100k-cell export with 384-d vectors is about 0.5 GiB. */
+export const IMPORT_MAX_BYTES = 2 * 1024 ** 3;
 
 function requireWholeTenant(principal: Principal, what: string): void {
   if (!principal.projects.includes(ALL_PROJECTS)) throw new ForbiddenError(`${what} needs a key scoped to every project ("*")`);
@@ -40,11 +46,22 @@ export function portabilityOperations(ctx: FacadeContext): PortabilityOperations
       });
     },
 
-    async importTenant(principal, source, raw): Promise<ImportSummary> {
+    async importTenant(principal, body, raw): Promise<ImportSummary> {
       const input = parseInput(importTenantInputSchema, raw);
       const project = input.project ?? principal.defaultProject;
       if (input.format === 'hyphae') requireWholeTenant(principal, 'importing an export');
       else requireProject(principal, project);
+      if (!isImportBody(body)) return importFrom(principal, body, input, project);
+      const spooled = await ctx.importSpool.spool(principal.tenantId, body);
+      try {
+        return await importFrom(principal, spooled.source, input, project);
+      } finally {
+        await spooled.dispose();
+      }
+    },
+  };
+
+  async function importFrom(principal: Principal, source: DumpSource, input: ImportTenantInput, project: string): Promise<ImportSummary> {
       const target = { tenant: principal.tenantId, agent: input.agent ?? principal.agent, project, now: ctx.clock() };
       return importDump(ctx.db, dumpReaderFor(input.format, source, target), {
         target: identity,
@@ -57,6 +74,5 @@ export function portabilityOperations(ctx: FacadeContext): PortabilityOperations
           ctx.gossip.beaconPlaced(principal.tenantId);
         },
       });
-    },
-  };
+  }
 }

@@ -4,7 +4,7 @@
  * whole, once to write it — holding one line at a time, never the file.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -17,6 +17,8 @@ export interface DumpSource {
   readonly name: string;
   /** The bytes from the start, opened anew on every call. */
   open(): Readable;
+  /** Its size in bytes, known without reading it (a file's); absent for a stream. */
+  size?(): Promise<number>;
 }
 
 export interface SourceLine {
@@ -29,7 +31,7 @@ export interface SourceLine {
 export const MAX_DUMP_LINE_CHARS = 8 * 1024 * 1024;
 
 export function fileDumpSource(path: string, name: string = path): DumpSource {
-  return { name, open: () => createReadStream(path) };
+  return { name, open: () => createReadStream(path), size: async () => (await stat(path)).size };
 }
 
 export interface SpooledDumpSource {
@@ -40,9 +42,18 @@ export interface SpooledDumpSource {
   dispose(): Promise<void>;
 }
 
+export interface SpoolOptions {
+  readonly name: string;
+  readonly maxBytes: number;
+  /** Where the private temporary folder is made (default: the system's). */
+  readonly dir?: string;
+  /** Told the running total before each chunk is written; throwing refuses the rest (the file is removed). */
+  readonly onBytes?: (bytes: number) => void;
+}
+
 /** Copies `input` to a temporary file readable by this user only; more than `maxBytes` is TOO_LARGE, and nothing stays behind. */
-export async function spoolDumpSource(input: Readable, options: { readonly name: string; readonly maxBytes: number }): Promise<SpooledDumpSource> {
-  const dir = await mkdtemp(join(tmpdir(), 'hyphae-import-'));
+export async function spoolDumpSource(input: Readable, options: SpoolOptions): Promise<SpooledDumpSource> {
+  const dir = await mkdtemp(join(options.dir ?? tmpdir(), 'hyphae-import-'));
   const path = join(dir, 'spooled.jsonl');
   const dispose = (): Promise<void> => rm(dir, { recursive: true, force: true });
   let bytes = 0;
@@ -53,6 +64,7 @@ export async function spoolDumpSource(input: Readable, options: { readonly name:
         for await (const chunk of chunks) {
           bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
           if (bytes > options.maxBytes) throw new TooLargeError(options.name, options.maxBytes, bytes);
+          options.onBytes?.(bytes);
           yield chunk;
         }
       },
