@@ -96,6 +96,7 @@ describe('imports from other memory tools', { timeout: 120_000 }, () => {
       entity: 'Maria',
       entity_type: 'person',
       relations: [{ from: 'Maria', relation_type: 'is on call for', to: 'Billing_Service' }],
+      relation_count: 1,
     });
 
     const again = await facade.importTenant(admin, fileDumpSource(path), { format: 'server-memory', agent: 'claude', project: 'billing' });

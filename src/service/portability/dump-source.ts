@@ -101,15 +101,24 @@ export async function* readSourceLines(source: DumpSource, maxChars: number = MA
   if (pending.trim() !== '') yield { number: number + 1, text: pending };
 }
 
-/** The whole source as text (for formats that are one JSON document); more than `maxBytes` is TOO_LARGE. */
-export async function readSourceText(source: DumpSource, maxBytes: number): Promise<string> {
+/**
+ * The source as decoded text, a chunk at a time (for formats that are one JSON document): a source
+ * of known size over `maxBytes` is TOO_LARGE before a byte is read, any other as soon as it passes.
+ */
+export async function* readSourceChunks(source: DumpSource, maxBytes: number): AsyncGenerator<string> {
+  await refuseOversized(source, maxBytes);
   const decoder = new StringDecoder('utf8');
-  let text = '';
   let bytes = 0;
   for await (const chunk of source.open() as AsyncIterable<Buffer>) {
     bytes += chunk.length;
     if (bytes > maxBytes) throw new TooLargeError(source.name, maxBytes, bytes);
-    text += decoder.write(chunk);
+    yield decoder.write(chunk);
   }
-  return text + decoder.end();
+  yield decoder.end();
+}
+
+/** TOO_LARGE when the source's size is known and over `maxBytes`; reads nothing. */
+export async function refuseOversized(source: DumpSource, maxBytes: number): Promise<void> {
+  const size = await source.size?.();
+  if (size !== undefined && size > maxBytes) throw new TooLargeError(source.name, maxBytes, size);
 }

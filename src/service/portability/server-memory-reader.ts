@@ -3,15 +3,18 @@
  * (@modelcontextprotocol/server-memory): `{"type":"entity","name","entityType","observations":[…]}`
  * and `{"type":"relation","from","to","relationType"}` lines. Each observation becomes a Fact cell
  * "<name> (<entityType>): <observation>"; an entity without observations becomes one cell naming
- * it. The relations an entity takes part in are kept in its cells' metadata; a relation between
- * names the file holds no entity for becomes a cell of its own. The file is read twice: once for
- * the relations, once to write the cells.
+ * it. The relations an entity takes part in are kept in its cells' metadata (the first
+ * MAX_RELATIONS_PER_ENTITY, and their count); a relation between names the file holds no entity
+ * for becomes a cell of its own. The file is read twice: once for the relations, once to write the
+ * cells, each in time linear in its size, turning the event loop every YIELD_EVERY lines.
  */
+import { setImmediate } from 'node:timers/promises';
 import { z } from 'zod';
 import { emptyRecordCounts } from '../../core/export-format.js';
 import { readSourceLines, type DumpSource } from './dump-source.js';
 import { badLine, parseLine, type DumpItem, type DumpReader } from './dump-items.js';
 import { foreignCell, type ForeignImportTarget } from './foreign-cell.js';
+import { RelationIndex, type GraphRelation } from './relation-index.js';
 
 const FORMAT = 'server-memory';
 
@@ -29,11 +32,8 @@ const relationSchema = z.object({
 });
 const lineSchema = z.discriminatedUnion('type', [entitySchema, relationSchema]);
 
-interface Relation {
-  readonly from: string;
-  readonly relation_type: string;
-  readonly to: string;
-}
+/** Lines read between two turns of the event loop: a long file never holds it for long. */
+const YIELD_EVERY = 1000;
 
 async function* graphLines(source: DumpSource): AsyncGenerator<{ line: number; item: z.output<typeof lineSchema> }> {
   for await (const { number, text } of readSourceLines(source)) {
@@ -44,6 +44,7 @@ async function* graphLines(source: DumpSource): AsyncGenerator<{ line: number; i
       throw badLine(source.name, number, 'not JSON (a line cut short, or not a memory server file)');
     }
     yield { line: number, item: parseLine(source.name, number, lineSchema, value, 'entity or relation line') };
+    if (number % YIELD_EVERY === 0) await setImmediate();
   }
 }
 
@@ -51,9 +52,9 @@ export function serverMemoryDumpReader(source: DumpSource, target: ForeignImport
   return {
     name: source.name,
     async *items(): AsyncGenerator<DumpItem> {
-      const relations = new Map<string, Relation[]>();
+      const relations = new RelationIndex();
       const entities = new Set<string>();
-      const loose: { line: number; relation: Relation }[] = [];
+      const loose: { line: number; relation: GraphRelation }[] = [];
       let lastLine = 0;
       for await (const { line, item } of graphLines(source)) {
         lastLine = line;
@@ -62,7 +63,7 @@ export function serverMemoryDumpReader(source: DumpSource, target: ForeignImport
           continue;
         }
         const relation = { from: item.from, relation_type: item.relationType, to: item.to };
-        for (const name of new Set([item.from, item.to])) relations.set(name, [...(relations.get(name) ?? []), relation]);
+        relations.add(relation);
         loose.push({ line, relation });
       }
       yield { kind: 'description', line: 1, description: { format: FORMAT, version: null, vectors: null } };
@@ -73,7 +74,7 @@ export function serverMemoryDumpReader(source: DumpSource, target: ForeignImport
       };
       for await (const { line, item } of graphLines(source)) {
         if (item.type !== 'entity') continue;
-        const metadata = { imported_from: FORMAT, entity: item.name, entity_type: item.entityType, relations: relations.get(item.name) ?? [] };
+        const metadata = { imported_from: FORMAT, entity: item.name, entity_type: item.entityType, ...relations.of(item.name) };
         const label = item.entityType === '' ? item.name : `${item.name} (${item.entityType})`;
         if (item.observations.length === 0) yield cell(line, ['entity', item.name], label, metadata);
         for (const observation of item.observations) yield cell(line, ['observation', item.name, observation], `${label}: ${observation}`, metadata);
@@ -81,7 +82,7 @@ export function serverMemoryDumpReader(source: DumpSource, target: ForeignImport
       for (const { line, relation } of loose) {
         if (entities.has(relation.from) || entities.has(relation.to)) continue;
         const content = `${relation.from} ${relation.relation_type} ${relation.to}`;
-        yield cell(line, ['relation', relation.from, relation.relation_type, relation.to], content, { imported_from: FORMAT, relations: [relation] });
+        yield cell(line, ['relation', relation.from, relation.relation_type, relation.to], content, { imported_from: FORMAT, relations: [relation], relation_count: 1 });
       }
       yield { kind: 'end', line: lastLine + 1, counts };
     },
