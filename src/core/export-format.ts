@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { DIFF_OPS, ROLES } from './cell-types.js';
 import { MAX_CONTENT_BYTES, utf8Bytes } from './limits.js';
-import { cellTypeSchema, layerSchema, projectSchema, timestampInputSchema, uuidSchema } from './schemas.js';
+import { agentNameSchema, cellTypeSchema, createKeyInputSchema, layerSchema, projectSchema, timestampInputSchema, uuidSchema } from './schemas.js';
 import { STORABLE_TEXT_MESSAGE, isStorableText, jsonValueProblem } from './text-rules.js';
 
 export const EXPORT_FORMAT_NAME = 'hyphae-export';
@@ -26,9 +26,9 @@ export const EXPORT_RECORD_TYPES = EXPORT_LINE_TYPES.filter((t): t is ExportReco
 const text = (min: number, max?: number): z.ZodString =>
   (max === undefined ? z.string().min(min) : z.string().min(min).max(max)).refine(isStorableText, STORABLE_TEXT_MESSAGE);
 const timestamp = timestampInputSchema;
-// Names as stored: keys mint them by a stricter rule, other principals (OAuth) may bring others.
-const tenantSchema = text(1, 256);
-const agentSchema = text(1, 256);
+// Names by the rules every principal's names follow: a file cannot bring a name no key or token could.
+const tenantSchema = createKeyInputSchema.shape.tenant;
+const agentSchema = agentNameSchema;
 const seqSchema = z.int().min(0);
 const jsonObject = z.record(z.string(), z.unknown()).superRefine((value, context) => {
   const problem = jsonValueProblem(value);

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { CELL_TYPES, LAYERS, SEARCH_MODES } from './cell-types.js';
 import { DEFAULT_TRUST } from './principal.js';
-import { STORABLE_TEXT_MESSAGE, isStorableText, isStorableTimestamp, jsonValueProblem } from './text-rules.js';
+import { AGENT_NAME_MESSAGE, STORABLE_TEXT_MESSAGE, isAgentName, isStorableText, isStorableTimestamp, jsonValueProblem } from './text-rules.js';
 
 /** A string PostgreSQL stores as written: no NUL, no unpaired surrogate (core/text-rules.ts). */
 const storableText = (min: number, max?: number): z.ZodString => {
@@ -62,12 +62,8 @@ export const storeInputSchema = z.strictObject({
     .describe('node_id of a current cell of your current project that this one replaces (e.g. a reversed Decision): the old one stops being recalled, is kept in its history, and agents told about it hear of the change'),
 });
 
-/** An agent's name, as keys are minted with it. */
-export const agentNameSchema = z
-  .string()
-  .min(1)
-  .max(128)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._@:-]*$/);
+/** An agent's name: one rule wherever a name enters (core/text-rules.ts isAgentName). */
+export const agentNameSchema = z.string().min(1).max(128).refine(isAgentName, AGENT_NAME_MESSAGE);
 
 /** A metadata equality filter: each key's value is a JSON scalar. */
 const metadataFilterSchema = z

@@ -2,7 +2,8 @@
  * What PostgreSQL can store, checked before it is asked to: no NUL character (text and jsonb
  * refuse it), no unpaired UTF-16 surrogate (jsonb refuses it, text silently turns it into U+FFFD),
  * JSON nested no deeper than MAX_JSON_DEPTH (serialising deeper values overflows the stack), and
- * timestamps that name a real instant in years 1–9999 with an offset PostgreSQL accepts (±15:59).
+ * timestamps that name a real instant in years 1–9999 with an offset PostgreSQL accepts (±15:59);
+ * and the one rule for an agent's name, wherever one enters.
  */
 export const MAX_JSON_DEPTH = 32;
 
@@ -59,4 +60,18 @@ export function isStorableTimestamp(text: string): boolean {
 
 function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+/**
+ * An agent's name, the one rule for keys, OAuth claims, imports and filters: 1–128 characters,
+ * letters, digits and `._@:|+-` (identity providers' subjects carry `|` and `+`), starting with a
+ * letter or digit — no spaces, newlines or other control characters, so a name shown to another
+ * agent (a channel event, a diff) can never pose as text of its own.
+ */
+const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._@:|+-]{0,127}$/;
+
+export const AGENT_NAME_MESSAGE = 'must be 1-128 letters, digits or ._@:|+- starting with a letter or digit (no spaces, newlines or control characters)';
+
+export function isAgentName(value: unknown): value is string {
+  return typeof value === 'string' && AGENT_NAME.test(value);
 }

@@ -6,7 +6,7 @@
  * document over the size cap is refused before any of it is parsed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DumpItem, DumpReader } from '../../src/service/index.js';
+import type { DumpItem, DumpReader } from '../../src/service/portability/dump-items.js';
 import { jsonArrayElements } from '../../src/service/portability/json-array-elements.js';
 import { mem0DumpReader } from '../../src/service/portability/mem0-reader.js';
 import { MAX_RELATIONS_PER_ENTITY, RelationIndex } from '../../src/service/portability/relation-index.js';

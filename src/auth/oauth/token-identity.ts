@@ -8,6 +8,7 @@ import { ForbiddenError } from '../../core/errors.js';
 import { ANY_TENANT, type OAuthConfig } from '../../core/oauth-config.js';
 import { ALL_PROJECTS, type Principal } from '../../core/principal.js';
 import { createKeyInputSchema, projectSchema } from '../../core/schemas.js';
+import { AGENT_NAME_MESSAGE, isAgentName } from '../../core/text-rules.js';
 import { DEFAULT_PROJECT } from '../key-administration.js';
 import { AGENT_SCOPES, rolesFromScopes, scopesOfClaims } from './hyphae-scopes.js';
 import { InsufficientScopeError } from './oauth-errors.js';
@@ -23,8 +24,6 @@ export interface TokenIdentity extends Omit<Principal, 'keyId' | 'trust'> {
 export type IdentityPolicy = Pick<OAuthConfig, 'issuer' | 'tenantClaim' | 'defaultTenant' | 'allowedTenants' | 'agentClaim' | 'projectsClaim'>;
 
 const tenantSchema = createKeyInputSchema.shape.tenant;
-/** Identity providers' subjects carry `|` (`auth0|…`) and `+` (e-mail tags) besides what key agents use. */
-const AGENT_PATTERN = /^[A-Za-z0-9._@:|+-]{1,128}$/;
 
 export function identityFromClaims(claims: VerifiedClaims, policy: IdentityPolicy): TokenIdentity {
   const roles = rolesFromScopes(scopesOfClaims(claims));
@@ -55,9 +54,7 @@ function tenantOf(claims: VerifiedClaims, policy: IdentityPolicy): string {
 
 function agentOf(claims: VerifiedClaims, agentClaim: string): string {
   const agent = claims[agentClaim];
-  if (typeof agent !== 'string' || !AGENT_PATTERN.test(agent)) {
-    throw new ForbiddenError(`the access token's ${agentClaim} claim is not an agent name (1-128 letters, digits or ._@:|+-)`);
-  }
+  if (!isAgentName(agent)) throw new ForbiddenError(`the access token's ${agentClaim} claim is not an agent name: it ${AGENT_NAME_MESSAGE}`);
   return agent;
 }
 

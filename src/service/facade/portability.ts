@@ -62,17 +62,18 @@ export function portabilityOperations(ctx: FacadeContext): PortabilityOperations
   };
 
   async function importFrom(principal: Principal, source: DumpSource, input: ImportTenantInput, project: string): Promise<ImportSummary> {
-      const target = { tenant: principal.tenantId, agent: input.agent ?? principal.agent, project, now: ctx.clock() };
-      return importDump(ctx.db, dumpReaderFor(input.format, source, target), {
-        target: identity,
-        embedder: async () => ctx.embedder,
-        tenant: principal.tenantId,
-        cellQuota: { tenantId: principal.tenantId, limit: ctx.config.maxCellsPerTenant },
-        // Imported sessions and beacons move what the store path remembers of the tenant.
-        beforeCommit: () => {
-          ctx.scopes.forgetTenant(principal.tenantId);
-          ctx.gossip.beaconPlaced(principal.tenantId);
-        },
-      });
+    const target = { tenant: principal.tenantId, agent: input.agent ?? principal.agent, project, now: ctx.clock() };
+    return importDump(ctx.db, dumpReaderFor(input.format, source, target), {
+      target: identity,
+      embedder: async () => ctx.embedder,
+      tenant: principal.tenantId,
+      tenantImport: { tenant: principal.tenantId, agents: [principal.agent, target.agent], now: target.now },
+      cellQuota: { tenantId: principal.tenantId, limit: ctx.config.maxCellsPerTenant },
+      // Imported sessions and beacons move what the store path remembers of the tenant.
+      beforeCommit: () => {
+        ctx.scopes.forgetTenant(principal.tenantId);
+        ctx.gossip.beaconPlaced(principal.tenantId);
+      },
+    });
   }
 }

@@ -2,19 +2,23 @@
  * The first pass of an import: reads the whole file and refuses it — before anything is written —
  * when a line is malformed or out of order, when it names a tenant the import is not for, when an
  * id belongs to another tenant in the target, when its vectors do not fit its header, or when it
- * ends without the end line or with counts that differ from what it holds (a file cut short).
+ * ends without the end line or with counts that differ from what it holds (a file cut short), and
+ * — for a tenant's own import — when a record names an agent the tenant does not have.
  */
 import { ForbiddenError, InvalidArgumentError } from '../../core/errors.js';
 import { EXPORT_LINE_TYPES, emptyRecordCounts, EXPORT_RECORD_TYPES, type ExportRecord, type ExportRecordType } from '../../core/export-format.js';
 import type { Queryable } from '../../store/db.js';
 import { badLine, type DumpDescription, type DumpReader } from './dump-items.js';
 import { OwnershipCheck } from './dump-ownership.js';
+import { TenantAgentCheck, type TenantImport } from './tenant-import.js';
 
 export interface DumpCheckOptions {
   /** The only tenant the file may name; undefined: any. */
   readonly tenant?: string;
   /** Called every so many records read. */
   readonly onProgress?: (records: number) => void;
+  /** A tenant's own import: every agent a record names must be the tenant's (tenant-import.ts). */
+  readonly tenantImport?: TenantImport;
 }
 
 export interface CheckedDump {
@@ -30,6 +34,7 @@ const PROGRESS_EVERY = 1000;
 
 export async function checkDump(q: Queryable, reader: DumpReader, options: DumpCheckOptions = {}): Promise<CheckedDump> {
   const ownership = new OwnershipCheck(q, reader.name);
+  const agents = options.tenantImport === undefined ? undefined : new TenantAgentCheck(q, reader.name, options.tenantImport);
   const counts = emptyRecordCounts();
   const tenants = new Set<string>();
   const tenantLines = new Set<string>();
@@ -59,6 +64,7 @@ export async function checkDump(q: Queryable, reader: DumpReader, options: DumpC
     tenants.add(record.tenant);
     if (record.type === 'tenant') tenantLines.add(record.tenant);
     await ownership.add(record, item.line);
+    await agents?.add(record, item.line);
     counts[record.type] += 1;
     records += 1;
     if (records % PROGRESS_EVERY === 0) options.onProgress?.(records);
@@ -70,6 +76,7 @@ export async function checkDump(q: Queryable, reader: DumpReader, options: DumpC
     ]);
   }
   await ownership.flush();
+  await agents?.flush();
   options.onProgress?.(records);
   return { description, counts, tenants, newCells: counts.cell - ownership.presentCells };
 }

@@ -12,6 +12,7 @@ import type { EmbeddingIdentity } from '../../store/migrator.js';
 import { createVectorIndex, dropVectorIndex, type VectorTable } from '../../store/vector-indexes.js';
 import { checkDump } from './check-dump.js';
 import type { DumpReader } from './dump-items.js';
+import type { TenantImport } from './tenant-import.js';
 import { writeDump } from './write-dump.js';
 
 export interface ImportProgress {
@@ -40,6 +41,8 @@ export interface ImportDumpOptions {
   readonly onProgress?: (progress: ImportProgress) => void;
   /** Called inside the import's transaction once every row is written, before it commits. */
   readonly beforeCommit?: () => void;
+  /** A tenant's own import (REST): held to tenant-import.ts's rules; unset, the file is restored as written (the operator's). */
+  readonly tenantImport?: TenantImport;
 }
 
 const VECTOR_TABLES: readonly VectorTable[] = ['cells', 'beacons'];
@@ -48,6 +51,7 @@ const VECTOR_TABLES: readonly VectorTable[] = ['cells', 'beacons'];
 export async function importDump(db: Db, reader: DumpReader, options: ImportDumpOptions): Promise<ImportSummary> {
   const checked = await checkDump(db, reader, {
     ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
+    ...(options.tenantImport === undefined ? {} : { tenantImport: options.tenantImport }),
     onProgress: (records) => options.onProgress?.({ phase: 'checking', records }),
   });
   const quota = options.cellQuota;
@@ -70,6 +74,7 @@ export async function importDump(db: Db, reader: DumpReader, options: ImportDump
     const written = await writeDump(tx, reader, {
       useFileVectors,
       embedder: options.embedder,
+      ...(options.tenantImport === undefined ? {} : { tenantImport: options.tenantImport }),
       onProgress: (records) => options.onProgress?.({ phase: 'writing', records, total }),
     });
     if (rebuild) {

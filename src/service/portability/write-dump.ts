@@ -25,6 +25,7 @@ import {
 import { toVectorText } from '../../store/vector-text.js';
 import type { DumpReader } from './dump-items.js';
 import { OwnershipCheck } from './dump-ownership.js';
+import { tenantCells, tenantCorroboration, type TenantImport } from './tenant-import.js';
 
 export interface DumpWriteOptions {
   /** Use the file's vectors (its embedder is the target's); otherwise every text is embedded again. */
@@ -33,6 +34,8 @@ export interface DumpWriteOptions {
   readonly embedder: () => Promise<Embedder>;
   /** Called after each batch with the records written so far. */
   readonly onProgress?: (records: number) => void;
+  /** A tenant's own import: cells take no standing from the file (tenant-import.ts). */
+  readonly tenantImport?: TenantImport;
 }
 
 /** Records added per type; the rest of each type's count was already present (or, for diffs, belongs to an inbox kept as it was). */
@@ -127,7 +130,9 @@ class DumpWriter {
     }
   }
 
-  private async insertCells(cells: readonly ExportCell[]): Promise<number> {
+  private async insertCells(fileCells: readonly ExportCell[]): Promise<number> {
+    const rules = this.options.tenantImport;
+    const cells = rules === undefined ? fileCells : await tenantCells(this.tx, rules, fileCells);
     const vectors = await this.vectors(cells.map((c) => ({ text: c.content, embedding: c.embedding })));
     const added = new Set(await insertCells(this.tx, cells.map(({ embedding: _file, ...cell }, i) => ({ ...cell, embedding: vectors[i] as string }))));
     // A skipped cell must be the same tenant's already; otherwise another unique rule refused it.
@@ -141,7 +146,9 @@ class DumpWriter {
     return added.size;
   }
 
-  private async insertCorroborations(records: readonly ExportCorroboration[]): Promise<number> {
+  private async insertCorroborations(fileRecords: readonly ExportCorroboration[]): Promise<number> {
+    const rules = this.options.tenantImport;
+    const records = rules === undefined ? fileRecords : fileRecords.map((record) => tenantCorroboration(rules, record));
     const added = new Set(await insertCorroborations(this.tx, records));
     // A skipped record must be the same tenant's already; otherwise its cell is missing, and dropping it would lose a statement.
     const orphan = await this.foreignSkipped('corroboration', records.map((record) => ({ id: record.corroboration_id, tenant: record.tenant, record })), added);
