@@ -73,7 +73,7 @@ export async function runHookCommand(argv: readonly string[]): Promise<void> {
   }
   const apiKey = process.env.HYPHAE_API_KEY?.trim();
   if (apiKey === undefined || apiKey === '') {
-    fail('HYPHAE_API_KEY is not set: create a key with `hyphae keys create` and pass it in the environment');
+    fail('HYPHAE_API_KEY is not set: mint this agent a key (`hyphae keys create --remote URL --agent NAME` with an admin key in HYPHAE_API_KEY while the server runs) and pass it in the environment');
     return;
   }
   const stateDir = typeof parsed.values['state-dir'] === 'string' ? parsed.values['state-dir'] : undefined;

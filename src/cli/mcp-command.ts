@@ -35,7 +35,7 @@ export async function runMcpCommand(argv: readonly string[]): Promise<void> {
   if (typeof remote === 'string') {
     const apiKey = process.env.HYPHAE_API_KEY?.trim();
     if (apiKey === undefined || apiKey === '') {
-      stderrLog('HYPHAE_API_KEY is not set: create a key with `hyphae keys create` and pass it in the environment');
+      stderrLog('HYPHAE_API_KEY is not set: mint this agent a key (`hyphae keys create --remote URL --agent NAME` with an admin key in HYPHAE_API_KEY while the server runs) and pass it in the environment');
       process.exitCode = 2;
       return;
     }

@@ -1,5 +1,5 @@
 /**
- * One OAuth access token, one rate-limit bucket (issue 41, finding 8): base64url's unused final
+ * With OAuth on: one access token, one rate-limit bucket (issue 41, finding 8): base64url's unused final
  * bits let a JWT be spelt 16 ways that all verify; the limiter keys on what the token decodes to,
  * so the spellings share the token's budget instead of each bringing a fresh one.
  */
@@ -49,5 +49,25 @@ describe('the rate limit of an access token', () => {
     // Another token has its own budget.
     const other = await as.mint(as.accessTokenClaims(PUBLIC_URL, { jti: 'another' }));
     expect((await t.app.inject({ method: 'GET', url: '/v1/cells', headers: { authorization: `Bearer ${other}` } })).statusCode).toBe(200);
+  });
+});
+
+describe('a 401 with OAuth on', () => {
+  it('names both ways to send a key and the access token, and keeps the challenge', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/v1/cells' });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().error.message).toBe(
+      'missing credential: send an API key as "x-hyphae-key: <key>" or "Authorization: Bearer <key>", or an OAuth access token as "Authorization: Bearer <token>"',
+    );
+    expect(response.headers['www-authenticate']).toMatch(/^Bearer resource_metadata="/);
+  });
+
+  it('takes a key as a bearer beside tokens, and challenges a refused one like any 401', async () => {
+    const key = (await t.runtime.mintKey({ tenant: 'acme', agent: 'keyed' })).key;
+    expect((await t.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).json()).toMatchObject({ agent: 'keyed' });
+    const refused = await t.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: 'Bearer hy_unknown-key-of-nobody' } });
+    expect(refused.statusCode).toBe(401);
+    // A refused key is no refused token: the challenge names no invalid_token.
+    expect(refused.headers['www-authenticate']).not.toContain('invalid_token');
   });
 });
