@@ -76,9 +76,9 @@ function rateLimitKey(oauth: boolean): (request: FastifyRequest) => string {
   };
 }
 
-function trustProxyOption(trust: HttpConfig['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+function trustProxyOption(trust: HttpConfig['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
   if (typeof trust === 'number') return (_address, hop) => hop < trust;
-  return typeof trust === 'boolean' ? trust : [...trust];
+  return trust === false ? false : [...trust];
 }
 
 export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {

@@ -12,8 +12,8 @@ export interface HttpConfig {
   readonly rateLimitWindowMs: number;
   /** Failed authentications (401) per `rateLimitWindowMs` per client address before it gets 429. */
   readonly failedAuthMax: number;
-  /** Passed to fastify: true, a hop count, or a list of trusted proxy addresses/CIDRs. */
-  readonly trustProxy: boolean | number | readonly string[];
+  /** Passed to fastify: none, a hop count, or a list of trusted proxy addresses/CIDRs — never every hop, whose left-most address the client writes. */
+  readonly trustProxy: false | number | readonly string[];
   /** When set, `GET /metrics` requires `Authorization: Bearer <token>`. */
   readonly metricsBearerToken: string | undefined;
   /** How long one readiness check may take before it counts as failing. */

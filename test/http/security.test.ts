@@ -66,10 +66,20 @@ describe('Host allowlist', () => {
 
   it('checks the forwarded host only behind a trusted proxy', async () => {
     const headers = { host: '10.0.0.5:8787', 'x-forwarded-host': 'hyphae.example.com', 'x-hyphae-key': key.key };
-    const trusting = await appWith({ config: { allowedHosts: ['hyphae.example.com'], trustProxy: true } });
+    const trusting = await appWith({ config: { allowedHosts: ['hyphae.example.com'], trustProxy: 1 } });
     expect((await trusting.app.inject({ method: 'GET', url: '/v1/cells', headers })).statusCode).toBe(200);
     const direct = await appWith({ config: { allowedHosts: ['hyphae.example.com'] } });
     expect((await direct.app.inject({ method: 'GET', url: '/v1/cells', headers })).statusCode).toBe(421);
+  });
+
+  it('behind a trusted proxy, limits the address that proxy appended, not the left-most one the client wrote', async () => {
+    const { app } = await appWith({ config: { trustProxy: 1, failedAuthMax: 2 } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const headers = { 'x-hyphae-key': 'hy_unknown-key-000000', 'x-forwarded-for': `203.0.113.${i}, 198.51.100.7` };
+      statuses.push((await app.inject({ method: 'GET', url: '/v1/cells', headers, remoteAddress: '10.0.0.2' })).statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 429, 429]);
   });
 
   it('lets probes and scrapes through whatever the Host (pods are addressed by IP)', async () => {
