@@ -126,12 +126,16 @@ const scoreSchema = z
   .describe('What ranked the hit, higher first: vector 1 − distance; lexical the share of the query’s weighted terms the cell holds (0–1); hybrid 1 − distance plus what matching identifiers and words add');
 
 /** MCP `recall`/`query` results: ids, distances and scores only, never content. */
+/** A hit that is a chunk of a source (docs/sources.md): the source and where in its text (Unicode code points) the chunk lies. */
+export const chunkOfSourceSchema = z
+  .strictObject({ source_id: z.string(), chunk_index: z.int().min(0), char_start: z.int().min(0), char_end: z.int().min(0) })
+  .describe('Present when the cell is a chunk of a source: read the source around it with GET /v1/sources/{source_id}?offset=char_start');
 export const recallIdsResultSchema = z.strictObject({
-  results: z.array(z.strictObject({ node_id: uuidSchema, distance: distanceSchema, score: scoreSchema })),
+  results: z.array(z.strictObject({ node_id: uuidSchema, distance: distanceSchema, score: scoreSchema, source: chunkOfSourceSchema.optional() })),
 });
 /** REST `recall`/`query` results: each hit hydrated with its full node. */
 export const recallNodesResultSchema = z.strictObject({
-  results: z.array(z.strictObject({ node: memoryNodeSchema, distance: distanceSchema, score: scoreSchema })),
+  results: z.array(z.strictObject({ node: memoryNodeSchema, distance: distanceSchema, score: scoreSchema, source: chunkOfSourceSchema.optional() })),
 });
 
 export const cellsPageSchema = z.strictObject({ cells: z.array(memoryNodeSchema), next_cursor: nextCursorSchema });

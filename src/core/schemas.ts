@@ -92,6 +92,10 @@ const searchFields = {
     .max(1)
     .optional()
     .describe('0 (default): rank by relevance alone; up to 1: newer cells move up among the relevant candidates (1: newest first). Never excludes a cell'),
+  kind: z
+    .enum(['memory', 'knowledge', 'all'])
+    .optional()
+    .describe('knowledge: only chunks of knowledge sources (documents); memory: cells and chunks of memory sources (conversations); all (default): both'),
 };
 
 export const recallInputSchema = z.strictObject(searchFields);

@@ -46,6 +46,14 @@ export interface KnnFilter {
   readonly createdAfter?: string;
   readonly createdBefore?: string;
   readonly minTrust?: number;
+  /** Only chunks of knowledge sources, or only cells and chunks of memory sources (docs/sources.md); absent: every cell. */
+  readonly kind?: 'memory' | 'knowledge';
+}
+
+/** The condition of a kind: a chunk's kind is its source's; a cell of no source is memory. */
+function kindCondition(n: number): string {
+  const ofKind = `(project, source_id) IN (SELECT s.project, s.source_id FROM sources s WHERE s.tenant_id = $2 AND s.kind = $${n})`;
+  return `CASE WHEN $${n} = 'knowledge' THEN source_id IS NOT NULL AND ${ofKind} ELSE source_id IS NULL OR ${ofKind} END`;
 }
 
 export interface CellSearch {
@@ -135,6 +143,7 @@ function filterConditions(vector: VectorParam, filter: KnnFilter): CellCondition
     .add((n) => `created_at > $${n}::timestamptz`, filter.createdAfter)
     .add((n) => `created_at < $${n}::timestamptz`, filter.createdBefore)
     .add((n) => `trust >= $${n}::real`, filter.minTrust)
+    .add(kindCondition, filter.kind)
     .validity(filter.validity);
 }
 

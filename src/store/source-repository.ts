@@ -352,3 +352,22 @@ export async function deleteSourceRows(tx: Queryable, key: SourceKey): Promise<b
   );
   return (result.rows[0]?.n ?? 0) > 0;
 }
+
+/** Where a chunk cell lies in its source. */
+export interface ChunkOfSource {
+  readonly source_id: string;
+  readonly chunk_index: number;
+  readonly char_start: number;
+  readonly char_end: number;
+}
+
+/** Of these cells, the chunks of sources, with their source and range (a recall names them on its hits). */
+export async function chunksOfSources(q: Queryable, tenantId: string, nodeIds: readonly string[]): Promise<Map<string, ChunkOfSource>> {
+  if (nodeIds.length === 0) return new Map();
+  const result = await q.query<ChunkOfSource & { node_id: string }>(
+    `SELECT node_id::text AS node_id, source_id, chunk_index, char_start, char_end FROM cells
+     WHERE tenant_id = $1 AND node_id = ANY($2::uuid[]) AND source_id IS NOT NULL`,
+    [tenantId, nodeIds],
+  );
+  return new Map(result.rows.map(({ node_id, ...chunk }) => [node_id, chunk]));
+}

@@ -71,6 +71,19 @@ describe('/v1/sources', () => {
     expect((await call('GET', '/v1/sources/runbook/status', '/v1/sources/{id}/status', alice.key)).statusCode).toBe(404);
   });
 
+  it('POST /v1/recall with kind: knowledge answers only chunks, each naming its source and range', async () => {
+    const text = '# Boilers\n\nThe boiler relief valve lifts at six bar.';
+    expect((await call('POST', '/v1/sources', '/v1/sources', alice.key, { text, format: 'markdown', source_id: 'boilers' })).statusCode).toBe(201);
+    expect((await call('POST', '/v1/cells', '/v1/cells', alice.key, { content: 'The boiler relief valve was tested on Monday.', cell_type: 'Fact' })).statusCode).toBe(201);
+    const recalled = await call('POST', '/v1/recall', '/v1/recall', alice.key, { query: 'boiler relief valve', k: 5, kind: 'knowledge' });
+    expect(recalled.statusCode, recalled.body).toBe(200);
+    const results = (recalled.json() as { results: { source?: { source_id: string; char_start: number; char_end: number } }[] }).results;
+    expect(results.map((hit) => hit.source?.source_id)).toEqual(['boilers']);
+    expect(text.slice(results[0]?.source?.char_start, results[0]?.source?.char_end)).toBe(text);
+    const both = await call('POST', '/v1/recall', '/v1/recall', alice.key, { query: 'boiler relief valve', k: 5 });
+    expect((both.json() as { results: unknown[] }).results).toHaveLength(2);
+  });
+
   it('answers 400 for both or neither of text and turns, and for a limit above 20,000', async () => {
     const neither = await call('POST', '/v1/sources', '/v1/sources', alice.key, { title: 'empty' });
     expect(neither.statusCode).toBe(400);

@@ -121,6 +121,29 @@ function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<
       for (const row of rows) expect(row.content.endsWith(points.slice(row.char_start, row.char_end).join(''))).toBe(true);
     });
 
+    it('recall names a chunk’s source and range, and its kind keeps to knowledge, memory or both', async () => {
+      const facade = h.facade();
+      const writer = await h.principal(facade, freshTenant(), 'writer');
+      const text = `# Pumps\n\n## Valves\n\nThe 🚰 pressure valve of pump seven opens at four bar.`;
+      await facade.ingestSource(writer, { text, format: 'markdown', title: 'Pumps', source_id: 'pumps', overwrite: true });
+      await facade.ingestSource(writer, { turns: [{ user: 'When does the pressure valve of pump seven open?', assistant: 'At four bar.' }], source_id: 'chat', overwrite: true });
+      const cell = await facade.store(writer, { content: 'The pressure valve of pump seven was replaced in May.', cell_type: 'Fact', salience: 0.5 });
+      const query = 'pressure valve of pump seven';
+      const every = await facade.recall(writer, { query, k: 10 }, { withNodes: true });
+      expect(every.results).toHaveLength(3);
+      const doc = every.results.find((hit) => hit.source?.source_id === 'pumps');
+      expect(doc?.source).toMatchObject({ chunk_index: 0 });
+      const points = Array.from(text);
+      expect(doc?.node?.content.endsWith(points.slice(doc.source?.char_start, doc.source?.char_end).join(''))).toBe(true);
+      expect(every.results.find((hit) => hit.node_id === cell.node_id)?.source).toBeUndefined();
+      const ids = async (kind: 'memory' | 'knowledge' | 'all'): Promise<string[]> =>
+        (await facade.recall(writer, { query, k: 10, kind })).results.map((hit) => hit.source?.source_id ?? 'cell').sort();
+      expect(await ids('knowledge')).toEqual(['pumps']);
+      expect(await ids('memory')).toEqual(['cell', 'chat']);
+      expect(await ids('all')).toEqual(['cell', 'chat', 'pumps']);
+      expect(await facade.recall(writer, { query, k: 10, kind: 'knowledge', mode: 'lexical' }).then((r) => r.results.map((hit) => hit.source?.source_id))).toEqual(['pumps']);
+    });
+
     it('refuses both or neither of text and turns, and chunks a conversation by turns as memory', async () => {
       const facade = h.facade();
       const writer = await h.principal(facade, freshTenant(), 'writer');

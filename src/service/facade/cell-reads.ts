@@ -7,6 +7,7 @@ import { listCellsInputSchema, queryInputSchema, recallInputSchema, searchProjec
 import { cellHistory, listCells } from '../../store/cell-repository.js';
 import { corroborationsOf } from '../../store/corroboration-repository.js';
 import { searchCells, type KnnProject } from '../../store/cell-search.js';
+import { chunksOfSources, type ChunkOfSource } from '../../store/source-repository.js';
 import { readableProjects, requireProject } from '../authorization.js';
 import { parseInput, parseUuid } from '../input-validation.js';
 import type { HydrateOption, MemoryFacade } from '../memory-facade.js';
@@ -125,6 +126,7 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
       ...(input.created_after === undefined ? {} : { createdAfter: input.created_after }),
       ...(input.created_before === undefined ? {} : { createdBefore: input.created_before }),
       ...(input.min_trust === undefined ? {} : { minTrust: input.min_trust }),
+      ...(input.kind === undefined || input.kind === 'all' ? {} : { kind: input.kind }),
       validity: validityOf(options?.validity),
     },
     input.k,
@@ -134,9 +136,14 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
     principal.tenantId,
     found.map((h) => h.node_id),
   );
-  if (!withNodes) return { results: found.map(({ node_id, distance, score }) => ({ node_id, distance, score })) };
+  const chunks = await chunksOfSources(ctx.db, principal.tenantId, found.map((h) => h.node_id));
+  const source = (id: string): { source?: ChunkOfSource } => {
+    const chunk = chunks.get(id);
+    return chunk === undefined ? {} : { source: chunk };
+  };
+  if (!withNodes) return { results: found.map(({ node_id, distance, score }) => ({ node_id, distance, score, ...source(node_id) })) };
   // The search statement returned the cells themselves: no second read by id.
   return {
-    results: found.flatMap((h) => (h.cell === undefined ? [] : [{ node_id: h.node_id, distance: h.distance, score: h.score, node: ctx.node(h.cell) }])),
+    results: found.flatMap((h) => (h.cell === undefined ? [] : [{ node_id: h.node_id, distance: h.distance, score: h.score, node: ctx.node(h.cell), ...source(h.node_id) }])),
   };
 }

@@ -4,7 +4,10 @@ import type { CellLink } from '../resources/cell-presentation.js';
 import { linkToNode } from '../resources/cell-presentation.js';
 import type { ToolOutcome } from './tool-definition.js';
 
-export function nearestCells(found: RecallResult): ToolOutcome<{ results: { node_id: string; distance: number; score: number }[] }> {
+type ChunkOfSource = NonNullable<RecallResult['results'][number]['source']>;
+
+export function nearestCells(found: RecallResult): ToolOutcome<{ results: { node_id: string; distance: number; score: number; source?: ChunkOfSource }[] }> {
   const links: CellLink[] = found.results.flatMap((hit) => (hit.node === undefined ? [] : [linkToNode(hit.node)]));
-  return { structured: { results: found.results.map((hit) => ({ node_id: hit.node_id, distance: hit.distance, score: hit.score })) }, links };
+  const results = found.results.map((hit) => ({ node_id: hit.node_id, distance: hit.distance, score: hit.score, ...(hit.source === undefined ? {} : { source: hit.source }) }));
+  return { structured: { results }, links };
 }
