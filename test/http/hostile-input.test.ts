@@ -94,6 +94,7 @@ function validBodies(f: Fixtures): Record<string, readonly Record<string, string
     created_before: j('2100-01-01T00:00:00Z'),
     min_trust: '0.1',
     recency_bias: '0.5',
+    kind: j('all'),
   };
   return {
     storeCell: [
@@ -122,6 +123,20 @@ function validBodies(f: Fixtures): Record<string, readonly Record<string, string
     ],
     drainInbox: [{ page_size: '10' }],
     createKey: [{ tenant: j('fuzz'), agent: j('other'), roles: j(['reader']), projects: j(['fuzz']), default_project: j('fuzz'), trust: '0.5' }],
+    ingestSource: [
+      {
+        text: j('# Payments\n\nA document about payments.'),
+        format: j('markdown'),
+        kind: j('knowledge'),
+        title: j('Payments'),
+        source_id: j('fuzz-doc'),
+        overwrite: 'true',
+        metadata: j({ source: 'fuzz' }),
+        observation_date: j('2026-07-04'),
+        project: j('fuzz'),
+      },
+      { turns: j([{ user: 'hello', assistant: 'hi' }]), user_name: j('Ana'), source_id: j('fuzz-chat') },
+    ],
   };
 }
 
@@ -145,6 +160,10 @@ function validQueries(f: Fixtures): Record<string, readonly Record<string, strin
     // A project that holds nothing: a valid purge must not erase the fixtures the other routes use.
     purgeProject: [{ project: 'fuzz-purged' }],
     recentGossip: [{ recipient: 'other', limit: '5' }],
+    listSources: [{ kind: 'knowledge', project: 'fuzz', limit: '5', cursor: Buffer.from(JSON.stringify(['2020-01-01T00:00:00.000000Z', 'a'])).toString('base64url') }],
+    readSource: [{ project: 'fuzz', offset: '3', limit: '100' }],
+    sourceStatus: [{ project: 'fuzz' }],
+    deleteSource: [{ project: 'fuzz' }],
   };
 }
 
@@ -306,6 +325,7 @@ describe('MCP over HTTP: hostile tool arguments never yield a 5xx or an internal
       created_before: j('2100-01-01T00:00:00Z'),
       min_trust: '0.1',
       recency_bias: '0.5',
+      kind: j('knowledge'),
     };
     return {
       store: {
