@@ -36,7 +36,7 @@ export async function runKeysCommand(argv: readonly string[]): Promise<void> {
     remote: { type: 'string' },
     'api-key': { type: 'string' },
   });
-  if (sub === undefined || parsed.values.help === true) {
+  if (sub === undefined || sub === '--help' || sub === '-h' || parsed.values.help === true) {
     process.stdout.write(KEYS_USAGE);
     return;
   }

@@ -86,6 +86,9 @@ describe('the first hour with `hyphae serve`', { timeout: 600_000 }, () => {
     const unknown = await runHyphae(['keys', 'list', '--remote', server?.url ?? ''], userEnv({ HYPHAE_API_KEY: 'hy_not-a-key-of-this-server' }), undefined, launcher(folder.dir));
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/answered 401 UNAUTHENTICATED: .*set HYPHAE_API_KEY \(or --api-key\) to an admin key/);
+    const help = await runHyphae(['keys', '--help'], userEnv(), undefined, launcher(folder.dir));
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('hyphae keys create --remote http://127.0.0.1:8787');
     const none = await runHyphae(['keys', 'list', '--remote', server?.url ?? ''], userEnv(), undefined, launcher(folder.dir));
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('needs an admin key of that server: set HYPHAE_API_KEY (or pass --api-key)');
