@@ -1,8 +1,8 @@
 /**
  * The facade's key administration. An admin administers the keys of its own tenant that lie within
  * its own reach — projects, roles and trust (core/key-authority.ts; docs/security.md, "Who may
- * administer which keys"); a key beyond it is refused to mint and is, to list and revoke, as if it
- * did not exist. A revoked key stops at once here, within the auth cache TTL elsewhere.
+ * administer which keys"); a key beyond it is refused to mint and is, to list, revoke and rotate,
+ * as if it did not exist. A revoked key stops at once here, within the auth cache TTL elsewhere.
  */
 import type { ApiKeyInfo, CreatedApiKey } from '../../core/entities.js';
 import { ForbiddenError } from '../../core/errors.js';
