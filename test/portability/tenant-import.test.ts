@@ -4,7 +4,7 @@
  * idempotency key — no longer answers the agent's next real store; the forged cell's trust comes
  * from the target's keys, its hits from zero, its times from no later than the import; an agent the
  * tenant does not have is refused, as is a name with a newline; the operator's restore keeps the
- * file as written.
+ * file as written. A key line is restored only when the importer could mint it.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -147,13 +147,12 @@ describe.each(KINDS)("a tenant's import on $kind", { timeout: 180_000 }, ({ kind
     expect(await db.query('SELECT 1 FROM cells WHERE node_id = $1', [stranger])).toMatchObject({ rows: [] });
   });
 
-  it.skipIf(skip)("takes an agent the file's own key line brings, as minting its key would", async () => {
-    const cell = randomUUID();
-    const key = JSON.stringify({
+  const keyLine = (agent: string, fields: Record<string, unknown> = {}): string =>
+    JSON.stringify({
       type: 'key',
       tenant,
       key_id: randomUUID(),
-      agent: 'dave',
+      agent,
       roles: ['reader'],
       projects: ['*'],
       default_project: 'default',
@@ -162,11 +161,24 @@ describe.each(KINDS)("a tenant's import on $kind", { timeout: 180_000 }, ({ kind
       key_prefix: 'hy_test',
       created_at: '2026-12-01T00:00:00.000000Z',
       revoked_at: null,
+      ...fields,
     });
-    const tenantLine = JSON.stringify({ type: 'tenant', tenant, created_at: '2026-12-01T00:00:00.000000Z' });
-    const file = await fileOf([tenantLine, key, cellLine({ node_id: cell, source_agent: 'dave', corroborators: [] })], { tenant: 1, key: 1, cell: 1 });
+  const tenantLine = (): string => JSON.stringify({ type: 'tenant', tenant, created_at: '2026-12-01T00:00:00.000000Z' });
+
+  it.skipIf(skip)("takes an agent the file's own key line brings, as minting its key would", async () => {
+    const cell = randomUUID();
+    const file = await fileOf([tenantLine(), keyLine('dave'), cellLine({ node_id: cell, source_agent: 'dave', corroborators: [] })], { tenant: 1, key: 1, cell: 1 });
     expect((await facade.importTenant(alice, file, { format: 'hyphae' })).records.cell.added).toBe(1);
     expect(await cellRow(cell)).toMatchObject({ source_agent: 'dave', hits: 0 });
+  });
+
+  it.skipIf(skip)('refuses a key line beyond what the importer could mint: more trust, or an agent holding keys beyond it', async () => {
+    const trusted = await expectCode(facade.importTenant(alice, await fileOf([tenantLine(), keyLine('erin', { roles: ['admin'], trust: 1 })], { tenant: 1, key: 1 }), { format: 'hyphae' }), 'FORBIDDEN');
+    expect(trusted.details).toMatchObject({ line: 3, exceeds: 'trust' });
+    // bob holds a key of trust 0.7, beyond alice's 0.5: a key line cannot take his identity over.
+    const takeover = await expectCode(facade.importTenant(alice, await fileOf([tenantLine(), keyLine('bob')], { tenant: 1, key: 1 }), { format: 'hyphae' }), 'FORBIDDEN');
+    expect(takeover.details).toMatchObject({ exceeds: 'agent_keys' });
+    expect(await db.query("SELECT 1 FROM api_keys WHERE tenant_id = $1 AND agent = 'erin'", [tenant])).toMatchObject({ rows: [] });
   });
 
   it.skipIf(skip)("leaves the operator's restore as the file says", async () => {

@@ -67,7 +67,7 @@ export function portabilityOperations(ctx: FacadeContext): PortabilityOperations
       target: identity,
       embedder: async () => ctx.embedder,
       tenant: principal.tenantId,
-      tenantImport: { tenant: principal.tenantId, agents: [principal.agent, target.agent], now: target.now },
+      tenantImport: { tenant: principal.tenantId, importer: principal, agents: [principal.agent, target.agent], now: target.now },
       cellQuota: { tenantId: principal.tenantId, limit: ctx.config.maxCellsPerTenant },
       // Imported sessions and beacons move what the store path remembers of the tenant.
       beforeCommit: () => {

@@ -1,20 +1,25 @@
 /**
  * What a tenant's own import (REST, an admin of the tenant) may not take from its file as written
  * (docs/export-format.md, "A tenant's import"): the principle is that it can bring about nothing
- * the admin could not do through the API. Every agent a record names must already be an agent of
- * the tenant (a key or an inbox there, or a key line of the file); a cell's trust is computed from
+ * the admin could not do through the API. A key line must be one the importer could mint
+ * (core/key-authority.ts); every agent a record names must already be an agent of the tenant (a
+ * key or an inbox there, or a key line of the file); a cell's trust is computed from
  * the target's keys, its hits start at 0, no time lies in the future, and every idempotency key is
  * namespaced so that it can never answer a live store. The operator's `hyphae import` restores the
  * file as written (the operator owns the database).
  */
 import { ForbiddenError } from '../../core/errors.js';
-import type { ExportCell, ExportCorroboration, ExportRecord } from '../../core/export-format.js';
+import { mintRefusal, type KeyReach } from '../../core/key-authority.js';
+import type { ExportCell, ExportCorroboration, ExportKey, ExportRecord } from '../../core/export-format.js';
 import { DEFAULT_TRUST } from '../../core/principal.js';
 import type { Queryable } from '../../store/db.js';
-import { agentTrusts, tenantAgents } from '../../store/import-repository.js';
+import { agentTrusts, idOwners, tenantAgents } from '../../store/import-repository.js';
+import { activeAgentKeys } from '../../store/key-repository.js';
 
 export interface TenantImport {
   readonly tenant: string;
+  /** The importing principal's reach: a key line beyond it is refused, as its mint would be. */
+  readonly importer: KeyReach;
   /** Agents the caller names itself (the importer, a foreign import's agent): always allowed. */
   readonly agents: readonly string[];
   /** The import's time: nothing imported is later. */
@@ -69,8 +74,9 @@ export class TenantAgentCheck {
   }
 
   async add(record: ExportRecord, line: number): Promise<void> {
-    // A key line makes its agent one of the tenant's, as minting the key would.
+    // A key line makes its agent one of the tenant's, as minting the key would — if the importer could mint it.
     if (record.type === 'key') {
+      await this.admitKey(record, line);
       this.known.add(record.agent);
       return;
     }
@@ -78,6 +84,18 @@ export class TenantAgentCheck {
       if (!this.known.has(agent) && !this.pending.has(agent)) this.pending.set(agent, { field, line, type: record.type });
     }
     if (this.pending.size >= BATCH) await this.flush();
+  }
+
+  /** A new unrevoked key is restored only when the importer could mint it for its agent; one the target holds adds nothing. */
+  private async admitKey(key: ExportKey, line: number): Promise<void> {
+    if (key.revoked_at !== null) return;
+    if ((await idOwners(this.q, 'key', [key.key_id.toLowerCase()])).size > 0) return;
+    const refusal = mintRefusal(this.rules.importer, key, await activeAgentKeys(this.q, this.rules.tenant, key.agent));
+    if (refusal === null) return;
+    throw new ForbiddenError(
+      `${this.source}: line ${line}: key ${key.key_id} of agent "${key.agent}" reaches beyond what your key may mint (${refusal}); a tenant's import restores only keys its importer could mint`,
+      { details: { line, exceeds: refusal } },
+    );
   }
 
   async flush(): Promise<void> {
