@@ -26,6 +26,7 @@ export type { ImportFormat } from './portability/dump-readers.js';
 export { fileDumpSource, spoolDumpSource } from './portability/dump-source.js';
 export type { DumpSource, SpooledDumpSource } from './portability/dump-source.js';
 export { IMPORT_MAX_BYTES } from './facade/portability.js';
+export { authorizeOperation } from './operation-authorization.js';
 export type { ImportBody } from './portability/import-spool.js';
 export type { ForeignImportTarget } from './portability/foreign-cell.js';
 export type { DumpReader } from './portability/dump-items.js';

@@ -1,21 +1,41 @@
 /** Mounts the `/v1` route definitions on fastify: authenticate, validate with zod, call the facade. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '../../core/principal.js';
+import { authorizeOperation } from '../../service/index.js';
 import type { MemoryFacade } from '../../service/memory-facade.js';
 import { authenticateRequest } from '../request-authentication.js';
 import { coerceQuery, parseRequestPart, queryScalarKinds } from './request-validation.js';
 import type { RestRoute } from './rest-route.js';
 
 export function registerRestRoutes(app: FastifyInstance, facade: MemoryFacade, routes: readonly RestRoute[]): void {
+  // Principals of routes that take large bodies, resolved from the headers before the body is read.
+  const early = new WeakMap<FastifyRequest, Principal>();
   for (const route of routes) {
     const { params, query, body } = route.schemas;
     const queryKinds = query === undefined ? new Map() : queryScalarKinds(query);
     app.route({
       method: route.method,
       url: route.url,
-      ...(route.bodyLimitBytes === undefined ? {} : { bodyLimit: route.bodyLimitBytes }),
+      ...(route.bodyLimitBytes === undefined
+        ? {}
+        : {
+            bodyLimit: route.bodyLimitBytes,
+            // A large body is read only for a caller the facade lets run the operation; a refusal ends the connection unread.
+            preParsing: async (request: FastifyRequest, reply, payload) => {
+              try {
+                const principal = await authenticateRequest(facade, request);
+                authorizeOperation(principal, route.operationId);
+                early.set(request, principal);
+              } catch (error) {
+                void reply.header('connection', 'close');
+                throw error;
+              }
+              return payload;
+            },
+          }),
       handler: async (request, reply) => {
         // Authentication first: an anonymous caller learns nothing, not even which fields are wrong.
-        const principal = await authenticateRequest(facade, request);
+        const principal = early.get(request) ?? (await authenticateRequest(facade, request));
         const input = {
           principal,
           params: params === undefined ? undefined : parseRequestPart(params, 'params', request.params),
