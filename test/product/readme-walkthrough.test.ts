@@ -1,13 +1,13 @@
 /**
  * The README, followed line by line in a fresh clone (its tracked files, the checkout's
  * node_modules): the first command block's `npm start`, the admin key read off the banner, a second
- * agent's key minted while the server runs, two official MCP SDK clients configured from the README's
+ * agent's key minted while the server runs (`keys create --remote`), two official MCP SDK clients configured from the README's
  * HTTP configuration (Streamable HTTP), one stores and the other hears the push on its GET /mcp
  * stream and recalls it, the console page the README names, and the banner's Claude Desktop entry
  * (the stdio bridge) run as written. The commands come from the README's own code blocks, so an
  * edit that breaks one fails here.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -109,38 +109,34 @@ describe('the README, line by line, in a fresh clone', { timeout: 600_000 }, () 
     expect(existsSync(join(clone, '.hyphae'))).toBe(true);
   });
 
-  it('mints a second agent’s key while the server runs, as the README (or the banner) says', async () => {
+  it('mints a second agent’s key while the server runs, with the README’s `keys create --remote` command', async () => {
     const url = server?.url ?? '';
     const mint = blocksUnder(readme, '## Connect an MCP client', 'sh')[0] ?? '';
-    const line = commandLine(mint, 'keys create');
-    if (line.includes('--remote')) {
-      // `HYPHAE_API_KEY=<admin key> npx hyphae keys create --remote URL …`: the clear key alone on stdout.
-      const words = shellWords(localised(line, url, adminKey));
-      const env: Record<string, string> = {};
-      while (/^[A-Z_]+=/.test(words[0] ?? '')) {
-        const [name, ...value] = (words.shift() as string).split('=');
-        env[name as string] = value.join('=');
-      }
-      env.HYPHAE_API_KEY = adminKey;
-      const agentAt = words.indexOf('--agent');
-      if (agentAt >= 0) words[agentAt + 1] = 'bob';
-      expect(words.slice(0, 2)).toEqual(['npx', 'hyphae']);
-      const minted = await runHyphae(words.slice(2), userEnv(env), undefined, { command: 'npx', args: ['hyphae'], cwd: clone });
-      expect(minted.code, minted.stderr).toBe(0);
-      bobKey = minted.stdout.trim();
-    } else {
-      // The README's command wants the server stopped; the banner says how while it runs.
-      expect(server?.stdout()).toContain('POST /v1/admin/keys with this key while the server runs');
-      const response = await fetch(`${url}/v1/admin/keys`, {
-        method: 'POST',
-        headers: { 'x-hyphae-key': adminKey, 'content-type': 'application/json' },
-        body: JSON.stringify({ tenant: 'default', agent: 'bob' }),
-      });
-      expect(response.status).toBe(201);
-      bobKey = ((await response.json()) as { key: string }).key;
+    // `HYPHAE_API_KEY=hy_…admin… npx hyphae keys create --remote URL --tenant default --agent bob`: the clear key alone on stdout.
+    const words = shellWords(commandLine(mint, 'keys create').replaceAll('http://127.0.0.1:8787', url));
+    expect(words).toContain('--remote');
+    const env: Record<string, string> = {};
+    while (/^[A-Z_]+=/.test(words[0] ?? '')) {
+      const [name, ...value] = (words.shift() as string).split('=');
+      env[name as string] = value.join('=');
     }
-    expect(bobKey).toMatch(KEY_PATTERN);
+    expect(Object.keys(env)).toEqual(['HYPHAE_API_KEY']);
+    env.HYPHAE_API_KEY = adminKey;
+    expect(words.slice(0, 2)).toEqual(['npx', 'hyphae']);
+    const minted = await runHyphae(words.slice(2), userEnv(env), undefined, { command: 'npx', args: ['hyphae'], cwd: clone });
+    expect(minted.code, minted.stderr).toBe(0);
+    bobKey = minted.stdout.trim();
+    expect(bobKey).toMatch(new RegExp(`^${KEY_PATTERN.source}$`));
     expect(bobKey).not.toBe(adminKey);
+  });
+
+  it.skipIf(spawnSync('curl', ['--version']).status !== 0)('mints another over REST with the README’s curl command', () => {
+    const curl = blocksUnder(readme, '## Connect an MCP client', 'sh')[1] ?? '';
+    expect(curl).toContain('curl');
+    const script = curl.replaceAll('http://127.0.0.1:8787', server?.url ?? '').replaceAll('hy_…admin…', adminKey).replaceAll('"agent":"bob"', '"agent":"carol"');
+    const r = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { agent: string; key: string })).toMatchObject({ agent: 'carol', key: expect.stringMatching(KEY_PATTERN) });
   });
 
   it('connects two SDK clients from the README’s HTTP configuration; a store by one is pushed to the other, which recalls it', async () => {
