@@ -5,7 +5,8 @@ import type { Queryable } from './db.js';
 /**
  * Deletes everything one project of a tenant holds: its cells (every layer and version; their
  * reinforcement keys and cell resource subscriptions go with them), scenes, sessions, the beacons
- * that watch only it, and the diffs about it still in inboxes (their previews quote the cells).
+ * that watch only it, the diffs about it still in inboxes (their previews quote the cells), and its
+ * sources (their chunks are among its cells) with any ingestion of them pending.
  * Tenant-wide beacons stay. Counts what went.
  */
 export async function purgeProject(q: Queryable, tenantId: string, project: string): Promise<Omit<PurgedProject, 'project'>> {
@@ -20,5 +21,8 @@ export async function purgeProject(q: Queryable, tenantId: string, project: stri
   const sessions = await count(`DELETE FROM sessions WHERE tenant_id = $1 AND project = $2`);
   const scenes = await count(`DELETE FROM scenes WHERE tenant_id = $1 AND project = $2`);
   const beacons = await count(`DELETE FROM beacons WHERE tenant_id = $1 AND project = $2`);
+  // Its sources go with their chunks (docs/sources.md); a pending ingestion takes its drafts with it.
+  await count(`DELETE FROM sources WHERE tenant_id = $1 AND project = $2`);
+  await count(`DELETE FROM source_ingestions WHERE tenant_id = $1 AND project = $2`);
   return { cells: cells.rows[0]?.n ?? 0, scenes, sessions, beacons, diffs };
 }

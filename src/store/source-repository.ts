@@ -283,11 +283,12 @@ export async function countDraftsToEmbed(q: Queryable, ingestionId: string): Pro
   return result.rows[0]?.n ?? 0;
 }
 
-/** Deletes a source's chunk cells (their terms go with them, 0012/0014) and the inbox diffs about them; returns the chunks' ids. */
+/** Deletes a source's chunk cells (their terms go with them, 0012/0014), the inbox diffs about them and their resource subscriptions; returns the chunks' ids. */
 export async function deleteSourceChunks(tx: Queryable, key: SourceKey): Promise<string[]> {
   const result = await tx.query<{ node_id: string }>(
     `WITH gone AS (DELETE FROM cells WHERE tenant_id = $1 AND project = $2 AND source_id = $3 RETURNING node_id),
-     diffs_gone AS (DELETE FROM diffs WHERE tenant_id = $1 AND node_id IN (SELECT node_id FROM gone))
+     diffs_gone AS (DELETE FROM diffs WHERE tenant_id = $1 AND node_id IN (SELECT node_id FROM gone)),
+     unsubscribed AS (DELETE FROM resource_subscriptions WHERE tenant_id = $1 AND resource IN (SELECT 'cell:' || node_id::text FROM gone))
      SELECT node_id::text AS node_id FROM gone`,
     [key.tenantId, key.project, key.sourceId],
   );

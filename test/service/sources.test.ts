@@ -222,6 +222,26 @@ function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<
       await expectCode(facade.deleteSource(writer, { source_id: 'kiwi' }), 'NOT_FOUND');
     });
 
+    it('an admin purge of a project erases its sources with their chunks, pending ingestions included', async () => {
+      const facade = h.facade({ sources: { syncChunks: 1, sweepMs: 3_600_000 } });
+      const tenant = freshTenant();
+      const writer = await h.principal(facade, tenant, 'writer');
+      const admin = await h.principal(facade, tenant, 'root', ['admin']);
+      await facade.ingestSource(writer, { text: 'a short note', source_id: 'note', overwrite: true });
+      const pending = new GatedEmbedder(embedder);
+      pending.hold();
+      const held = h.facade({ embedder: pending, sources: { syncChunks: 1, sweepMs: 3_600_000 } });
+      await held.ingestSource(writer, { text: handbook('plum', 4), format: 'markdown', source_id: 'pending', overwrite: true });
+      await facade.purgeProject(admin, { project: writer.defaultProject });
+      pending.release();
+      await held.close();
+      await expectCode(facade.readSource(writer, { source_id: 'note' }), 'NOT_FOUND');
+      await expectCode(facade.sourceStatus(writer, { source_id: 'pending' }), 'NOT_FOUND');
+      for (const table of ['sources', 'source_ingestions', 'cells']) {
+        expect(await count(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [tenant])).toBe(0);
+      }
+    });
+
     it('another tenant’s source_id reads as not found, and that tenant reuses the id without touching the first', async () => {
       const facade = h.facade();
       const a = await h.principal(facade, freshTenant('a'), 'writer');
