@@ -63,14 +63,14 @@ function isLeapYear(year: number): boolean {
 }
 
 /**
- * An agent's name, the one rule for keys, OAuth claims, imports and filters: 1–128 characters,
- * letters, digits and `._@:|+-` (identity providers' subjects carry `|` and `+`), starting with a
- * letter or digit — no spaces, newlines or other control characters, so a name shown to another
- * agent (a channel event, a diff) can never pose as text of its own.
+ * An agent's name, the one rule for keys, OAuth claims, imports and filters: 1–128 letters, digits
+ * and `._@:|+-` (identity providers' subjects carry `|` and `+`) — no spaces, newlines or other
+ * control characters, so a name shown to another agent (a channel event, a diff) can never pose as
+ * text of its own. It admits every name the earlier rules of keys and tokens admitted.
  */
-const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._@:|+-]{0,127}$/;
+const AGENT_NAME = /^[A-Za-z0-9._@:|+-]{1,128}$/;
 
-export const AGENT_NAME_MESSAGE = 'must be 1-128 letters, digits or ._@:|+- starting with a letter or digit (no spaces, newlines or control characters)';
+export const AGENT_NAME_MESSAGE = 'must be 1-128 letters, digits or ._@:|+- (no spaces, newlines or control characters)';
 
 export function isAgentName(value: unknown): value is string {
   return typeof value === 'string' && AGENT_NAME.test(value);

@@ -53,7 +53,7 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedApiKey): void }): 
       </h3>
       <div class="field">
         <label for="new-agent">Agent</label>
-        <input id="new-agent" name="agent" required pattern="[A-Za-z0-9][A-Za-z0-9._@:\-]*" />
+        <input id="new-agent" name="agent" required pattern="[A-Za-z0-9._@:\|+\-]{1,128}" />
       </div>
       <div class="field">
         <label for="new-role">Role</label>

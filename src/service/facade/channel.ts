@@ -7,6 +7,7 @@
 import { TtlCache } from '../../auth/ttl-cache.js';
 import type { ChannelBacklog } from '../../core/entities.js';
 import { canAccessProject } from '../../core/principal.js';
+import { isAgentName } from '../../core/text-rules.js';
 import { agentTrust } from '../../store/agent-trust-repository.js';
 import { channelBacklog, raiseChannelMark } from '../../store/channel-mark-repository.js';
 import type { MemoryFacade } from '../memory-facade.js';
@@ -15,8 +16,6 @@ import type { FacadeContext } from './facade-context.js';
 /** Like a key's principal (key-authenticator.ts): a changed trust shows within 5 s. */
 const TRUST_CACHE_TTL_MS = 5_000;
 const TRUST_CACHE_ENTRIES = 10_000;
-/** What an agent name can be (keys are minted with this rule); anything else holds no trust. */
-const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._@:-]{0,127}$/;
 
 export type ChannelOperations = Pick<MemoryFacade, 'channelBacklog' | 'markChannelSettled' | 'authorTrust'>;
 
@@ -37,7 +36,8 @@ export function channelOperations(ctx: FacadeContext): ChannelOperations {
     },
 
     async authorTrust(principal, agent): Promise<number | undefined> {
-      if (!AGENT_NAME.test(agent)) return undefined;
+      // Not an agent name (core/text-rules.ts): no agent holds it, so no trust.
+      if (!isAgentName(agent)) return undefined;
       const key = `${principal.tenantId}\u0000${agent}`;
       const cached = trusts.get(key);
       if (cached !== undefined) return cached.trust;
