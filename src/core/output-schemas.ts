@@ -130,12 +130,13 @@ const scoreSchema = z
 export const chunkOfSourceSchema = z
   .strictObject({ source_id: z.string(), chunk_index: z.int().min(0), char_start: z.int().min(0), char_end: z.int().min(0) })
   .describe('Present when the cell is a chunk of a source: read the source around it with GET /v1/sources/{source_id}?offset=char_start');
+const relatedChunksSchema = z.array(uuidSchema).describe('num_related_chunks: the adjacent chunks of the same source, in source order');
 export const recallIdsResultSchema = z.strictObject({
-  results: z.array(z.strictObject({ node_id: uuidSchema, distance: distanceSchema, score: scoreSchema, source: chunkOfSourceSchema.optional() })),
+  results: z.array(z.strictObject({ node_id: uuidSchema, distance: distanceSchema, score: scoreSchema, source: chunkOfSourceSchema.optional(), related_chunks: relatedChunksSchema.optional() })),
 });
 /** REST `recall`/`query` results: each hit hydrated with its full node. */
 export const recallNodesResultSchema = z.strictObject({
-  results: z.array(z.strictObject({ node: memoryNodeSchema, distance: distanceSchema, score: scoreSchema, source: chunkOfSourceSchema.optional() })),
+  results: z.array(z.strictObject({ node: memoryNodeSchema, distance: distanceSchema, score: scoreSchema, source: chunkOfSourceSchema.optional(), related_chunks: relatedChunksSchema.optional() })),
 });
 
 export const cellsPageSchema = z.strictObject({ cells: z.array(memoryNodeSchema), next_cursor: nextCursorSchema });

@@ -96,6 +96,12 @@ const searchFields = {
     .enum(['memory', 'knowledge', 'all'])
     .optional()
     .describe('knowledge: only chunks of knowledge sources (documents); memory: cells and chunks of memory sources (conversations); all (default): both'),
+  num_related_chunks: z
+    .int()
+    .min(0)
+    .max(5)
+    .optional()
+    .describe('0–5 (default 0): with each hit that is a chunk of a source, the ids of up to this many chunks of the same source on each side of it'),
 };
 
 export const recallInputSchema = z.strictObject(searchFields);

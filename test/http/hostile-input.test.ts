@@ -95,6 +95,7 @@ function validBodies(f: Fixtures): Record<string, readonly Record<string, string
     min_trust: '0.1',
     recency_bias: '0.5',
     kind: j('all'),
+    num_related_chunks: '2',
   };
   return {
     storeCell: [
@@ -326,6 +327,7 @@ describe('MCP over HTTP: hostile tool arguments never yield a 5xx or an internal
       min_trust: '0.1',
       recency_bias: '0.5',
       kind: j('knowledge'),
+      num_related_chunks: '1',
     };
     return {
       store: {

@@ -75,11 +75,12 @@ describe('/v1/sources', () => {
     const text = '# Boilers\n\nThe boiler relief valve lifts at six bar.';
     expect((await call('POST', '/v1/sources', '/v1/sources', alice.key, { text, format: 'markdown', source_id: 'boilers' })).statusCode).toBe(201);
     expect((await call('POST', '/v1/cells', '/v1/cells', alice.key, { content: 'The boiler relief valve was tested on Monday.', cell_type: 'Fact' })).statusCode).toBe(201);
-    const recalled = await call('POST', '/v1/recall', '/v1/recall', alice.key, { query: 'boiler relief valve', k: 5, kind: 'knowledge' });
+    const recalled = await call('POST', '/v1/recall', '/v1/recall', alice.key, { query: 'boiler relief valve', k: 5, kind: 'knowledge', num_related_chunks: 1 });
     expect(recalled.statusCode, recalled.body).toBe(200);
     const results = (recalled.json() as { results: { source?: { source_id: string; char_start: number; char_end: number } }[] }).results;
     expect(results.map((hit) => hit.source?.source_id)).toEqual(['boilers']);
     expect(text.slice(results[0]?.source?.char_start, results[0]?.source?.char_end)).toBe(text);
+    expect(results[0]).toMatchObject({ related_chunks: [] });
     const both = await call('POST', '/v1/recall', '/v1/recall', alice.key, { query: 'boiler relief valve', k: 5 });
     expect((both.json() as { results: unknown[] }).results).toHaveLength(2);
   });

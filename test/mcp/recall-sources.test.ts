@@ -48,5 +48,7 @@ describe('recall over sources (MCP)', () => {
     expect(memory).toHaveLength(1);
     expect(memory[0]?.source).toBeUndefined();
     expect((await recall({ query: 'kiln thermocouple' })).results).toHaveLength(2);
+    const related = (await recall({ query: 'kiln thermocouple', kind: 'knowledge', num_related_chunks: 2 })).results as { related_chunks?: unknown }[];
+    expect(related[0]?.related_chunks).toEqual([]);
   });
 });

@@ -144,6 +144,23 @@ function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<
       expect(await facade.recall(writer, { query, k: 10, kind: 'knowledge', mode: 'lexical' }).then((r) => r.results.map((hit) => hit.source?.source_id))).toEqual(['pumps']);
     });
 
+    it('num_related_chunks attaches the ids of the adjacent chunks of the same source to a chunk hit', async () => {
+      const facade = h.facade();
+      const writer = await h.principal(facade, freshTenant(), 'writer');
+      const ingested = await facade.ingestSource(writer, { text: handbook('quince', 8), format: 'markdown', source_id: 'quince', overwrite: true });
+      const { rows } = await db.query<{ id: string }>('SELECT node_id::text AS id FROM cells WHERE tenant_id = $1 ORDER BY chunk_index', [writer.tenantId]);
+      expect(rows).toHaveLength(ingested.chunks_total);
+      const order = rows.map((row) => row.id);
+      const found = await facade.recall(writer, { query: 'quince settlement rule 4.3', k: 3, num_related_chunks: 2 });
+      expect(found.results.length).toBeGreaterThan(0);
+      for (const hit of found.results) {
+        const at = order.indexOf(hit.node_id);
+        expect(hit.related_chunks).toEqual(order.filter((_, i) => i !== at && Math.abs(i - at) <= 2));
+      }
+      expect((await facade.recall(writer, { query: 'quince', k: 1 })).results[0]?.related_chunks).toBeUndefined();
+      await expectCode(facade.recall(writer, { query: 'quince', k: 1, num_related_chunks: 6 }), 'INVALID_ARGUMENT');
+    });
+
     it('refuses both or neither of text and turns, and chunks a conversation by turns as memory', async () => {
       const facade = h.facade();
       const writer = await h.principal(facade, freshTenant(), 'writer');

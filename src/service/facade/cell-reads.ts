@@ -7,7 +7,7 @@ import { listCellsInputSchema, queryInputSchema, recallInputSchema, searchProjec
 import { cellHistory, listCells } from '../../store/cell-repository.js';
 import { corroborationsOf } from '../../store/corroboration-repository.js';
 import { searchCells, type KnnProject } from '../../store/cell-search.js';
-import { chunksOfSources, type ChunkOfSource } from '../../store/source-repository.js';
+import { adjacentChunks, chunksOfSources, type ChunkOfSource } from '../../store/source-repository.js';
 import { readableProjects, requireProject } from '../authorization.js';
 import { parseInput, parseUuid } from '../input-validation.js';
 import type { HydrateOption, MemoryFacade } from '../memory-facade.js';
@@ -136,10 +136,12 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
     principal.tenantId,
     found.map((h) => h.node_id),
   );
-  const chunks = await chunksOfSources(ctx.db, principal.tenantId, found.map((h) => h.node_id));
-  const source = (id: string): { source?: ChunkOfSource } => {
+  const ids = found.map((h) => h.node_id);
+  const [chunks, related] = await Promise.all([chunksOfSources(ctx.db, principal.tenantId, ids), adjacentChunks(ctx.db, principal.tenantId, ids, input.num_related_chunks ?? 0)]);
+  const source = (id: string): { source?: ChunkOfSource; related_chunks?: string[] } => {
     const chunk = chunks.get(id);
-    return chunk === undefined ? {} : { source: chunk };
+    const near = related.get(id);
+    return chunk === undefined ? {} : { source: chunk, ...(near === undefined ? {} : { related_chunks: near }) };
   };
   if (!withNodes) return { results: found.map(({ node_id, distance, score }) => ({ node_id, distance, score, ...source(node_id) })) };
   // The search statement returned the cells themselves: no second read by id.

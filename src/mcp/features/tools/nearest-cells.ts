@@ -6,8 +6,8 @@ import type { ToolOutcome } from './tool-definition.js';
 
 type ChunkOfSource = NonNullable<RecallResult['results'][number]['source']>;
 
-export function nearestCells(found: RecallResult): ToolOutcome<{ results: { node_id: string; distance: number; score: number; source?: ChunkOfSource }[] }> {
+export function nearestCells(found: RecallResult): ToolOutcome<{ results: { node_id: string; distance: number; score: number; source?: ChunkOfSource; related_chunks?: string[] }[] }> {
   const links: CellLink[] = found.results.flatMap((hit) => (hit.node === undefined ? [] : [linkToNode(hit.node)]));
-  const results = found.results.map((hit) => ({ node_id: hit.node_id, distance: hit.distance, score: hit.score, ...(hit.source === undefined ? {} : { source: hit.source }) }));
+  const results = found.results.map((hit) => ({ node_id: hit.node_id, distance: hit.distance, score: hit.score, ...(hit.source === undefined ? {} : { source: hit.source }), ...(hit.related_chunks === undefined ? {} : { related_chunks: [...hit.related_chunks] }) }));
   return { structured: { results }, links };
 }
