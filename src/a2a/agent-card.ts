@@ -1,7 +1,7 @@
 /**
  * Hyphae's A2A agent card: the three skills, JSON-RPC at `/a2a` with streaming (A2A 1.0, and 0.3
  * for clients that still speak it), and the same credentials as every other surface: an API key
- * in `x-hyphae-key`, or — with OAuth configured — a bearer access token, whose authorization
+ * in `x-hyphae-key` or as `Authorization: Bearer`, or — with OAuth configured — a bearer access token, whose authorization
  * server the protected-resource metadata names (RFC 9728). The card is public, as discovery
  * needs; it names the endpoint by the URL the caller reached this server at. A 0.3 client gets the
  * card in 0.3's shape.
@@ -15,7 +15,10 @@ export const A2A_PATH = '/a2a';
 export const AGENT_CARD_URL_PATH = '/.well-known/agent-card.json';
 export const API_KEY_SCHEME = 'hyphaeApiKey';
 export const BEARER_SCHEME = 'hyphaeOAuth';
+export const API_KEY_BEARER_SCHEME = 'hyphaeApiKeyBearer';
 const API_KEY_DESCRIPTION = 'A Hyphae API key, the same as for MCP and REST';
+const API_KEY_BEARER_DESCRIPTION = 'A Hyphae API key (it starts with hy_) sent as a bearer token instead of in x-hyphae-key';
+const API_KEY_BEARER_FORMAT = 'Hyphae API key';
 
 /** What the card says of OAuth: the issuer and where the protected-resource metadata is. */
 export type CardOAuth = Pick<OAuthConfig, 'issuer' | 'resource'>;
@@ -63,6 +66,9 @@ const SKILL_CARDS: readonly AgentSkill[] = [
 function securitySchemes(oauth: CardOAuth | undefined): Record<string, SecurityScheme> {
   const schemes: Record<string, SecurityScheme> = {
     [API_KEY_SCHEME]: { scheme: { $case: 'apiKeySecurityScheme', value: { description: API_KEY_DESCRIPTION, location: 'header', name: API_KEY_HEADER } } },
+    [API_KEY_BEARER_SCHEME]: {
+      scheme: { $case: 'httpAuthSecurityScheme', value: { description: API_KEY_BEARER_DESCRIPTION, scheme: 'Bearer', bearerFormat: API_KEY_BEARER_FORMAT } },
+    },
   };
   if (oauth !== undefined) {
     schemes[BEARER_SCHEME] = { scheme: { $case: 'httpAuthSecurityScheme', value: { description: bearerDescription(oauth), scheme: 'Bearer', bearerFormat: 'JWT' } } };
@@ -72,7 +78,7 @@ function securitySchemes(oauth: CardOAuth | undefined): Record<string, SecurityS
 
 /** Either credential is enough: each requirement is one alternative. */
 function securityRequirements(oauth: CardOAuth | undefined): SecurityRequirement[] {
-  const requirements: SecurityRequirement[] = [{ schemes: { [API_KEY_SCHEME]: { list: [] } } }];
+  const requirements: SecurityRequirement[] = [{ schemes: { [API_KEY_SCHEME]: { list: [] } } }, { schemes: { [API_KEY_BEARER_SCHEME]: { list: [] } } }];
   if (oauth !== undefined) requirements.push({ schemes: { [BEARER_SCHEME]: { list: [] } } });
   return requirements;
 }
@@ -114,9 +120,10 @@ export function legacyAgentCard(baseUrl: string, version: string, oauth?: CardOA
     capabilities: { streaming: true, pushNotifications: false },
     securitySchemes: {
       [API_KEY_SCHEME]: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: API_KEY_DESCRIPTION },
+      [API_KEY_BEARER_SCHEME]: { type: 'http', scheme: 'bearer', bearerFormat: API_KEY_BEARER_FORMAT, description: API_KEY_BEARER_DESCRIPTION },
       ...(oauth === undefined ? {} : { [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: bearerDescription(oauth) } }),
     },
-    security: [{ [API_KEY_SCHEME]: [] }, ...(oauth === undefined ? [] : [{ [BEARER_SCHEME]: [] }])],
+    security: [{ [API_KEY_SCHEME]: [] }, { [API_KEY_BEARER_SCHEME]: [] }, ...(oauth === undefined ? [] : [{ [BEARER_SCHEME]: [] }])],
     defaultInputModes: MODES,
     defaultOutputModes: MODES,
     skills: card.skills.map(({ id, name, description, tags, examples, inputModes, outputModes }) => ({ id, name, description, tags, examples, inputModes, outputModes })),

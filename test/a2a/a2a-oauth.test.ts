@@ -45,13 +45,21 @@ describe('A2A with OAuth configured', () => {
     expect(bearer.value.description).toContain(as.issuer);
     expect(bearer.value.description).toContain(METADATA);
     expect(card.securitySchemes.hyphaeApiKey?.scheme?.$case).toBe('apiKeySecurityScheme');
-    // Either credential is enough: two alternatives, not one requirement naming both.
-    expect(card.securityRequirements).toEqual([{ schemes: { hyphaeApiKey: { list: [] } } }, { schemes: { hyphaeOAuth: { list: [] } } }]);
+    // Any credential is enough: alternatives, not one requirement naming them all.
+    expect(card.securityRequirements).toEqual([
+      { schemes: { hyphaeApiKey: { list: [] } } },
+      { schemes: { hyphaeApiKeyBearer: { list: [] } } },
+      { schemes: { hyphaeOAuth: { list: [] } } },
+    ]);
 
     const legacy = await cardJson(server.baseUrl);
     expect(legacy).toMatchObject({
-      securitySchemes: { hyphaeApiKey: { type: 'apiKey' }, hyphaeOAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      security: [{ hyphaeApiKey: [] }, { hyphaeOAuth: [] }],
+      securitySchemes: {
+        hyphaeApiKey: { type: 'apiKey' },
+        hyphaeApiKeyBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'Hyphae API key' },
+        hyphaeOAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      },
+      security: [{ hyphaeApiKey: [] }, { hyphaeApiKeyBearer: [] }, { hyphaeOAuth: [] }],
     });
   });
 
@@ -69,13 +77,13 @@ describe('A2A with OAuth configured', () => {
 });
 
 describe('A2A without OAuth', () => {
-  it('offers the API key alone', async () => {
+  it('offers the API key alone, in its header or as a bearer token', async () => {
     const plain = await startA2aServer({ a2a: true });
     try {
       const card = AgentCard.fromJSON(await cardJson(plain.baseUrl, '1.0'));
-      expect(Object.keys(card.securitySchemes)).toEqual(['hyphaeApiKey']);
-      expect(card.securityRequirements).toEqual([{ schemes: { hyphaeApiKey: { list: [] } } }]);
-      expect((await cardJson(plain.baseUrl)).security).toEqual([{ hyphaeApiKey: [] }]);
+      expect(Object.keys(card.securitySchemes)).toEqual(['hyphaeApiKey', 'hyphaeApiKeyBearer']);
+      expect(card.securityRequirements).toEqual([{ schemes: { hyphaeApiKey: { list: [] } } }, { schemes: { hyphaeApiKeyBearer: { list: [] } } }]);
+      expect((await cardJson(plain.baseUrl)).security).toEqual([{ hyphaeApiKey: [] }, { hyphaeApiKeyBearer: [] }]);
     } finally {
       await plain.close();
     }

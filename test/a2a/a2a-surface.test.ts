@@ -74,7 +74,11 @@ describe('A2A surface (HYPHAE_A2A=1)', () => {
       $case: 'apiKeySecurityScheme',
       value: { description: expect.any(String), location: 'header', name: 'x-hyphae-key' },
     });
-    expect(card.securityRequirements).toEqual([{ schemes: { hyphaeApiKey: { list: [] } } }]);
+    expect(card.securitySchemes.hyphaeApiKeyBearer?.scheme).toEqual({
+      $case: 'httpAuthSecurityScheme',
+      value: { description: expect.any(String), scheme: 'Bearer', bearerFormat: 'Hyphae API key' },
+    });
+    expect(card.securityRequirements).toEqual([{ schemes: { hyphaeApiKey: { list: [] } } }, { schemes: { hyphaeApiKeyBearer: { list: [] } } }]);
     // The SDK client resolves the same card and speaks to the endpoint it names.
     const fetched = await writer.getAgentCard();
     expect(fetched.skills.map((s) => s.id)).toEqual(['remember', 'recall', 'subscribe']);
@@ -252,8 +256,11 @@ describe('A2A surface (HYPHAE_A2A=1)', () => {
       url: `${server.baseUrl}/a2a`,
       preferredTransport: 'JSONRPC',
       capabilities: { streaming: true },
-      securitySchemes: { hyphaeApiKey: { type: 'apiKey', in: 'header', name: 'x-hyphae-key' } },
-      security: [{ hyphaeApiKey: [] }],
+      securitySchemes: {
+        hyphaeApiKey: { type: 'apiKey', in: 'header', name: 'x-hyphae-key' },
+        hyphaeApiKeyBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'Hyphae API key' },
+      },
+      security: [{ hyphaeApiKey: [] }, { hyphaeApiKeyBearer: [] }],
     });
     expect(parseLegacyAgentCard(legacyCard).skills.map((s) => s.id)).toEqual(['remember', 'recall', 'subscribe']);
 
