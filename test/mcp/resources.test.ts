@@ -114,7 +114,10 @@ describe('MCP resources over Streamable HTTP', () => {
   it('advertises resources and the cell template', async () => {
     expect(alice.client.getServerCapabilities()?.resources).toBeDefined();
     const { resourceTemplates } = await alice.client.listResourceTemplates();
-    expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'hyphae://cells/{node_id}', mimeType: 'text/markdown' })]);
+    expect(resourceTemplates).toEqual([
+      expect.objectContaining({ uriTemplate: 'hyphae://cells/{node_id}', mimeType: 'text/markdown' }),
+      expect.objectContaining({ uriTemplate: 'hyphae://sources/{source_id}{?offset,limit,project}', mimeType: 'text/plain' }),
+    ]);
   });
 
   it('reads the content of every recalled cell through its resource_link', async () => {

@@ -18,6 +18,8 @@ export interface CellLink {
   readonly description: string;
   readonly salience: number;
   readonly lastModified?: string;
+  /** Default: a cell's markdown. */
+  readonly mimeType?: string;
 }
 
 function clip(text: string, max: number): string {

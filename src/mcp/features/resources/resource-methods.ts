@@ -1,11 +1,12 @@
 /**
  * resources/list, resources/templates/list and resources/read. Every read goes through the memory
- * facade, so tenancy and project scope are decided there: a foreign or out-of-scope cell is the
- * same "resource not found" as a cell that never existed.
+ * facade, so tenancy and project scope are decided there: a foreign or out-of-scope cell or source
+ * is the same "resource not found" as one that never existed.
  */
 import type { InboxPeek } from '../../../core/entities.js';
 import { isHyphaeError } from '../../../core/errors.js';
 import type { Principal } from '../../../core/principal.js';
+import { MAX_SLICE_CHARS } from '../../../core/source-schemas.js';
 import type { MemoryFacade } from '../../../service/memory-facade.js';
 import type { JsonRpcParams } from '../../protocol/json-rpc.js';
 import { RPC_INVALID_PARAMS } from '../../protocol/json-rpc.js';
@@ -14,8 +15,11 @@ import { RpcMethodError, toRpcError } from '../../protocol/rpc-errors.js';
 import { cellMarkdown, linkToNode } from './cell-presentation.js';
 import { CELL_MIME_TYPE } from './cell-presentation.js';
 import { inboxMarkdown } from './inbox-presentation.js';
-import { cellTemplate, inboxDescriptor, resourceDescriptor } from './resource-wire.js';
+import { cellTemplate, inboxDescriptor, resourceDescriptor, sourceTemplate } from './resource-wire.js';
 import { INBOX_URI, parseResourceUri } from './resource-uris.js';
+import { sourceContents } from './source-presentation.js';
+import { parseSourceUri } from './source-uris.js';
+import type { SourceResourceUri } from './source-uris.js';
 import { subscriptionKeyOf } from './session-subscriptions.js';
 import type { SessionSubscriptions } from './session-subscriptions.js';
 
@@ -80,11 +84,13 @@ export class ResourceMethods {
   }
 
   templates(version: ProtocolVersion): unknown {
-    return { resourceTemplates: [cellTemplate(version)] };
+    return { resourceTemplates: [cellTemplate(version), sourceTemplate(version)] };
   }
 
   async read(params: JsonRpcParams, principal: Principal): Promise<unknown> {
     const uri = requireUri(params);
+    const source = parseSourceUri(uri);
+    if (source !== null) return this.readSource(source, uri, principal);
     const target = parseResourceUri(uri);
     if (target === null) throw resourceNotFound(uri);
     try {
@@ -103,6 +109,23 @@ export class ResourceMethods {
       });
       return { contents: inboxContents(peek, uri === INBOX_URI ? INBOX_URI : uri) };
     } catch (error) {
+      throw asMethodError(error, uri);
+    }
+  }
+
+  /** A source's slice; another tenant's source, or one of a project outside the key's scope, is not found like an unknown id. */
+  private async readSource(source: SourceResourceUri, uri: string, principal: Principal): Promise<unknown> {
+    const limit = source.limit ?? MAX_SLICE_CHARS;
+    try {
+      const slice = await this.facade.readSource(principal, {
+        source_id: source.sourceId,
+        limit,
+        ...(source.offset === undefined ? {} : { offset: source.offset }),
+        ...(source.project === undefined ? {} : { project: source.project }),
+      });
+      return { contents: sourceContents(slice, uri, limit) };
+    } catch (error) {
+      if (isHyphaeError(error) && error.code === 'FORBIDDEN') throw resourceNotFound(uri);
       throw asMethodError(error, uri);
     }
   }

@@ -7,6 +7,8 @@ import { supportsResourceLinks } from '../../protocol/protocol-version.js';
 import type { CellLink } from './cell-presentation.js';
 import { CELL_MIME_TYPE } from './cell-presentation.js';
 import { CELL_URI_TEMPLATE, INBOX_URI } from './resource-uris.js';
+import { SOURCE_MIME_TYPE } from './source-presentation.js';
+import { SOURCE_URI_TEMPLATE } from './source-uris.js';
 
 export type WireObject = Record<string, unknown>;
 
@@ -17,7 +19,7 @@ export function resourceDescriptor(link: CellLink, version: ProtocolVersion): Wi
     name: link.name,
     ...(linked ? { title: link.title } : {}),
     description: link.description,
-    mimeType: CELL_MIME_TYPE,
+    mimeType: link.mimeType ?? CELL_MIME_TYPE,
     annotations: {
       priority: link.salience,
       ...(linked && link.lastModified !== undefined ? { lastModified: link.lastModified } : {}),
@@ -52,5 +54,18 @@ export function cellTemplate(version: ProtocolVersion): WireObject {
       'One memory cell by node_id (from recall, query, get_scene, drain_inbox or pull_diffs): its content as markdown with a ' +
       'provenance line, and the full node as JSON.',
     mimeType: CELL_MIME_TYPE,
+  };
+}
+
+export function sourceTemplate(version: ProtocolVersion): WireObject {
+  return {
+    uriTemplate: SOURCE_URI_TEMPLATE,
+    name: 'source',
+    ...(supportsResourceLinks(version) ? { title: 'Source (document or conversation)' } : {}),
+    description:
+      'A source ingested whole (docs/sources.md), read in slices of Unicode code points: offset (default 0) and limit (1–20000, ' +
+      'default 20000); project defaults to your current one. Gives the text exactly, its fields as JSON (total_chars, next_offset, ' +
+      'next_uri) and, when more follows, a line naming the next slice. A recalled chunk links to its own slice.',
+    mimeType: SOURCE_MIME_TYPE,
   };
 }

@@ -10,7 +10,8 @@ export const recallTool: McpTool = defineTool({
   description:
     'Find the k raw memory cells (layer L0) of your current project closest in meaning to a natural-language query, optionally ' +
     'narrowed to some cell_types or one scene. Returns node ids and cosine distances, nearest first, plus one resource_link per ' +
-    "cell: read a cell's content by reading its resource hyphae://cells/{node_id} (resources/read). Use query instead to search " +
+    "cell: read a cell's content by reading its resource hyphae://cells/{node_id} (resources/read); a chunk of a source links to " +
+    'its slice, hyphae://sources/{source_id}?offset=…&limit=… (read around it with another offset). Use query instead to search ' +
     'consolidated (L1) or promoted (L2) knowledge.',
   input: recallInputSchema,
   output: recallIdsResultSchema,
