@@ -15,6 +15,8 @@ export const SOURCE_TEXT_FORMATS = ['text', 'markdown'] as const;
 
 /** Characters (Unicode code points) one slice returns at most, and by default. */
 export const MAX_SLICE_CHARS = 20_000;
+/** The furthest offset a read takes: the store adds 1 to it as a 32-bit integer, and no source is this long. */
+export const MAX_SOURCE_OFFSET = 2 ** 31 - 2;
 /** Metadata of a source, serialised, at most (as a cell's). */
 export const MAX_SOURCE_METADATA_BYTES = 16 * 1024;
 
@@ -66,7 +68,7 @@ export type SourceRefInput = z.output<typeof sourceRefInputSchema>;
 export const readSourceInputSchema = z.strictObject({
   source_id: sourceIdSchema,
   project: sourceProjectField,
-  offset: z.int().min(0).default(0).describe('First character to read (Unicode code points from 0)'),
+  offset: z.int().min(0).max(MAX_SOURCE_OFFSET).default(0).describe(`First character to read (Unicode code points from 0, at most ${MAX_SOURCE_OFFSET}); past the end reads an empty slice`),
   limit: z.int().min(1).max(MAX_SLICE_CHARS).default(MAX_SLICE_CHARS).describe(`Characters to read at most (1–${MAX_SLICE_CHARS})`),
 });
 export type ReadSourceInput = z.input<typeof readSourceInputSchema>;

@@ -93,6 +93,17 @@ describe('/v1/sources', () => {
     expect((await call('GET', '/v1/sources/x?limit=20001', '/v1/sources/{id}', alice.key)).statusCode).toBe(400);
   });
 
+  it('answers an offset past the end with an empty slice, and one beyond 2^31 − 2 with 400 naming offset, never a 5xx', async () => {
+    expect((await call('POST', '/v1/sources', '/v1/sources', alice.key, { text: 'A short note.', source_id: 'short' })).statusCode).toBe(201);
+    const past = await call('GET', '/v1/sources/short?offset=2147483646', '/v1/sources/{id}', alice.key);
+    expect(past.statusCode, past.body).toBe(200);
+    expect(past.json()).toMatchObject({ text: '', offset: 2147483646, next_offset: null });
+    const beyond = await call('GET', '/v1/sources/short?offset=2147483647', '/v1/sources/{id}', alice.key);
+    expect(beyond.statusCode, beyond.body).toBe(400);
+    expect(beyond.json()).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+    expect(beyond.body).toContain('offset');
+  });
+
   it('refuses 10 MiB + 1 byte of text with 413 TOO_LARGE', async () => {
     const text = 'y'.repeat(10 * 1024 * 1024 + 1);
     const response = await call('POST', '/v1/sources', '/v1/sources', alice.key, { text, source_id: 'huge' });

@@ -57,7 +57,7 @@ function handbook(marker: string, sections: number): string {
 interface Harness {
   readonly db: Db;
   facade(deps?: Partial<MemoryFacadeDeps>): ManagedMemoryFacade;
-  principal(facade: ManagedMemoryFacade, tenant: string, agent: string, roles?: ('reader' | 'writer' | 'admin')[]): Promise<Principal>;
+  principal(facade: ManagedMemoryFacade, tenant: string, agent: string, roles?: ('reader' | 'writer' | 'admin')[], projects?: string[]): Promise<Principal>;
 }
 
 function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<void> }>, skip = false): void {
@@ -78,7 +78,8 @@ function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<
           facades.push(facade);
           return facade;
         },
-        principal: async (facade, tenant, agent, roles = ['writer']) => facade.authenticate((await keys.createKey({ tenant, agent, roles })).key),
+        principal: async (facade, tenant, agent, roles = ['writer'], projects) =>
+          facade.authenticate((await keys.createKey({ tenant, agent, roles, ...(projects === undefined ? {} : { projects }) })).key),
       };
     });
     afterAll(async () => {
@@ -172,6 +173,24 @@ function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<
       const page = await facade.listSources(writer, { kind: 'memory', limit: 20 });
       expect(page.sources.map((s) => s.source_id)).toEqual([chat.source_id]);
       expect((await facade.listSources(writer, { kind: 'knowledge', limit: 20 })).sources).toEqual([]);
+    });
+
+    it('a writer scoped to p1 ingesting into p2 is FORBIDDEN before its text is chunked, and nothing is written', async () => {
+      const facade = h.facade();
+      const writer = await h.principal(facade, freshTenant(), 'writer', ['writer'], ['p1']);
+      await expectCode(facade.ingestSource(writer, { text: 'The p2 runbook.', project: 'p2', source_id: 'memo', overwrite: true }), 'FORBIDDEN');
+      // Only whitespace is refused by chunking (INVALID_ARGUMENT): FORBIDDEN here means the scope was checked first.
+      await expectCode(facade.ingestSource(writer, { text: ' \n\n ', project: 'p2', overwrite: true }), 'FORBIDDEN');
+      await expectCode(facade.ingestSource(writer, { text: ' \n\n ', project: 'p1', overwrite: true }), 'INVALID_ARGUMENT');
+      expect(await count('SELECT count(*)::int AS n FROM source_ingestions WHERE tenant_id = $1', [writer.tenantId])).toBe(0);
+    });
+
+    it('an offset past the end reads an empty slice, up to 2^31 − 2; a larger one is INVALID_ARGUMENT, never a server error', async () => {
+      const facade = h.facade();
+      const writer = await h.principal(facade, freshTenant(), 'writer');
+      await facade.ingestSource(writer, { text: 'a short note', source_id: 'note', overwrite: true });
+      expect(await facade.readSource(writer, { source_id: 'note', offset: 2 ** 31 - 2 })).toMatchObject({ text: '', offset: 2 ** 31 - 2, next_offset: null });
+      await expectCode(facade.readSource(writer, { source_id: 'note', offset: 2 ** 31 - 1 }), 'INVALID_ARGUMENT');
     });
 
     it('overwrite: false on an existing source_id is a CONFLICT and changes nothing', async () => {

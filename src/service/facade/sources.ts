@@ -88,6 +88,8 @@ export function createSourceOperations(ctx: FacadeContext, overrides: Partial<So
       }
       if (input.turns !== undefined && input.format !== undefined) throw new InvalidArgumentError('format applies to text; turns are a conversation', [{ path: 'format', message: 'only with text' }]);
       if (input.turns === undefined && input.user_name !== undefined) throw new InvalidArgumentError('user_name names the user of turns', [{ path: 'user_name', message: 'only with turns' }]);
+      // The scope before any costly work: a caller outside the project learns nothing and costs nothing.
+      const key = await keyOf(principal, input.source_id ?? randomUUID(), input.project);
       // The size first: a source over the limit is refused before it is chunked, embedded or written.
       const field = input.text === undefined ? 'turns' : 'text';
       const bytes = input.text === undefined ? conversationBytes(input.turns ?? [], input.user_name) : Buffer.byteLength(input.text, 'utf8');
@@ -102,7 +104,6 @@ export function createSourceOperations(ctx: FacadeContext, overrides: Partial<So
           ? { body: input.text ?? '', chunks: chunkSource(input.text ?? '', format === 'markdown' ? 'markdown' : 'text', input.title) }
           : (({ text, chunks: c }) => ({ body: text, chunks: c }))(chunkConversation(input.turns, input.user_name, input.title));
       if (chunks.length === 0) throw new InvalidArgumentError(`${field} holds no text to index`, [{ path: field, message: 'only whitespace' }]);
-      const key = await keyOf(principal, input.source_id ?? randomUUID(), input.project);
       if (!input.overwrite) await refuseExisting(ctx.db, key);
       const synchronous = chunks.length <= config.syncChunks;
       const vectors = synchronous ? await embedAll(ctx, chunks.map((chunk) => chunk.text), config.embedBatch) : null;
