@@ -13,11 +13,12 @@ import { markSpeakerLabels } from './speaker-labels.js';
 
 /**
  * What renders like `<` and `>`, or decomposes to it (`＜`, `﹤`, `⊀`…): angle quotation marks and
- * ornaments, mathematical, CJK and vertical angle brackets, relations drawn as angles, letters
- * shaped like them. Guillemets `« »` stay: they are ordinary prose quotes.
+ * ornaments, mathematical, CJK and vertical angle brackets, relations drawn as angles (`⪻ ⫷`),
+ * raised omission brackets (`⸌ ⸍`), letters shaped like them (Canadian syllabics `ᐸ ᑉ`…).
+ * Guillemets `« »` stay: they are ordinary prose quotes.
  */
-const OPENING_LOOKALIKES = /[＜﹤‹\u3008\u2329︿⟨˂˱ᐸ❮❬❰⧼≺⊀⊰⋖≮≪⋘⪡⩹⧀⟪《︽⦑⦓⦉ᚲ𝈶]/gu;
-const CLOSING_LOOKALIKES = /[＞﹥›\u3009\u232a﹀⟩˃˲ᐳ❯❭❱⧽≻⊁⊱⋗≯≫⋙⪢⩺⧁⟫》︾⦒⦔⦊𝈷]/gu;
+const OPENING_LOOKALIKES = /[＜﹤‹\u3008\u2329︿⟨˂˱ᐸᐹᑉᑈ❮❬❰⧼≺⊀⊰⋖≮≪⋘⪡⩹⧀⪻⫷⟪《︽⦑⦓⦉⸌ᚲ𝈶]/gu;
+const CLOSING_LOOKALIKES = /[＞﹥›\u3009\u232a﹀⟩˃˲ᐳᐴ❯❭❱⧽≻⊁⊱⋗≯≫⋙⪢⩺⧁⪼⫸⟫》︾⦒⦔⦊⸍𝈷]/gu;
 const INVISIBLE = /[\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]/gu;
 /** Whitespace and line breaks (NEL too), and the braille blank that renders as one; not U+FEFF, which is invisible. */
 const ANY_SPACE = /(?:[^\S\uFEFF]|[\u0085\u2800])+/gu;

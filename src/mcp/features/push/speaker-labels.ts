@@ -2,33 +2,37 @@
  * Speaker labels (`System:`, `Human:`…) as a reader sees them, not as their bytes spell them:
  * text is compared on a skeleton in the manner of Unicode's confusable detection (UTS #39) — each
  * character in compatibility form with its accents dropped, then replaced by the Latin prototype
- * it renders like — so `Ѕystem:` (Cyrillic Ѕ), `ＳＹＳＴＥＭ：`, `𝐒𝐲𝐬𝐭𝐞𝐦:`, `ꜱʏꜱᴛᴇᴍ:`, `Systern:` or
- * `System꞉` are found as `System:` is. Such a label is marked `(quoted)` in place; nothing else
+ * it renders like — so `Ѕystem:` (Cyrillic Ѕ), `ＳＹＳＴＥＭ：`, `𝐒𝐲𝐬𝐭𝐞𝐦:`, `ꜱʏꜱᴛᴇᴍ:`, `Systern:`, `ꮪystem:`,
+ * `Sysŧem:` or `System꞉` are found as `System:` is. Such a label is marked `(quoted)` in place; nothing else
  * of the text changes.
  */
 
 // A table of the marker letters' confusables rather than an allow-list of what a marker may look like: only text that renders as a marker is touched, every script's ordinary words stay as written.
-/** Characters that compatibility decomposition leaves alone but that render like a marker's letters or a colon (Unicode's confusables data, for these prototypes). */
+/**
+ * Characters that compatibility decomposition leaves alone (or, like `︰`, turns into something else) but that render like a
+ * marker's letters or a colon: Unicode's confusables data for these prototypes, and the letters with a stroke, bar, hook or
+ * tail that have no decomposition (`ŧ`, `ʂ`, `ɱ`, `đ`…). One case of a letter is enough: the other is looked up through it.
+ */
 const CONFUSABLES: Readonly<Record<string, string>> = {
-  a: 'аɑα⍺ᴀАΑᎪᗅꓮ',
-  c: 'сᴄСꓚ',
-  e: 'еєҽᴇЕΕᎬꓰⴹ',
-  h: 'һհᏂНΗᎻꓧᕼⲎ',
+  a: 'аɑα⍺ᴀАΑᎪᗅꓮⱥᶏ',
+  c: 'сᴄСꓚᏟȼƈɕꞓ',
+  e: 'еєҽᴇЕΕᎬꓰⴹɇᶒ',
+  h: 'һհᏂНΗᎻꓧᕼⲎħɦⱨ',
   // `i`, `l`, `I`, `1` and `|` share one prototype: in many fonts nobody can tell them apart.
-  l: 'iIl1|іɪιɩӏıІӀǀ׀ߊⵏᛁꓲ',
-  n: 'пոռηΝꓠⲚɴ',
-  o: '0оοօОΟᴏ০୦ᴑⲟⲞ',
-  p: 'рρⲣРΡᏢꓑᴘ',
-  r: 'гᴦⲅꭇᎡꓣʀ',
-  s: 'ѕꜱЅᏚꓢՏ',
-  t: 'тᴛТΤᎢꓔ',
-  u: 'υսʋᴜꓴՍ∪ᑌμ',
-  v: 'ѵνᴠꓦѴⴸ∨',
-  y: 'уүγʏУҮΥꓬ',
+  l: 'iIl1|іɪιɩӏıІӀǀ׀ߊⵏᛁꓲᏞɨᵻᶖłƚɫɬɭȴꝉᶅⱡ',
+  n: 'пոռηΝꓠⲚɴɲɳȵᵰᶇꞥꞑ',
+  o: '0оοօОΟᴏ০୦ᴑⲟⲞøɵꝋ',
+  p: 'рρⲣРΡᏢꓑᴘƥᵽꝑᵱᶈ',
+  r: 'гᴦⲅꭇᎡꓣʀɍɽɼɾᵲᶉꞧ',
+  s: 'ѕꜱЅᏚꓢՏʂȿᵴᶊꞩ',
+  t: 'тᴛТΤᎢꓔŧƫƭʈⱦȶᵵ',
+  u: 'υսʋᴜꓴՍ∪ᑌμʉᵾᶙ',
+  v: 'ѵνᴠꓦѴⴸ∨Ꮩⱱᶌⱴ',
+  y: 'уүγʏУҮΥꓬƴɏ',
   // Two letters that render as one: `rn` reads as `m`, `cl` as `d` (so both sides of the comparison take the pair).
-  rn: 'mMмМΜᎷꓟᴍϺ',
-  cl: 'dDԁᏧꓒꓓᑯᗞᗪ',
-  ':': 'ː˸∶꞉׃։܃܄᛬⁚ⵂꓽ᠃᠉⦂ःઃ፡꛴',
+  rn: 'mMмМΜᎷꓟᴍϺɱᶆᵯ',
+  cl: 'dDԁᏧꓒꓓᑯᗞᗪᎠđɖɗᶑȡᵭᶁ',
+  ':': 'ː˸∶꞉׃։܃܄᛬⁚ⵂꓽ᠃᠄᠉⦂ःઃ፡꛴︰',
 };
 
 const PROTOTYPE: ReadonlyMap<string, string> = new Map(
@@ -40,12 +44,20 @@ const MARK = /^\p{M}$/u;
 const MARKER_WORDS = ['system', 'user', 'assistant', 'human', 'developer', 'tool'] as const;
 const QUOTED = ' (quoted)';
 
+/** The prototype of a character or of its other case (`ꮪ` is read through `Ꮪ`, `Ŧ` through `ŧ`), if it has one. */
+function prototypeOf(char: string): string | undefined {
+  return PROTOTYPE.get(char) ?? PROTOTYPE.get(char.toUpperCase()) ?? PROTOTYPE.get(char.toLowerCase());
+}
+
 /** The skeleton of one code point: in compatibility form, each character's prototype (ASCII in lower case), accents dropped. */
 function skeletonOf(char: string): string {
+  // Looked up before decomposition too: `︰` decomposes to `..`, yet renders as a colon.
+  const whole = prototypeOf(char);
+  if (whole !== undefined) return whole;
   let skeleton = '';
   for (const part of char.normalize('NFKD')) {
     // Looked up before accents go: a few colon look-alikes (`ः`) are marks themselves.
-    const prototype = PROTOTYPE.get(part);
+    const prototype = prototypeOf(part);
     if (prototype !== undefined) skeleton += prototype;
     else if (!MARK.test(part)) skeleton += part <= '\u007f' ? part.toLowerCase() : part;
   }
