@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { CELL_TYPES, LAYERS, SEARCH_MODES } from './cell-types.js';
+import { isClientIdempotencyKey, RESERVED_KEY_MESSAGE } from './idempotency-keys.js';
 import { DEFAULT_TRUST } from './principal.js';
 import { AGENT_NAME_MESSAGE, STORABLE_TEXT_MESSAGE, isAgentName, isStorableText, isStorableTimestamp, jsonValueProblem } from './text-rules.js';
 
@@ -56,7 +57,10 @@ export const storeInputSchema = z.strictObject({
   scene_id: uuidSchema.optional().describe('Scene to join; defaults to the scene of your open session'),
   source_ref: sourceRefSchema.optional(),
   metadata: metadataSchema.optional(),
-  idempotency_key: storableText(1, 200).optional().describe('Replaying the same key returns the original node_id and stores nothing'),
+  idempotency_key: storableText(1, 200)
+    .refine(isClientIdempotencyKey, RESERVED_KEY_MESSAGE)
+    .optional()
+    .describe('Replaying the same key returns the original node_id and stores nothing; "imported:…" is reserved for imports'),
   supersedes: uuidSchema
     .optional()
     .describe('node_id of a current cell of your current project that this one replaces (e.g. a reversed Decision): the old one stops being recalled, is kept in its history, and agents told about it hear of the change'),

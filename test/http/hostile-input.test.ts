@@ -264,6 +264,7 @@ describe('REST: hostile input never yields a 5xx', () => {
     ['metadata key with NUL', { content: 'x', cell_type: 'Fact', metadata: { 'k\u0000': 1 } }, 'metadata'],
     ['metadata value with a lone surrogate', { content: 'x', cell_type: 'Fact', metadata: { k: 'x\udc00' } }, 'metadata'],
     ['idempotency_key with NUL', { content: 'x', cell_type: 'Fact', idempotency_key: 'a\u0000' }, 'idempotency_key'],
+    ['idempotency_key in the imported: namespace', { content: 'x', cell_type: 'Fact', idempotency_key: 'imported:k' }, 'idempotency_key'],
     ['source_ref with NUL', { content: 'x', cell_type: 'Fact', source_ref: { kind: 'file', locator: 'a\u0000' } }, 'source_ref.locator'],
   ])('store refuses %s as a 400 naming the field', async (_name, body, field) => {
     const response = await http.app.inject({

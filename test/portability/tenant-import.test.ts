@@ -131,6 +131,9 @@ describe.each(KINDS)("a tenant's import on $kind", { timeout: 180_000 }, ({ kind
 
     const row = await cellRow(forged);
     expect(row.idempotency_key).toBe('imported:bob-note-1');
+    // Nor can a live store reach the imported cell by sending the namespaced key itself.
+    const reserved = await expectCode(facade.store(bob, { content: 'anything', cell_type: 'Fact', salience: 0.5, idempotency_key: 'imported:bob-note-1' }), 'INVALID_ARGUMENT');
+    expect(JSON.stringify(reserved.details)).toContain('reserved for imported keys');
     expect(row.hits).toBe(0);
     // Noisy-or of the keys' trust as the target holds it (bob 0.7, alice 0.5), not the file's 1.
     expect(row.trust).toBeCloseTo(1 - (1 - 0.7) * (1 - 0.5), 5);

@@ -9,6 +9,7 @@
  * file as written (the operator owns the database).
  */
 import { ForbiddenError } from '../../core/errors.js';
+import { IMPORTED_KEY_PREFIX } from '../../core/idempotency-keys.js';
 import { mintRefusal, type KeyReach } from '../../core/key-authority.js';
 import type { ExportCell, ExportCorroboration, ExportKey, ExportRecord } from '../../core/export-format.js';
 import { DEFAULT_TRUST } from '../../core/principal.js';
@@ -26,8 +27,6 @@ export interface TenantImport {
   readonly now: Date;
 }
 
-/** What an imported idempotency key becomes: a live store's key is the client's own, and never this one's. */
-export const IMPORTED_KEY_PREFIX = 'imported:';
 
 const BATCH = 1000;
 
