@@ -9,6 +9,7 @@ import { ConflictError, InvalidArgumentError, NotFoundError } from '../core/erro
 import { ALL_PROJECTS } from '../core/principal.js';
 import { createKeyInputSchema, uuidSchema, type CreateKeyInput } from '../core/schemas.js';
 import type { Db, Queryable } from '../store/db.js';
+import { tenantAgents } from '../store/agent-trust-repository.js';
 import {
   activeAgentKeys,
   countKeys,
@@ -26,8 +27,11 @@ const BOOTSTRAP_TENANT = 'default';
 const BOOTSTRAP_AGENT = 'admin';
 export const DEFAULT_PROJECT = 'default';
 
-/** Decides a mint on the unrevoked keys its agent holds when it commits; throws to refuse it. */
-export type MintAdmission = (input: CreateKeyInput, agentKeys: readonly ApiKeyInfo[]) => void;
+/**
+ * Decides a mint on the unrevoked keys its agent holds when it commits, and whether the tenant
+ * knows the agent at all (a key, revoked or not, or an inbox); throws to refuse it.
+ */
+export type MintAdmission = (input: CreateKeyInput, agentKeys: readonly ApiKeyInfo[], agentKnown: boolean) => void;
 
 /** Decides whether the caller may revoke this key of its tenant; false reads as NOT_FOUND. */
 export type RevokeAdmission = (key: ApiKeyInfo) => boolean;
@@ -78,7 +82,10 @@ export function createKeyAdministration(db: Db): KeyAdministration {
       const input = parseCreateKey(raw);
       return db.transaction(async (tx) => {
         await lockAgentKeys(tx, input.tenant, input.agent);
-        if (admit !== undefined) admit(input, (await activeAgentKeys(tx, input.tenant, input.agent)).map(toKeyInfo));
+        if (admit !== undefined) {
+          const agentKeys = (await activeAgentKeys(tx, input.tenant, input.agent)).map(toKeyInfo);
+          admit(input, agentKeys, agentKeys.length > 0 || (await tenantAgents(tx, input.tenant, [input.agent])).has(input.agent));
+        }
         return mint(tx, input, generateApiKey());
       });
     },
@@ -111,7 +118,8 @@ export function createKeyAdministration(db: Db): KeyAdministration {
           trust: found.trust,
         });
         await lockAgentKeys(tx, input.tenant, input.agent);
-        if (admit !== undefined) admit.mint(input, (await activeAgentKeys(tx, input.tenant, input.agent)).map(toKeyInfo));
+        // The key being rotated is the agent's own, unrevoked: the agent is known.
+        if (admit !== undefined) admit.mint(input, (await activeAgentKeys(tx, input.tenant, input.agent)).map(toKeyInfo), true);
         const created = await mint(tx, input, generateApiKey());
         const revoked = await revokeKey(tx, keyId, found.tenant_id);
         if (revoked === null) throw new NotFoundError('key', keyId);

@@ -66,6 +66,12 @@ describe('mintRefusal', () => {
     expect(mintRefusal(tenantAdmin, reach(['writer'], ['p1'], 0.9), held)).toBe('trust');
   });
 
+  it('lets only a tenant-wide admin mint for an agent the tenant knows without an unrevoked key', () => {
+    expect(mintRefusal(projectAdmin, reach(['writer'], ['p1'], 0), [], true)).toBe('agent_keys');
+    expect(mintRefusal(tenantAdmin, reach(['writer'], ['p1'], 0), [], true)).toBeNull();
+    expect(mintRefusal(projectAdmin, reach(['writer'], ['p1'], 0), [], false)).toBeNull();
+  });
+
   it('counts a tenant-wide admin only with both the admin role and every project', () => {
     expect(isTenantAdmin(tenantAdmin)).toBe(true);
     expect(isTenantAdmin(projectAdmin)).toBe(false);

@@ -48,12 +48,15 @@ export function withinAuthority(caller: KeyReach, key: KeyReach): boolean {
  * Why `caller` may not mint `key` for an agent holding `agentKeys` (its unrevoked keys), or null.
  * Beside the key's own reach: the agent's identity is taken over only when each of its keys is
  * within the caller's authority, and only a tenant-wide admin may raise its trust (the highest
- * trust among its keys) — anyone else mints at most the agent's present trust.
+ * trust among its keys) — anyone else mints at most the agent's present trust. An agent the
+ * tenant already knows without an unrevoked key (`agentKnown`: revoked keys, an inbox — an OAuth
+ * agent, or one whose keys were revoked) may hold any reach elsewhere, so only a tenant-wide admin
+ * mints for it.
  */
-export function mintRefusal(caller: KeyReach, key: KeyReach, agentKeys: readonly KeyReach[]): MintRefusal | null {
+export function mintRefusal(caller: KeyReach, key: KeyReach, agentKeys: readonly KeyReach[], agentKnown = agentKeys.length > 0): MintRefusal | null {
   const excess = reachExcess(caller, key);
   if (excess !== null) return excess;
-  if (agentKeys.length === 0) return null;
+  if (agentKeys.length === 0) return agentKnown && !isTenantAdmin(caller) ? 'agent_keys' : null;
   if (agentKeys.some((held) => !withinAuthority(caller, held))) return 'agent_keys';
   const agentTrust = Math.max(...agentKeys.map((held) => held.trust));
   if (trustAbove(key.trust, agentTrust) && !isTenantAdmin(caller)) return 'agent_trust';

@@ -229,17 +229,6 @@ export function insertDiffs(q: Queryable, rows: readonly ExportDiff[]): Promise<
   );
 }
 
-/** Which of these names are agents of the tenant: they hold a key (revoked or not) or an inbox there. */
-export async function tenantAgents(q: Queryable, tenantId: string, names: readonly string[]): Promise<Set<string>> {
-  if (names.length === 0) return new Set();
-  const result = await q.query<{ agent: string }>(
-    `SELECT agent FROM api_keys WHERE tenant_id = $1 AND agent = ANY($2::text[])
-     UNION SELECT agent FROM inboxes WHERE tenant_id = $1 AND agent = ANY($2::text[])`,
-    [tenantId, names],
-  );
-  return new Set(result.rows.map((row) => row.agent));
-}
-
 /** Each agent's trust as its keys hold it now: the highest of its unrevoked keys; absent when it has none. */
 export async function agentTrusts(q: Queryable, tenantId: string, agents: readonly string[]): Promise<Map<string, number>> {
   if (agents.length === 0) return new Map();

@@ -135,8 +135,9 @@ describe.each(KINDS)("a tenant's import on $kind", { timeout: 180_000 }, ({ kind
     const reserved = await expectCode(facade.store(bob, { content: 'anything', cell_type: 'Fact', salience: 0.5, idempotency_key: 'imported:bob-note-1' }), 'INVALID_ARGUMENT');
     expect(JSON.stringify(reserved.details)).toContain('reserved for imported keys');
     expect(row.hits).toBe(0);
-    // Noisy-or of the keys' trust as the target holds it (bob 0.7, alice 0.5), not the file's 1.
-    expect(row.trust).toBeCloseTo(1 - (1 - 0.7) * (1 - 0.5), 5);
+    // The keys' trust as the target holds it, not the file's 1: alice's corroboration (noisy-or 0.85)
+    // raises bob's cell at most to bob's own 0.7 or the importer's 0.5.
+    expect(row.trust).toBeCloseTo(0.7, 5);
     expect(row.created_at.getTime()).toBeLessThanOrEqual(Date.now());
   });
 
@@ -182,6 +183,33 @@ describe.each(KINDS)("a tenant's import on $kind", { timeout: 180_000 }, ({ kind
     const takeover = await expectCode(facade.importTenant(alice, await fileOf([tenantLine(), keyLine('bob')], { tenant: 1, key: 1 }), { format: 'hyphae' }), 'FORBIDDEN');
     expect(takeover.details).toMatchObject({ exceeds: 'agent_keys' });
     expect(await db.query("SELECT 1 FROM api_keys WHERE tenant_id = $1 AND agent = 'erin'", [tenant])).toMatchObject({ rows: [] });
+  });
+
+  it.skipIf(skip)('caps the trust a file\'s corroborators give at the author\'s or the importer\'s own', async () => {
+    const keys = createKeyAdministration(db);
+    const crowd = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'];
+    for (const agent of crowd) await keys.createKey({ tenant, agent, roles: ['reader'], trust: 0.5 });
+    const low = await facade.authenticate((await keys.createKey({ tenant, agent: 'low-admin', roles: ['admin'], trust: 0.3 })).key);
+    const cell = randomUUID();
+    const file = await fileOf([cellLine({ node_id: cell, source_agent: 'c1', corroborators: crowd })], { cell: 1 });
+    expect((await facade.importTenant(low, file, { format: 'hyphae' })).records.cell.added).toBe(1);
+    // Six agents of 0.5 would be 1 − 0.5⁶ ≈ 0.98 by noisy-or; the file cannot make them restate it.
+    expect((await cellRow(cell)).trust).toBeCloseTo(0.5, 5);
+  });
+
+  it.skipIf(skip)('a foreign import speaks only for an agent the importer could mint a key for', async () => {
+    const keys = createKeyAdministration(db);
+    await keys.createKey({ tenant, agent: 'chief', roles: ['admin'], trust: 1 });
+    const scoped = await facade.authenticate((await keys.createKey({ tenant, agent: 'p1-admin', roles: ['admin'], projects: ['p1'], trust: 0.5 })).key);
+    const mem0 = await files.write([JSON.stringify({ results: [{ id: randomUUID(), memory: "Written in the chief's name", user_id: 'u', created_at: '2026-03-02T17:41:08.512345+00:00' }] })]);
+    const refused = await expectCode(facade.importTenant(scoped, mem0, { format: 'mem0', agent: 'chief', project: 'p1' }), 'FORBIDDEN');
+    expect(refused.details).toMatchObject({ exceeds: 'agent_keys' });
+    // An agent known without a key (its keys revoked) is a tenant-wide admin's to speak for.
+    const gone = await keys.createKey({ tenant, agent: 'gone', roles: ['writer'], projects: ['p1'], trust: 0.2 });
+    await keys.revokeKey(gone.key_id, tenant);
+    await expectCode(facade.importTenant(scoped, mem0, { format: 'mem0', agent: 'gone', project: 'p1' }), 'FORBIDDEN');
+    expect((await facade.importTenant(scoped, mem0, { format: 'mem0', agent: 'newcomer', project: 'p1' })).records.cell.added).toBe(1);
+    expect(await db.query("SELECT 1 FROM cells WHERE tenant_id = $1 AND source_agent IN ('chief', 'gone')", [tenant])).toMatchObject({ rows: [] });
   });
 
   it.skipIf(skip)("leaves the operator's restore as the file says", async () => {

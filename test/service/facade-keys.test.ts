@@ -33,6 +33,21 @@ describe.each(TEST_DRIVERS)('keys and principals on %s', (driver) => {
     expect(leaked).toEqual([]);
   });
 
+  it('only a tenant-wide admin mints for an agent the tenant knows without an unrevoked key', async () => {
+    const tenant = freshTenant();
+    const root = await rt.principal({ tenant, agent: 'root', roles: ['admin'], projects: ['*'], trust: 1 });
+    const scoped = await rt.principal({ tenant, agent: 'p1-admin', roles: ['admin'], projects: ['p1'], trust: 0.5 });
+    // An agent whose keys were revoked (as an OAuth-only agent, it may hold any reach elsewhere).
+    const chief = await rt.mintKey({ tenant, agent: 'chief', roles: ['admin'], projects: ['p2'], trust: 0.9 });
+    await rt.facade.revokeKey(root, chief.info.key_id);
+    const asChief = { tenant, agent: 'chief', roles: ['writer'], projects: ['p1'], trust: 0 };
+    const refused = await expectCode(rt.facade.createKey(scoped, asChief), 'FORBIDDEN');
+    expect(refused.details).toMatchObject({ exceeds: 'agent_keys' });
+    expect((await rt.facade.createKey(root, asChief)).agent).toBe('chief');
+    // A name the tenant has never seen is a new agent any admin may mint within its reach.
+    expect((await rt.facade.createKey(scoped, { ...asChief, agent: 'newcomer' })).agent).toBe('newcomer');
+  });
+
   it('unknown, malformed and revoked keys are UNAUTHENTICATED', async () => {
     await expectCode(rt.facade.authenticate('hy_unknownunknownunknownunknown'), 'UNAUTHENTICATED');
     await expectCode(rt.facade.authenticate('not-a-key'), 'UNAUTHENTICATED');

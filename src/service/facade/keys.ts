@@ -28,7 +28,7 @@ export function keyOperations(ctx: FacadeContext): KeyOperations {
     async createKey(principal, raw): Promise<CreatedApiKey> {
       const input = parseInput(createKeyInputSchema, raw);
       if (input.tenant !== principal.tenantId) throw new ForbiddenError('an admin key administers its own tenant only');
-      return ctx.keyAdmin.createKey(input, (key, agentKeys) => admitMint(principal, key, agentKeys));
+      return ctx.keyAdmin.createKey(input, (key, agentKeys, agentKnown) => admitMint(principal, key, agentKeys, agentKnown));
     },
 
     async listKeys(principal): Promise<readonly ApiKeyInfo[]> {
@@ -46,7 +46,7 @@ export function keyOperations(ctx: FacadeContext): KeyOperations {
       const { created } = await ctx.keyAdmin.rotateKey(id, principal.tenantId, {
         revoke: (key) => withinAuthority(principal, key),
         // The replacement takes over the agent's identity like any mint: the same rule decides.
-        mint: (key, agentKeys) => admitMint(principal, key, agentKeys),
+        mint: (key, agentKeys, agentKnown) => admitMint(principal, key, agentKeys, agentKnown),
       });
       await endKey(ctx, id);
       return created;
@@ -60,7 +60,7 @@ async function endKey(ctx: FacadeContext, keyId: string): Promise<void> {
   await ctx.streams.closeKey(keyId);
 }
 
-function admitMint(principal: Principal, key: CreateKeyInput, agentKeys: readonly ApiKeyInfo[]): void {
-  const refusal = mintRefusal(principal, key, agentKeys);
+function admitMint(principal: Principal, key: CreateKeyInput, agentKeys: readonly ApiKeyInfo[], agentKnown: boolean): void {
+  const refusal = mintRefusal(principal, key, agentKeys, agentKnown);
   if (refusal !== null) throw new ForbiddenError(REFUSALS[refusal], { details: { exceeds: refusal } });
 }

@@ -9,7 +9,10 @@
 import type { ImportSummary } from '../../core/export-format.js';
 import { ForbiddenError } from '../../core/errors.js';
 import { ALL_PROJECTS, type Principal } from '../../core/principal.js';
+import { mintRefusal } from '../../core/key-authority.js';
 import { exportTenantInputSchema, importTenantInputSchema, type ImportTenantInput } from '../../core/schemas.js';
+import { tenantAgents } from '../../store/agent-trust-repository.js';
+import { activeAgentKeys } from '../../store/key-repository.js';
 import { requireProject } from '../authorization.js';
 import { parseInput } from '../input-validation.js';
 import type { MemoryFacade } from '../memory-facade.js';
@@ -32,6 +35,23 @@ function requireWholeTenant(principal: Principal, what: string): void {
 
 export function portabilityOperations(ctx: FacadeContext): PortabilityOperations {
   const identity = { modelId: ctx.embedder.modelId, dimension: ctx.embedder.dimension };
+
+  /**
+   * A foreign import's cells are written as `agent`: allowed only where the importer could mint
+   * that agent a key (core/key-authority.ts) — its own keys all within the importer's reach, or a
+   * name the tenant does not know yet — so an import speaks for no one the admin does not cover.
+   */
+  async function requireAuthorship(principal: Principal, agent: string, project: string): Promise<void> {
+    const agentKeys = await activeAgentKeys(ctx.db, principal.tenantId, agent);
+    const known = agentKeys.length > 0 || (await tenantAgents(ctx.db, principal.tenantId, [agent])).has(agent);
+    const refusal = mintRefusal(principal, { roles: [], projects: [project], trust: 0 }, agentKeys, known);
+    if (refusal !== null) {
+      throw new ForbiddenError(`importing as agent "${agent}" needs authority over it: it holds keys beyond your own reach, or only a tenant-wide admin may speak for it`, {
+        details: { exceeds: refusal },
+      });
+    }
+  }
+
   return {
     async exportTenant(principal, raw): Promise<AsyncIterable<string>> {
       const input = parseInput(exportTenantInputSchema, raw);
@@ -51,6 +71,7 @@ export function portabilityOperations(ctx: FacadeContext): PortabilityOperations
       const project = input.project ?? principal.defaultProject;
       if (input.format === 'hyphae') requireWholeTenant(principal, 'importing an export');
       else requireProject(principal, project);
+      if (input.format !== 'hyphae' && input.agent !== undefined && input.agent !== principal.agent) await requireAuthorship(principal, input.agent, project);
       if (!isImportBody(body)) return importFrom(principal, body, input, project);
       const spooled = await ctx.importSpool.spool(principal.tenantId, body);
       try {

@@ -14,7 +14,8 @@ import { mintRefusal, type KeyReach } from '../../core/key-authority.js';
 import type { ExportCell, ExportCorroboration, ExportKey, ExportRecord } from '../../core/export-format.js';
 import { DEFAULT_TRUST } from '../../core/principal.js';
 import type { Queryable } from '../../store/db.js';
-import { agentTrusts, idOwners, tenantAgents } from '../../store/import-repository.js';
+import { tenantAgents } from '../../store/agent-trust-repository.js';
+import { agentTrusts, idOwners } from '../../store/import-repository.js';
 import { activeAgentKeys } from '../../store/key-repository.js';
 
 export interface TenantImport {
@@ -89,7 +90,9 @@ export class TenantAgentCheck {
   private async admitKey(key: ExportKey, line: number): Promise<void> {
     if (key.revoked_at !== null) return;
     if ((await idOwners(this.q, 'key', [key.key_id.toLowerCase()])).size > 0) return;
-    const refusal = mintRefusal(this.rules.importer, key, await activeAgentKeys(this.q, this.rules.tenant, key.agent));
+    const agentKeys = await activeAgentKeys(this.q, this.rules.tenant, key.agent);
+    const known = agentKeys.length > 0 || (await tenantAgents(this.q, this.rules.tenant, [key.agent])).has(key.agent);
+    const refusal = mintRefusal(this.rules.importer, key, agentKeys, known);
     if (refusal === null) return;
     throw new ForbiddenError(
       `${this.source}: line ${line}: key ${key.key_id} of agent "${key.agent}" reaches beyond what your key may mint (${refusal}); a tenant's import restores only keys its importer could mint`,
@@ -119,7 +122,7 @@ function notLater(time: string, now: Date): string {
 
 /**
  * The cells as a tenant import writes them: trust from the target's keys (noisy-or over the author
- * and its corroborators, as restatements raise it), hits 0, times no later than the import,
+ * and its corroborators, as restatements raise it) and at most its author's or the importer's, hits 0, times no later than the import,
  * idempotency keys namespaced. Run inside the writing transaction, after the file's keys.
  */
 export async function tenantCells(q: Queryable, rules: TenantImport, cells: readonly ExportCell[]): Promise<ExportCell[]> {
@@ -132,7 +135,9 @@ export async function tenantCells(q: Queryable, rules: TenantImport, cells: read
     const doubt = [...stated].reduce((product, agent) => product * (1 - trustOf(agent)), 1);
     return {
       ...cell,
-      trust: Math.min(1, Math.max(0, 1 - doubt)),
+      // Corroborators a file names are not restatements this tenant saw: they raise a cell at most
+      // to its author's trust or the importer's own, never past every single agent's (noisy-or over ten names).
+      trust: Math.min(Math.max(rules.importer.trust, trustOf(cell.source_agent)), Math.max(0, 1 - doubt)),
       hits: 0,
       created_at: notLater(cell.created_at, now),
       updated_at: notLater(cell.updated_at, now),
