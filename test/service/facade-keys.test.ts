@@ -40,7 +40,7 @@ describe.each(TEST_DRIVERS)('keys and principals on %s', (driver) => {
     // An agent whose keys were revoked (as an OAuth-only agent, it may hold any reach elsewhere).
     const chief = await rt.mintKey({ tenant, agent: 'chief', roles: ['admin'], projects: ['p2'], trust: 0.9 });
     await rt.facade.revokeKey(root, chief.info.key_id);
-    const asChief = { tenant, agent: 'chief', roles: ['writer'], projects: ['p1'], trust: 0 };
+    const asChief = { tenant, agent: 'chief', roles: ['writer' as const], projects: ['p1'], trust: 0 };
     const refused = await expectCode(rt.facade.createKey(scoped, asChief), 'FORBIDDEN');
     expect(refused.details).toMatchObject({ exceeds: 'agent_keys' });
     expect((await rt.facade.createKey(root, asChief)).agent).toBe('chief');
