@@ -1,7 +1,7 @@
 /**
  * The export format (docs/export-format.md): JSON Lines, one object per line, each with a `type`.
- * A header line first, then tenants, keys, scenes, sessions, cells, corroborations, beacons,
- * inboxes and diffs in that order, then an end line that counts them. These schemas are the
+ * A header line first, then tenants, keys, scenes, sessions, sources, cells, corroborations,
+ * beacons, inboxes and diffs in that order, then an end line that counts them. These schemas are the
  * format's one definition: the importer validates every line with them and the exporter writes
  * nothing they would refuse. Every object is strict; what a reader of an older version could not
  * take raises the version.
@@ -9,15 +9,16 @@
 import { z } from 'zod';
 import { DIFF_OPS, ROLES } from './cell-types.js';
 import { MAX_CONTENT_BYTES, utf8Bytes } from './limits.js';
+import { SOURCE_KINDS, sourceIdSchema } from './source-schemas.js';
 import { agentNameSchema, cellTypeSchema, createKeyInputSchema, layerSchema, projectSchema, timestampInputSchema, uuidSchema } from './schemas.js';
 import { STORABLE_TEXT_MESSAGE, isStorableText, jsonValueProblem } from './text-rules.js';
 
 export const EXPORT_FORMAT_NAME = 'hyphae-export';
 /** The version this code writes; it reads this one and every older one. */
-export const EXPORT_FORMAT_VERSION = 1;
+export const EXPORT_FORMAT_VERSION = 2;
 
 /** The line types in the order a file holds them (a file may skip any but header and end). */
-export const EXPORT_LINE_TYPES = ['header', 'tenant', 'key', 'scene', 'session', 'cell', 'corroboration', 'beacon', 'inbox', 'diff', 'end'] as const;
+export const EXPORT_LINE_TYPES = ['header', 'tenant', 'key', 'scene', 'session', 'source', 'cell', 'corroboration', 'beacon', 'inbox', 'diff', 'end'] as const;
 export type ExportLineType = (typeof EXPORT_LINE_TYPES)[number];
 /** The record types an end line counts (everything between header and end). */
 export type ExportRecordType = Exclude<ExportLineType, 'header' | 'end'>;
@@ -95,6 +96,29 @@ export const exportSessionSchema = z.strictObject({
   closed_at: timestamp.nullable(),
 });
 
+/**
+ * The served version of a source (docs/sources.md): its whole text and fields; its chunks are the
+ * cell lines that name it. Pending or failed ingestions are not exported. New in version 2.
+ */
+export const exportSourceSchema = z.strictObject({
+  type: z.literal('source'),
+  tenant: tenantSchema,
+  project: projectSchema,
+  source_id: sourceIdSchema,
+  kind: z.enum(SOURCE_KINDS),
+  format: z.enum(['text', 'markdown', 'conversation']),
+  title: text(1, 500).nullable(),
+  metadata: jsonObject,
+  observation_date: z.iso.date().nullable(),
+  text: text(1),
+  /** As the ingestion measured it (for a conversation, its turns' bytes). */
+  total_bytes: z.int().min(0),
+  chunk_count: z.int().min(0),
+  created_by: agentSchema,
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
 const reinforcementKeySchema = z.strictObject({ agent: agentSchema, idempotency_key: text(1, 200), created_at: timestamp });
 
 export const exportCellSchema = z.strictObject({
@@ -127,7 +151,16 @@ export const exportCellSchema = z.strictObject({
   trust: z.number().min(0).max(1),
   /** Idempotency keys of stores that reinforced this cell: their replays return it. */
   reinforcement_keys: z.array(reinforcementKeySchema),
+  /** A source's chunk: its source (same tenant and project) and where in its text it lies; null otherwise; absent in version 1 (read as null). */
+  source_id: sourceIdSchema.nullable().optional(),
+  chunk_index: z.int().min(0).nullable().optional(),
+  char_start: z.int().min(0).nullable().optional(),
+  char_end: z.int().min(0).nullable().optional(),
   embedding: embeddingSchema.optional(),
+}).superRefine((cell, context) => {
+  const link = [cell.source_id, cell.chunk_index, cell.char_start, cell.char_end].map((v) => v === undefined || v === null);
+  if (link.some((absent) => absent !== link[0])) context.addIssue({ code: 'custom', path: ['source_id'], message: 'source_id, chunk_index, char_start and char_end are all set or all null' });
+  else if (!link[0] && (cell.char_start ?? 0) > (cell.char_end ?? 0)) context.addIssue({ code: 'custom', path: ['char_start'], message: 'must not exceed char_end' });
 });
 
 /**
@@ -199,8 +232,10 @@ export const exportDiffSchema = z.strictObject({
   created_at: timestamp,
 });
 
+// A type new in version 2 (sources) counts 0 in a version 1 file's end line, which lacks it.
+const ADDED_RECORD_TYPES: ReadonlySet<ExportRecordType> = new Set(['source']);
 const recordCountsSchema = z.strictObject(
-  Object.fromEntries(EXPORT_RECORD_TYPES.map((t) => [t, z.int().min(0)])) as Record<ExportRecordType, z.ZodInt>,
+  Object.fromEntries(EXPORT_RECORD_TYPES.map((t) => [t, ADDED_RECORD_TYPES.has(t) ? z.int().min(0).default(0) : z.int().min(0)])) as Record<ExportRecordType, z.ZodInt>,
 );
 
 /** The last line: how many of each record the file holds, so a file cut short anywhere is refused. */
@@ -211,6 +246,7 @@ export const EXPORT_RECORD_SCHEMAS = {
   key: exportKeySchema,
   scene: exportSceneSchema,
   session: exportSessionSchema,
+  source: exportSourceSchema,
   cell: exportCellSchema,
   corroboration: exportCorroborationSchema,
   beacon: exportBeaconSchema,
@@ -223,6 +259,7 @@ export type ExportTenant = z.output<typeof exportTenantSchema>;
 export type ExportKey = z.output<typeof exportKeySchema>;
 export type ExportScene = z.output<typeof exportSceneSchema>;
 export type ExportSession = z.output<typeof exportSessionSchema>;
+export type ExportSource = z.output<typeof exportSourceSchema>;
 export type ExportCell = z.output<typeof exportCellSchema>;
 export type ExportCorroboration = z.output<typeof exportCorroborationSchema>;
 export type ExportBeacon = z.output<typeof exportBeaconSchema>;
@@ -230,7 +267,7 @@ export type ExportInbox = z.output<typeof exportInboxSchema>;
 export type ExportDiff = z.output<typeof exportDiffSchema>;
 export type ExportEnd = z.output<typeof exportEndSchema>;
 export type ExportRecordCounts = ExportEnd['counts'];
-export type ExportRecord = ExportTenant | ExportKey | ExportScene | ExportSession | ExportCell | ExportCorroboration | ExportBeacon | ExportInbox | ExportDiff;
+export type ExportRecord = ExportTenant | ExportKey | ExportScene | ExportSession | ExportSource | ExportCell | ExportCorroboration | ExportBeacon | ExportInbox | ExportDiff;
 
 export function emptyRecordCounts(): Record<ExportRecordType, number> {
   return Object.fromEntries(EXPORT_RECORD_TYPES.map((t) => [t, 0])) as Record<ExportRecordType, number>;

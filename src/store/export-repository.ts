@@ -69,6 +69,19 @@ const RECORD_QUERIES: Readonly<Record<ExportRecordType, RecordQuery>> = {
     ],
     project: 'column',
   },
+  // The served version only: an ingestion still pending or failed is not exported (docs/export-format.md).
+  source: {
+    from: 'sources t',
+    columns: () => `t.tenant_id AS tenant, t.project, t.source_id, t.kind, t.format, t.title, t.metadata,
+      to_char(t.observation_date, 'YYYY-MM-DD') AS observation_date, t.body AS text, t.total_bytes, t.chunk_count, t.created_by,
+      ${iso('t.created_at')} AS created_at, ${iso('t.updated_at')} AS updated_at`,
+    key: [
+      { sql: 't.tenant_id', type: 'text', field: 'tenant' },
+      { sql: 't.project', type: 'text', field: 'project' },
+      { sql: 't.source_id', type: 'text', field: 'source_id' },
+    ],
+    project: 'column',
+  },
   cell: {
     from: 'cells t',
     columns: (withVectors) => `t.tenant_id AS tenant, t.node_id::text AS node_id, t.project, t.layer, t.cell_type, t.content, t.salience,
@@ -79,7 +92,8 @@ const RECORD_QUERIES: Readonly<Record<ExportRecordType, RecordQuery>> = {
       t.supersedes::text AS supersedes, t.superseded_by::text AS superseded_by, t.corroborations, t.corroborators, t.trust,
       COALESCE((SELECT jsonb_agg(jsonb_build_object('agent', r.agent, 'idempotency_key', r.idempotency_key, 'created_at', ${iso('r.created_at')})
                 ORDER BY r.agent, r.idempotency_key)
-                FROM reinforcement_keys r WHERE r.node_id = t.node_id), '[]'::jsonb) AS reinforcement_keys
+                FROM reinforcement_keys r WHERE r.node_id = t.node_id), '[]'::jsonb) AS reinforcement_keys,
+      t.source_id, t.chunk_index, t.char_start, t.char_end
       ${withVectors ? ', t.embedding::text AS embedding' : ''}`,
     key: [{ sql: 't.node_id', type: 'uuid', field: 'node_id' }],
     project: 'column',

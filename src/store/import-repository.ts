@@ -4,7 +4,7 @@
  * already present as it is (ON CONFLICT DO NOTHING), so importing a file twice changes nothing.
  * Each insert takes its batch as one JSON array and returns the ids it added.
  */
-import type { ExportBeacon, ExportCell, ExportCorroboration, ExportDiff, ExportInbox, ExportKey, ExportScene, ExportSession, ExportTenant } from '../core/export-format.js';
+import type { ExportBeacon, ExportCell, ExportCorroboration, ExportDiff, ExportInbox, ExportKey, ExportScene, ExportSession, ExportSource, ExportTenant } from '../core/export-format.js';
 import { identifierTokens } from '../core/identifier-tokens.js';
 import type { Queryable } from './db.js';
 import { cellTermsOf, tenantTermPrefix } from './lexical-terms.js';
@@ -111,6 +111,32 @@ export function insertSessions(q: Queryable, rows: readonly ExportSession[]): Pr
   );
 }
 
+/** A source's key as an import compares it: JSON of [tenant, project, source_id]. */
+export function sourceKeyText(tenant: string, project: string, sourceId: string): string {
+  return JSON.stringify([tenant, project, sourceId]);
+}
+
+/**
+ * Adds the sources not yet present (a source the target holds under the same key is kept as it
+ * is, chunks and all); its length in characters is counted from its text. Returns the keys added
+ * (sourceKeyText).
+ */
+export async function insertSources(q: Queryable, rows: readonly ExportSource[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const result = await q.query<{ tenant_id: string; project: string; source_id: string }>(
+    `INSERT INTO sources (tenant_id, project, source_id, kind, format, title, metadata, observation_date, body, total_chars, total_bytes,
+       chunk_count, created_by, created_at, updated_at)
+     SELECT r.tenant, r.project, r.source_id, r.kind, r.format, r.title, COALESCE(r.metadata, '{}'::jsonb), r.observation_date, r.text,
+            char_length(r.text), r.total_bytes, r.chunk_count, r.created_by, r.created_at, r.updated_at
+       FROM jsonb_to_recordset($1::jsonb) AS r(tenant text, project text, source_id text, kind text, format text, title text, metadata jsonb,
+            observation_date date, text text, total_bytes integer, chunk_count integer, created_by text, created_at timestamptz,
+            updated_at timestamptz)
+     ON CONFLICT DO NOTHING RETURNING tenant_id, project, source_id`,
+    [JSON.stringify(rows)],
+  );
+  return result.rows.map((row) => sourceKeyText(row.tenant_id, row.project, row.source_id));
+}
+
 /** A cell to insert: its line with the vector (pgvector text) it is stored with. */
 export type ImportedCell = Omit<ExportCell, 'embedding'> & { readonly embedding: string };
 
@@ -125,16 +151,17 @@ export async function insertCells(q: Queryable, rows: readonly ImportedCell[]): 
     `WITH added AS (
      INSERT INTO cells (node_id, tenant_id, project, layer, cell_type, content, salience, scene_id, session_id, source_agent, source_ref,
        metadata, idempotency_key, origin_node_id, promoted_node_id, hits, created_at, updated_at, reinforced_at, valid_from, valid_until,
-       supersedes, superseded_by, corroborations, corroborators, trust, embedding)
+       supersedes, superseded_by, corroborations, corroborators, trust, embedding, source_id, chunk_index, char_start, char_end)
      SELECT r.node_id, r.tenant, r.project, r.layer, r.cell_type, r.content, r.salience, r.scene_id, r.session_id, r.source_agent,
             r.source_ref, COALESCE(r.metadata, '{}'::jsonb), r.idempotency_key, r.origin_node_id, r.promoted_node_id, r.hits, r.created_at,
             r.updated_at, r.reinforced_at, r.valid_from, r.valid_until, r.supersedes, r.superseded_by, r.corroborations, r.corroborators,
-            r.trust, r.embedding::vector
+            r.trust, r.embedding::vector, r.source_id, r.chunk_index, r.char_start, r.char_end
        FROM jsonb_to_recordset($1::jsonb) AS r(node_id uuid, tenant text, project text, layer text, cell_type text, content text,
             salience real, scene_id uuid, session_id uuid, source_agent text, source_ref jsonb, metadata jsonb, idempotency_key text,
             origin_node_id uuid, promoted_node_id uuid, hits integer, created_at timestamptz, updated_at timestamptz,
             reinforced_at timestamptz, valid_from timestamptz, valid_until timestamptz, supersedes uuid, superseded_by uuid,
-            corroborations integer, corroborators text[], trust real, embedding text)
+            corroborations integer, corroborators text[], trust real, embedding text, source_id text, chunk_index integer,
+            char_start integer, char_end integer)
      ON CONFLICT DO NOTHING RETURNING node_id, content),
      terms AS (
        INSERT INTO cell_tenant_terms (node_id, terms)

@@ -25,6 +25,8 @@ export interface ExportDumpOptions {
 }
 
 const DEFAULT_PAGE_SIZE = 1000;
+/** Sources carry their whole text: fewer per page keeps memory flat. */
+const SOURCE_PAGE_SIZE = 16;
 
 /** The export's lines, each ending in a newline: header, records, end. */
 export async function* exportDumpLines(db: Queryable, options: ExportDumpOptions): AsyncGenerator<string> {
@@ -45,7 +47,7 @@ export async function* exportDumpLines(db: Queryable, options: ExportDumpOptions
     if (!scopeHoldsRecords(type, options.scope)) continue;
     let after: ExportPosition | null = null;
     for (;;) {
-      const rows = await exportPage(db, type, options.scope, { withVectors: options.withVectors, after, limit: options.pageSize ?? DEFAULT_PAGE_SIZE });
+      const rows = await exportPage(db, type, options.scope, { withVectors: options.withVectors, after, limit: pageSize(type, options.pageSize) });
       if (rows.length === 0) break;
       yield rows.map((row) => recordLine(type, row)).join('');
       counts[type] += rows.length;
@@ -55,6 +57,11 @@ export async function* exportDumpLines(db: Queryable, options: ExportDumpOptions
     }
   }
   yield `${JSON.stringify({ type: 'end', counts })}\n`;
+}
+
+function pageSize(type: ExportRecordType, asked: number | undefined): number {
+  const size = asked ?? DEFAULT_PAGE_SIZE;
+  return type === 'source' ? Math.min(size, SOURCE_PAGE_SIZE) : size;
 }
 
 /** One record's line; a vector is spliced in as pgvector printed it (already a JSON array), never parsed. */

@@ -4,14 +4,14 @@
  * the admin could not do through the API. A key line must be one the importer could mint
  * (core/key-authority.ts); every agent a record names must already be an agent of the tenant (a
  * key or an inbox there, or a key line of the file); a cell's trust is computed from
- * the target's keys, its hits start at 0, no time lies in the future, and every idempotency key is
+ * the target's keys, its hits start at 0, no time (a source's too) lies in the future, and every idempotency key is
  * namespaced so that it can never answer a live store. The operator's `hyphae import` restores the
  * file as written (the operator owns the database).
  */
 import { ForbiddenError } from '../../core/errors.js';
 import { IMPORTED_KEY_PREFIX } from '../../core/idempotency-keys.js';
 import { mintRefusal, type KeyReach } from '../../core/key-authority.js';
-import type { ExportCell, ExportCorroboration, ExportKey, ExportRecord } from '../../core/export-format.js';
+import type { ExportCell, ExportCorroboration, ExportKey, ExportRecord, ExportSource } from '../../core/export-format.js';
 import { DEFAULT_TRUST } from '../../core/principal.js';
 import type { Queryable } from '../../store/db.js';
 import { tenantAgents } from '../../store/agent-trust-repository.js';
@@ -38,6 +38,8 @@ function namedAgents(record: ExportRecord): { field: string; agent: string }[] {
       return [{ field: 'created_by', agent: record.created_by }];
     case 'session':
       return [{ field: 'agent', agent: record.agent }];
+    case 'source':
+      return [{ field: 'created_by', agent: record.created_by }];
     case 'cell':
       return [
         { field: 'source_agent', agent: record.source_agent },
@@ -157,4 +159,9 @@ export async function tenantCells(q: Queryable, rules: TenantImport, cells: read
 /** A corroboration record as a tenant import writes it: no later than the import. */
 export function tenantCorroboration(rules: TenantImport, record: ExportCorroboration): ExportCorroboration {
   return { ...record, created_at: notLater(record.created_at, rules.now) };
+}
+
+/** A source as a tenant import writes it: no later than the import. */
+export function tenantSource(rules: TenantImport, record: ExportSource): ExportSource {
+  return { ...record, created_at: notLater(record.created_at, rules.now), updated_at: notLater(record.updated_at, rules.now) };
 }

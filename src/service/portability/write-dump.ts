@@ -6,7 +6,7 @@
  * in the target. Nothing is gossiped: an import restores state, it does not store anew.
  */
 import { ConflictError, UnavailableError } from '../../core/errors.js';
-import { emptyRecordCounts, type ExportBeacon, type ExportCell, type ExportCorroboration, type ExportDiff, type ExportInbox, type ExportKey, type ExportRecord, type ExportRecordType, type ExportScene, type ExportSession, type ExportTenant } from '../../core/export-format.js';
+import { emptyRecordCounts, type ExportBeacon, type ExportCell, type ExportCorroboration, type ExportDiff, type ExportInbox, type ExportKey, type ExportRecord, type ExportRecordType, type ExportScene, type ExportSession, type ExportSource, type ExportTenant } from '../../core/export-format.js';
 import type { Embedder } from '../../embed/embedder.js';
 import type { Queryable } from '../../store/db.js';
 import {
@@ -19,13 +19,15 @@ import {
   insertKeys,
   insertScenes,
   insertSessions,
+  insertSources,
   insertTenants,
+  sourceKeyText,
   type GlobalIdKind,
 } from '../../store/import-repository.js';
 import { toVectorText } from '../../store/vector-text.js';
 import type { DumpReader } from './dump-items.js';
 import { OwnershipCheck } from './dump-ownership.js';
-import { tenantCells, tenantCorroboration, type TenantImport } from './tenant-import.js';
+import { tenantCells, tenantCorroboration, tenantSource, type TenantImport } from './tenant-import.js';
 
 export interface DumpWriteOptions {
   /** Use the file's vectors (its embedder is the target's); otherwise every text is embedded again. */
@@ -46,6 +48,8 @@ const BATCH_ROWS: Readonly<Record<ExportRecordType, number>> = {
   key: 500,
   scene: 500,
   session: 500,
+  // Each carries a whole text.
+  source: 16,
   cell: 256,
   corroboration: 256,
   beacon: 256,
@@ -71,6 +75,8 @@ class DumpWriter {
   private readonly ownership: OwnershipCheck;
   /** Inboxes this import restored: only their diffs are written. */
   private readonly restoredInboxes = new Set<string>();
+  /** Sources this import added: only their chunks are written (sourceKeyText). */
+  private readonly addedSources = new Set<string>();
 
   constructor(
     private readonly tx: Queryable,
@@ -109,6 +115,8 @@ class DumpWriter {
         return (await insertScenes(this.tx, batch as ExportScene[])).length;
       case 'session':
         return (await insertSessions(this.tx, batch as ExportSession[])).length;
+      case 'source':
+        return this.insertSources(batch as ExportSource[]);
       case 'cell':
         return this.insertCells(batch as ExportCell[]);
       case 'beacon': {
@@ -130,9 +138,19 @@ class DumpWriter {
     }
   }
 
+  private async insertSources(fileSources: readonly ExportSource[]): Promise<number> {
+    const rules = this.options.tenantImport;
+    const sources = rules === undefined ? fileSources : fileSources.map((source) => tenantSource(rules, source));
+    const added = await insertSources(this.tx, sources);
+    for (const key of added) this.addedSources.add(key);
+    return added.length;
+  }
+
   private async insertCells(fileCells: readonly ExportCell[]): Promise<number> {
     const rules = this.options.tenantImport;
-    const cells = rules === undefined ? fileCells : await tenantCells(this.tx, rules, fileCells);
+    // A chunk comes only with its source: one of a source the target kept would mix two versions' chunks, one without its source would be an orphan.
+    const linked = fileCells.filter((cell) => cell.source_id === null || cell.source_id === undefined || this.addedSources.has(sourceKeyText(cell.tenant, cell.project, cell.source_id)));
+    const cells = rules === undefined ? linked : await tenantCells(this.tx, rules, linked);
     const vectors = await this.vectors(cells.map((c) => ({ text: c.content, embedding: c.embedding })));
     const added = new Set(await insertCells(this.tx, cells.map(({ embedding: _file, ...cell }, i) => ({ ...cell, embedding: vectors[i] as string }))));
     // A skipped cell must be the same tenant's already; otherwise another unique rule refused it.
