@@ -48,7 +48,12 @@ export async function openHyphaeApp(config: HyphaeConfig, options: HyphaeAppOpti
       config: facadeConfigFrom(config, parts.facade),
       ...mesh.facadeHooks,
       onBackgroundError: onError,
-      sources: { maxBytes: config.sourceMaxBytes, syncChunks: config.sourceSyncChunks },
+      sources: {
+        maxBytes: config.sourceMaxBytes,
+        syncChunks: config.sourceSyncChunks,
+        pendingMax: config.sourcePendingMax,
+        pendingMaxBytes: config.sourcePendingMaxBytes,
+      },
       ...(parts.authCacheTtlMs === undefined ? {} : { authCacheTtlMs: parts.authCacheTtlMs }),
       ...(config.oauth === undefined ? {} : { oauth: config.oauth }),
     });

@@ -69,6 +69,8 @@ const envSchema = z.object({
   HYPHAE_MAX_OPEN_SESSIONS_PER_AGENT: z.coerce.number().int().min(1).max(1_000_000).default(100),
   HYPHAE_SOURCE_MAX_BYTES: z.coerce.number().int().min(1024).max(32 * 1024 * 1024).default(10 * 1024 * 1024),
   HYPHAE_SOURCE_SYNC_CHUNKS: z.coerce.number().int().min(0).max(10_000).default(64),
+  HYPHAE_SOURCE_PENDING_MAX: z.coerce.number().int().min(1).max(10_000).default(16),
+  HYPHAE_SOURCE_PENDING_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(64 * 1024 * 1024),
   HYPHAE_IMPORT_SPOOL_DIR: z.string().min(1).optional(),
   HYPHAE_IMPORT_SPOOL_MAX_BYTES_PER_TENANT: z.coerce.number().int().min(1024).default(2 * 1024 ** 3),
   HYPHAE_IMPORT_SPOOL_MAX_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 ** 3),
@@ -145,6 +147,9 @@ export interface HyphaeConfig {
   readonly sourceMaxBytes: number;
   /** Chunks of a source embedded within the ingest call at most; a larger one is embedded in the background. */
   readonly sourceSyncChunks: number;
+  /** Queued or indexing source ingestions per tenant, by count and by UTF-8 bytes; past either a 429 RATE_LIMITED. */
+  readonly sourcePendingMax: number;
+  readonly sourcePendingMaxBytes: number;
   /** Sessions one agent may hold open; one more is a 409 CONFLICT. */
   readonly maxOpenSessionsPerAgent: number;
   /** Where REST import bodies are spooled (undefined: the system's temporary folder), and how many bytes may wait there per tenant and in all; past them a 429. */
@@ -261,6 +266,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Hyp
     maxCellsPerTenant: c.HYPHAE_MAX_CELLS_PER_TENANT,
     sourceMaxBytes: c.HYPHAE_SOURCE_MAX_BYTES,
     sourceSyncChunks: c.HYPHAE_SOURCE_SYNC_CHUNKS,
+    sourcePendingMax: c.HYPHAE_SOURCE_PENDING_MAX,
+    sourcePendingMaxBytes: c.HYPHAE_SOURCE_PENDING_MAX_BYTES,
     maxOpenSessionsPerAgent: c.HYPHAE_MAX_OPEN_SESSIONS_PER_AGENT,
     importSpoolDir: c.HYPHAE_IMPORT_SPOOL_DIR,
     maxImportSpoolBytesPerTenant: c.HYPHAE_IMPORT_SPOOL_MAX_BYTES_PER_TENANT,

@@ -36,6 +36,10 @@ export interface SourceIngestionConfig {
   readonly maxAttempts: number;
   /** Chunks embedded per batch (and per lease renewal). */
   readonly embedBatch: number;
+  /** Queued or indexing ingestions one tenant may have; one more background ingestion is RATE_LIMITED. */
+  readonly pendingMax: number;
+  /** UTF-8 bytes one tenant's queued or indexing ingestions may hold; past it a background ingestion is RATE_LIMITED. */
+  readonly pendingMaxBytes: number;
 }
 
 export const DEFAULT_SOURCE_INGESTION_CONFIG: SourceIngestionConfig = {
@@ -45,6 +49,8 @@ export const DEFAULT_SOURCE_INGESTION_CONFIG: SourceIngestionConfig = {
   sweepMs: 5_000,
   maxAttempts: 3,
   embedBatch: 16,
+  pendingMax: 16,
+  pendingMaxBytes: 64 * 1024 * 1024,
 };
 
 export interface SourceIngestionRunnerDeps {
@@ -78,7 +84,7 @@ export class SourceIngestionRunner {
     this.run(ingestionId);
   }
 
-  /** Takes up every ingestion no live lease holds. */
+  /** Takes up every ingestion no live lease holds, round-robin across tenants (dueIngestions). */
   async sweep(): Promise<void> {
     if (this.closed) return;
     const due = await dueIngestions(this.deps.db, this.deps.clock(), 16);

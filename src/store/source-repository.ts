@@ -203,6 +203,23 @@ export async function insertIngestion(tx: Queryable, ingestion: NewIngestion, dr
   }
 }
 
+/** What a tenant's pending (queued or indexing) ingestions hold, but the one of `except`'s source (a new ingestion replaces it). */
+export interface PendingLoad {
+  readonly ingestions: number;
+  readonly bytes: number;
+  readonly chunks: number;
+}
+
+export async function pendingLoad(q: Queryable, except: SourceKey): Promise<PendingLoad> {
+  const result = await q.query<{ ingestions: number; bytes: number; chunks: number }>(
+    `SELECT count(*)::int AS ingestions, coalesce(sum(total_bytes), 0)::float8 AS bytes, coalesce(sum(chunks_total), 0)::float8 AS chunks
+     FROM source_ingestions WHERE tenant_id = $1 AND state <> 'failed' AND NOT (project = $2 AND source_id = $3)`,
+    [except.tenantId, except.project, except.sourceId],
+  );
+  const row = result.rows[0];
+  return { ingestions: Number(row?.ingestions ?? 0), bytes: Number(row?.bytes ?? 0), chunks: Number(row?.chunks ?? 0) };
+}
+
 /**
  * Takes the ingestion for `owner` until `leaseUntil` when no live lease holds it (a process that
  * stopped leaves its lease to expire); null when it is taken, finished or failed. A claim counts
@@ -218,11 +235,18 @@ export async function claimIngestion(q: Queryable, ingestionId: string, owner: s
   return result.rows[0] ?? null;
 }
 
-/** Ingestions no live lease holds (never claimed, or their process stopped), oldest first. */
+/**
+ * Ingestions no live lease holds (never claimed, or their process stopped), taken round-robin
+ * across tenants: every tenant's oldest due one, then every tenant's second, and so on — one
+ * tenant's backlog cannot starve another's.
+ */
 export async function dueIngestions(q: Queryable, now: Date, limit: number): Promise<string[]> {
   const result = await q.query<{ ingestion_id: string }>(
-    `SELECT ingestion_id::text AS ingestion_id FROM source_ingestions
-     WHERE state <> 'failed' AND (lease_expires_at IS NULL OR lease_expires_at < $1) ORDER BY lease_expires_at NULLS FIRST, created_at LIMIT $2`,
+    `SELECT ingestion_id::text AS ingestion_id FROM (
+       SELECT ingestion_id, lease_expires_at, created_at,
+         row_number() OVER (PARTITION BY tenant_id ORDER BY lease_expires_at NULLS FIRST, created_at, ingestion_id) AS turn
+       FROM source_ingestions WHERE state <> 'failed' AND (lease_expires_at IS NULL OR lease_expires_at < $1)) AS due
+     ORDER BY turn, lease_expires_at NULLS FIRST, created_at, ingestion_id LIMIT $2`,
     [now.toISOString(), limit],
   );
   return result.rows.map((row) => row.ingestion_id);
@@ -260,11 +284,17 @@ export async function saveDraftEmbeddings(
   return result.rows[0]?.kept === true;
 }
 
-/** Marks the ingestion failed with its reason (while `owner` holds it, or whoever does when owner is null). */
+/**
+ * Marks the ingestion failed with its reason (while `owner` holds it, or whoever does when owner is
+ * null) and drops its body and chunk drafts: a failed ingestion keeps its fields and reason for
+ * status, never the text it could not index.
+ */
 export async function failIngestion(q: Queryable, ingestionId: string, owner: string | null, reason: string, now: Date): Promise<void> {
   await q.query(
-    `UPDATE source_ingestions SET state = 'failed', failure = $3, lease_owner = NULL, lease_expires_at = NULL, updated_at = $4
-     WHERE ingestion_id = $1 AND ($2::text IS NULL OR lease_owner = $2) AND state <> 'failed'`,
+    `WITH failed AS (
+       UPDATE source_ingestions SET state = 'failed', failure = $3, body = '', lease_owner = NULL, lease_expires_at = NULL, updated_at = $4
+       WHERE ingestion_id = $1 AND ($2::text IS NULL OR lease_owner = $2) AND state <> 'failed' RETURNING ingestion_id)
+     DELETE FROM source_chunk_drafts WHERE ingestion_id IN (SELECT ingestion_id FROM failed)`,
     [ingestionId, owner, reason, now.toISOString()],
   );
 }

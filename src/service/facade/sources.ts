@@ -48,6 +48,7 @@ import { toVectorText } from '../../store/vector-text.js';
 import { requireProject } from '../authorization.js';
 import { parseInput } from '../input-validation.js';
 import type { MemoryFacade } from '../memory-facade.js';
+import { admitChunkCells, admitSource } from '../source-admission.js';
 import { DEFAULT_SOURCE_INGESTION_CONFIG, SourceIngestionRunner, type SourceIngestionConfig } from '../source-ingestion-runner.js';
 import type { FacadeContext } from './facade-context.js';
 
@@ -113,6 +114,7 @@ export function createSourceOperations(ctx: FacadeContext, overrides: Partial<So
       const diffs = await ctx.db.transaction(async (tx) => {
         await lockSourceKey(tx, key);
         if (!input.overwrite) await refuseExisting(tx, key);
+        await admitSource(tx, { key, chunks: chunks.length, bytes, background: !synchronous }, { ...config, maxCellsPerTenant: ctx.config.maxCellsPerTenant });
         await insertIngestion(
           tx,
           {
@@ -161,13 +163,15 @@ export function createSourceOperations(ctx: FacadeContext, overrides: Partial<So
       const row = served ?? (await readIngestionSlice(ctx.db, key, input.offset, input.limit));
       if (row === null) throw new NotFoundError('source', key.sourceId);
       const summary = served === null ? pendingSummary(row as IngestionRow) : summaryOf(served);
+      const state = served === null ? (row as IngestionRow).state : 'ready';
       const end = input.offset + codePointLength(row.text);
       return {
         ...summary,
-        state: served === null ? (row as IngestionRow).state : 'ready',
+        state,
         offset: input.offset,
         text: row.text,
-        next_offset: end < summary.total_chars ? end : null,
+        // A failed ingestion's text was dropped when it failed: there is nothing more to read.
+        next_offset: state !== 'failed' && end < summary.total_chars ? end : null,
       };
     },
 
@@ -241,6 +245,7 @@ async function refuseExisting(q: Queryable, key: SourceKey): Promise<void> {
 async function swapIn(ctx: FacadeContext, tx: Queryable, ingestion: IngestionRow, now: Date): Promise<WrittenDiff[]> {
   const key = { tenantId: ingestion.tenant_id, project: ingestion.project, sourceId: ingestion.source_id };
   const removed = await deleteSourceChunks(tx, key);
+  await admitChunkCells(tx, ingestion.tenant_id, ingestion.chunks_total, ctx.config.maxCellsPerTenant);
   for (let i = 0; i < ingestion.chunks_total; i += 1) await ctx.quotas.admitCell(tx, ingestion.tenant_id);
   const inserted = await insertChunksAndServe(tx, ingestion, now);
   const changes = inserted.map((chunk) => ({
