@@ -5,9 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyAdministration } from '../../src/auth/key-administration.js';
-import { RateLimitedError, UnavailableError } from '../../src/core/errors.js';
+import { RateLimitedError } from '../../src/core/errors.js';
 import type { Principal } from '../../src/core/principal.js';
-import type { Embedder } from '../../src/embed/embedder.js';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { chunkSource } from '../../src/knowledge/index.js';
 import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from '../../src/service/index.js';
@@ -15,48 +14,9 @@ import type { Db } from '../../src/store/db.js';
 import { dueIngestions, insertIngestion } from '../../src/store/source-repository.js';
 import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../mesh/shared-database.js';
 import { waitFor } from '../mesh/wait-for.js';
+import { GatedEmbedder, handbook } from '../support/source-fixtures.js';
 import { createTestDb } from '../support/test-db.js';
 import { expectCode, freshTenant } from './service-test-helpers.js';
-
-/** The hash embedder behind a gate: while held, embed calls wait (an ingestion stays pending); or one that always fails. */
-class GatedEmbedder implements Embedder {
-  readonly modelId: string;
-  readonly dimension: number;
-  private open = true;
-  private waiting: (() => void)[] = [];
-  constructor(
-    private readonly inner: Embedder,
-    private readonly failing = false,
-  ) {
-    this.modelId = inner.modelId;
-    this.dimension = inner.dimension;
-  }
-  close(): Promise<void> {
-    this.release();
-    return Promise.resolve();
-  }
-  hold(): void {
-    this.open = false;
-  }
-  release(): void {
-    this.open = true;
-    for (const wake of this.waiting.splice(0)) wake();
-  }
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    while (!this.open) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    if (this.failing) throw new UnavailableError('the embedder is down');
-    return this.inner.embed(texts);
-  }
-}
-
-function handbook(marker: string, sections: number): string {
-  const parts = [`# Handbook ${marker}`];
-  for (let s = 0; s < sections; s += 1) {
-    parts.push(`## Section ${s}`);
-    parts.push(Array.from({ length: 12 }, (_, i) => `The ${marker} settlement rule ${s}.${i} keeps ledgers balanced across regions.`).join(' '));
-  }
-  return parts.join('\n\n');
-}
 
 function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<void> }>, skip = false): void {
   describe.skipIf(skip)(`source limits [${name}]`, () => {

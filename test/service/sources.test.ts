@@ -6,53 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyAdministration } from '../../src/auth/key-administration.js';
 import type { Principal } from '../../src/core/principal.js';
-import type { Embedder } from '../../src/embed/embedder.js';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from '../../src/service/index.js';
 import type { Db } from '../../src/store/db.js';
 import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../mesh/shared-database.js';
 import { waitFor } from '../mesh/wait-for.js';
+import { GatedEmbedder, handbook } from '../support/source-fixtures.js';
 import { createTestDb } from '../support/test-db.js';
 import { expectCode, freshTenant } from './service-test-helpers.js';
-
-/** The hash embedder behind a gate the test opens: while closed, embed calls wait (a slow or stopped embedder). */
-class GatedEmbedder implements Embedder {
-  readonly modelId: string;
-  readonly dimension: number;
-  calls = 0;
-  private open = true;
-  private waiting: (() => void)[] = [];
-  constructor(private readonly inner: Embedder) {
-    this.modelId = inner.modelId;
-    this.dimension = inner.dimension;
-  }
-  close(): Promise<void> {
-    this.release();
-    return Promise.resolve();
-  }
-  hold(): void {
-    this.open = false;
-  }
-  release(): void {
-    this.open = true;
-    for (const wake of this.waiting.splice(0)) wake();
-  }
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    this.calls += 1;
-    while (!this.open) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    return this.inner.embed(texts);
-  }
-}
-
-/** A markdown document of `sections` sections, each long enough to be a chunk or more, with `marker` in every paragraph. */
-function handbook(marker: string, sections: number): string {
-  const parts = [`# Handbook ${marker}`];
-  for (let s = 0; s < sections; s += 1) {
-    parts.push(`## Section ${s}`);
-    parts.push(Array.from({ length: 12 }, (_, i) => `The ${marker} settlement rule ${s}.${i} keeps ledgers balanced across regions.`).join(' '));
-  }
-  return parts.join('\n\n');
-}
 
 interface Harness {
   readonly db: Db;
