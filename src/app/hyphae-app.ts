@@ -9,13 +9,9 @@ import type { HyphaeMetrics } from '../metrics/index.js';
 import type { ManagedMemoryFacade } from '../service/index.js';
 import type { FacadeConfig } from '../service/facade-config.js';
 import type { Db } from '../store/db.js';
+import type { ReadinessCheck } from '../core/readiness.js';
 
-/** One dependency readiness reports on (the shape the HTTP and gRPC surfaces take). */
-export interface ReadinessCheck {
-  readonly name: string;
-  /** Resolves when the dependency is reachable; rejects when not. */
-  check(): Promise<void>;
-}
+export type { ReadinessCheck };
 
 export interface HyphaeApp {
   readonly config: HyphaeConfig;

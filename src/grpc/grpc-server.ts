@@ -8,6 +8,7 @@ import { createContextValues } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { createServer, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import type { ReadinessCheck } from '../core/readiness.js';
 import { FailedAuthLimiter } from '../surface-shared/index.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
 import { CLIENT_ADDRESS } from './call-context.js';
@@ -25,16 +26,11 @@ import { createReflectionIndex } from './reflection-index.js';
 import { reflectionServiceV1, reflectionServiceV1alpha } from './reflection-service.js';
 import type { WatchDiffsMetrics } from './watch-diffs.js';
 
-/** Structurally the HTTP surface's ReadinessProbe. */
-export interface GrpcReadinessProbe {
-  readonly name: string;
-  check(): Promise<void>;
-}
 
 export interface GrpcServerDeps {
   readonly facade: MemoryFacade;
   readonly config: GrpcConfig;
-  readonly readiness: readonly GrpcReadinessProbe[];
+  readonly readiness: readonly ReadinessCheck[];
   readonly metrics?: GrpcCallObserver & WatchDiffsMetrics;
   /** Shared with the HTTP surface, so guessing keys on both ports draws on one budget per address. */
   readonly failedAuth?: FailedAuthLimiter;
@@ -53,7 +49,7 @@ export interface GrpcServer {
 
 const READINESS_TIMEOUT_MS = 2_000;
 
-async function allReady(probes: readonly GrpcReadinessProbe[]): Promise<boolean> {
+async function allReady(probes: readonly ReadinessCheck[]): Promise<boolean> {
   const timeout = new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('readiness timed out')), READINESS_TIMEOUT_MS).unref());
   try {
     await Promise.race([Promise.all(probes.map((probe) => probe.check())), timeout]);

@@ -21,7 +21,8 @@ import {
   rememberRefusal,
 } from '../surface-shared/index.js';
 import { toErrorReply } from './error-reply.js';
-import { HEALTH_OPERATIONS, registerHealthRoutes, type ReadinessProbe } from './health-routes.js';
+import type { ReadinessCheck } from '../core/readiness.js';
+import { HEALTH_OPERATIONS, registerHealthRoutes } from './health-routes.js';
 import type { HttpConfig } from './http-config.js';
 import { PROTECTED_RESOURCE_OPERATIONS, installOAuthResource } from './oauth-resource.js';
 import { pinoOptions, type HttpLoggerOptions } from './logger-options.js';
@@ -41,7 +42,7 @@ import { installSecurityHooks } from './security-hooks.js';
 export interface HttpAppDeps {
   readonly facade: MemoryFacade;
   readonly config: HttpConfig;
-  readonly readiness: readonly ReadinessProbe[];
+  readonly readiness: readonly ReadinessCheck[];
   readonly metrics: HyphaeMetrics;
   /** `false` silences the logger (benchmarks). */
   readonly logger: HttpLoggerOptions | false;

@@ -4,13 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { ReadinessCheck } from '../core/readiness.js';
 import type { PlainOperation } from './openapi-document.js';
 
-export interface ReadinessProbe {
-  readonly name: string;
-  /** Resolves when the dependency is reachable; rejects (or outlives the timeout) when not. */
-  check(): Promise<void>;
-}
 
 const CHECK_STATES = ['ok', 'failing', 'timeout'] as const;
 type CheckState = (typeof CHECK_STATES)[number];
@@ -44,7 +40,7 @@ export const HEALTH_OPERATIONS: readonly PlainOperation[] = [
   },
 ];
 
-async function runProbe(probe: ReadinessProbe, timeoutMs: number): Promise<CheckState> {
+async function runProbe(probe: ReadinessCheck, timeoutMs: number): Promise<CheckState> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<CheckState>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
@@ -60,7 +56,7 @@ async function runProbe(probe: ReadinessProbe, timeoutMs: number): Promise<Check
 
 export function registerHealthRoutes(
   app: FastifyInstance,
-  options: { readonly version: string; readonly probes: readonly ReadinessProbe[]; readonly timeoutMs: number },
+  options: { readonly version: string; readonly probes: readonly ReadinessCheck[]; readonly timeoutMs: number },
 ): void {
   app.get('/healthz', async () => ({ status: 'ok', version: options.version }));
 

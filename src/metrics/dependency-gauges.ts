@@ -5,6 +5,7 @@
  */
 import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
+import type { ReadinessCheck } from '../core/readiness.js';
 
 /** Structurally the store's `PoolStats`: sampled at scrape time. */
 export interface DbPoolSample {
@@ -17,17 +18,12 @@ export interface DbPoolSample {
   readonly acquireTimeouts: number;
 }
 
-/** One dependency readiness reports on (structurally the app's ReadinessCheck). */
-export interface ReadinessSample {
-  readonly name: string;
-  check(): Promise<void>;
-}
 
 export interface DependencyGauges {
   /** Registers the pool sampler read on each scrape; the last registration wins. */
   trackDbPool(sample: () => DbPoolSample): void;
   /** Runs these checks on each scrape, each bounded by `timeoutMs`: hyphae_ready{check} 1 or 0. */
-  trackReadiness(checks: readonly ReadinessSample[], timeoutMs: number): void;
+  trackReadiness(checks: readonly ReadinessCheck[], timeoutMs: number): void;
   /** hyphae_nats_connected{connection} follows `connected()` from now on. */
   trackNatsConnection(connection: NatsConnectionName, connected: () => boolean): void;
 }
@@ -54,7 +50,7 @@ export function registerNatsConnectionGauge(registry: Registry): (connection: Na
 
 const EMPTY_POOL: DbPoolSample = { total: 0, idle: 0, waiting: 0, max: 0, acquireTimeouts: 0 };
 
-async function passes(check: ReadinessSample, timeoutMs: number): Promise<boolean> {
+async function passes(check: ReadinessCheck, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), timeoutMs);
@@ -102,7 +98,7 @@ export function registerDependencyGauges(registry: Registry): DependencyGauges {
     },
   });
 
-  let readiness: { readonly checks: readonly ReadinessSample[]; readonly timeoutMs: number } | undefined;
+  let readiness: { readonly checks: readonly ReadinessCheck[]; readonly timeoutMs: number } | undefined;
   new Gauge({
     name: 'hyphae_ready',
     help: 'Readiness checks run at scrape time: 1 when the dependency answers, by check',

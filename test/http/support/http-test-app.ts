@@ -7,7 +7,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildSurfacesApp } from '../../../src/cli/serve-app.js';
-import type { ReadinessProbe } from '../../../src/http/health-routes.js';
+import type { ReadinessCheck } from '../../../src/core/readiness.js';
 import { resolveHttpConfig, type HttpConfig } from '../../../src/http/http-config.js';
 import { createHyphaeMetrics, type HyphaeMetrics } from '../../../src/metrics/index.js';
 import { createTestRuntime, type TestRuntime, type TestRuntimeOptions } from '../../support/test-runtime.js';
@@ -23,7 +23,7 @@ export interface HttpTestApp {
 
 export interface HttpTestAppOptions {
   readonly config?: Partial<HttpConfig>;
-  readonly readiness?: readonly ReadinessProbe[];
+  readonly readiness?: readonly ReadinessCheck[];
   readonly runtime?: TestRuntimeOptions;
   /** Reuse a runtime (the caller closes it). */
   readonly sharedRuntime?: TestRuntime;
