@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fileURLToPath } from 'node:url';
 import { DIFF_NOTIFICATION_METHOD } from '../src/mcp/protocol/diff-extension.js';
-import { callTool, clusterEnv, eventually, fetchVia, kubectl, kubectlJson, ok, run } from '../test/e2e/cluster.js';
+import { callTool, clusterEnv, eventually, fetchVia, kubectl, kubectlJson, ok, run } from '../test/support/k8s/cluster.js';
 
 export interface ClusterProbeResult {
   readonly installToReadyMs: number;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { defaultBundleDir } from '../src/console/index.js';
-import { startConsoleServer } from '../test/console/console-server.js';
+import { startConsoleServer } from '../test/support/console-server.js';
 import { findChromium, launchChromium } from '../test/support/chromium.js';
 import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
 

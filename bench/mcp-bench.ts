@@ -35,7 +35,7 @@ import type { BenchRow, BenchSection } from './bench-section.js';
 import { runLoad } from './mcp-load-worker.js';
 import type { LoadResult } from './mcp-load-worker.js';
 import { startSdkBaselineServer } from './mcp-sdk-baseline.js';
-import { DOUBLE_KEY, createProtocolFacadeDouble } from '../test/mcp/support/protocol-facade-double.js';
+import { DOUBLE_KEY, createProtocolFacadeDouble } from '../test/support/mcp/protocol-facade-double.js';
 
 const CONCURRENCY = 16;
 const ROUNDS = 4;

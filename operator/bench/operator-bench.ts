@@ -16,9 +16,9 @@ import { effectiveSpec } from '../src/desired/hyphae-mesh.js';
 import type { HyphaeMesh } from '../src/desired/hyphae-mesh.js';
 import { discoverOptionalKinds } from '../src/controller/discovery.js';
 import { withDesiredHash } from '../src/controller/live-compare.js';
-import { findK8sAssets } from '../../test/k8s/assets.js';
-import { startControlPlane } from '../../test/k8s/control-plane.js';
-import { createNamespace, installCrd, waitFor } from '../../test/k8s/kube-helpers.js';
+import { findK8sAssets } from '../../test/support/k8s/assets.js';
+import { startControlPlane } from '../../test/support/k8s/control-plane.js';
+import { createNamespace, installCrd, waitFor } from '../../test/support/k8s/kube-helpers.js';
 
 export interface OperatorBenchRow {
   metric: string;

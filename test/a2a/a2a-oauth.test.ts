@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import type { MemoryNode, RecallResult } from '../../src/core/entities.js';
 import { startAuthorizationServer, type AuthorizationServer } from '../support/authorization-server.js';
-import { a2aClient, data, dataOf, fetchWithBearer, sendRequest, startA2aServer, text, userMessage, type A2aTestServer } from './support/a2a-server.js';
+import { a2aClient, data, dataOf, fetchWithBearer, sendRequest, startA2aServer, text, userMessage, type A2aTestServer } from '../support/a2a-server.js';
 
 const PUBLIC_URL = 'http://127.0.0.1:8788';
 const METADATA = `${PUBLIC_URL}/.well-known/oauth-protected-resource`;

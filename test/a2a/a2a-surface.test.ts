@@ -10,8 +10,8 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diff, MemoryNode, RecallResult } from '../../src/core/entities.js';
-import { waitFor } from '../mesh/wait-for.js';
-import { a2aClient, data, dataOf, fetchWithKey, rpcCodeOf, sendRequest, startA2aServer, text, userMessage, type A2aTestServer } from './support/a2a-server.js';
+import { waitFor } from '../support/wait-for.js';
+import { a2aClient, data, dataOf, fetchWithKey, rpcCodeOf, sendRequest, startA2aServer, text, userMessage, type A2aTestServer } from '../support/a2a-server.js';
 
 function textOf(message: Message): string {
   return message.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHyphaeApp, type HyphaeApp } from '../../src/app/index.js';
 import { loadConfig } from '../../src/core/config.js';
 import type { HyphaeError } from '../../src/core/errors.js';
-import { parsePrometheusText } from '../http/support/prometheus-text.js';
+import { parsePrometheusText } from '../support/prometheus-text.js';
 
 let dataDir: string;
 let runtime: HyphaeApp;

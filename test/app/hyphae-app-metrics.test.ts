@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHyphaeApp, type HyphaeApp } from '../../src/app/index.js';
 import { loadConfig } from '../../src/core/config.js';
-import { parsePrometheusText } from '../http/support/prometheus-text.js';
+import { parsePrometheusText } from '../support/prometheus-text.js';
 import { skipWithoutNatsServer, startNatsServer, type NatsServer } from '../support/nats-server.js';
 
 async function gauges(app: HyphaeApp): Promise<Record<string, number>> {

@@ -10,7 +10,7 @@ import { registerMcpRoutes } from '../../src/mcp/transports/http-routes.js';
 import type { MemoryFacade } from '../../src/service/memory-facade.js';
 import { startSdkBaselineServer } from '../../bench/mcp-sdk-baseline.js';
 import type { SdkBaselineServer } from '../../bench/mcp-sdk-baseline.js';
-import { DOUBLE_BEACON, DOUBLE_KEY, createProtocolFacadeDouble } from '../mcp/support/protocol-facade-double.js';
+import { DOUBLE_BEACON, DOUBLE_KEY, createProtocolFacadeDouble } from '../support/mcp/protocol-facade-double.js';
 
 // A threshold outside [0, 1]: what an output check would refuse.
 const OFF_SCHEMA_BEACON = { ...DOUBLE_BEACON, threshold: 7 };

@@ -21,12 +21,12 @@ import {
 import type { ResourceType } from '../../operator/src/kube/resource-types.js';
 import type { OperatorHandle } from '../../operator/src/run-operator.js';
 import { CRD_NAME } from '../../operator/src/crd/hyphae-mesh-crd.js';
-import { k8sSkipReason } from '../k8s/assets.js';
-import { startControlPlane } from '../k8s/control-plane.js';
-import type { ControlPlane } from '../k8s/control-plane.js';
-import { clientFor, list, reportWorkloadsReady, tryGet, waitFor } from '../k8s/kube-helpers.js';
-import { startTestOperator } from '../k8s/operator-harness.js';
-import { CHART_DIR, KUBE_VERSION, ciValueFiles, ciValues, helmOk, helmSkipReason, parseManifests, runHelm, valueArgs } from './helm.js';
+import { k8sSkipReason } from '../support/k8s/assets.js';
+import { startControlPlane } from '../support/k8s/control-plane.js';
+import type { ControlPlane } from '../support/k8s/control-plane.js';
+import { clientFor, list, reportWorkloadsReady, tryGet, waitFor } from '../support/k8s/kube-helpers.js';
+import { startTestOperator } from '../support/k8s/operator-harness.js';
+import { CHART_DIR, KUBE_VERSION, ciValueFiles, ciValues, helmOk, helmSkipReason, parseManifests, runHelm, valueArgs } from '../support/k8s/helm.js';
 import { ResourcePaths, impersonatingClient, serviceAccountUser } from './impersonation.js';
 import { operatorObjectsFor } from './operator-desired.js';
 import { podSpecOf } from './pod-security.js';

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { findPrometheusBinary, prometheusSkipReason } from '../monitoring/monitoring-assets.js';
-import { DASHBOARDS_DIR, RULES_FILE, dashboardFiles, runbookSlug } from '../monitoring/monitoring-files.js';
-import type { RuleGroup } from '../monitoring/monitoring-files.js';
-import { ciValues, findObject, helmSkipReason, renderChart, runHelm, valueArgs, CHART_DIR, KUBE_VERSION } from './helm.js';
-import type { RenderedObject } from './helm.js';
+import { findPrometheusBinary, prometheusSkipReason } from '../support/monitoring/monitoring-assets.js';
+import { DASHBOARDS_DIR, RULES_FILE, dashboardFiles, runbookSlug } from '../support/monitoring/monitoring-files.js';
+import type { RuleGroup } from '../support/monitoring/monitoring-files.js';
+import { ciValues, findObject, helmSkipReason, renderChart, runHelm, valueArgs, CHART_DIR, KUBE_VERSION } from '../support/k8s/helm.js';
+import type { RenderedObject } from '../support/k8s/helm.js';
 
 const skip = helmSkipReason();
 const promtoolSkip = skip === undefined ? prometheusSkipReason('promtool') : skip;

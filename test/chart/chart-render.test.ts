@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { patroniRules } from '../../operator/src/desired/patroni-rbac.js';
 import { HYPHAE_MESH, OWNED_TYPES } from '../../operator/src/kube/resource-types.js';
-import { CHART_DIR, KUBE_VERSION, ciValueFiles, ciValues, findObject, helmSkipReason, renderChart, runHelm, valueArgs } from './helm.js';
-import type { RenderedObject } from './helm.js';
+import { CHART_DIR, KUBE_VERSION, ciValueFiles, ciValues, findObject, helmSkipReason, renderChart, runHelm, valueArgs } from '../support/k8s/helm.js';
+import type { RenderedObject } from '../support/k8s/helm.js';
 import { operatorObjectsFor } from './operator-desired.js';
 import { containersWithoutRequests, podSpecOf, restrictedViolations } from './pod-security.js';
 import type { PodSpec } from './pod-security.js';

@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import { CRD_FILE, hyphaeMeshCrdYaml } from '../../operator/src/crd/hyphae-mesh-crd.js';
 import { specSchema } from '../../operator/src/crd/hyphae-mesh-schema.js';
 import type { JsonSchemaProps } from '../../operator/src/crd/schema-builder.js';
-import { CHART_DIR, ciValueFiles, ciValues } from './helm.js';
+import { CHART_DIR, ciValueFiles, ciValues } from '../support/k8s/helm.js';
 
 const repoRoot = join(CHART_DIR, '..', '..');
 const read = (path: string): string => readFileSync(path, 'utf8');

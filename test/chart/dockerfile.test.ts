@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SERVER_UID } from '../../operator/src/desired/api-deployment.js';
-import { CHART_DIR } from './helm.js';
+import { CHART_DIR } from '../support/k8s/helm.js';
 
 const repoRoot = join(CHART_DIR, '..', '..');
 

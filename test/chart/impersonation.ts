@@ -4,8 +4,8 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../../operator/src/kube/kube-client.js';
 import { isNotFound } from '../../operator/src/errors.js';
-import type { ControlPlane } from '../k8s/control-plane.js';
-import type { RenderedObject } from './helm.js';
+import type { ControlPlane } from '../support/k8s/control-plane.js';
+import type { RenderedObject } from '../support/k8s/helm.js';
 
 export function serviceAccountUser(namespace: string, name: string): string {
   return `system:serviceaccount:${namespace}:${name}`;

@@ -6,8 +6,8 @@ import { chmodSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { shellWords } from '../release/release-sources.js';
-import { CHART_DIR, KUBE_VERSION, findObject, helmOk, helmSkipReason, parseManifests } from './helm.js';
+import { shellWords } from '../support/release-sources.js';
+import { CHART_DIR, KUBE_VERSION, findObject, helmOk, helmSkipReason, parseManifests } from '../support/k8s/helm.js';
 
 const ROOT = join(CHART_DIR, '..', '..');
 const skip = helmSkipReason();

@@ -4,8 +4,8 @@ import { desiredSet } from '../../operator/src/desired/desired-set.js';
 import { effectiveSpec } from '../../operator/src/desired/hyphae-mesh.js';
 import type { HyphaeMesh } from '../../operator/src/desired/hyphae-mesh.js';
 import { OPTIONAL_TYPES, typeKey } from '../../operator/src/kube/resource-types.js';
-import { findObject } from './helm.js';
-import type { RenderedObject } from './helm.js';
+import { findObject } from '../support/k8s/helm.js';
+import type { RenderedObject } from '../support/k8s/helm.js';
 
 export function operatorObjectsFor(rendered: readonly RenderedObject[], namespace = 'hyphae'): RenderedObject[] {
   const mesh = findObject(rendered, 'HyphaeMesh');

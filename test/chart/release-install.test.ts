@@ -20,9 +20,9 @@ import {
   releaseWorkflow,
   repoRoot,
   shellCommands,
-} from '../release/release-sources.js';
-import { CHART_DIR, KUBE_VERSION, findObject, helmOk, helmSkipReason, parseManifests, renderChart } from './helm.js';
-import type { RenderedObject } from './helm.js';
+} from '../support/release-sources.js';
+import { CHART_DIR, KUBE_VERSION, findObject, helmOk, helmSkipReason, parseManifests, renderChart } from '../support/k8s/helm.js';
+import type { RenderedObject } from '../support/k8s/helm.js';
 import { operatorObjectsFor } from './operator-desired.js';
 import { podSpecOf } from './pod-security.js';
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runHyphae, startServer } from './cli-process.js';
+import { cliEnv, runHyphae, startServer } from '../support/cli-process.js';
 
 // Each case starts real processes on real PGlite folders (initdb included), hence the long timeout.
 describe('the hyphae command', { timeout: 300_000 }, () => {

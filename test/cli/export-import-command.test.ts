@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runHyphae } from './cli-process.js';
+import { cliEnv, runHyphae } from '../support/cli-process.js';
 
 const MEM0_FIXTURE = fileURLToPath(new URL('../portability/fixtures/mem0-get-all.json', import.meta.url));
 

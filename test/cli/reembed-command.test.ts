@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runHyphae, startServer, type RunningServer } from './cli-process.js';
+import { cliEnv, runHyphae, startServer, type RunningServer } from '../support/cli-process.js';
 
 const MEMORY = 'Steps to recover a forgotten login credential: open the account page and request a reset link.';
 const QUESTION = 'How do I reset my password?';

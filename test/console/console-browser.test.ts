@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryNode, StoredNode } from '../../src/core/entities.js';
 import { collectPageErrors, findChromium, launchChromium, type HeadlessChromium } from '../support/chromium.js';
 import { skipTier } from '../support/test-tiers.js';
-import { startConsoleServer, type ConsoleServer } from './console-server.js';
+import { startConsoleServer, type ConsoleServer } from '../support/console-server.js';
 import { createTestDb } from '../support/test-db.js';
 
 const chromiumPath = findChromium();

@@ -13,7 +13,7 @@ import { startAuthorizationServer, type AuthorizationServer } from '../support/a
 import { freePort } from '../support/free-port.js';
 import { skipTier } from '../support/test-tiers.js';
 import { createTestDb } from '../support/test-db.js';
-import { startConsoleServer, type ConsoleServer } from './console-server.js';
+import { startConsoleServer, type ConsoleServer } from '../support/console-server.js';
 
 const chromiumPath = findChromium();
 

@@ -6,7 +6,7 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CSP, CONSOLE_SIGN_IN_PATH, consoleCsp, registerConsoleRoutes, type ConsoleSignIn } from '../../src/console/index.js';
-import { startConsoleServer, type ConsoleServer } from './console-server.js';
+import { startConsoleServer, type ConsoleServer } from '../support/console-server.js';
 import { createTestDb } from '../support/test-db.js';
 
 describe('GET /console on the serve app', () => {

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIFF_NOTIFICATION_METHOD } from '../../src/mcp/protocol/diff-extension.js';
-import { callTool, clusterEnv, eventually, fetchVia, kubectl, kubectlJson, meshReady, ok, run } from './cluster.js';
+import { callTool, clusterEnv, eventually, fetchVia, kubectl, kubectlJson, meshReady, ok, run } from '../support/k8s/cluster.js';
 
 const { env, skip } = clusterEnv();
 const CHART = fileURLToPath(new URL('../../charts/hyphae', import.meta.url));

@@ -8,10 +8,10 @@ import { connect as connectHttp2 } from 'node:http2';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { findPrometheusBinary, prometheusSkipReason } from '../monitoring/monitoring-assets.js';
-import { dashboardQueries, recordedNames } from '../monitoring/monitoring-files.js';
-import { KUBE_VERSION } from '../chart/helm.js';
-import { callTool, clusterEnv, connectDiffReader, eventually, fetchVia, kubectl, kubectlJson, meshReady, ok, podReady, run, type ClusterMesh, type ClusterPod } from './cluster.js';
+import { findPrometheusBinary, prometheusSkipReason } from '../support/monitoring/monitoring-assets.js';
+import { dashboardQueries, recordedNames } from '../support/monitoring/monitoring-files.js';
+import { KUBE_VERSION } from '../support/k8s/helm.js';
+import { callTool, clusterEnv, connectDiffReader, eventually, fetchVia, kubectl, kubectlJson, meshReady, ok, podReady, run, type ClusterMesh, type ClusterPod } from '../support/k8s/cluster.js';
 import { startPrometheus, type PrometheusAlert, type RunningPrometheus } from './prometheus.js';
 
 const { env, skip } = clusterEnv();

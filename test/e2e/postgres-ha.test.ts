@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool, clusterEnv, eventually, fetchVia, kubectl, kubectlJson, meshReady, ok, podReady, run, type ClusterPod } from './cluster.js';
+import { callTool, clusterEnv, eventually, fetchVia, kubectl, kubectlJson, meshReady, ok, podReady, run, type ClusterPod } from '../support/k8s/cluster.js';
 
 const { env, skip } = clusterEnv();
 const CHART = fileURLToPath(new URL('../../charts/hyphae', import.meta.url));

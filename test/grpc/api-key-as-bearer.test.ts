@@ -10,9 +10,9 @@ import { createEmbedder } from '../../src/embed/create-embedder.js';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { MemoryService } from '../../src/grpc/gen/hyphae/v1/memory_pb.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
-import { createMeshTestDb } from '../mesh/mesh-test-db.js';
-import { connectClient, withKey } from './support/connect-clients.js';
-import { startGrpcReplica, type GrpcReplica } from './support/grpc-replica.js';
+import { createMeshTestDb } from '../support/mesh/mesh-test-db.js';
+import { connectClient, withKey } from '../support/grpc/connect-clients.js';
+import { startGrpcReplica, type GrpcReplica } from './grpc-replica.js';
 
 async function failure(promise: Promise<unknown>): Promise<ConnectError | undefined> {
   try {

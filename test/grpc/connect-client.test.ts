@@ -16,11 +16,11 @@ import * as reflectionV1alpha from '../../src/grpc/gen/grpc/reflection/v1alpha/r
 import { ErrorDetailSchema } from '../../src/grpc/gen/hyphae/v1/errors_pb.js';
 import { MemoryService, type Diff } from '../../src/grpc/gen/hyphae/v1/memory_pb.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
-import { createMeshTestDb } from '../mesh/mesh-test-db.js';
-import { waitFor } from '../mesh/wait-for.js';
-import { connectClient, withKey, type Protocol } from './support/connect-clients.js';
-import { grpc, grpcJsClient } from './support/grpc-js-client.js';
-import { startGrpcReplica, type GrpcReplica } from './support/grpc-replica.js';
+import { createMeshTestDb } from '../support/mesh/mesh-test-db.js';
+import { waitFor } from '../support/wait-for.js';
+import { connectClient, withKey, type Protocol } from '../support/grpc/connect-clients.js';
+import { grpc, grpcJsClient } from '../support/grpc/grpc-js-client.js';
+import { startGrpcReplica, type GrpcReplica } from './grpc-replica.js';
 
 const INTEREST = 'rotate the signing keys of the billing service';
 

@@ -15,8 +15,8 @@ import { createEmbedder } from '../../src/embed/create-embedder.js';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { ErrorDetailSchema } from '../../src/grpc/gen/hyphae/v1/errors_pb.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
-import { createMeshTestDb } from '../mesh/mesh-test-db.js';
-import { startGrpcReplica, type GrpcReplica } from './support/grpc-replica.js';
+import { createMeshTestDb } from '../support/mesh/mesh-test-db.js';
+import { startGrpcReplica, type GrpcReplica } from './grpc-replica.js';
 
 interface RawAnswer {
   readonly status: number;

@@ -9,9 +9,9 @@ import { createKeyAdministration } from '../../src/auth/key-administration.js';
 import { createEmbedder } from '../../src/embed/create-embedder.js';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
-import { createMeshTestDb } from '../mesh/mesh-test-db.js';
-import { errorDetailOf, failure, grpc, grpcJsClient, type GrpcJsClient } from './support/grpc-js-client.js';
-import { startGrpcReplica, type GrpcReplica } from './support/grpc-replica.js';
+import { createMeshTestDb } from '../support/mesh/mesh-test-db.js';
+import { errorDetailOf, failure, grpc, grpcJsClient, type GrpcJsClient } from '../support/grpc/grpc-js-client.js';
+import { startGrpcReplica, type GrpcReplica } from './grpc-replica.js';
 
 interface Node {
   node_id: string;

@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyAdministration } from '../../src/auth/key-administration.js';
 import { skipWithoutNatsServer } from '../support/nats-server.js';
-import { skipWithoutPostgres } from '../mesh/shared-database.js';
-import { waitFor } from '../mesh/wait-for.js';
-import { startReplicaPair, type ReplicaPair } from '../mcp/support/replica-pair.js';
-import { grpc, grpcJsClient, type GrpcJsClient } from './support/grpc-js-client.js';
-import { withGrpc, type GrpcReplica } from './support/grpc-replica.js';
+import { skipWithoutPostgres } from '../support/shared-database.js';
+import { waitFor } from '../support/wait-for.js';
+import { startReplicaPair, type ReplicaPair } from '../support/mcp/replica-pair.js';
+import { grpc, grpcJsClient, type GrpcJsClient } from '../support/grpc/grpc-js-client.js';
+import { withGrpc, type GrpcReplica } from './grpc-replica.js';
 
 const INTEREST = 'the on-call rota changes every monday';
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ABUSE_LIMITS, fillCaps, placeVictimBeacon, startAbuseLoad, startAbuseServer, victimRound, type AbuseServer, type Outcome } from '../support/abuse-scenario.js';
-import { parsePrometheusText } from './support/prometheus-text.js';
+import { parsePrometheusText } from '../support/prometheus-text.js';
 
 const ROUNDS = 12;
 /** Rounds after which the abuse must have met its caps (the victim's own rate limit allows ~120 a minute). */

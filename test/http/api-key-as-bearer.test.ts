@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Message } from '@a2a-js/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryNode } from '../../src/core/entities.js';
-import { a2aClient, data, dataOf, fetchWithBearer, sendRequest, startA2aServer, userMessage, type A2aTestServer } from '../a2a/support/a2a-server.js';
+import { a2aClient, data, dataOf, fetchWithBearer, sendRequest, startA2aServer, userMessage, type A2aTestServer } from '../support/a2a-server.js';
 
 const BOTH_FORMS = '"x-hyphae-key: <key>" or "Authorization: Bearer <key>"';
 

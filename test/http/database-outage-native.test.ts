@@ -8,11 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyAdministration } from '../../src/auth/key-administration.js';
 import type { StopMode } from '../support/real-postgres.js';
-import { cliEnv, startServer } from '../cli/cli-process.js';
-import type { RunningServer } from '../cli/cli-process.js';
-import { skipWithoutPostgres, startSharedDatabase } from '../mesh/shared-database.js';
-import type { SharedDatabase } from '../mesh/shared-database.js';
-import { waitFor } from '../mesh/wait-for.js';
+import { cliEnv, startServer } from '../support/cli-process.js';
+import type { RunningServer } from '../support/cli-process.js';
+import { skipWithoutPostgres, startSharedDatabase } from '../support/shared-database.js';
+import type { SharedDatabase } from '../support/shared-database.js';
+import { waitFor } from '../support/wait-for.js';
 
 interface StoreAnswer {
   readonly status: number;

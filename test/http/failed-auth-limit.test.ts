@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FailedAuthLimiter } from '../../src/surface-shared/index.js';
 import type { MintedKey } from '../support/test-runtime.js';
-import { createHttpTestApp, type HttpTestApp } from './support/http-test-app.js';
+import { createHttpTestApp, type HttpTestApp } from '../support/http/http-test-app.js';
 
 let t: HttpTestApp;
 let key: MintedKey;

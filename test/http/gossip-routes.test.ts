@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gossipEventSchema, identitySchema } from '../../src/core/console-schemas.js';
-import { startConsoleServer, type ConsoleServer } from '../console/console-server.js';
+import { startConsoleServer, type ConsoleServer } from '../support/console-server.js';
 import { createTestDb } from '../support/test-db.js';
-import { openSse, type SseConnection } from '../mesh/sse-client.js';
-import { waitFor } from '../mesh/wait-for.js';
+import { openSse, type SseConnection } from '../support/sse-client.js';
+import { waitFor } from '../support/wait-for.js';
 
 describe('the console REST routes', () => {
   let server: ConsoleServer;

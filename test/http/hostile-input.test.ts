@@ -13,8 +13,8 @@ import { MCP_TOOLS } from '../../src/mcp/features/tools/tool-registry.js';
 import { REST_ROUTES } from '../../src/http/rest/rest-routes.js';
 import { ERROR_CODES } from '../../src/http/error-reply.js';
 import type { MintedKey } from '../support/test-runtime.js';
-import { createHttpTestApp, type HttpTestApp } from './support/http-test-app.js';
-import { MODERN, modernHeaders, modernMeta } from '../mcp/support/modern-client.js';
+import { createHttpTestApp, type HttpTestApp } from '../support/http/http-test-app.js';
+import { MODERN, modernHeaders, modernMeta } from '../support/mcp/stateless-client.js';
 
 const DEPTH = 6_000;
 const deepArray = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;

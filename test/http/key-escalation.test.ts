@@ -16,8 +16,8 @@ import type { OAuthConfig } from '../../src/core/oauth-config.js';
 import { agentTrust } from '../../src/store/agent-trust-repository.js';
 import { startAuthorizationServer, type AuthorizationServer } from '../support/authorization-server.js';
 import { skipWithoutPostgres } from '../support/real-postgres.js';
-import { readKeyAuthorityTable, type KeyAuthorityTable } from './support/key-authority-table.js';
-import { startKeyEscalationServer, type EscalationBackend, type KeyEscalationServer } from './support/key-escalation-server.js';
+import { readKeyAuthorityTable, type KeyAuthorityTable } from './key-authority-table.js';
+import { startKeyEscalationServer, type EscalationBackend, type KeyEscalationServer } from './key-escalation-server.js';
 
 const DOC = fileURLToPath(new URL('../../docs/security.md', import.meta.url));
 const PUBLIC_URL = 'http://127.0.0.1:8787';

@@ -7,8 +7,8 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshTenant } from '../service/service-test-helpers.js';
-import { createHttpTestApp, type HttpTestApp } from './support/http-test-app.js';
+import { freshTenant } from '../support/facade-expectations.js';
+import { createHttpTestApp, type HttpTestApp } from '../support/http/http-test-app.js';
 
 interface Answer {
   readonly status: number;

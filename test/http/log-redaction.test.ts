@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeLoggableError, loggableError } from '../../src/core/loggable-error.js';
 import { InvalidArgumentError, toHyphaeError } from '../../src/core/errors.js';
 import type { MintedKey } from '../support/test-runtime.js';
-import { createHttpTestApp, type HttpTestApp } from './support/http-test-app.js';
+import { createHttpTestApp, type HttpTestApp } from '../support/http/http-test-app.js';
 
 const SECRET_CONTENT = 'the vault combination is 7-3-1-SECRET';
 const SECRET_METADATA = 'metadata-SECRET-value';

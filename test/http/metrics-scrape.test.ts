@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePrometheusText, type MetricFamily } from './support/prometheus-text.js';
-import { createHttpTestApp, type HttpTestApp } from './support/http-test-app.js';
+import { parsePrometheusText, type MetricFamily } from '../support/prometheus-text.js';
+import { createHttpTestApp, type HttpTestApp } from '../support/http/http-test-app.js';
 
 const FAMILIES = [
   'http_request_duration_seconds',

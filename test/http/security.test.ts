@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestRuntime, type MintedKey, type TestRuntime } from '../support/test-runtime.js';
-import { createHttpTestApp, type HttpTestApp, type HttpTestAppOptions } from './support/http-test-app.js';
+import { createHttpTestApp, type HttpTestApp, type HttpTestAppOptions } from '../support/http/http-test-app.js';
 
 let runtime: TestRuntime;
 let key: MintedKey;

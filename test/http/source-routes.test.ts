@@ -7,7 +7,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MintedKey } from '../support/test-runtime.js';
-import { createHttpTestApp, OpenApiResponseChecker, type HttpTestApp } from './support/http-test-app.js';
+import { createHttpTestApp, OpenApiResponseChecker, type HttpTestApp } from '../support/http/http-test-app.js';
 
 let t: HttpTestApp;
 let checker: OpenApiResponseChecker;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { startAuthorizationServer, type AuthorizationServer } from '../support/authorization-server.js';
-import { createHttpTestApp, type HttpTestApp } from './support/http-test-app.js';
+import { createHttpTestApp, type HttpTestApp } from '../support/http/http-test-app.js';
 
 const PUBLIC_URL = 'http://127.0.0.1:8787';
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

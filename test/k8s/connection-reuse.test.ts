@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../operator/src/kube/kube-client.js';
-import { k8sSkipReason } from './assets.js';
-import { startControlPlane } from './control-plane.js';
-import type { ControlPlane } from './control-plane.js';
+import { k8sSkipReason } from '../support/k8s/assets.js';
+import { startControlPlane } from '../support/k8s/control-plane.js';
+import type { ControlPlane } from '../support/k8s/control-plane.js';
 
 const skip = k8sSkipReason();
 

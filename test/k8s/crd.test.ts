@@ -5,10 +5,10 @@ import { KubeApiError } from '../../operator/src/errors.js';
 import type { KubeClient } from '../../operator/src/kube/kube-client.js';
 import type { KubeObject } from '../../operator/src/kube/kube-object.js';
 import { HYPHAE_MESH, collectionPath, objectPath } from '../../operator/src/kube/resource-types.js';
-import { k8sSkipReason } from './assets.js';
-import { startControlPlane } from './control-plane.js';
-import type { ControlPlane } from './control-plane.js';
-import { clientFor, createNamespace, installCrd } from './kube-helpers.js';
+import { k8sSkipReason } from '../support/k8s/assets.js';
+import { startControlPlane } from '../support/k8s/control-plane.js';
+import type { ControlPlane } from '../support/k8s/control-plane.js';
+import { clientFor, createNamespace, installCrd } from '../support/k8s/kube-helpers.js';
 
 const skip = k8sSkipReason();
 

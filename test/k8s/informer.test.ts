@@ -6,11 +6,11 @@ import { Informer } from '../../operator/src/kube/informer.js';
 import type { KubeClient } from '../../operator/src/kube/kube-client.js';
 import type { KubeObject } from '../../operator/src/kube/kube-object.js';
 import { CONFIG_MAP, HYPHAE_MESH, collectionPath } from '../../operator/src/kube/resource-types.js';
-import { k8sSkipReason } from './assets.js';
-import { startControlPlane } from './control-plane.js';
-import type { ControlPlane } from './control-plane.js';
-import { clientFor, createNamespace, waitFor } from './kube-helpers.js';
-import { startTestOperator } from './operator-harness.js';
+import { k8sSkipReason } from '../support/k8s/assets.js';
+import { startControlPlane } from '../support/k8s/control-plane.js';
+import type { ControlPlane } from '../support/k8s/control-plane.js';
+import { clientFor, createNamespace, waitFor } from '../support/k8s/kube-helpers.js';
+import { startTestOperator } from '../support/k8s/operator-harness.js';
 
 const skip = k8sSkipReason();
 

@@ -9,11 +9,11 @@ import type { RequestRecord } from '../../operator/src/kube/request-log.js';
 import type { KubeObject } from '../../operator/src/kube/kube-object.js';
 import { DEPLOYMENT, HYPHAE_MESH, LEASE, collectionPath, objectPath } from '../../operator/src/kube/resource-types.js';
 import type { OperatorHandle } from '../../operator/src/run-operator.js';
-import { k8sSkipReason } from './assets.js';
-import { freePort, startControlPlane } from './control-plane.js';
-import type { ControlPlane } from './control-plane.js';
-import { clientFor, createNamespace, installCrd, tryGet, waitFor } from './kube-helpers.js';
-import { startTestOperator } from './operator-harness.js';
+import { k8sSkipReason } from '../support/k8s/assets.js';
+import { freePort, startControlPlane } from '../support/k8s/control-plane.js';
+import type { ControlPlane } from '../support/k8s/control-plane.js';
+import { clientFor, createNamespace, installCrd, tryGet, waitFor } from '../support/k8s/kube-helpers.js';
+import { startTestOperator } from '../support/k8s/operator-harness.js';
 
 const skip = k8sSkipReason();
 

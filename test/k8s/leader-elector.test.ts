@@ -8,10 +8,10 @@ import { isWrite } from '../../operator/src/kube/request-log.js';
 import { LEASE, collectionPath, objectPath } from '../../operator/src/kube/resource-types.js';
 import { ManualClock } from '../../operator/src/controller/manual-clock.js';
 import { microTime } from '../../operator/src/controller/leader-election.js';
-import { k8sSkipReason } from './assets.js';
-import { startControlPlane } from './control-plane.js';
-import type { ControlPlane } from './control-plane.js';
-import { clientFor } from './kube-helpers.js';
+import { k8sSkipReason } from '../support/k8s/assets.js';
+import { startControlPlane } from '../support/k8s/control-plane.js';
+import type { ControlPlane } from '../support/k8s/control-plane.js';
+import { clientFor } from '../support/k8s/kube-helpers.js';
 import { Barrier, LEASE_DURATION_MS, LEASE_NAMESPACE, RENEW_DEADLINE_MS, RETRY_MS, candidate, leaseSpec, step } from './lease-candidates.js';
 import type { Candidate, CandidateOptions } from './lease-candidates.js';
 

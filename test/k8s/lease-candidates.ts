@@ -11,8 +11,8 @@ import { LeaderElector } from '../../operator/src/controller/leader-election.js'
 import type { ManualClock } from '../../operator/src/controller/manual-clock.js';
 import { OperatorError } from '../../operator/src/errors.js';
 import { silentLogger } from '../../operator/src/runtime/logger.js';
-import type { ControlPlane } from './control-plane.js';
-import { clientFor } from './kube-helpers.js';
+import type { ControlPlane } from '../support/k8s/control-plane.js';
+import { clientFor } from '../support/k8s/kube-helpers.js';
 
 export const RETRY_MS = 1_000;
 export const RENEW_DEADLINE_MS = 3_500;

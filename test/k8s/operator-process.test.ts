@@ -4,12 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../operator/src/kube/kube-client.js';
 import { CONFIG_MAP, DEPLOYMENT, HYPHAE_MESH, collectionPath } from '../../operator/src/kube/resource-types.js';
-import { cliEnv, startHyphae } from '../cli/cli-process.js';
-import type { RunningServer } from '../cli/cli-process.js';
-import { k8sSkipReason } from './assets.js';
-import { startControlPlane } from './control-plane.js';
-import type { ControlPlane } from './control-plane.js';
-import { clientFor, createNamespace, installCrd, tryGet, waitFor } from './kube-helpers.js';
+import { cliEnv, startHyphae } from '../support/cli-process.js';
+import type { RunningServer } from '../support/cli-process.js';
+import { k8sSkipReason } from '../support/k8s/assets.js';
+import { startControlPlane } from '../support/k8s/control-plane.js';
+import type { ControlPlane } from '../support/k8s/control-plane.js';
+import { clientFor, createNamespace, installCrd, tryGet, waitFor } from '../support/k8s/kube-helpers.js';
 
 const skip = k8sSkipReason();
 

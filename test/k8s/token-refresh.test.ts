@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../operator/src/kube/kube-client.js';
 import { DEPLOYMENT, HYPHAE_MESH, collectionPath } from '../../operator/src/kube/resource-types.js';
 import type { OperatorHandle } from '../../operator/src/run-operator.js';
-import { k8sSkipReason } from './assets.js';
-import { getStatus, startControlPlane } from './control-plane.js';
-import type { ControlPlane } from './control-plane.js';
-import { clientFor, createNamespace, installCrd, tryGet, waitFor } from './kube-helpers.js';
-import { startTestOperator } from './operator-harness.js';
+import { k8sSkipReason } from '../support/k8s/assets.js';
+import { getStatus, startControlPlane } from '../support/k8s/control-plane.js';
+import type { ControlPlane } from '../support/k8s/control-plane.js';
+import { clientFor, createNamespace, installCrd, tryGet, waitFor } from '../support/k8s/kube-helpers.js';
+import { startTestOperator } from '../support/k8s/operator-harness.js';
 
 const skip = k8sSkipReason();
 const ACCOUNT = 'hyphae-operator';

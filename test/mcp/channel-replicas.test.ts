@@ -7,18 +7,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyAdministration } from '../../src/auth/key-administration.js';
-import { callTool } from '../mesh/mesh-replica.js';
-import type { MeshReplica } from '../mesh/mesh-replica.js';
-import { skipWithoutPostgres } from '../mesh/shared-database.js';
-import { waitFor } from '../mesh/wait-for.js';
+import { callTool } from '../support/mesh/mesh-replica.js';
+import type { MeshReplica } from '../support/mesh/mesh-replica.js';
+import { skipWithoutPostgres } from '../support/shared-database.js';
+import { waitFor } from '../support/wait-for.js';
 import { skipWithoutNatsServer } from '../support/nats-server.js';
-import { channelHost, summary } from './support/channel-host.js';
-import { modernPost, modernRequest } from './support/modern-client.js';
-import type { Json } from './support/modern-client.js';
-import { startReplicaPair } from './support/replica-pair.js';
-import type { ReplicaPair } from './support/replica-pair.js';
-import { connectBridge, connectHttp } from './support/sdk-clients.js';
-import type { ConnectedClient } from './support/sdk-clients.js';
+import { channelHost, summary } from './channel-host.js';
+import { modernPost, modernRequest } from '../support/mcp/stateless-client.js';
+import type { Json } from '../support/mcp/stateless-client.js';
+import { startReplicaPair } from '../support/mcp/replica-pair.js';
+import type { ReplicaPair } from '../support/mcp/replica-pair.js';
+import { connectBridge, connectHttp } from '../support/mcp/sdk-clients.js';
+import type { ConnectedClient } from '../support/mcp/sdk-clients.js';
 
 const INTEREST = 'the release freeze before the quarter closes';
 const TENANT = 'acme';

@@ -11,8 +11,8 @@ import { ChannelSession } from '../../src/mcp/features/push/channel-session.js';
 import type { ChannelSettings } from '../../src/mcp/features/push/channel-session.js';
 import { HandClock } from '../support/hand-clock.js';
 import { createTestRuntime, type TestRuntime } from '../support/test-runtime.js';
-import { waitFor } from '../mesh/wait-for.js';
-import { freshTenant } from '../service/service-test-helpers.js';
+import { waitFor } from '../support/wait-for.js';
+import { freshTenant } from '../support/facade-expectations.js';
 
 describe('ChannelSession', () => {
   let rt: TestRuntime;

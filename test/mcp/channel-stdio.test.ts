@@ -5,9 +5,9 @@
  * a later process on the same folder announces what it was not told — once, as one digest.
  */
 import { describe, expect, it } from 'vitest';
-import { waitFor } from '../mesh/wait-for.js';
-import { channelHost, summary } from './support/channel-host.js';
-import { connectStdio, createEmbeddedDataDir } from './support/sdk-clients.js';
+import { waitFor } from '../support/wait-for.js';
+import { channelHost, summary } from './channel-host.js';
+import { connectStdio, createEmbeddedDataDir } from '../support/mcp/sdk-clients.js';
 
 const INTEREST = 'the nightly export job to the data warehouse';
 

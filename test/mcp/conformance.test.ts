@@ -12,11 +12,11 @@ import type { ProtocolVersion } from '../../src/mcp/protocol/protocol-version.js
 import { TOOL_DESCRIPTORS } from '../../src/mcp/features/tools/tool-registry.js';
 import { createTestRuntime } from '../support/test-runtime.js';
 import type { TestRuntime } from '../support/test-runtime.js';
-import { startMcpHttpServer } from './support/mcp-http-server.js';
-import type { ListeningMcpServer } from './support/mcp-http-server.js';
-import { cloneDataDir, connectBridge, connectHttp, connectStdio, createEmbeddedDataDir } from './support/sdk-clients.js';
-import type { ConnectedClient, EmbeddedDataDir } from './support/sdk-clients.js';
-import { SPEC_TABLE } from './support/spec-table.js';
+import { startMcpHttpServer } from './mcp-http-server.js';
+import type { ListeningMcpServer } from './mcp-http-server.js';
+import { cloneDataDir, connectBridge, connectHttp, connectStdio, createEmbeddedDataDir } from '../support/mcp/sdk-clients.js';
+import type { ConnectedClient, EmbeddedDataDir } from '../support/mcp/sdk-clients.js';
+import { SPEC_TABLE } from './spec-table.js';
 
 type Structured = Record<string, unknown>;
 

@@ -4,7 +4,7 @@ import type { McpOutcome } from '../../src/mcp/server/mcp-dispatcher.js';
 import type { McpSession } from '../../src/mcp/server/handshake-methods.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol/protocol-version.js';
 import type { ProtocolVersion } from '../../src/mcp/protocol/protocol-version.js';
-import { DOUBLE_BEACON, DOUBLE_PRINCIPAL, createProtocolFacadeDouble } from './support/protocol-facade-double.js';
+import { DOUBLE_BEACON, DOUBLE_PRINCIPAL, createProtocolFacadeDouble } from '../support/mcp/protocol-facade-double.js';
 
 const dispatcher = new McpDispatcher({ facade: createProtocolFacadeDouble(), serverVersion: '9.9.9' });
 

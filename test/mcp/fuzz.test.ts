@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStdioServer } from '../../src/mcp/transports/stdio-server.js';
 import { createTestRuntime } from '../support/test-runtime.js';
 import type { TestRuntime } from '../support/test-runtime.js';
-import { leaksInternals, malformedLine, plausibleToolCall } from './support/malformed-messages.js';
-import { buildTestHttpApp } from './support/mcp-http-server.js';
-import { buildBareMcpApp } from './support/mcp-http-app.js';
-import { DOUBLE_KEY, DOUBLE_PRINCIPAL, createProtocolFacadeDouble } from './support/protocol-facade-double.js';
+import { leaksInternals, malformedLine, plausibleToolCall } from './malformed-messages.js';
+import { buildTestHttpApp } from './mcp-http-server.js';
+import { buildBareMcpApp } from './mcp-http-app.js';
+import { DOUBLE_KEY, DOUBLE_PRINCIPAL, createProtocolFacadeDouble } from '../support/mcp/protocol-facade-double.js';
 
 const RUNS = 2000;
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestRuntime } from '../support/test-runtime.js';
 import type { MintedKey, TestRuntime } from '../support/test-runtime.js';
-import { buildTestHttpApp } from './support/mcp-http-server.js';
+import { buildTestHttpApp } from './mcp-http-server.js';
 
 const PING = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
 const ALLOWED_ORIGIN = 'https://agents.example.com';

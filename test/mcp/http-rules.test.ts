@@ -1,8 +1,8 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol/protocol-version.js';
-import { buildBareMcpApp, TEST_BODY_LIMIT } from './support/mcp-http-app.js';
-import { DOUBLE_KEY, createProtocolFacadeDouble } from './support/protocol-facade-double.js';
+import { buildBareMcpApp, TEST_BODY_LIMIT } from './mcp-http-app.js';
+import { DOUBLE_KEY, createProtocolFacadeDouble } from '../support/mcp/protocol-facade-double.js';
 
 let app: FastifyInstance;
 beforeAll(async () => {

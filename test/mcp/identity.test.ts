@@ -13,11 +13,11 @@ import { UnauthenticatedError } from '../../src/core/errors.js';
 import { resolveStdioPrincipal } from '../../src/mcp/transports/stdio-server.js';
 import { createTestRuntime } from '../support/test-runtime.js';
 import type { MintedKey, TestRuntime } from '../support/test-runtime.js';
-import { startInProcessStdio } from './support/in-process-stdio.js';
-import type { InProcessStdio, RpcReply } from './support/in-process-stdio.js';
-import { startMcpHttpServer } from './support/mcp-http-server.js';
-import type { ListeningMcpServer } from './support/mcp-http-server.js';
-import { HYPHAE_BIN, REPO_ROOT, hyphaeEnv } from './support/sdk-clients.js';
+import { startInProcessStdio } from './in-process-stdio.js';
+import type { InProcessStdio, RpcReply } from './in-process-stdio.js';
+import { startMcpHttpServer } from './mcp-http-server.js';
+import type { ListeningMcpServer } from './mcp-http-server.js';
+import { HYPHAE_BIN, REPO_ROOT, hyphaeEnv } from '../support/mcp/sdk-clients.js';
 
 let runtime: TestRuntime;
 let server: ListeningMcpServer;

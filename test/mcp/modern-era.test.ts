@@ -15,10 +15,10 @@ import { ADVERTISED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol/protocol-ve
 import { TOOL_DESCRIPTORS } from '../../src/mcp/features/tools/tool-registry.js';
 import { createTestRuntime } from '../support/test-runtime.js';
 import type { TestRuntime } from '../support/test-runtime.js';
-import { startMcpHttpServer } from './support/mcp-http-server.js';
-import type { ListeningMcpServer } from './support/mcp-http-server.js';
-import { MODERN, SERVER_INFO, modernHeaders, modernMeta, modernPost, modernRequest, postJson, startRawStdio } from './support/modern-client.js';
-import type { HttpReply, Json, RawStdio, RpcMessage } from './support/modern-client.js';
+import { startMcpHttpServer } from './mcp-http-server.js';
+import type { ListeningMcpServer } from './mcp-http-server.js';
+import { MODERN, SERVER_INFO, modernHeaders, modernMeta, modernPost, modernRequest, postJson, startRawStdio } from '../support/mcp/stateless-client.js';
+import type { HttpReply, Json, RawStdio, RpcMessage } from '../support/mcp/stateless-client.js';
 
 let runtime: TestRuntime;
 let server: ListeningMcpServer;

@@ -11,10 +11,10 @@ import { CELL_READ_TTL_MS, STATIC_LIST_TTL_MS } from '../../src/mcp/server/state
 import { TOOL_DESCRIPTORS } from '../../src/mcp/features/tools/tool-registry.js';
 import { createTestRuntime } from '../support/test-runtime.js';
 import type { TestRuntime } from '../support/test-runtime.js';
-import { startMcpHttpServer } from './support/mcp-http-server.js';
-import type { ListeningMcpServer } from './support/mcp-http-server.js';
-import { modernPost, modernRequest, postJson } from './support/modern-client.js';
-import type { Json, RpcMessage } from './support/modern-client.js';
+import { startMcpHttpServer } from './mcp-http-server.js';
+import type { ListeningMcpServer } from './mcp-http-server.js';
+import { modernPost, modernRequest, postJson } from '../support/mcp/stateless-client.js';
+import type { Json, RpcMessage } from '../support/mcp/stateless-client.js';
 
 let runtime: TestRuntime;
 let server: ListeningMcpServer;

@@ -6,7 +6,7 @@
  * initialize handshake, and `--requirements 2026-07-28`, stateless with per-request `_meta`; each
  * also runs that revision's not-scored scenarios). What cannot apply to a memory server — the
  * suite's fixture tools, resources and prompts, capabilities Hyphae does not declare, extensions it
- * does not offer — is recorded with its reason in support/conformance-not-applicable.yml; every
+ * does not offer — is recorded with its reason in conformance-not-applicable.yml; every
  * other check must pass, and an entry there that starts passing fails the test.
  *
  * Two things stand between the suite and the server, both as a host would have them: the suite
@@ -24,15 +24,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { NODE_LAUNCHER, REPO_ROOT, startServer } from '../cli/cli-process.js';
-import type { RunningServer } from '../cli/cli-process.js';
-import { KEY_PATTERN, userEnv, workFolder } from '../product/product-support.js';
-import type { WorkFolder } from '../product/product-support.js';
+import { NODE_LAUNCHER, REPO_ROOT, startServer } from '../support/cli-process.js';
+import type { RunningServer } from '../support/cli-process.js';
+import { KEY_PATTERN, userEnv, workFolder } from '../support/product-fixtures.js';
+import type { WorkFolder } from '../support/product-fixtures.js';
 import { skipTier } from '../support/test-tiers.js';
 
 const SUITE_ROOT = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance');
 const SUITE = join(SUITE_ROOT, 'dist/index.js');
-const NOT_APPLICABLE = fileURLToPath(new URL('./support/conformance-not-applicable.yml', import.meta.url));
+const NOT_APPLICABLE = fileURLToPath(new URL('./conformance-not-applicable.yml', import.meta.url));
 const REVISIONS = ['2025-11-25', '2026-07-28'] as const;
 type Revision = (typeof REVISIONS)[number];
 /** Checks the suite adds to every scenario: what Hyphae put on the wire matches the revision's schema. */

@@ -10,7 +10,7 @@ import type { Principal } from '../../src/core/principal.js';
 import { TOOL_DESCRIPTORS } from '../../src/mcp/features/tools/tool-registry.js';
 import { McpDispatcher } from '../../src/mcp/server/mcp-dispatcher.js';
 import { createTestRuntime, type TestRuntime } from '../support/test-runtime.js';
-import { modernRequest, type Json } from './support/modern-client.js';
+import { modernRequest, type Json } from '../support/mcp/stateless-client.js';
 
 let runtime: TestRuntime;
 let principal: Principal;

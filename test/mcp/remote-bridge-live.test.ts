@@ -8,10 +8,10 @@ import { DIFF_NOTIFICATION_METHOD } from '../../src/mcp/protocol/diff-extension.
 import { parseSseFrames } from '../../src/mcp/client/push-stream-reader.js';
 import { runRemoteBridge } from '../../src/mcp/transports/remote-bridge.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
-import { createMeshTestDb } from '../mesh/mesh-test-db.js';
-import { callTool, startMeshReplica } from '../mesh/mesh-replica.js';
-import type { MeshReplica } from '../mesh/mesh-replica.js';
-import { waitFor } from '../mesh/wait-for.js';
+import { createMeshTestDb } from '../support/mesh/mesh-test-db.js';
+import { callTool, startMeshReplica } from '../support/mesh/mesh-replica.js';
+import type { MeshReplica } from '../support/mesh/mesh-replica.js';
+import { waitFor } from '../support/wait-for.js';
 
 const INTEREST = 'connection pool exhaustion in the checkout service';
 

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRemoteBridge } from '../../src/mcp/transports/remote-bridge.js';
 import { createTestRuntime } from '../support/test-runtime.js';
 import type { MintedKey, TestRuntime } from '../support/test-runtime.js';
-import { startMcpHttpServer } from './support/mcp-http-server.js';
-import type { ListeningMcpServer } from './support/mcp-http-server.js';
+import { startMcpHttpServer } from './mcp-http-server.js';
+import type { ListeningMcpServer } from './mcp-http-server.js';
 
 let runtime: TestRuntime;
 let server: ListeningMcpServer;

@@ -12,10 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryNode } from '../../src/core/entities.js';
 import { createTestRuntime } from '../support/test-runtime.js';
 import type { TestRuntime } from '../support/test-runtime.js';
-import { startMcpHttpServer } from './support/mcp-http-server.js';
-import type { ListeningMcpServer } from './support/mcp-http-server.js';
-import { connectBridge, connectHttp, connectStdio, createEmbeddedDataDir } from './support/sdk-clients.js';
-import type { ConnectedClient, EmbeddedDataDir } from './support/sdk-clients.js';
+import { startMcpHttpServer } from './mcp-http-server.js';
+import type { ListeningMcpServer } from './mcp-http-server.js';
+import { connectBridge, connectHttp, connectStdio, createEmbeddedDataDir } from '../support/mcp/sdk-clients.js';
+import type { ConnectedClient, EmbeddedDataDir } from '../support/mcp/sdk-clients.js';
 
 interface Block {
   readonly type: string;

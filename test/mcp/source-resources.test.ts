@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryNode } from '../../src/core/entities.js';
 import type { Principal } from '../../src/core/principal.js';
 import { createTestRuntime, type TestRuntime } from '../support/test-runtime.js';
-import { startMcpHttpServer, type ListeningMcpServer } from './support/mcp-http-server.js';
-import { connectHttp, type ConnectedClient } from './support/sdk-clients.js';
+import { startMcpHttpServer, type ListeningMcpServer } from './mcp-http-server.js';
+import { connectHttp, type ConnectedClient } from '../support/mcp/sdk-clients.js';
 
 interface Content {
   readonly uri: string;

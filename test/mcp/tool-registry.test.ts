@@ -2,7 +2,7 @@ import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describe, expect, it } from 'vitest';
 import { TOOLS_LIST_RESULT_JSON, TOOL_DESCRIPTORS } from '../../src/mcp/features/tools/tool-registry.js';
-import { SPEC_TABLE } from './support/spec-table.js';
+import { SPEC_TABLE } from './spec-table.js';
 
 describe('tool registry', () => {
   it('holds exactly the eleven tools of the spec', () => {

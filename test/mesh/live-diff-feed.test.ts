@@ -8,8 +8,8 @@ import { OutboxRelay } from '../../src/mesh/outbox-relay.js';
 import { envelopeFromRow } from '../../src/mesh/diff-row.js';
 import { DELIVERY_COLUMNS, type DeliveryRow } from '../../src/store/diff-repository.js';
 import type { Db } from '../../src/store/db.js';
-import { createMeshTestDb, insertBeacon, insertDiff } from './mesh-test-db.js';
-import { waitFor } from './wait-for.js';
+import { createMeshTestDb, insertBeacon, insertDiff } from '../support/mesh/mesh-test-db.js';
+import { waitFor } from '../support/wait-for.js';
 
 const TENANT = 't1';
 

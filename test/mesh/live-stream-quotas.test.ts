@@ -12,10 +12,10 @@ import type { Embedder } from '../../src/embed/embedder.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../../src/service/index.js';
 import { STREAM_QUOTA_RETRY_SECONDS } from '../../src/service/live-stream-registry.js';
-import { createMeshTestDb } from './mesh-test-db.js';
-import { callTool, startMeshReplica, type MeshReplica } from './mesh-replica.js';
-import { openSse, type SseConnection } from './sse-client.js';
-import { waitFor } from './wait-for.js';
+import { createMeshTestDb } from '../support/mesh/mesh-test-db.js';
+import { callTool, startMeshReplica, type MeshReplica } from '../support/mesh/mesh-replica.js';
+import { openSse, type SseConnection } from '../support/sse-client.js';
+import { waitFor } from '../support/wait-for.js';
 
 const INTEREST = 'the nightly backup job skipped the audit tables';
 const PER_KEY = 2;

@@ -6,13 +6,13 @@ import type { Embedder } from '../../src/embed/embedder.js';
 import { DIFF_NOTIFICATION_METHOD } from '../../src/mcp/protocol/diff-extension.js';
 import { STREAM_DROPPED_METHOD } from '../../src/mcp/features/push/push-drop.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
-import { parsePrometheusText } from '../http/support/prometheus-text.js';
-import { createMeshTestDb } from './mesh-test-db.js';
-import { callTool, startMeshReplica } from './mesh-replica.js';
-import type { MeshReplica } from './mesh-replica.js';
-import { openSse } from './sse-client.js';
-import type { SseConnection } from './sse-client.js';
-import { waitFor } from './wait-for.js';
+import { parsePrometheusText } from '../support/prometheus-text.js';
+import { createMeshTestDb } from '../support/mesh/mesh-test-db.js';
+import { callTool, startMeshReplica } from '../support/mesh/mesh-replica.js';
+import type { MeshReplica } from '../support/mesh/mesh-replica.js';
+import { openSse } from '../support/sse-client.js';
+import type { SseConnection } from '../support/sse-client.js';
+import { waitFor } from '../support/wait-for.js';
 
 interface DiffNotification {
   readonly jsonrpc: string;

@@ -6,7 +6,7 @@ import type { DiffEnvelope } from '../../src/mesh/bus.js';
 import { NatsBus } from '../../src/mesh/nats-bus.js';
 import { skipWithoutNatsServer, startNatsServer } from '../support/nats-server.js';
 import type { NatsServer } from '../support/nats-server.js';
-import { waitFor } from './wait-for.js';
+import { waitFor } from '../support/wait-for.js';
 
 function envelope(seq: number): DiffEnvelope {
   const diff: Diff = {

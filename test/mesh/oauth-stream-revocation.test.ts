@@ -10,10 +10,10 @@ import { createEmbedder } from '../../src/embed/create-embedder.js';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
 import { startAuthorizationServer, type AuthorizationServer } from '../support/authorization-server.js';
-import { createMeshTestDb } from './mesh-test-db.js';
-import { startMeshReplica, type MeshReplica } from './mesh-replica.js';
-import { openSse, type SseConnection } from './sse-client.js';
-import { waitFor } from './wait-for.js';
+import { createMeshTestDb } from '../support/mesh/mesh-test-db.js';
+import { startMeshReplica, type MeshReplica } from '../support/mesh/mesh-replica.js';
+import { openSse, type SseConnection } from '../support/sse-client.js';
+import { waitFor } from '../support/wait-for.js';
 
 const PUBLIC_URL = 'http://127.0.0.1:8787';
 /** Short, so a test sees several re-checks; production's is 30 s. */

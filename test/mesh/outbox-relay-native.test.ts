@@ -14,11 +14,11 @@ import { OutboxRelay } from '../../src/mesh/outbox-relay.js';
 import type { Db } from '../../src/store/db.js';
 import { skipWithoutNatsServer, startNatsServer } from '../support/nats-server.js';
 import type { NatsServer } from '../support/nats-server.js';
-import { insertBeacon, insertDiff, TEST_DIMENSION } from './mesh-test-db.js';
+import { insertBeacon, insertDiff, TEST_DIMENSION } from '../support/mesh/mesh-test-db.js';
 import { busWaitingOn } from './relay-faults.js';
-import { skipWithoutPostgres, startSharedDatabase } from './shared-database.js';
-import type { SharedDatabase } from './shared-database.js';
-import { waitFor } from './wait-for.js';
+import { skipWithoutPostgres, startSharedDatabase } from '../support/shared-database.js';
+import type { SharedDatabase } from '../support/shared-database.js';
+import { waitFor } from '../support/wait-for.js';
 
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 

@@ -6,8 +6,8 @@ import { OutboxRelay } from '../../src/mesh/outbox-relay.js';
 import type { Db } from '../../src/store/db.js';
 import { skipWithoutNatsServer, startNatsServer } from '../support/nats-server.js';
 import type { NatsServer } from '../support/nats-server.js';
-import { createMeshTestDb, insertDiff } from './mesh-test-db.js';
-import { waitFor } from './wait-for.js';
+import { createMeshTestDb, insertDiff } from '../support/mesh/mesh-test-db.js';
+import { waitFor } from '../support/wait-for.js';
 
 describe.skipIf(skipWithoutNatsServer())('OutboxRelay while NATS goes away and comes back', () => {
   let nats: NatsServer;

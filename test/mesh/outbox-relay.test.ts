@@ -5,9 +5,9 @@ import type { DiffEnvelope } from '../../src/mesh/bus.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
 import { OutboxRelay } from '../../src/mesh/outbox-relay.js';
 import type { Db } from '../../src/store/db.js';
-import { createMeshTestDb, insertBeacon, insertDiff } from './mesh-test-db.js';
+import { createMeshTestDb, insertBeacon, insertDiff } from '../support/mesh/mesh-test-db.js';
 import { busFailingWhen, ManualTimers } from './relay-faults.js';
-import { waitFor } from './wait-for.js';
+import { waitFor } from '../support/wait-for.js';
 
 describe('OutboxRelay on PGlite with the in-process bus', () => {
   let db: Db;

@@ -7,10 +7,10 @@ import type { Embedder } from '../../src/embed/embedder.js';
 import { DIFF_NOTIFICATION_METHOD } from '../../src/mcp/protocol/diff-extension.js';
 import { runStdioServer } from '../../src/mcp/transports/stdio-server.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
-import { createMeshTestDb } from './mesh-test-db.js';
-import { callTool, startMeshReplica } from './mesh-replica.js';
-import type { MeshReplica } from './mesh-replica.js';
-import { waitFor } from './wait-for.js';
+import { createMeshTestDb } from '../support/mesh/mesh-test-db.js';
+import { callTool, startMeshReplica } from '../support/mesh/mesh-replica.js';
+import type { MeshReplica } from '../support/mesh/mesh-replica.js';
+import { waitFor } from '../support/wait-for.js';
 
 const INTEREST = 'the nightly export job overruns its window';
 

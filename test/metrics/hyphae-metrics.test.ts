@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePrometheusText } from '../http/support/prometheus-text.js';
+import { parsePrometheusText } from '../support/prometheus-text.js';
 import { createHyphaeMetrics } from '../../src/metrics/index.js';
 
 describe('createHyphaeMetrics', () => {

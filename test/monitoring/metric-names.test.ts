@@ -4,7 +4,7 @@
 // rules only, the kubelet's volume statistics; and it matches only labels those series carry.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXTERNAL_SERIES, exportedSeries } from './exported-metrics.js';
-import { allRules, dashboardFiles, dashboardQueries, panelsOf, readDashboard, recordedNames } from './monitoring-files.js';
+import { allRules, dashboardFiles, dashboardQueries, panelsOf, readDashboard, recordedNames } from '../support/monitoring/monitoring-files.js';
 import { seriesSelectors } from './promql-selectors.js';
 
 /** What is wrong with the series an expression selects, given the known series and their labels. */

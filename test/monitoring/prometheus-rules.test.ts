@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { REPO_ROOT, RULES_FILE, RUNBOOKS_DIR, alertRules, allRules, dashboardQueries, runbookSlug } from './monitoring-files.js';
-import { findPrometheusBinary, prometheusSkipReason } from './monitoring-assets.js';
+import { REPO_ROOT, RULES_FILE, RUNBOOKS_DIR, alertRules, allRules, dashboardQueries, runbookSlug } from '../support/monitoring/monitoring-files.js';
+import { findPrometheusBinary, prometheusSkipReason } from '../support/monitoring/monitoring-assets.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const UNIT_TEST_FILES = readdirSync(HERE).filter((f) => f.endsWith('.test.yaml')).sort();

@@ -14,7 +14,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/core/principal.js';
 import { fileDumpSource, type ManagedMemoryFacade } from '../../src/service/index.js';
-import { expectCode, freshTenant } from '../service/service-test-helpers.js';
+import { expectCode, freshTenant } from '../support/facade-expectations.js';
 import { createTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
 const REFERENCE_SERVER = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-memory/dist/index.js', import.meta.url));

@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpTestApp, type HttpTestApp } from '../http/support/http-test-app.js';
-import { freshTenant } from '../service/service-test-helpers.js';
+import { createHttpTestApp, type HttpTestApp } from '../support/http/http-test-app.js';
+import { freshTenant } from '../support/facade-expectations.js';
 
 const KIB = 1024;
 

@@ -10,7 +10,7 @@ import type { Embedder } from '../../src/embed/embedder.js';
 import { dumpReaderFor, importDump, type ManagedMemoryFacade } from '../../src/service/index.js';
 import type { Db } from '../../src/store/db.js';
 import { skipWithoutPostgres } from '../support/real-postgres.js';
-import { expectCode, freshTenant } from '../service/service-test-helpers.js';
+import { expectCode, freshTenant } from '../support/facade-expectations.js';
 import { databasesOf, exportLines, facadeOver, HASH, populate, records, tempFiles, type DatabaseKind, type Databases, type TempFiles } from './portability-support.js';
 
 const KINDS: readonly { kind: DatabaseKind; skip: boolean }[] = [

@@ -6,8 +6,8 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpTestApp, OpenApiResponseChecker, type HttpTestApp } from '../http/support/http-test-app.js';
-import { freshTenant } from '../service/service-test-helpers.js';
+import { createHttpTestApp, OpenApiResponseChecker, type HttpTestApp } from '../support/http/http-test-app.js';
+import { freshTenant } from '../support/facade-expectations.js';
 
 describe('REST export and import', { timeout: 120_000 }, () => {
   let source: HttpTestApp;

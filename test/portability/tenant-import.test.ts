@@ -13,7 +13,7 @@ import type { Principal } from '../../src/core/principal.js';
 import { dumpReaderFor, importDump, type ManagedMemoryFacade } from '../../src/service/index.js';
 import type { Db } from '../../src/store/db.js';
 import { skipWithoutPostgres } from '../support/real-postgres.js';
-import { expectCode, freshTenant } from '../service/service-test-helpers.js';
+import { expectCode, freshTenant } from '../support/facade-expectations.js';
 import { databasesOf, facadeOver, HASH, tempFiles, type DatabaseKind, type Databases, type TempFiles } from './portability-support.js';
 
 const KINDS: readonly { kind: DatabaseKind; skip: boolean }[] = [

@@ -7,9 +7,9 @@ import type { Message } from '@a2a-js/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { MemoryNode, RecallResult } from '../../src/core/entities.js';
-import { startServer, type RunningServer } from '../cli/cli-process.js';
-import { a2aClient, data, sendRequest, text, userMessage } from '../a2a/support/a2a-server.js';
-import { ANSWER, KEY_PATTERN, QUESTION, userEnv, workFolder, type WorkFolder } from './product-support.js';
+import { startServer, type RunningServer } from '../support/cli-process.js';
+import { a2aClient, data, sendRequest, text, userMessage } from '../support/a2a-server.js';
+import { ANSWER, KEY_PATTERN, QUESTION, userEnv, workFolder, type WorkFolder } from '../support/product-fixtures.js';
 
 function dataOf(message: Message): unknown {
   const part = message.parts.find((p) => p.content?.$case === 'data');

@@ -10,10 +10,10 @@ import { cp, mkdir, rm, symlink } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startServer, startWorker } from '../cli/cli-process.js';
-import type { Launcher } from '../cli/cli-process.js';
-import { ANSWER, KEY_PATTERN, nearestOverEmbeddings, recallOverRest, storeOverRest, userEnv, workFolder } from './product-support.js';
-import type { WorkFolder } from './product-support.js';
+import { REPO_ROOT, startServer, startWorker } from '../support/cli-process.js';
+import type { Launcher } from '../support/cli-process.js';
+import { ANSWER, KEY_PATTERN, nearestOverEmbeddings, recallOverRest, storeOverRest, userEnv, workFolder } from '../support/product-fixtures.js';
+import type { WorkFolder } from '../support/product-fixtures.js';
 
 /** What `npm run build` reads: the package manifest, the TypeScript configs, the sources (the console's too) and the build scripts. */
 const BUILD_INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'bin', 'src', 'operator', 'console', 'scripts'];

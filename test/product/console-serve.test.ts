@@ -8,9 +8,9 @@ import { cp, mkdir, symlink } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startHyphae } from '../cli/cli-process.js';
-import { userEnv, workFolder } from './product-support.js';
-import type { WorkFolder } from './product-support.js';
+import { REPO_ROOT, startHyphae } from '../support/cli-process.js';
+import { userEnv, workFolder } from '../support/product-fixtures.js';
+import type { WorkFolder } from '../support/product-fixtures.js';
 
 describe('npm start in a fresh clone serves /console', { timeout: 600_000 }, () => {
   let folder: WorkFolder;

@@ -12,12 +12,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HYPHAE_BIN, NODE_LAUNCHER, npxLauncher, runHyphae, startServer } from '../cli/cli-process.js';
-import type { RunningServer } from '../cli/cli-process.js';
+import { HYPHAE_BIN, NODE_LAUNCHER, npxLauncher, runHyphae, startServer } from '../support/cli-process.js';
+import type { RunningServer } from '../support/cli-process.js';
 import { DEFAULT_GRPC_PORT } from '../../src/core/config.js';
-import { grpcJsClient } from '../grpc/support/grpc-js-client.js';
-import { KEY_PATTERN, recallOverMcp, recallOverRest, storeOverMcp, storeOverRest, userEnv, workFolder } from './product-support.js';
-import type { WorkFolder } from './product-support.js';
+import { grpcJsClient } from '../support/grpc/grpc-js-client.js';
+import { KEY_PATTERN, recallOverMcp, recallOverRest, storeOverMcp, storeOverRest, userEnv, workFolder } from '../support/product-fixtures.js';
+import type { WorkFolder } from '../support/product-fixtures.js';
 
 async function printedKey(server: RunningServer): Promise<string | undefined> {
   // stdout and stderr are separate pipes: the banner may arrive just after the "serving on" line.

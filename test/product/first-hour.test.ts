@@ -6,9 +6,9 @@
  * leads a browser to the console; a second server starts beside the first on its own ports.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_LAUNCHER, runHyphae, startServer, type Launcher, type RunningServer } from '../cli/cli-process.js';
+import { NODE_LAUNCHER, runHyphae, startServer, type Launcher, type RunningServer } from '../support/cli-process.js';
 import { freePort } from '../support/free-port.js';
-import { KEY_PATTERN, userEnv, workFolder, type WorkFolder } from './product-support.js';
+import { KEY_PATTERN, userEnv, workFolder, type WorkFolder } from '../support/product-fixtures.js';
 
 const REQUESTS = 20;
 

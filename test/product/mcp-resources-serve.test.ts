@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetPromptResultSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runHyphae, startServer, type RunningServer } from '../cli/cli-process.js';
-import { connectBridge, connectHttp } from '../mcp/support/sdk-clients.js';
-import type { ConnectedClient } from '../mcp/support/sdk-clients.js';
-import { waitFor } from '../mesh/wait-for.js';
+import { runHyphae, startServer, type RunningServer } from '../support/cli-process.js';
+import { connectBridge, connectHttp } from '../support/mcp/sdk-clients.js';
+import type { ConnectedClient } from '../support/mcp/sdk-clients.js';
+import { waitFor } from '../support/wait-for.js';
 
 const INTEREST = 'The staging database is restored from the nightly backup every Monday.';
 

@@ -5,8 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../cli/cli-process.js';
-import { userEnv } from './product-support.js';
+import { REPO_ROOT } from '../support/cli-process.js';
+import { userEnv } from '../support/product-fixtures.js';
 
 function npm(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

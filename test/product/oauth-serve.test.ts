@@ -16,9 +16,9 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryService } from '../../src/grpc/gen/hyphae/v1/memory_pb.js';
 import { startAuthorizationServer, type AuthorizationServer } from '../support/authorization-server.js';
-import { AutomatedOAuthClientProvider } from '../support/oauth-client-provider.js';
-import { startServer, type RunningServer } from '../cli/cli-process.js';
-import { connectClient } from '../grpc/support/connect-clients.js';
+import { AutomatedOAuthClientProvider } from './oauth-client-provider.js';
+import { startServer, type RunningServer } from '../support/cli-process.js';
+import { connectClient } from '../support/grpc/connect-clients.js';
 import { freeLoopbackPort } from '../support/nats-server.js';
 
 const AGENT_SCOPES = 'hyphae:read hyphae:write';

@@ -7,8 +7,8 @@
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_LAUNCHER, runHyphae, startServer, type Launcher, type RunningServer } from '../cli/cli-process.js';
-import { KEY_PATTERN, userEnv, workFolder, type WorkFolder } from './product-support.js';
+import { NODE_LAUNCHER, runHyphae, startServer, type Launcher, type RunningServer } from '../support/cli-process.js';
+import { KEY_PATTERN, userEnv, workFolder, type WorkFolder } from '../support/product-fixtures.js';
 
 const STACK_FRAME = /^\s+at /m;
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
-import { REPO_ROOT } from '../cli/cli-process.js';
+import { REPO_ROOT } from '../support/cli-process.js';
 
 interface Row {
   readonly variable: string;

@@ -16,9 +16,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runHyphae, startHyphae, type RunningServer } from '../cli/cli-process.js';
-import { shellWords } from '../release/release-sources.js';
-import { KEY_PATTERN, userEnv, workFolder, type WorkFolder } from './product-support.js';
+import { REPO_ROOT, runHyphae, startHyphae, type RunningServer } from '../support/cli-process.js';
+import { shellWords } from '../support/release-sources.js';
+import { KEY_PATTERN, userEnv, workFolder, type WorkFolder } from '../support/product-fixtures.js';
 
 /** The fenced blocks of `lang` under the heading `heading` (up to the next heading of any level). */
 function blocksUnder(markdown: string, heading: string, lang: string): string[] {

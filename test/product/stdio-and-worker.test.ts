@@ -5,9 +5,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { npxLauncher, runHyphae, startWorker } from '../cli/cli-process.js';
-import { ANSWER, KEY_PATTERN, nearestOverEmbeddings, recallOverMcp, storeOverMcp, userEnv, workFolder } from './product-support.js';
-import type { WorkFolder } from './product-support.js';
+import { npxLauncher, runHyphae, startWorker } from '../support/cli-process.js';
+import { ANSWER, KEY_PATTERN, nearestOverEmbeddings, recallOverMcp, storeOverMcp, userEnv, workFolder } from '../support/product-fixtures.js';
+import type { WorkFolder } from '../support/product-fixtures.js';
 
 describe('npx hyphae mcp and npx hyphae worker, default configuration', { timeout: 600_000 }, () => {
   let folder: WorkFolder;

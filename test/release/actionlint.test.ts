@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { executable } from '../k8s/assets.js';
+import { executable } from '../support/k8s/assets.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const WORKFLOWS = join(repoRoot, '.github', 'workflows');

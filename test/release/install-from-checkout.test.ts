@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packageVersion, repoRoot } from './release-sources.js';
+import { packageVersion, repoRoot } from '../support/release-sources.js';
 
 const SCRIPT = join(repoRoot, 'scripts', 'install-from-checkout.sh');
 const BASH = '/bin/bash';

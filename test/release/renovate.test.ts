@@ -4,7 +4,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readRepoFile, repoRoot } from './release-sources.js';
+import { readRepoFile, repoRoot } from '../support/release-sources.js';
 
 interface RenovateConfig {
   enabledManagers: string[];

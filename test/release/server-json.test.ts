@@ -8,7 +8,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { packageVersion, readRepoFile, repoRoot } from './release-sources.js';
+import { packageVersion, readRepoFile, repoRoot } from '../support/release-sources.js';
 
 const SCHEMA_PATH = join(repoRoot, 'test', 'release', 'mcp-registry', 'server.schema.json');
 const SCHEMA_SHA256 = '3fba09590c99f61735d234822279f4223fab9e300c0a81e81c91ab62a4114de0';

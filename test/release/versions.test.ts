@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { DOCS_WITH_RELEASE_BLOCKS, VERSION_IN_TEXT, packageVersion, readRepoFile, releaseBlocks, repoRoot } from './release-sources.js';
+import { DOCS_WITH_RELEASE_BLOCKS, VERSION_IN_TEXT, packageVersion, readRepoFile, releaseBlocks, repoRoot } from '../support/release-sources.js';
 
 const SYNC = join(repoRoot, 'scripts', 'version-sync.mjs');
 const CRD = 'crds/hyphae.dev_hyphaemeshes.yaml';

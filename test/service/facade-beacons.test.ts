@@ -4,7 +4,7 @@ import type { Principal } from '../../src/core/principal.js';
 import { purgeExpiredBeacons, purgeExpiredDiffs } from '../../src/mesh/retention.js';
 import type { WrittenDiff } from '../../src/mesh/diff-writer.js';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
-import { expectCode, expectInvalidField, freshTenant, MISSING_ID } from './service-test-helpers.js';
+import { expectCode, expectInvalidField, freshTenant, MISSING_ID } from '../support/facade-expectations.js';
 
 const EPOCH = '2000-01-01T00:00:00Z';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/core/principal.js';
 import type { StoreInput } from '../../src/core/schemas.js';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
-import { expectCode, expectInvalidField, freshTenant, MISSING_ID } from './service-test-helpers.js';
+import { expectCode, expectInvalidField, freshTenant, MISSING_ID } from '../support/facade-expectations.js';
 
 const asStore = (value: Record<string, unknown>): StoreInput => value as unknown as StoreInput;
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestRuntime, type TestRuntime } from '../support/test-runtime.js';
-import { expectCode, expectInvalidField, freshTenant } from './service-test-helpers.js';
+import { expectCode, expectInvalidField, freshTenant } from '../support/facade-expectations.js';
 
 describe('console views of the facade', () => {
   let rt: TestRuntime;

@@ -14,10 +14,10 @@ import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } f
 import { ExtractiveSceneSummarizer } from '../../src/service/extractive-scene-summarizer.js';
 import type { SceneSummarizer } from '../../src/service/scene-summarizer.js';
 import type { Db } from '../../src/store/db.js';
-import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../mesh/shared-database.js';
-import { waitFor } from '../mesh/wait-for.js';
+import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../support/shared-database.js';
+import { waitFor } from '../support/wait-for.js';
 import { createTestDb } from '../support/test-db.js';
-import { expectCode, freshTenant } from './service-test-helpers.js';
+import { expectCode, freshTenant } from '../support/facade-expectations.js';
 
 interface Harness {
   readonly db: Db;

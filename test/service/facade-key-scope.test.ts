@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/core/principal.js';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
-import { expectCode, freshTenant } from './service-test-helpers.js';
+import { expectCode, freshTenant } from '../support/facade-expectations.js';
 
 describe.each(TEST_DRIVERS)('key scope within one agent on %s', (driver) => {
   let rt: TestRuntime;

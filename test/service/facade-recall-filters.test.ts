@@ -9,9 +9,9 @@ import { SEARCH_MODES } from '../../src/core/cell-types.js';
 import type { Principal } from '../../src/core/principal.js';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../../src/service/index.js';
-import { skipWithoutPostgres, startSharedDatabase } from '../mesh/shared-database.js';
+import { skipWithoutPostgres, startSharedDatabase } from '../support/shared-database.js';
 import { createTestClock, createTestRuntime, type PrincipalSpec, type TestClock } from '../support/test-runtime.js';
-import { expectInvalidField, freshTenant } from './service-test-helpers.js';
+import { expectInvalidField, freshTenant } from '../support/facade-expectations.js';
 
 const DAY = 86_400_000;
 const QUERY = 'deploy pipeline rollback';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/core/principal.js';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
-import { freshTenant } from './service-test-helpers.js';
+import { freshTenant } from '../support/facade-expectations.js';
 
 const CODE = 'Billing API error E4012 means the card issuer declined the charge; retrying will not help.';
 const NEAR_MISS = 'Billing API error E4021 means the card issuer timed out; retry after thirty seconds.';

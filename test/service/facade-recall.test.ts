@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
-import { expectInvalidField, freshTenant } from './service-test-helpers.js';
+import { expectInvalidField, freshTenant } from '../support/facade-expectations.js';
 
 const DAY_MS = 86_400_000;
 

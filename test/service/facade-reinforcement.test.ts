@@ -10,7 +10,7 @@ import type { Diff } from '../../src/core/entities.js';
 import type { Principal } from '../../src/core/principal.js';
 import { statementsContrast } from '../../src/service/near-duplicate-contrast.js';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
-import { freshTenant } from './service-test-helpers.js';
+import { freshTenant } from '../support/facade-expectations.js';
 
 const EPOCH = '2000-01-01T00:00:00Z';
 const DAY = 86_400_000;

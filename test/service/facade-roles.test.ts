@@ -9,7 +9,7 @@ import type { Role } from '../../src/core/cell-types.js';
 import type { Principal } from '../../src/core/principal.js';
 import { OPERATION_ROLES } from '../../src/service/facade/operation-roles.js';
 import { createTestRuntime, type TestRuntime } from '../support/test-runtime.js';
-import { expectCode, freshTenant } from './service-test-helpers.js';
+import { expectCode, freshTenant } from '../support/facade-expectations.js';
 
 /** Every role below the one named: an admin may do everything, a writer may read. */
 const SHORT_OF: Readonly<Record<Role, Role[]>> = { reader: [], writer: ['reader'], admin: ['writer', 'reader'] };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
-import { expectCode, expectInvalidField, freshTenant, MISSING_ID } from './service-test-helpers.js';
+import { expectCode, expectInvalidField, freshTenant, MISSING_ID } from '../support/facade-expectations.js';
 
 describe.each(TEST_DRIVERS)('sessions, scenes and consolidation on %s', (driver) => {
   let rt: TestRuntime;

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/core/principal.js';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
-import { freshTenant } from './service-test-helpers.js';
+import { freshTenant } from '../support/facade-expectations.js';
 
 const OLD = 'All services expose OpenTelemetry traces over gRPC.';
 const NEW = 'Tracing moved to a vendor agent; services no longer export spans themselves.';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diff, MemoryNode } from '../../src/core/entities.js';
 import type { Principal } from '../../src/core/principal.js';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
-import { expectCode, expectInvalidField, freshTenant, MISSING_ID } from './service-test-helpers.js';
+import { expectCode, expectInvalidField, freshTenant, MISSING_ID } from '../support/facade-expectations.js';
 
 const EPOCH = '2000-01-01T00:00:00Z';
 const OLD = 'We keep user sessions in a Redis cache cluster.';

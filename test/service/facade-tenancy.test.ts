@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/core/principal.js';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
-import { expectCode, freshTenant } from './service-test-helpers.js';
+import { expectCode, freshTenant } from '../support/facade-expectations.js';
 
 /** Everything tenant A owns must read as NOT_FOUND (or be absent from listings) for tenant B. */
 describe.each(TEST_DRIVERS)('tenant isolation on %s', (driver) => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/core/principal.js';
 import type { WrittenDiff } from '../../src/mesh/diff-writer.js';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
-import { expectCode, freshTenant } from './service-test-helpers.js';
+import { expectCode, freshTenant } from '../support/facade-expectations.js';
 
 const EPOCH = '2000-01-01T00:00:00Z';
 const CELLS = 5;

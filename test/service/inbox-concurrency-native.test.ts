@@ -5,7 +5,7 @@ import { writeDiffs } from '../../src/mesh/diff-writer.js';
 import { drainInbox } from '../../src/mesh/inbox-drain.js';
 import { createMemoryFacade } from '../../src/service/index.js';
 import type { Db } from '../../src/store/db.js';
-import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../mesh/shared-database.js';
+import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../support/shared-database.js';
 
 describe.skipIf(skipWithoutPostgres())('inbox seqs and drains under real concurrency (native PostgreSQL)', () => {
   let database: SharedDatabase;

@@ -11,8 +11,8 @@ import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../../src/service/index.js';
 import type { Db } from '../../src/store/db.js';
 import { insertKey, lockAgentKeys } from '../../src/store/key-repository.js';
-import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../mesh/shared-database.js';
-import { expectCode } from './service-test-helpers.js';
+import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../support/shared-database.js';
+import { expectCode } from '../support/facade-expectations.js';
 
 describe.skipIf(skipWithoutPostgres())('two key changes for one agent at once (native PostgreSQL)', () => {
   let database: SharedDatabase;

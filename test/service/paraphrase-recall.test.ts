@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticCorpus } from '../../bench/corpus.js';
 import { createTestRuntime, type TestRuntime } from '../support/test-runtime.js';
-import { freshTenant } from './service-test-helpers.js';
+import { freshTenant } from '../support/facade-expectations.js';
 
 // The memory and the question share no content word: only a model of meaning connects them.
 const MEMORY = 'Steps to recover a forgotten login credential: open the account page and request a reset link.';

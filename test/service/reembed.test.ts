@@ -8,7 +8,7 @@ import { reembedDatabase } from '../../src/service/reembed-database.js';
 import type { Principal } from '../../src/core/principal.js';
 import { migrate, readEmbeddingIdentity } from '../../src/store/migrator.js';
 import { createTestRuntime, type TestRuntime } from '../support/test-runtime.js';
-import { freshTenant } from './service-test-helpers.js';
+import { freshTenant } from '../support/facade-expectations.js';
 
 // The memory and the question share no content word: feature hashing misses it, minilm finds it.
 const MEMORY = 'Steps to recover a forgotten login credential: open the account page and request a reset link.';

@@ -12,11 +12,11 @@ import { chunkSource } from '../../src/knowledge/index.js';
 import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from '../../src/service/index.js';
 import type { Db } from '../../src/store/db.js';
 import { dueIngestions, insertIngestion } from '../../src/store/source-repository.js';
-import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../mesh/shared-database.js';
-import { waitFor } from '../mesh/wait-for.js';
+import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../support/shared-database.js';
+import { waitFor } from '../support/wait-for.js';
 import { GatedEmbedder, handbook } from '../support/source-fixtures.js';
 import { createTestDb } from '../support/test-db.js';
-import { expectCode, freshTenant } from './service-test-helpers.js';
+import { expectCode, freshTenant } from '../support/facade-expectations.js';
 
 function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<void> }>, skip = false): void {
   describe.skipIf(skip)(`source limits [${name}]`, () => {

@@ -9,11 +9,11 @@ import type { Principal } from '../../src/core/principal.js';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from '../../src/service/index.js';
 import type { Db } from '../../src/store/db.js';
-import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../mesh/shared-database.js';
-import { waitFor } from '../mesh/wait-for.js';
+import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../support/shared-database.js';
+import { waitFor } from '../support/wait-for.js';
 import { GatedEmbedder, handbook } from '../support/source-fixtures.js';
 import { createTestDb } from '../support/test-db.js';
-import { expectCode, freshTenant } from './service-test-helpers.js';
+import { expectCode, freshTenant } from '../support/facade-expectations.js';
 
 interface Harness {
   readonly db: Db;

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import type { Principal } from '../../src/core/principal.js';
 import { createMemoryFacade, fileDumpSource, type ManagedMemoryFacade } from '../../src/service/index.js';
-import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../mesh/shared-database.js';
+import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../support/shared-database.js';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
-import { freshTenant } from './service-test-helpers.js';
+import { freshTenant } from '../support/facade-expectations.js';
 
 const AGENTS = 24;
 

@@ -12,7 +12,7 @@ import { migrate } from '../../src/store/migrator.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
 import { cellsHnswBuild, createVectorIndex, dropVectorIndex, hnswReloptions } from '../../src/store/vector-indexes.js';
 import { describeEachDriver } from '../support/each-driver.js';
-import { migrationsWithout, type MigrationsCopy } from '../support/migrations-dir.js';
+import { migrationsWithout, type MigrationsCopy } from './migrations-dir.js';
 import { createDatabase, skipWithoutPostgres, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
 
 /** minilm's id, whose vectors were measured with a smaller graph, at a test's width. */

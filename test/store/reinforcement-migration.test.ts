@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrator.js';
-import { MIGRATIONS_DIR, migrationsWithout, type MigrationsCopy } from '../support/migrations-dir.js';
+import { MIGRATIONS_DIR, migrationsWithout, type MigrationsCopy } from './migrations-dir.js';
 import { createTestDb } from '../support/test-db.js';
 
 const IDENTITY = { modelId: 'hash-512-v1', dimension: 512 };

@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { openHyphaeApp, type HyphaeApp } from '../../src/app/index.js';
 import { buildServeApp } from '../../src/cli/serve-app.js';
 import { loadConfig } from '../../src/core/config.js';
-import { openSse, type SseConnection } from '../mesh/sse-client.js';
+import { openSse, type SseConnection } from './sse-client.js';
 
 export const ABUSE_LIMITS = {
   beaconsPerAgent: 200,
