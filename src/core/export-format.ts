@@ -96,9 +96,15 @@ export const exportSessionSchema = z.strictObject({
   closed_at: timestamp.nullable(),
 });
 
+/** A source's text is written in parts of at most this many UTF-16 code units: even escaped six-fold, a part's line stays far below the import's line bound. */
+export const SOURCE_TEXT_PART_CHARS = 1024 * 1024;
+/** The most `source_text` lines one source line may announce: a source of the largest size allowed (32 MiB) needs at most 31. */
+export const MAX_SOURCE_CONTINUATION_LINES = 63;
+
 /**
  * The served version of a source (docs/sources.md): its whole text and fields; its chunks are the
- * cell lines that name it. Pending or failed ingestions are not exported. New in version 2.
+ * cell lines that name it. Pending or failed ingestions are not exported. New in version 2. A text
+ * longer than one part continues on the `continuation_lines` source_text lines right after it.
  */
 export const exportSourceSchema = z.strictObject({
   type: z.literal('source'),
@@ -110,13 +116,30 @@ export const exportSourceSchema = z.strictObject({
   title: text(1, 500).nullable(),
   metadata: jsonObject,
   observation_date: z.iso.date().nullable(),
+  /** The whole text, or its first part when `continuation_lines` follow. */
   text: text(1),
+  /** How many source_text lines carry the rest of the text; absent when the text is whole. */
+  continuation_lines: z.int().min(1).max(MAX_SOURCE_CONTINUATION_LINES).optional(),
   /** As the ingestion measured it (for a conversation, its turns' bytes). */
   total_bytes: z.int().min(0),
   chunk_count: z.int().min(0),
   created_by: agentSchema,
   created_at: timestamp,
   updated_at: timestamp,
+});
+
+/**
+ * A part of the text of the source line above it: read only as that source's continuation, never
+ * as a record of its own (the end line does not count it). `part` runs from 1 to the source line's
+ * `continuation_lines`; the text is the parts' concatenation, in order.
+ */
+export const exportSourceTextSchema = z.strictObject({
+  type: z.literal('source_text'),
+  tenant: tenantSchema,
+  project: projectSchema,
+  source_id: sourceIdSchema,
+  part: z.int().min(1).max(MAX_SOURCE_CONTINUATION_LINES),
+  text: text(1, SOURCE_TEXT_PART_CHARS),
 });
 
 const reinforcementKeySchema = z.strictObject({ agent: agentSchema, idempotency_key: text(1, 200), created_at: timestamp });
@@ -260,6 +283,7 @@ export type ExportKey = z.output<typeof exportKeySchema>;
 export type ExportScene = z.output<typeof exportSceneSchema>;
 export type ExportSession = z.output<typeof exportSessionSchema>;
 export type ExportSource = z.output<typeof exportSourceSchema>;
+export type ExportSourceText = z.output<typeof exportSourceTextSchema>;
 export type ExportCell = z.output<typeof exportCellSchema>;
 export type ExportCorroboration = z.output<typeof exportCorroborationSchema>;
 export type ExportBeacon = z.output<typeof exportBeaconSchema>;

@@ -18,6 +18,7 @@ import {
 } from '../../core/export-format.js';
 import { InvalidArgumentError, type FieldIssue } from '../../core/errors.js';
 import { readSourceLines, type DumpSource } from './dump-source.js';
+import { SourceTextAssembly } from './source-text-parts.js';
 
 /** What the records that follow are: the vectors they carry (with the embedder that made them), and their scope. */
 export interface DumpDescription {
@@ -95,7 +96,11 @@ export function hyphaeDumpReader(source: DumpSource): DumpReader {
     name: source.name,
     async *items(): AsyncGenerator<DumpItem> {
       let first = true;
+      let lastLine = 0;
+      // A source line whose text continues on the source_text lines after it (source-text-parts.ts).
+      let continued: SourceTextAssembly | undefined;
       for await (const { number, text } of readSourceLines(source)) {
+        lastLine = number;
         const value = parseJson(source.name, number, text);
         if (first) {
           first = false;
@@ -103,6 +108,17 @@ export function hyphaeDumpReader(source: DumpSource): DumpReader {
           yield { kind: 'description', line: number, description: describe(parseLine(source.name, number, exportHeaderSchema, value, 'header')) };
           continue;
         }
+        if (value.type === 'source_text') {
+          if (continued === undefined) {
+            throw badLine(source.name, number, 'a source_text line with no source line announcing it: it continues the text of the source line just before it', [{ path: 'type', message: 'unexpected source_text' }]);
+          }
+          if (continued.add(number, value)) {
+            yield { kind: 'record', line: continued.line, record: continued.whole() };
+            continued = undefined;
+          }
+          continue;
+        }
+        if (continued !== undefined) throw continued.interrupted(number, `a ${JSON.stringify(value.type)} line`);
         if (value.type === 'end') {
           yield { kind: 'end', line: number, counts: parseLine(source.name, number, exportEndSchema, value, 'end line').counts };
           continue;
@@ -112,8 +128,11 @@ export function hyphaeDumpReader(source: DumpSource): DumpReader {
           throw badLine(source.name, number, `unknown line type ${JSON.stringify(type)}`, [{ path: 'type', message: 'unknown line type' }]);
         }
         const schema = EXPORT_RECORD_SCHEMAS[type as ExportRecordType];
-        yield { kind: 'record', line: number, record: parseLine(source.name, number, schema, value, `${type} line`) as ExportRecord };
+        const record = parseLine(source.name, number, schema, value, `${type} line`) as ExportRecord;
+        if (record.type === 'source' && record.continuation_lines !== undefined) continued = new SourceTextAssembly(source.name, number, record);
+        else yield { kind: 'record', line: number, record };
       }
+      if (continued !== undefined) throw continued.interrupted(lastLine, 'the end of the file');
       if (first) throw new InvalidArgumentError(`${source.name} is empty: an export starts with its header line`);
     },
   };

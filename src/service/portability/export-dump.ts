@@ -9,6 +9,7 @@ import { EXPORT_FORMAT_NAME, EXPORT_FORMAT_VERSION, EXPORT_RECORD_TYPES, emptyRe
 import type { Queryable } from '../../store/db.js';
 import { exportPage, exportPosition, scopeHoldsRecords, type ExportPosition, type ExportRow, type ExportScope } from '../../store/export-repository.js';
 import type { EmbeddingIdentity } from '../../store/migrator.js';
+import { sourceRecordLines } from './source-text-parts.js';
 
 export interface ExportDumpOptions {
   readonly scope: ExportScope;
@@ -64,8 +65,9 @@ function pageSize(type: ExportRecordType, asked: number | undefined): number {
   return type === 'source' ? Math.min(size, SOURCE_PAGE_SIZE) : size;
 }
 
-/** One record's line; a vector is spliced in as pgvector printed it (already a JSON array), never parsed. */
+/** One record's line (a long source's text continues on lines of its own); a vector is spliced in as pgvector printed it (already a JSON array), never parsed. */
 function recordLine(type: ExportRecordType, row: ExportRow): string {
+  if (type === 'source') return sourceRecordLines(row as ExportRow & { text: string });
   const { embedding, ...fields } = row;
   const json = JSON.stringify({ type, ...fields });
   return embedding === undefined ? `${json}\n` : `${json.slice(0, -1)},"embedding":${embedding}}\n`;

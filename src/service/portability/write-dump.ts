@@ -40,6 +40,9 @@ export interface DumpWriteOptions {
   readonly tenantImport?: TenantImport;
 }
 
+/** A batch of sources ends once it holds this much text: one source may hold 32 MiB. */
+const SOURCE_BATCH_CHARS = 16 * 1024 * 1024;
+
 /** Records added per type; the rest of each type's count was already present (or, for diffs, belongs to an inbox kept as it was). */
 export type AddedCounts = Readonly<Record<ExportRecordType, number>>;
 
@@ -70,6 +73,8 @@ class DumpWriter {
   readonly added = emptyRecordCounts();
   private batch: ExportRecord[] = [];
   private lines: number[] = [];
+  /** Characters of source text in the batch. */
+  private batchChars = 0;
   private written = 0;
   private embedder: Promise<Embedder> | undefined;
   private readonly ownership: OwnershipCheck;
@@ -87,9 +92,11 @@ class DumpWriter {
   }
 
   async add(record: ExportRecord, line: number): Promise<void> {
-    if (this.batch.length > 0 && (this.batch[0]?.type !== record.type || this.batch.length >= BATCH_ROWS[record.type])) await this.flush();
+    const full = this.batch[0]?.type !== record.type || this.batch.length >= BATCH_ROWS[record.type] || this.batchChars >= SOURCE_BATCH_CHARS;
+    if (this.batch.length > 0 && full) await this.flush();
     this.batch.push(record);
     this.lines.push(line);
+    if (record.type === 'source') this.batchChars += record.text.length;
   }
 
   async flush(): Promise<void> {
@@ -102,6 +109,7 @@ class DumpWriter {
     this.written += batch.length;
     this.batch = [];
     this.lines = [];
+    this.batchChars = 0;
     this.options.onProgress?.(this.written);
   }
 
