@@ -10,7 +10,7 @@ import { SOURCE_TEXT_PART_CHARS } from '../../src/core/export-format.js';
 import { dumpReaderFor, importDump } from '../../src/service/index.js';
 import { MAX_DUMP_LINE_CHARS } from '../../src/service/portability/dump-source.js';
 import type { Db } from '../../src/store/db.js';
-import { expectCode, freshTenant } from '../service/service-test-helpers.js';
+import { expectCode, freshTenant } from '../support/facade-expectations.js';
 import { databasesOf, exportLines, facadeOver, HASH, records, tempFiles, type Databases, type TempFiles } from './portability-support.js';
 
 const PART = SOURCE_TEXT_PART_CHARS;
