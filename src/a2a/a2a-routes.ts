@@ -18,7 +18,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { UnauthenticatedError, isHyphaeError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
-import { API_KEY_HEADER, AUTHORIZATION_HEADER, acceptsAccessTokens, authenticateCredential, bodyTooLargeError, credentialOf, missingCredentialError, rememberRefusal, writeSseHead } from '../surface-shared/index.js';
+import { API_KEY_HEADER, AUTHORIZATION_HEADER, acceptsAccessTokens, authenticateCredential, bodyTooLargeError, credentialOf, missingCredentialError, rememberRefusal, LiveStream, SSE_HEARTBEAT, startSseStream } from '../surface-shared/index.js';
 import {
   RPC_INTERNAL_ERROR,
   RPC_INVALID_PARAMS,
@@ -104,7 +104,7 @@ function isStream<T>(value: unknown): value is AsyncGenerator<T, void, undefined
 
 export function registerA2aRoutes(app: FastifyInstance, deps: A2aRouteDeps): A2aRoutes {
   const log = deps.log ?? ((message: string): void => app.log.error(message));
-  const heartbeatMs = deps.heartbeatMs ?? 15_000;
+  const heartbeat = { everyMs: deps.heartbeatMs ?? 15_000, frame: SSE_HEARTBEAT };
   const maxBufferedBytes = deps.maxBufferedBytes ?? 1024 * 1024;
   // The SDK checks versions and capabilities against this card; callers get one naming their URL.
   const baseCard = agentCard('', deps.version);
@@ -198,34 +198,25 @@ export function registerA2aRoutes(app: FastifyInstance, deps: A2aRouteDeps): A2a
   ): Promise<void> {
     reply.hijack();
     const res = reply.raw;
-    // A POST's request stream is already consumed (and auto-destroyed): the socket says whether the client is there.
-    let writable = !res.destroyed && res.socket?.destroyed !== true;
     let finished = false;
-    const stopWriting = (): void => {
-      if (!writable) return;
-      writable = false;
-      // The task ends with its stream; the loop below still drains it so its final state is stored.
-      executor.endOpenedBy(context);
-      if (!res.writableEnded) res.end();
-    };
-    res.on('close', () => {
-      if (!finished) stopWriting();
+    // The task ends with its stream; the loop below still drains it so its final state is stored.
+    const stream = new LiveStream({
+      heartbeat,
+      maxBufferedBytes,
+      onClose: () => {
+        if (!finished) executor.endOpenedBy(context);
+      },
     });
-    const write = (frame: string): void => {
-      if (!writable) return;
-      res.write(frame);
-      if (res.writableLength > maxBufferedBytes) stopWriting();
-    };
-    if (writable) writeSseHead(reply);
-    else executor.endOpenedBy(context);
-    const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
+    // A POST's request stream is already consumed (and auto-destroyed): the socket says whether the client is there.
+    if (!res.destroyed && res.socket?.destroyed !== true) startSseStream(reply, stream);
+    else stream.close();
     try {
-      for (let next = first; next.done !== true; next = await events.next()) write(formatSSEEvent(next.value));
+      for (let next = first; next.done !== true; next = await events.next()) stream.send(formatSSEEvent(next.value));
     } catch (error) {
-      write(formatSSEErrorEvent({ jsonrpc: '2.0', id, error: errorFor(context, JsonRpcTransportHandler.mapToJSONRPCError(error)).error }));
+      stream.send(formatSSEErrorEvent({ jsonrpc: '2.0', id, error: errorFor(context, JsonRpcTransportHandler.mapToJSONRPCError(error)).error }));
     } finally {
       finished = true;
-      clearInterval(heartbeat);
+      stream.close();
       if (!res.writableEnded) res.end();
     }
   }

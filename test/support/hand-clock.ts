@@ -1,7 +1,7 @@
-import type { ChannelClock } from '../../src/mcp/features/push/channel-pacer.js';
+import type { StreamClock } from '../../src/surface-shared/index.js';
 
 /** A clock the test moves by hand: timers run when it passes their time, in order. */
-export class HandClock implements ChannelClock {
+export class HandClock implements StreamClock {
   private time = 0;
   private timers: { at: number; task: () => void }[] = [];
 

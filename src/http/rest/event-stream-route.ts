@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../core/errors.js';
 import type { LiveSubscription, MemoryFacade } from '../../service/memory-facade.js';
-import { writeSseHead } from '../../surface-shared/index.js';
+import { LiveStreams, SSE_HEARTBEAT, sseEvent, sseOpening, startSseStream } from '../../surface-shared/index.js';
 import { authenticateRequest } from '../request-authentication.js';
 import { coerceQuery, parseRequestPart, queryScalarKinds } from './request-validation.js';
 import type { RouteInput } from './rest-route.js';
@@ -53,9 +53,9 @@ export function registerEventStreamRoutes(
   routes: readonly EventStreamRoute[],
   settings: EventStreamSettings = {},
 ): EventStreams {
-  const heartbeatMs = settings.heartbeatMs ?? 15_000;
+  const heartbeat = { everyMs: settings.heartbeatMs ?? 15_000, frame: SSE_HEARTBEAT };
   const maxBufferedBytes = settings.maxBufferedBytes ?? 1024 * 1024;
-  const closers = new Set<() => void>();
+  const streams = new LiveStreams();
   for (const route of routes) {
     const queryKinds = queryScalarKinds(route.schemas.query);
     app.route({
@@ -64,52 +64,20 @@ export function registerEventStreamRoutes(
       handler: async (request, reply) => {
         const principal = await authenticateRequest(facade, request);
         const query = parseRequestPart(route.schemas.query, 'query', coerceQuery(request.query, queryKinds));
-        const res = reply.raw;
-        const pending: string[] = [];
-        const state = { live: false, open: true };
-        let close = (): void => undefined;
-        const send = (data: unknown): void => {
-          const frame = `event: ${route.event.name}\ndata: ${JSON.stringify(data)}\n\n`;
-          if (!state.live) {
-            pending.push(frame);
-            return;
-          }
-          if (!state.open) return;
-          res.write(frame);
-          if (res.writableLength > maxBufferedBytes) close();
-        };
+        let subscription: LiveSubscription | undefined;
+        const stream = streams.stream({ heartbeat, maxBufferedBytes, onClose: () => void subscription?.close().catch(() => undefined) });
+        const send = (data: unknown): void => stream.send(sseEvent(route.event.name, JSON.stringify(data)));
         // A refusal here (role, quota) is the usual JSON error: nothing was written yet.
-        const subscription = await route.open(facade, { principal, params: undefined, query, body: undefined }, send);
+        subscription = await route.open(facade, { principal, params: undefined, query, body: undefined }, send);
         reply.hijack();
-        if (res.destroyed || request.raw.destroyed) {
+        if (reply.raw.destroyed || request.raw.destroyed) {
           await subscription.close();
           return;
         }
-        const heartbeat = setInterval(() => {
-          if (state.open) res.write(': heartbeat\n\n');
-        }, heartbeatMs);
-        close = (): void => {
-          if (!state.open) return;
-          state.open = false;
-          clearInterval(heartbeat);
-          closers.delete(close);
-          void subscription.close().catch(() => undefined);
-          if (!res.writableEnded) res.end();
-        };
-        closers.add(close);
-        res.on('close', close);
-        res.on('error', close);
-        void subscription.ended?.then(close);
-        writeSseHead(reply);
-        res.write(`retry: 2000\n: stream open\n\n`);
-        state.live = true;
-        for (const frame of pending.splice(0)) res.write(frame);
+        void subscription.ended?.then(() => stream.close());
+        startSseStream(reply, stream, sseOpening(2_000));
       },
     });
   }
-  return {
-    closeAll(): void {
-      for (const close of [...closers]) close();
-    },
-  };
+  return { closeAll: (): void => streams.closeAll() };
 }

@@ -12,6 +12,7 @@
  * Nothing here is the durable path: the inbox keeps every memory until drain_inbox.
  */
 import type { Diff } from '../../../core/entities.js';
+import { SYSTEM_CLOCK, type StreamClock } from '../../../surface-shared/index.js';
 import type { ChannelEvent, ChannelTally } from './channel-event.js';
 import { digestChannelEvent, memoryChannelEvent } from './channel-event.js';
 
@@ -19,26 +20,11 @@ const MINUTE_MS = 60_000;
 /** A burst's digest waits this long for the burst to end (default). */
 export const DEFAULT_DIGEST_SETTLE_MS = 2_000;
 
-export interface ChannelClock {
-  now(): number;
-  /** Runs `task` after `delayMs`; the returned function cancels it. */
-  after(delayMs: number, task: () => void): () => void;
-}
-
-export const SYSTEM_CLOCK: ChannelClock = {
-  now: () => Date.now(),
-  after(delayMs, task) {
-    const timer = setTimeout(task, delayMs);
-    timer.unref();
-    return () => clearTimeout(timer);
-  },
-};
-
 export interface ChannelPacerOptions {
   /** Memories sent one by one in any sliding minute; 0 sends digests only. */
   readonly maxPerMinute: number;
   readonly emit: (event: ChannelEvent, settledSeq: number) => void;
-  readonly clock?: ChannelClock;
+  readonly clock?: StreamClock;
   /** A digest goes out once no memory joined it for this long… */
   readonly settleMs?: number;
   /** …or this long after its first memory, and never sooner than this after the previous digest. */
@@ -62,7 +48,7 @@ class TallyBuilder implements ChannelTally {
 }
 
 export class ChannelPacer {
-  private readonly clock: ChannelClock;
+  private readonly clock: StreamClock;
   private readonly settleMs: number;
   private readonly intervalMs: number;
   /** Offers made before resume(), in arrival order; null once resumed. */

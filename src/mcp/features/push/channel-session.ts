@@ -13,8 +13,8 @@ import type { Principal } from '../../../core/principal.js';
 import type { MemoryFacade } from '../../../service/memory-facade.js';
 import type { ChannelNotification, ChannelTally } from './channel-event.js';
 import { channelNotification } from './channel-event.js';
-import type { ChannelClock } from './channel-pacer.js';
-import { ChannelPacer, SYSTEM_CLOCK } from './channel-pacer.js';
+import { SYSTEM_CLOCK, type StreamClock } from '../../../surface-shared/index.js';
+import { ChannelPacer } from './channel-pacer.js';
 
 /** What the channel needs from the facade: the backlog and mark it keeps, and authors' trust. */
 export type ChannelFacade = Pick<MemoryFacade, 'channelBacklog' | 'markChannelSettled' | 'authorTrust'>;
@@ -35,7 +35,7 @@ export interface ChannelSessionOptions {
   readonly settings: ChannelSettings;
   readonly send: (notification: ChannelNotification) => void;
   readonly onError?: (error: unknown) => void;
-  readonly clock?: ChannelClock;
+  readonly clock?: StreamClock;
   /** The mark is written back at most this often (default 1 s) and once more on close. */
   readonly markEveryMs?: number;
 }
@@ -56,7 +56,7 @@ class TallyOf implements ChannelTally {
 
 export class ChannelSession {
   private readonly pacer: ChannelPacer;
-  private readonly clock: ChannelClock;
+  private readonly clock: StreamClock;
   private readonly onError: (error: unknown) => void;
   /** Diffs and the start are handled one at a time, in arrival order (trust lookups are async). */
   private queue: Promise<void> = Promise.resolve();
