@@ -64,11 +64,11 @@ export function registerEventStreamRoutes(
       handler: async (request, reply) => {
         const principal = await authenticateRequest(facade, request);
         const query = parseRequestPart(route.schemas.query, 'query', coerceQuery(request.query, queryKinds));
-        let subscription: LiveSubscription | undefined;
-        const stream = streams.stream({ heartbeat, maxBufferedBytes, onClose: () => void subscription?.close().catch(() => undefined) });
+        // Closed only once started, so `subscription` is set by then.
+        const stream = streams.stream({ heartbeat, maxBufferedBytes, onClose: () => void subscription.close().catch(() => undefined) });
         const send = (data: unknown): void => stream.send(sseEvent(route.event.name, JSON.stringify(data)));
         // A refusal here (role, quota) is the usual JSON error: nothing was written yet.
-        subscription = await route.open(facade, { principal, params: undefined, query, body: undefined }, send);
+        const subscription = await route.open(facade, { principal, params: undefined, query, body: undefined }, send);
         reply.hijack();
         if (reply.raw.destroyed || request.raw.destroyed) {
           await subscription.close();
