@@ -61,7 +61,7 @@ export async function prepareTestSchema(db: PgliteDb, options: TestDbOptions): P
 async function templatePaths(): Promise<TestTemplatePaths> {
   const provided = inject('hyphaeTestTemplates') as TestTemplatePaths | undefined;
   if (provided !== undefined) return provided;
-  // Run without the unit project's globalSetup (another config): build once in this worker.
+  // Run without the unit or integration project's globalSetup (another config): build once in this worker.
   localTemplates ??= mkdtemp(join(tmpdir(), 'hyphae-test-templates-')).then(buildTestTemplates);
   return localTemplates;
 }
