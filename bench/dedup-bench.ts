@@ -18,7 +18,7 @@ import { MiniLmEmbedder } from '../src/embed/minilm-embedder.js';
 import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/index.js';
 import { defaultNearDuplicateSimilarityFor } from '../src/service/facade-config.js';
-import { statementsContrast } from '../src/service/near-duplicate-contrast.js';
+import { statementsContrast } from '../src/service/cells/restatement-contrast.js';
 import { openPgDb } from '../src/store/pg-driver.js';
 import type { RealPostgres } from '../test/support/real-postgres.js';
 import { percentile, type BenchRow, type BenchSection } from './bench-section.js';

@@ -29,7 +29,7 @@ const EXACT_QUERIES = 60;
 // recall@10 at the session's ef_search (the default, 40) and at a larger one an operator may set for big tenants.
 const EF_SEARCHES = [40, 100];
 const STORES = 200;
-// Stores made with the tenant within a tenth of its cell limit, where stores count the tenant's cells (src/service/tenant-quotas.ts).
+// Stores made with the tenant within a tenth of its cell limit, where stores count the tenant's cells (src/service/facade/tenant-quotas.ts).
 const NEAR_LIMIT_STORES = 40;
 const K = 10;
 // Store texts name vectors no loaded cell and no query has.

@@ -22,7 +22,7 @@ import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/ind
 import { defaultNearDuplicateSimilarityFor, type FacadeConfig } from '../src/service/facade-config.js';
 import type { Db } from '../src/store/db.js';
 import { migrate, readEmbeddingIdentity } from '../src/store/migrator.js';
-import { reembedDatabase, REEMBED_DEFAULT_BATCH_SIZE } from '../src/service/reembed-database.js';
+import { reembedDatabase, REEMBED_DEFAULT_BATCH_SIZE } from '../src/service/reembed/reembed-database.js';
 import { openPgliteDb } from '../src/store/pglite-driver.js';
 import { cellTermsOf, tenantTermPrefix } from '../src/store/lexical-terms.js';
 import { analyzeMemoryTables } from '../src/store/statistics-repository.js';

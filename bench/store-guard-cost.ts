@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Embedder } from '../src/embed/embedder.js';
 import { createMemoryFacade } from '../src/service/index.js';
-import { statementsContrast } from '../src/service/near-duplicate-contrast.js';
+import { statementsContrast } from '../src/service/cells/restatement-contrast.js';
 import type { Db } from '../src/store/db.js';
 import type { BenchRow } from './bench-section.js';
 import { PREDICATE_PAIRS } from './fixtures/merge-predicate-pairs.js';

@@ -25,7 +25,7 @@ import type { A2ARequestHandler, ServerCallContext, TaskStore } from '@a2a-js/sd
 import { UnauthenticatedError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import { recallInputSchema, storeInputSchema } from '../core/schemas.js';
-import { parseInput } from '../service/input-validation.js';
+import { parseInput } from '../service/index.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
 import { recordFacadeError } from './a2a-errors.js';
 import { principalOf } from './caller-identity.js';

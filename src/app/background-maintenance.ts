@@ -3,7 +3,7 @@
  * PGlite folder (which has no autovacuum) the statistics and vacuum passes autovacuum would run.
  */
 import { startRetention } from '../mesh/retention.js';
-import { startEmbeddedMaintenance } from '../service/embedded-maintenance.js';
+import { startEmbeddedMaintenance } from '../store/embedded-maintenance.js';
 import type { Db } from '../store/db.js';
 import { analyzeMemoryTables, vacuumMemoryTables } from '../store/statistics-repository.js';
 

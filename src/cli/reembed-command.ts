@@ -5,7 +5,7 @@
 import { createConfiguredEmbedder, openConfiguredDatabase } from '../app/index.js';
 import { InvalidArgumentError } from '../core/errors.js';
 import { loadConfig } from '../core/config.js';
-import { reembedDatabase, REEMBED_DEFAULT_BATCH_SIZE, type ReembedProgress } from '../service/reembed-database.js';
+import { reembedDatabase, REEMBED_DEFAULT_BATCH_SIZE, type ReembedProgress } from '../service/index.js';
 import { configFlags, parseCommand } from './args.js';
 
 const USAGE = `Usage: hyphae reembed [--embedder E] [--data-dir D | --database-url URL] [--batch-size N]

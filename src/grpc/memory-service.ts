@@ -23,7 +23,7 @@ import {
   validityInputSchema,
   type ValidityInput,
 } from '../core/schemas.js';
-import { parseInput } from '../service/input-validation.js';
+import { parseInput } from '../service/index.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
 import { principalOf } from './call-context.js';
 import type {

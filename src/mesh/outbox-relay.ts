@@ -1,5 +1,5 @@
 import type { Db } from '../store/db.js';
-import { claimUnpublishedDiffs, markDiffsPublished, outboxLagSeconds } from '../store/outbox-repository.js';
+import { claimUnpublishedDiffs, markDiffsPublished, outboxLagSeconds } from '../store/outbox-relay-repository.js';
 import { beaconSubject } from './bus.js';
 import type { Bus } from './bus.js';
 import { connectionEventsOf } from './bus-connection.js';

@@ -1,4 +1,4 @@
-/** Reads of corroboration records (written with each reinforcement: near-duplicate-repository.ts). Scoped by tenant_id. */
+/** Reads of corroboration records (written with each reinforcement: restatement-repository.ts). Scoped by tenant_id. */
 import type { Corroboration } from '../core/entities.js';
 import type { Queryable } from './db.js';
 import { isoText } from './sql-time.js';

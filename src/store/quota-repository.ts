@@ -1,4 +1,4 @@
-/** SQL behind the tenant quotas (src/service/tenant-quotas.ts): capped counts and the locks that serialize them. */
+/** SQL behind the tenant quotas (src/service/facade/tenant-quotas.ts): capped counts and the locks that serialize them. */
 import type { Queryable } from './db.js';
 
 /** Serializes the exact cell counts of one tenant until the transaction ends. */

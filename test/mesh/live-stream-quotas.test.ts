@@ -11,7 +11,7 @@ import { createEmbedder } from '../../src/embed/create-embedder.js';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { MemoryBus } from '../../src/mesh/memory-bus.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../../src/service/index.js';
-import { STREAM_QUOTA_RETRY_SECONDS } from '../../src/service/live-stream-registry.js';
+import { STREAM_QUOTA_RETRY_SECONDS } from '../../src/service/gossip/live-stream-registry.js';
 import { createMeshTestDb } from '../support/mesh/mesh-test-db.js';
 import { callTool, startMeshReplica, type MeshReplica } from '../support/mesh/mesh-replica.js';
 import { openSse, type SseConnection } from '../support/sse-client.js';

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diff } from '../../src/core/entities.js';
 import type { Principal } from '../../src/core/principal.js';
-import { statementsContrast } from '../../src/service/near-duplicate-contrast.js';
+import { statementsContrast } from '../../src/service/cells/restatement-contrast.js';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
 import { freshTenant } from '../support/facade-expectations.js';
 

@@ -4,7 +4,7 @@ import type { Embedder } from '../../src/embed/embedder.js';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { MiniLmEmbedder } from '../../src/embed/minilm-embedder.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../../src/service/index.js';
-import { reembedDatabase } from '../../src/service/reembed-database.js';
+import { reembedDatabase } from '../../src/service/reembed/reembed-database.js';
 import type { Principal } from '../../src/core/principal.js';
 import { migrate, readEmbeddingIdentity } from '../../src/store/migrator.js';
 import { createTestRuntime, type TestRuntime } from '../support/test-runtime.js';

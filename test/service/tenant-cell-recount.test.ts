@@ -1,5 +1,5 @@
 /**
- * How often a store counts its tenant's cells near the limit (src/service/tenant-quotas.ts). A
+ * How often a store counts its tenant's cells near the limit (src/service/facade/tenant-quotas.ts). A
  * count reads every cell of the tenant (1.4 s at a million under load, npm run bench scale), and
  * every store within a tenth of the limit used to make one: a tenant at 900k of a 1M limit stored
  * at well under one store a second. Now a process counts again after a tenth of the room its
@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError } from '../../src/core/errors.js';
-import { TenantQuotas } from '../../src/service/tenant-quotas.js';
+import { TenantQuotas } from '../../src/service/facade/tenant-quotas.js';
 import type { Db, Queryable } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrator.js';
 import { openPgliteDb } from '../../src/store/pglite-driver.js';

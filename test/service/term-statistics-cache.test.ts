@@ -3,7 +3,7 @@
  * cell_tenant_terms, in the background, at most once per TTL; a failed read keeps the last ones.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TermStatisticsCache } from '../../src/service/term-statistics-cache.js';
+import { TermStatisticsCache } from '../../src/service/recall/term-statistics-cache.js';
 import type { Db } from '../../src/store/db.js';
 import { cellTermsOf, tenantTermPrefix } from '../../src/store/lexical-terms.js';
 import { estimatedHolders } from '../../src/store/term-statistics.js';

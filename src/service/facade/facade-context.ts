@@ -8,17 +8,17 @@ import type { WrittenDiff } from '../../mesh/diff-writer.js';
 import type { CellRow } from '../../store/cell-row.js';
 import type { Db } from '../../store/db.js';
 import type { VectorParam } from '../../store/vector-param.js';
-import type { DiffFeed } from '../diff-feed.js';
+import type { DiffFeed } from '../gossip/diff-feed.js';
 import type { FacadeConfig } from '../facade-config.js';
-import type { GossipOutbox } from '../gossip-outbox.js';
-import type { HitRecorder } from '../hit-recorder.js';
+import type { GossipOutbox } from '../gossip/gossip-writer.js';
+import type { HitRecorder } from '../recall/hit-recorder.js';
 import type { ImportSpool } from '../portability/import-spool.js';
-import type { LiveStreamRegistry } from '../live-stream-registry.js';
-import type { SceneSummarizer } from '../scene-summarizer.js';
-import type { SessionScopes } from '../session-scope.js';
-import type { StoreStamps } from '../store-stamps.js';
-import type { TenantQuotas } from '../tenant-quotas.js';
-import type { TermStatisticsCache } from '../term-statistics-cache.js';
+import type { LiveStreamRegistry } from '../gossip/live-stream-registry.js';
+import type { SceneSummarizer } from '../sessions/scene-summarizer.js';
+import type { SessionScopes } from '../sessions/session-scope.js';
+import type { StoreStamps } from '../cells/store-stamps.js';
+import type { TenantQuotas } from './tenant-quotas.js';
+import type { TermStatisticsCache } from '../recall/term-statistics-cache.js';
 
 export interface FacadeContext {
   readonly db: Db;

@@ -5,7 +5,7 @@
  */
 import type { Role } from '../../core/cell-types.js';
 import type { Principal } from '../../core/principal.js';
-import { requireRole } from '../authorization.js';
+import { requireRole } from './authorization.js';
 import type { MemoryFacade } from '../memory-facade.js';
 
 export type FacadeOperations = Omit<MemoryFacade, 'authenticate' | 'authenticateBearer'>;

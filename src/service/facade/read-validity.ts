@@ -2,7 +2,7 @@
 import { InvalidArgumentError } from '../../core/errors.js';
 import { validityInputSchema, type ValidityInput } from '../../core/schemas.js';
 import type { Validity } from '../../store/cell-conditions.js';
-import { parseInput } from '../input-validation.js';
+import { parseInput } from './input-validation.js';
 
 const CURRENT_VERSIONS: Validity = { kind: 'current' };
 

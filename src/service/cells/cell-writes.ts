@@ -1,0 +1,210 @@
+/** The facade's cell writes: store (with supersession and near-duplicate reinforcement), delete, forget, purge, and promotion. */
+import { randomUUID } from 'node:crypto';
+import { PROMOTABLE_TYPES } from '../../core/cell-types.js';
+import type { PurgedProject, StoredNode } from '../../core/entities.js';
+import { ConflictError, InvalidArgumentError, NotFoundError } from '../../core/errors.js';
+import type { Principal } from '../../core/principal.js';
+import { forgetCellsInputSchema, purgeProjectInputSchema, storeInputSchema, type StoreInput } from '../../core/schemas.js';
+import type { WrittenDiff } from '../../mesh/diff-writer.js';
+import { deleteCell, deleteCellsWhere, findCellByIdempotencyKey, insertPromotedCopy, markSuperseded } from '../../store/cell-repository.js';
+import type { CellRow } from '../../store/cell-row.js';
+import type { Queryable } from '../../store/db.js';
+import { setTransactionEfSearch } from '../../store/knn-session.js';
+import { purgeProject } from '../../store/project-purge-repository.js';
+import { clearSceneConsolidation } from '../../store/scene-repository.js';
+import type { VectorParam } from '../../store/vector-param.js';
+import { readableProjects, requireProject } from '../facade/authorization.js';
+import { cellEnergy } from '../facade/entity-mapping.js';
+import { cellChange } from '../gossip/gossip-writer.js';
+import { checkStoreLimits, parseInput, parseUuid } from '../facade/input-validation.js';
+import type { MemoryFacade } from '../memory-facade.js';
+import { reinforceRestatement } from './restatement.js';
+import { insertNewCell } from './cell-insert.js';
+import type { FacadeContext } from '../facade/facade-context.js';
+import { replayable, supersedable, visibleCell, visibleScene } from '../facade/visibility.js';
+
+/**
+ * ef_search of a store's near-duplicate probe. It asks for one neighbour at similarity ≥ 0.85 —
+ * so near that the graph walk reaches it from few candidates — not for a ranked list, and the
+ * session's 40 cost 4× the walk (docs/storage.md, the store path).
+ */
+const NEAR_DUPLICATE_EF_SEARCH = 10;
+
+export type CellWriteOperations = Pick<MemoryFacade, 'store' | 'deleteCell' | 'forgetCells' | 'purgeProject'>;
+
+export function cellWriteOperations(ctx: FacadeContext): CellWriteOperations {
+  return {
+    async store(principal, raw): Promise<StoredNode> {
+      const input = parseInput(storeInputSchema, raw);
+      checkStoreLimits(input);
+      const key = input.idempotency_key ?? null;
+      if (key !== null) {
+        const existing = await findCellByIdempotencyKey(ctx.db, principal.tenantId, principal.agent, key);
+        if (existing !== null) return { ...ctx.node(replayable(principal, existing)), reinforced: false };
+      }
+      const embedding = await ctx.embed(input.content);
+      const now = ctx.stamps.next();
+      const { row, diffs, reinforced = false } = await ctx.db.transaction((tx) => writeStatement(ctx, tx, principal, input, embedding, now));
+      ctx.diffsCommitted(diffs);
+      return { ...ctx.node(row), reinforced };
+    },
+
+    async deleteCell(principal, nodeId): Promise<void> {
+      const id = parseUuid('node_id', nodeId);
+      const now = ctx.clock();
+      const diffs = await ctx.db.transaction(async (tx) => {
+        await visibleCell(tx, principal, id);
+        const deleted = await deleteCell(tx, principal.tenantId, id);
+        if (deleted === null) throw new NotFoundError('cell', id);
+        await clearSceneConsolidation(tx, principal.tenantId, id);
+        return ctx.gossip.emit(tx, 'deleted', cellChange(deleted, deleted.embedding), now);
+      });
+      ctx.diffsCommitted(diffs);
+    },
+
+    async forgetCells(principal, raw): Promise<{ deleted: number; has_more: boolean }> {
+      const input = parseInput(forgetCellsInputSchema, raw);
+      if ((input.scene_id === undefined) === (input.source_ref === undefined)) {
+        throw new InvalidArgumentError('name what to forget: scene_id or source_ref, one of them', [
+          { path: input.scene_id === undefined ? 'scene_id' : 'source_ref', message: 'send exactly one of scene_id and source_ref' },
+        ]);
+      }
+      if (input.source_ref_kind !== undefined && input.source_ref === undefined) {
+        throw new InvalidArgumentError('source_ref_kind narrows source_ref; send source_ref too', [{ path: 'source_ref_kind', message: 'needs source_ref' }]);
+      }
+      const now = ctx.clock();
+      const { deleted, diffs } = await ctx.db.transaction(async (tx) => {
+        const rows = await deleteCellsWhere(
+          tx,
+          principal.tenantId,
+          {
+            projects: readableProjects(principal),
+            ...(input.scene_id === undefined ? {} : { sceneId: input.scene_id }),
+            ...(input.source_ref === undefined ? {} : { sourceRefLocator: input.source_ref }),
+            ...(input.source_ref_kind === undefined ? {} : { sourceRefKind: input.source_ref_kind }),
+          },
+          input.limit,
+        );
+        const written: WrittenDiff[] = [];
+        for (const row of rows) {
+          await clearSceneConsolidation(tx, principal.tenantId, row.node_id);
+          written.push(...(await ctx.gossip.emit(tx, 'deleted', cellChange(row, row.embedding), now)));
+        }
+        return { deleted: rows.length, diffs: written };
+      });
+      ctx.diffsCommitted(diffs);
+      // A full batch may have left more behind; the next call answers 0 and false when it did not.
+      return { deleted, has_more: deleted === input.limit };
+    },
+
+    async purgeProject(principal, raw): Promise<PurgedProject> {
+      const { project } = parseInput(purgeProjectInputSchema, raw);
+      requireProject(principal, project);
+      // One transaction, however large the project: a purge is all or nothing, so no statement timeout.
+      const purged = await ctx.db.transaction(
+        (tx) => {
+          ctx.scopes.forgetTenant(principal.tenantId);
+          return purgeProject(tx, principal.tenantId, project);
+        },
+        { statementTimeoutMs: 0 },
+      );
+      return { project, ...purged };
+    },
+  };
+}
+
+interface StoreOutcome {
+  readonly row: CellRow;
+  readonly diffs: WrittenDiff[];
+  readonly reinforced?: boolean;
+}
+
+/** The store's transaction: its project and scene, then a supersession, a reinforcement or a new cell, and its diffs. */
+async function writeStatement(ctx: FacadeContext, tx: Queryable, principal: Principal, input: StoreInput, embedding: VectorParam, now: Date): Promise<StoreOutcome> {
+  const scope = await ctx.scopes.resolve(tx, principal);
+  requireProject(principal, scope.project);
+  const sceneId = input.scene_id === undefined ? scope.sceneId : await sceneOfCurrentProject(tx, principal, input.scene_id, scope.project);
+  const superseded = input.supersedes === undefined ? null : await supersedable(tx, principal, input.supersedes, scope.project);
+  const key = input.idempotency_key ?? null;
+  // A replay whose original committed since the check before this transaction: return it, or it would reinforce its own cell.
+  const replayed = key === null ? null : await findCellByIdempotencyKey(tx, principal.tenantId, principal.agent, key);
+  if (replayed !== null) return { row: replayable(principal, replayed), diffs: [] };
+  if (superseded === null) {
+    if (ctx.config.nearDuplicateSimilarity !== null) await setTransactionEfSearch(tx, NEAR_DUPLICATE_EF_SEARCH);
+    const restatement = {
+      tenantId: principal.tenantId,
+      project: scope.project,
+      cellType: input.cell_type,
+      content: input.content,
+      embedding,
+      agent: principal.agent,
+      trust: principal.trust,
+      idempotencyKey: key,
+      now,
+      salience: input.salience,
+      sceneId,
+      sessionId: scope.sessionId,
+      sourceRef: input.source_ref ?? null,
+      metadata: input.metadata ?? {},
+    };
+    const twin = await reinforceRestatement(tx, restatement, ctx.config.nearDuplicateSimilarity);
+    if (twin !== null) return twin.replay ? { row: replayable(principal, twin.row), diffs: [] } : { row: twin.row, diffs: [], reinforced: true };
+  }
+  const inserted = await insertNewCell(
+    ctx,
+    tx,
+    principal,
+    {
+      project: scope.project,
+      content: input.content,
+      cellType: input.cell_type,
+      salience: input.salience,
+      sceneId,
+      sessionId: scope.sessionId,
+      sourceRef: input.source_ref ?? null,
+      metadata: input.metadata ?? {},
+      idempotencyKey: key,
+      layer: 'L0',
+      supersedes: superseded?.node_id ?? null,
+      embedding,
+    },
+    now,
+  );
+  if (inserted === null) {
+    // A concurrent replay of the same key won the unique index: return its cell, write nothing.
+    const original = key === null ? null : await findCellByIdempotencyKey(tx, principal.tenantId, principal.agent, key);
+    if (original === null) throw new ConflictError('idempotency key conflict; retry');
+    return { row: replayable(principal, original), diffs: [] };
+  }
+  if (superseded !== null) {
+    await markSuperseded(tx, principal.tenantId, superseded.node_id, inserted.node_id, now);
+    return { row: inserted, diffs: await ctx.gossip.emitSupersession(tx, cellChange(inserted, embedding), superseded.node_id, now) };
+  }
+  return { row: inserted, diffs: await ctx.gossip.emit(tx, 'created', cellChange(inserted, embedding), now) };
+}
+
+/** A scene a store names: one the principal can see, in the project the cell goes to. */
+async function sceneOfCurrentProject(tx: Queryable, principal: Principal, sceneId: string, project: string): Promise<string> {
+  const scene = await visibleScene(tx, principal, sceneId);
+  if (scene.project !== project) {
+    throw new InvalidArgumentError(`scene ${sceneId} belongs to project ${scene.project}, not your current project ${project}`, [
+      { path: 'scene_id', message: 'scene is in another project than your current project' },
+    ]);
+  }
+  return sceneId;
+}
+
+/** After a hit flush: writes the L2 copy of each current L0 cell of a promotable type that reached the promotion policy, and gossips it. */
+export async function promoteHitCells(ctx: FacadeContext, rows: readonly CellRow[]): Promise<void> {
+  const now = ctx.clock();
+  const { promotion, energyTable } = ctx.config;
+  for (const row of rows) {
+    if (row.layer !== 'L0' || row.promoted_node_id !== null || !PROMOTABLE_TYPES.has(row.cell_type)) continue;
+    if (row.hits < promotion.minHits || cellEnergy(row, now, energyTable) < promotion.threshold) continue;
+    const diffs = await ctx.db.transaction(async (tx) => {
+      const copy = await insertPromotedCopy(tx, row.tenant_id, row.node_id, randomUUID(), now);
+      return copy === null ? [] : ctx.gossip.emit(tx, 'promoted', cellChange(copy, copy.embedding), now);
+    });
+    ctx.diffsCommitted(diffs);
+  }
+}
