@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { McpDispatcher } from '../../src/mcp/server/mcp-dispatcher.js';
 import type { McpOutcome } from '../../src/mcp/server/mcp-dispatcher.js';
 import type { McpSession } from '../../src/mcp/server/handshake-methods.js';
+import { serializeReply } from '../../src/mcp/protocol/json-rpc.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol/protocol-version.js';
 import type { ProtocolVersion } from '../../src/mcp/protocol/protocol-version.js';
 import { DOUBLE_BEACON, DOUBLE_PRINCIPAL, createProtocolFacadeDouble } from '../support/mcp/protocol-facade-double.js';
@@ -15,7 +16,7 @@ function session(protocolVersion: ProtocolVersion = '2025-11-25'): McpSession {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies are inspected field by field
 function body(outcome: McpOutcome): any {
   if (outcome.kind === 'accepted' || outcome.kind === 'listen') throw new Error('expected a reply');
-  return JSON.parse(outcome.body);
+  return JSON.parse(serializeReply(outcome.reply));
 }
 
 async function call(method: string, params?: unknown, on: McpSession = session()): Promise<McpOutcome> {

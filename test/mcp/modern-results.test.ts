@@ -6,6 +6,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serializeReply } from '../../src/mcp/protocol/json-rpc.js';
 import { McpDispatcher } from '../../src/mcp/server/mcp-dispatcher.js';
 import { CELL_READ_TTL_MS, STATIC_LIST_TTL_MS } from '../../src/mcp/server/stateless-methods.js';
 import { TOOL_DESCRIPTORS } from '../../src/mcp/features/tools/tool-registry.js';
@@ -86,7 +87,7 @@ describe('tools/list', () => {
     const other = new McpDispatcher({ facade: runtime.facade, serverVersion: 'test' });
     const principal = await runtime.facade.authenticate(key);
     const outcome = await other.handleValue(modernRequest(1, 'tools/list'), { principal, protocolVersion: '2025-03-26' });
-    expect(outcome.kind === 'answered' ? outcome.body : '').toBe(first.text);
+    expect(outcome.kind === 'answered' ? serializeReply(outcome.reply) : '').toBe(first.text);
     expect((await legacy('tools/list')).result?.tools).toEqual(first.body?.result?.tools);
   });
 });

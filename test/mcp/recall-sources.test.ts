@@ -8,6 +8,7 @@ import ajvFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/core/principal.js';
 import { TOOL_DESCRIPTORS } from '../../src/mcp/features/tools/tool-registry.js';
+import { serializeReply } from '../../src/mcp/protocol/json-rpc.js';
 import { McpDispatcher } from '../../src/mcp/server/mcp-dispatcher.js';
 import { createTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 import { modernRequest, type Json } from '../support/mcp/stateless-client.js';
@@ -28,7 +29,7 @@ afterAll(async () => {
 async function recall(args: Json): Promise<Json> {
   const outcome = await dispatcher.handleValue(modernRequest(1, 'tools/call', { name: 'recall', arguments: args }), { principal, protocolVersion: '2025-06-18' });
   if (outcome.kind !== 'answered') throw new Error('recall was not answered');
-  const body = (typeof outcome.body === 'string' ? JSON.parse(outcome.body) : outcome.body) as Json;
+  const body = JSON.parse(serializeReply(outcome.reply)) as Json;
   return ((body.result as Json).structuredContent ?? {}) as Json;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyMessage, namedParams, serializeError, serializeResult } from './json-rpc.js';
+import { PreparedJson, classifyMessage, namedParams, serializeError, serializeReply, serializeResult, withResultMembers } from './json-rpc.js';
 
 describe('classifyMessage', () => {
   it('reads a request with a string or a number id', () => {
@@ -43,5 +43,26 @@ describe('serialisation', () => {
   it('splices a ready result and serialises errors', () => {
     expect(JSON.parse(serializeResult('x"y', '{"a":1}'))).toEqual({ jsonrpc: '2.0', id: 'x"y', result: { a: 1 } });
     expect(JSON.parse(serializeError(null, { code: -32700, message: 'p' }))).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'p' } });
+  });
+});
+
+describe('replies as values', () => {
+  it('serialises a result reply, an error reply and a prepared result to the wire text, key order included', () => {
+    expect(serializeReply({ id: 1, result: { a: 1, b: [true] } })).toBe('{"jsonrpc":"2.0","id":1,"result":{"a":1,"b":[true]}}');
+    expect(serializeReply({ id: 'x', error: { code: -32602, message: 'm', data: { code: 'INVALID_ARGUMENT' } } })).toBe(
+      '{"jsonrpc":"2.0","id":"x","error":{"code":-32602,"message":"m","data":{"code":"INVALID_ARGUMENT"}}}',
+    );
+    expect(serializeReply({ id: null, error: { code: -32700, message: 'p' } })).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"p"}}');
+    expect(serializeReply({ id: 2, result: new PreparedJson('{"tools":[]}') })).toBe('{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}');
+  });
+
+  it('appends members after those of the result, to a value and to prepared text alike', () => {
+    const members = { ttlMs: 0, cacheScope: 'private', resultType: 'complete' };
+    const wire = '{"jsonrpc":"2.0","id":1,"result":{"tools":[],"ttlMs":0,"cacheScope":"private","resultType":"complete"}}';
+    expect(serializeReply({ id: 1, result: withResultMembers({ tools: [] }, members) })).toBe(wire);
+    expect(serializeReply({ id: 1, result: withResultMembers(new PreparedJson('{"tools":[]}'), members) })).toBe(wire);
+    expect(serializeReply({ id: 1, result: withResultMembers(new PreparedJson('{}'), { resultType: 'complete' }) })).toBe(
+      '{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}',
+    );
   });
 });

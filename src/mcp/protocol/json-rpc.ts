@@ -1,7 +1,7 @@
 /**
- * JSON-RPC 2.0 envelope handling: classifying one parsed message and serialising replies.
- * Replies are produced as JSON text so precomputed results (tools/list) are spliced in, not
- * re-serialised on every request.
+ * JSON-RPC 2.0 envelope handling: classifying one parsed message, and replies as values
+ * (`{id, result}` or `{id, error}`) that the transport sending them serialises once. A result made
+ * ahead of time (tools/list) is carried as its JSON text and spliced in, not re-serialised.
  */
 export type JsonRpcId = string | number;
 
@@ -14,7 +14,8 @@ export const RPC_INTERNAL_ERROR = -32603;
 export interface JsonRpcErrorObject {
   readonly code: number;
   readonly message: string;
-  readonly data?: unknown;
+  /** `code` names the stable error code of a facade failure; the rest are its details. */
+  readonly data?: Readonly<Record<string, unknown>>;
 }
 
 export type JsonRpcParams = Readonly<Record<string, unknown>>;
@@ -59,7 +60,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function isValidId(value: unknown): value is JsonRpcId {
+export function isJsonRpcId(value: unknown): value is JsonRpcId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 
@@ -72,7 +73,7 @@ export function classifyMessage(value: unknown): JsonRpcMessage {
   if (Array.isArray(value)) return invalid(null, 'Invalid Request: batches are not supported');
   if (!isPlainObject(value)) return invalid(null, 'Invalid Request: a message must be a JSON object');
   const hasId = Object.hasOwn(value, 'id');
-  const id = hasId && isValidId(value.id) ? value.id : null;
+  const id = hasId && isJsonRpcId(value.id) ? value.id : null;
   if (value.jsonrpc !== '2.0') return invalid(id, 'Invalid Request: jsonrpc must be "2.0"');
   if (!Object.hasOwn(value, 'method')) {
     if (hasId && id !== null && (Object.hasOwn(value, 'result') || Object.hasOwn(value, 'error'))) {
@@ -107,6 +108,42 @@ export function serializeError(id: JsonRpcId | null, error: JsonRpcErrorObject):
   return JSON.stringify({ jsonrpc: '2.0', id, error });
 }
 
-export function parseErrorReply(): string {
-  return serializeError(null, { code: RPC_PARSE_ERROR, message: 'Parse error: the message is not valid JSON' });
+export type JsonObject = Readonly<Record<string, unknown>>;
+
+/** JSON text made once ahead of time (the tools/list result), spliced into every reply as it is. */
+export class PreparedJson {
+  constructor(readonly text: string) {}
+}
+
+/** A result: a JSON object, or one prepared as text. */
+export type JsonRpcResult = JsonObject | PreparedJson;
+
+export interface JsonRpcResultReply {
+  readonly id: JsonRpcId;
+  readonly result: JsonRpcResult;
+}
+
+export interface JsonRpcErrorReply {
+  /** null when the request's id could not be read (as JSON-RPC 2.0 answers it). */
+  readonly id: JsonRpcId | null;
+  readonly error: JsonRpcErrorObject;
+}
+
+/** A reply as a value: the method tables build it, the transport serialises it once (serializeReply). */
+export type JsonRpcReply = JsonRpcResultReply | JsonRpcErrorReply;
+
+export const PARSE_ERROR_REPLY: JsonRpcErrorReply = { id: null, error: { code: RPC_PARSE_ERROR, message: 'Parse error: the message is not valid JSON' } };
+
+/** A reply's wire text: the one place a reply becomes text. */
+export function serializeReply(reply: JsonRpcReply): string {
+  if ('error' in reply) return serializeError(reply.id, reply.error);
+  return serializeResult(reply.id, reply.result instanceof PreparedJson ? reply.result.text : JSON.stringify(reply.result));
+}
+
+/** A result with members appended after its own, in their order (the stateless revision's cache hints, resultType, _meta). */
+export function withResultMembers(result: JsonRpcResult, members: JsonObject): JsonRpcResult {
+  if (!(result instanceof PreparedJson)) return { ...result, ...members };
+  const appended = JSON.stringify(members).slice(1, -1);
+  const inner = result.text.trim();
+  return new PreparedJson(inner === '{}' ? `{${appended}}` : `${inner.slice(0, -1)},${appended}}`);
 }

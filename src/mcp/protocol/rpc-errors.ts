@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { ERROR_SPECS, toHyphaeError } from '../../core/errors.js';
 import type { FieldIssue } from '../../core/errors.js';
 import { describeLoggableError } from '../../core/loggable-error.js';
-import type { JsonRpcErrorObject } from './json-rpc.js';
+import type { JsonObject, JsonRpcErrorObject } from './json-rpc.js';
 import { RPC_INVALID_PARAMS } from './json-rpc.js';
 
 /** A facade error as a JSON-RPC error object: code from the error table, `data.code` the stable name. */
@@ -66,8 +66,7 @@ export function invalidArgumentsError(toolName: string, issues: readonly FieldIs
 }
 
 /** Schema failure for 2025-11-25: a tool result the model can read and correct itself from. */
-export function invalidArgumentsResultJson(toolName: string, issues: readonly FieldIssue[]): string {
-  const message = describeIssues(toolName, issues);
-  const structured = JSON.stringify({ error: { code: 'INVALID_ARGUMENT', message, issues } });
-  return `{"content":[{"type":"text","text":${JSON.stringify(structured)}}],"structuredContent":${structured},"isError":true}`;
+export function invalidArgumentsResult(toolName: string, issues: readonly FieldIssue[]): JsonObject {
+  const structured = { error: { code: 'INVALID_ARGUMENT', message: describeIssues(toolName, issues), issues } };
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: true };
 }

@@ -6,15 +6,15 @@
 import type { Principal } from '../../core/principal.js';
 import type { MemoryFacade } from '../../service/memory-facade.js';
 import { clientWantsDiffs } from '../protocol/diff-extension.js';
-import type { JsonRpcId, JsonRpcRequest } from '../protocol/json-rpc.js';
-import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, namedParams, serializeError, serializeResult } from '../protocol/json-rpc.js';
+import type { JsonObject, JsonRpcId, JsonRpcReply, JsonRpcRequest } from '../protocol/json-rpc.js';
+import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, namedParams } from '../protocol/json-rpc.js';
 import type { ProtocolVersion } from '../protocol/protocol-version.js';
 import { negotiateProtocolVersion } from '../protocol/protocol-version.js';
 import { methodFailure } from '../protocol/rpc-errors.js';
 import { getPrompt, promptsList } from '../features/prompts/catch-up-prompt.js';
 import type { ResourceMethods } from '../features/resources/resource-methods.js';
 import type { SessionSubscriptions } from '../features/resources/session-subscriptions.js';
-import { TOOLS_LIST_RESULT_JSON } from '../features/tools/tool-registry.js';
+import { TOOLS_LIST_RESULT } from '../features/tools/tool-registry.js';
 import type { ServerInfo } from './server-description.js';
 import { HANDSHAKE_CAPABILITIES, HANDSHAKE_CAPABILITIES_WITH_CHANNEL, instructionsFor } from './server-description.js';
 import type { ToolCaller } from './tool-call.js';
@@ -43,10 +43,11 @@ export interface HandshakeMethodsOptions {
 export class HandshakeMethods {
   constructor(private readonly options: HandshakeMethodsOptions) {}
 
-  /** One request's reply, as JSON-RPC text. */
-  async handle(request: JsonRpcRequest, session: McpSession): Promise<string> {
+  /** One request's reply. */
+  async handle(request: JsonRpcRequest, session: McpSession): Promise<JsonRpcReply> {
+    const { id } = request;
     const params = namedParams(request.params);
-    if (params === null) return serializeError(request.id, { code: RPC_INVALID_PARAMS, message: 'Invalid params: params must be an object' });
+    if (params === null) return { id, error: { code: RPC_INVALID_PARAMS, message: 'Invalid params: params must be an object' } };
     const { facade, resources, tools } = this.options;
     switch (request.method) {
       case 'initialize': {
@@ -55,42 +56,41 @@ export class HandshakeMethods {
         session.wantsDiffs = clientWantsDiffs(params);
         const channel = session.channel === true;
         const capabilities = channel ? HANDSHAKE_CAPABILITIES_WITH_CHANNEL : HANDSHAKE_CAPABILITIES;
-        const result = { protocolVersion, capabilities, serverInfo: this.options.serverInfo, instructions: instructionsFor(channel) };
-        return serializeResult(request.id, JSON.stringify(result));
+        return { id, result: { protocolVersion, capabilities, serverInfo: this.options.serverInfo, instructions: instructionsFor(channel) } };
       }
       case 'ping':
-        return serializeResult(request.id, '{}');
+        return { id, result: {} };
       case 'tools/list':
-        return serializeResult(request.id, TOOLS_LIST_RESULT_JSON);
+        return { id, result: TOOLS_LIST_RESULT };
       case 'tools/call': {
         const outcome = await tools.call(params, session.principal, session.protocolVersion);
-        return outcome.kind === 'result' ? serializeResult(request.id, outcome.json) : serializeError(request.id, outcome.error);
+        return outcome.kind === 'result' ? { id, result: outcome.result } : { id, error: outcome.error };
       }
       case 'resources/list':
-        return this.answer(request.id, () => resources.list(params, session.principal, session.protocolVersion));
+        return this.answer(id, () => resources.list(params, session.principal, session.protocolVersion));
       case 'resources/templates/list':
-        return this.answer(request.id, async () => resources.templates(session.protocolVersion));
+        return this.answer(id, async () => resources.templates(session.protocolVersion));
       case 'resources/read':
-        return this.answer(request.id, () => resources.read(params, session.principal));
+        return this.answer(id, () => resources.read(params, session.principal));
       case 'prompts/list':
-        return this.answer(request.id, async () => promptsList(session.protocolVersion));
+        return this.answer(id, async () => promptsList(session.protocolVersion));
       case 'prompts/get':
-        return this.answer(request.id, () => getPrompt(facade, session.principal, params));
+        return this.answer(id, () => getPrompt(facade, session.principal, params));
       case 'resources/subscribe':
       case 'resources/unsubscribe': {
         const subscriptions = session.subscriptions;
         if (subscriptions === undefined) break;
-        return this.answer(request.id, () => resources.setSubscription(request.method === 'resources/subscribe', params, subscriptions));
+        return this.answer(id, () => resources.setSubscription(request.method === 'resources/subscribe', params, subscriptions));
       }
     }
-    return serializeError(request.id, { code: RPC_METHOD_NOT_FOUND, message: `Method not found: ${clipName(request.method)}` });
+    return { id, error: { code: RPC_METHOD_NOT_FOUND, message: `Method not found: ${clipName(request.method)}` } };
   }
 
-  private async answer(id: JsonRpcId, work: () => Promise<unknown>): Promise<string> {
+  private async answer(id: JsonRpcId, work: () => Promise<JsonObject>): Promise<JsonRpcReply> {
     try {
-      return serializeResult(id, JSON.stringify(await work()));
+      return { id, result: await work() };
     } catch (error) {
-      return serializeError(id, methodFailure(error, this.options.log, 'method'));
+      return { id, error: methodFailure(error, this.options.log, 'method') };
     }
   }
 }

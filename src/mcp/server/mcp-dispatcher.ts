@@ -1,14 +1,16 @@
 /**
- * One parsed JSON-RPC message to its reply, whatever the transport: stdio keeps one session per
- * process, HTTP builds one per request. A request whose `_meta` names its protocol version is of
- * the stateless revision (2026-07-28, stateless-methods.ts); any other is served by the handshake
- * revisions' table (handshake-methods.ts).
+ * One classified JSON-RPC message to its outcome, whatever the transport: stdio keeps one session
+ * per process, HTTP builds one per request. A request whose `_meta` names its protocol version is
+ * of the stateless revision (2026-07-28, stateless-methods.ts); any other is served by the
+ * handshake revisions' table (handshake-methods.ts). Replies are values: the transport serialises
+ * each once (serializeReply).
  */
 import type { MemoryFacade } from '../../service/memory-facade.js';
-import type { JsonRpcId } from '../protocol/json-rpc.js';
-import { classifyMessage, isPlainObject, parseErrorReply, serializeError } from '../protocol/json-rpc.js';
+import type { IncomingMessage } from '../protocol/incoming-message.js';
+import { classifyIncoming } from '../protocol/incoming-message.js';
+import type { JsonRpcErrorReply, JsonRpcId, JsonRpcReply } from '../protocol/json-rpc.js';
+import { PARSE_ERROR_REPLY, isJsonRpcId, isPlainObject } from '../protocol/json-rpc.js';
 import { SERVER_VERSION } from '../protocol/server-version.js';
-import { declaresStatelessMeta } from '../protocol/stateless-meta.js';
 import { ResourceMethods } from '../features/resources/resource-methods.js';
 import type { McpSession } from './handshake-methods.js';
 import { HandshakeMethods } from './handshake-methods.js';
@@ -28,8 +30,8 @@ export type McpLog = (message: string) => void;
  * valid subscriptions/listen, whose push the transport opens.
  */
 export type McpOutcome =
-  | { readonly kind: 'answered'; readonly body: string; readonly stateless?: true; readonly httpStatus?: number }
-  | { readonly kind: 'rejected'; readonly body: string }
+  | { readonly kind: 'answered'; readonly reply: JsonRpcReply; readonly stateless?: true; readonly httpStatus?: number }
+  | { readonly kind: 'rejected'; readonly reply: JsonRpcErrorReply }
   | { readonly kind: 'accepted'; readonly cancels?: JsonRpcId }
   | { readonly kind: 'listen'; readonly id: JsonRpcId; readonly filter: ListenFilter };
 
@@ -47,8 +49,7 @@ const ACCEPTED: McpOutcome = { kind: 'accepted' };
 /** The request id a notifications/cancelled names, if it names one. */
 function cancelledRequestId(method: string, params: unknown): JsonRpcId | undefined {
   if (method !== 'notifications/cancelled' || !isPlainObject(params)) return undefined;
-  const id = params.requestId;
-  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : undefined;
+  return isJsonRpcId(params.requestId) ? params.requestId : undefined;
 }
 
 export class McpDispatcher {
@@ -70,23 +71,28 @@ export class McpDispatcher {
     this.stateless = new StatelessMethods(methods);
   }
 
-  /** One line or body of text: parse, then dispatch. */
+  /** One line or body of text: parse, classify, then dispatch. */
   async handleText(text: string, session: McpSession): Promise<McpOutcome> {
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      return { kind: 'rejected', body: parseErrorReply() };
+      return { kind: 'rejected', reply: PARSE_ERROR_REPLY };
     }
-    return this.handleValue(value, session);
+    return this.handle(classifyIncoming(value), session);
   }
 
   /** One already parsed JSON value. */
   async handleValue(value: unknown, session: McpSession): Promise<McpOutcome> {
-    const message = classifyMessage(value);
+    return this.handle(classifyIncoming(value), session);
+  }
+
+  /** One message its transport already classified (HTTP reads the classification before dispatch too). */
+  async handle(incoming: IncomingMessage, session: McpSession): Promise<McpOutcome> {
+    const { message } = incoming;
     switch (message.kind) {
       case 'invalid':
-        return { kind: 'rejected', body: serializeError(message.id, message.error) };
+        return { kind: 'rejected', reply: { id: message.id, error: message.error } };
       case 'notification': {
         const cancels = cancelledRequestId(message.method, message.params);
         return cancels === undefined ? ACCEPTED : { kind: 'accepted', cancels };
@@ -94,10 +100,8 @@ export class McpDispatcher {
       case 'response':
         return ACCEPTED;
       case 'request':
-        if (declaresStatelessMeta(message.params)) {
-          return this.stateless.handle(message.id, message.method, message.params as Readonly<Record<string, unknown>>, session.principal);
-        }
-        return { kind: 'answered', body: await this.handshake.handle(message, session) };
+        if (incoming.stateless) return this.stateless.handle(message, session.principal);
+        return { kind: 'answered', reply: await this.handshake.handle(message, session) };
     }
   }
 }

@@ -8,8 +8,8 @@
  */
 import type { Principal } from '../../core/principal.js';
 import type { MemoryFacade } from '../../service/memory-facade.js';
-import type { JsonRpcErrorObject, JsonRpcId, JsonRpcParams } from '../protocol/json-rpc.js';
-import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, isPlainObject, serializeError, serializeResult } from '../protocol/json-rpc.js';
+import type { JsonObject, JsonRpcErrorObject, JsonRpcId, JsonRpcParams, JsonRpcReply, JsonRpcRequest, JsonRpcResult } from '../protocol/json-rpc.js';
+import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, serializeReply, withResultMembers } from '../protocol/json-rpc.js';
 import { ADVERTISED_PROTOCOL_VERSIONS, STATELESS_CONTENT_VERSION } from '../protocol/protocol-version.js';
 import { methodFailure } from '../protocol/rpc-errors.js';
 import type { StatelessRejection } from '../protocol/stateless-meta.js';
@@ -18,7 +18,7 @@ import { getPrompt, promptsList } from '../features/prompts/catch-up-prompt.js';
 import { RPC_RESOURCE_NOT_FOUND } from '../features/resources/resource-methods.js';
 import type { ResourceMethods } from '../features/resources/resource-methods.js';
 import { parseResourceUri } from '../features/resources/resource-uris.js';
-import { TOOLS_LIST_RESULT_JSON } from '../features/tools/tool-registry.js';
+import { TOOLS_LIST_RESULT } from '../features/tools/tool-registry.js';
 import type { ListenFilter } from './listen-filter.js';
 import { ListenParamsError, readListenFilter } from './listen-filter.js';
 import type { ServerInfo } from './server-description.js';
@@ -43,7 +43,7 @@ const PUBLIC_STATIC: CacheHint = { ttlMs: STATIC_LIST_TTL_MS, cacheScope: 'publi
 const PRIVATE_LIVE: CacheHint = { ttlMs: 0, cacheScope: 'private' };
 
 export type StatelessOutcome =
-  | { readonly kind: 'answered'; readonly stateless: true; readonly httpStatus: number; readonly body: string }
+  | { readonly kind: 'answered'; readonly stateless: true; readonly httpStatus: number; readonly reply: JsonRpcReply }
   | { readonly kind: 'listen'; readonly id: JsonRpcId; readonly filter: ListenFilter };
 
 export interface StatelessMethodsOptions {
@@ -56,12 +56,6 @@ export interface StatelessMethodsOptions {
   readonly channel?: boolean;
 }
 
-/** A `{...}` result's JSON text with extra members appended (the result is built once, then extended). */
-function extendJson(resultJson: string, extraJson: string): string {
-  const inner = resultJson.trim();
-  return inner === '{}' ? `{${extraJson}}` : `${inner.slice(0, -1)},${extraJson}}`;
-}
-
 /** HTTP status of an error of this revision: Streamable HTTP gives 404 to an unknown method, 200 to the rest. */
 function statusOf(error: JsonRpcErrorObject): number {
   return error.code === RPC_METHOD_NOT_FOUND ? 404 : 200;
@@ -70,38 +64,41 @@ function statusOf(error: JsonRpcErrorObject): number {
 /** This revision's wire form of a handshake-revision error: -32002 is not emitted in it. */
 export function statelessError(error: JsonRpcErrorObject): JsonRpcErrorObject {
   if (error.code !== RPC_RESOURCE_NOT_FOUND) return error;
-  const data = isPlainObject(error.data) ? error.data : {};
-  if (data.code === 'NOT_FOUND') return { ...error, code: RPC_INVALID_PARAMS };
+  if (error.data?.code === 'NOT_FOUND') return { ...error, code: RPC_INVALID_PARAMS };
   return { ...error, code: STATELESS_FORBIDDEN_CODE };
 }
 
 export class StatelessMethods {
-  private readonly completeMeta: string;
+  /** What every complete result ends with: its resultType and the server's identity. */
+  private readonly completeMembers: JsonObject;
 
   constructor(private readonly options: StatelessMethodsOptions) {
-    this.completeMeta = `"resultType":"complete","_meta":${JSON.stringify({ [META_SERVER_INFO]: options.serverInfo })}`;
+    this.completeMembers = { resultType: 'complete', _meta: { [META_SERVER_INFO]: options.serverInfo } };
   }
 
-  /** The closing result of a listen stream (graceful end, e.g. shutdown), tagged with its subscription id. */
+  /** The closing result of a listen stream (graceful end, e.g. shutdown), tagged with its subscription id, as its wire text. */
   listenClosedResult(id: JsonRpcId): string {
-    return serializeResult(id, JSON.stringify({ resultType: 'complete', _meta: { [META_SERVER_INFO]: this.options.serverInfo, [META_SUBSCRIPTION_ID]: id } }));
+    return serializeReply({ id, result: { resultType: 'complete', _meta: { [META_SERVER_INFO]: this.options.serverInfo, [META_SUBSCRIPTION_ID]: id } } });
   }
 
-  async handle(id: JsonRpcId, method: string, params: JsonRpcParams, principal: Principal): Promise<StatelessOutcome> {
+  /** A request whose `_meta` declared this revision (so its params are an object). */
+  async handle(request: JsonRpcRequest, principal: Principal): Promise<StatelessOutcome> {
+    const { id, method } = request;
+    const params = request.params as JsonRpcParams;
     const checked = readStatelessMeta(params);
     if (!checked.ok) return this.reject(id, checked);
     switch (method) {
       case 'server/discover':
-        return this.result(id, JSON.stringify({
+        return this.result(id, {
           supportedVersions: ADVERTISED_PROTOCOL_VERSIONS,
           capabilities: STATELESS_CAPABILITIES,
           instructions: instructionsFor(this.options.channel === true),
-        }), PUBLIC_STATIC);
+        }, PUBLIC_STATIC);
       case 'tools/list':
-        return this.result(id, TOOLS_LIST_RESULT_JSON, PUBLIC_STATIC);
+        return this.result(id, TOOLS_LIST_RESULT, PUBLIC_STATIC);
       case 'tools/call': {
         const outcome = await this.options.tools.call(params, principal, STATELESS_CONTENT_VERSION);
-        return outcome.kind === 'result' ? this.result(id, outcome.json) : this.error(id, outcome.error);
+        return outcome.kind === 'result' ? this.result(id, outcome.result) : this.error(id, outcome.error);
       }
       case 'resources/list':
         return this.run(id, () => this.options.resources.list(params, principal, STATELESS_CONTENT_VERSION), PRIVATE_LIVE);
@@ -123,22 +120,22 @@ export class StatelessMethods {
   }
 
   private reject(id: JsonRpcId, rejection: StatelessRejection): StatelessOutcome {
-    return { kind: 'answered', stateless: true, httpStatus: rejection.httpStatus, body: serializeError(id, rejection.error) };
+    return { kind: 'answered', stateless: true, httpStatus: rejection.httpStatus, reply: { id, error: rejection.error } };
   }
 
-  private result(id: JsonRpcId, resultJson: string, cache?: CacheHint): StatelessOutcome {
-    const cached = cache === undefined ? '' : `"ttlMs":${cache.ttlMs},"cacheScope":${JSON.stringify(cache.cacheScope)},`;
-    return { kind: 'answered', stateless: true, httpStatus: 200, body: serializeResult(id, extendJson(resultJson, `${cached}${this.completeMeta}`)) };
+  private result(id: JsonRpcId, result: JsonRpcResult, cache?: CacheHint): StatelessOutcome {
+    const members = cache === undefined ? this.completeMembers : { ttlMs: cache.ttlMs, cacheScope: cache.cacheScope, ...this.completeMembers };
+    return { kind: 'answered', stateless: true, httpStatus: 200, reply: { id, result: withResultMembers(result, members) } };
   }
 
   private error(id: JsonRpcId, error: JsonRpcErrorObject): StatelessOutcome {
     const stateless = statelessError(error);
-    return { kind: 'answered', stateless: true, httpStatus: statusOf(stateless), body: serializeError(id, stateless) };
+    return { kind: 'answered', stateless: true, httpStatus: statusOf(stateless), reply: { id, error: stateless } };
   }
 
-  private async run(id: JsonRpcId, work: () => Promise<unknown>, cache?: CacheHint): Promise<StatelessOutcome> {
+  private async run(id: JsonRpcId, work: () => Promise<JsonObject>, cache?: CacheHint): Promise<StatelessOutcome> {
     try {
-      return this.result(id, JSON.stringify(await work()), cache);
+      return this.result(id, await work(), cache);
     } catch (error) {
       return this.error(id, methodFailure(error, this.options.log, 'method'));
     }

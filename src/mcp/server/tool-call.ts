@@ -1,15 +1,15 @@
 /**
  * One tools/call, the same in every revision: the tool looked up, its arguments parsed by its zod
- * schema, the facade called, the result built as JSON text. Revisions differ only in how the
+ * schema, the facade called, the result built as a value. Revisions differ only in how the
  * outcome is wrapped (handshake-methods.ts, stateless-methods.ts).
  */
 import type { Principal } from '../../core/principal.js';
 import type { MemoryFacade } from '../../service/memory-facade.js';
-import type { JsonRpcErrorObject, JsonRpcParams } from '../protocol/json-rpc.js';
+import type { JsonObject, JsonRpcErrorObject, JsonRpcParams } from '../protocol/json-rpc.js';
 import { RPC_INVALID_PARAMS, isPlainObject } from '../protocol/json-rpc.js';
 import type { ProtocolVersion } from '../protocol/protocol-version.js';
 import { reportsSchemaErrorsAsToolResults } from '../protocol/protocol-version.js';
-import { invalidArgumentsError, invalidArgumentsResultJson, methodFailure, toFieldIssues } from '../protocol/rpc-errors.js';
+import { invalidArgumentsError, invalidArgumentsResult, methodFailure, toFieldIssues } from '../protocol/rpc-errors.js';
 import { resourceLinkBlocks } from '../features/resources/resource-wire.js';
 import { findTool } from '../features/tools/tool-registry.js';
 
@@ -18,7 +18,7 @@ export interface McpCallObserver {
   observeMcpCall(tool: string, outcome: 'ok' | 'error' | 'invalid', seconds: number): void;
 }
 
-export type ToolCallOutcome = { readonly kind: 'result'; readonly json: string } | { readonly kind: 'error'; readonly error: JsonRpcErrorObject };
+export type ToolCallOutcome = { readonly kind: 'result'; readonly result: JsonObject } | { readonly kind: 'error'; readonly error: JsonRpcErrorObject };
 
 const MAX_ECHOED_NAME = 64;
 
@@ -54,7 +54,7 @@ export class ToolCaller {
       observe('invalid');
       const issues = toFieldIssues(parsed.error.issues);
       return reportsSchemaErrorsAsToolResults(contentVersion)
-        ? { kind: 'result', json: invalidArgumentsResultJson(tool.name, issues) }
+        ? { kind: 'result', result: invalidArgumentsResult(tool.name, issues) }
         : { kind: 'error', error: invalidArgumentsError(tool.name, issues) };
     }
 
@@ -66,9 +66,8 @@ export class ToolCaller {
       return { kind: 'error', error: methodFailure(error, this.log, `tool ${tool.name}`) };
     }
     observe('ok');
-    const text = JSON.stringify(outcome.structured);
     // The text block stays first; links follow for the revisions that have resource_link.
-    const links = resourceLinkBlocks(outcome.links, contentVersion).map((block) => `,${JSON.stringify(block)}`).join('');
-    return { kind: 'result', json: `{"content":[{"type":"text","text":${JSON.stringify(text)}}${links}],"structuredContent":${text},"isError":false}` };
+    const content = [{ type: 'text', text: JSON.stringify(outcome.structured) }, ...resourceLinkBlocks(outcome.links, contentVersion)];
+    return { kind: 'result', result: { content, structuredContent: outcome.structured, isError: false } };
   }
 }

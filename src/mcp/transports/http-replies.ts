@@ -5,17 +5,22 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_SPECS, isHyphaeError } from '../../core/errors.js';
 import type { ErrorCode } from '../../core/errors.js';
-import type { JsonRpcErrorObject, JsonRpcId } from '../protocol/json-rpc.js';
-import { RPC_INVALID_REQUEST, RPC_PARSE_ERROR, serializeError } from '../protocol/json-rpc.js';
+import type { JsonRpcErrorObject, JsonRpcId, JsonRpcReply } from '../protocol/json-rpc.js';
+import { RPC_INVALID_REQUEST, RPC_PARSE_ERROR, serializeReply } from '../protocol/json-rpc.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
 import { toRpcError } from '../protocol/rpc-errors.js';
 import { bodyTooLargeError, mediaType, rememberRefusal } from '../../surface-shared/index.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+/** A JSON-RPC reply as the response body: where an HTTP reply becomes text. */
+export function sendRpcReply(reply: FastifyReply, status: number, rpcReply: JsonRpcReply): FastifyReply {
+  return reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(serializeReply(rpcReply));
+}
+
 /** `id`: the request's, once its body is read; null before that, or when it has none (as JSON-RPC 2.0 answers). */
 export function sendRpcError(reply: FastifyReply, status: number, error: JsonRpcErrorObject, id: JsonRpcId | null = null): FastifyReply {
-  return reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(serializeError(id, error));
+  return sendRpcReply(reply, status, { id, error });
 }
 
 /** A facade error code as its JSON-RPC error, with a message of the caller's. */

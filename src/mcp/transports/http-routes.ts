@@ -11,11 +11,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../core/principal.js';
 import type { MemoryFacade } from '../../service/memory-facade.js';
 import { acceptsEventStream, mediaType, rememberRefusal } from '../../surface-shared/index.js';
-import type { JsonRpcId } from '../protocol/json-rpc.js';
+import type { IncomingMessage } from '../protocol/incoming-message.js';
+import { classifyIncoming } from '../protocol/incoming-message.js';
+import type { JsonRpcReply } from '../protocol/json-rpc.js';
 import { RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, isPlainObject } from '../protocol/json-rpc.js';
 import { ASSUMED_PROTOCOL_VERSION, isStatelessProtocolVersion, isSupportedProtocolVersion } from '../protocol/protocol-version.js';
 import { MCP_SESSION_HEADER, mintSessionId, sessionKeyOf } from '../protocol/session-id.js';
-import { declaresStatelessMeta } from '../protocol/stateless-meta.js';
 import type { McpSession } from '../server/handshake-methods.js';
 import type { McpCallObserver } from '../server/tool-call.js';
 import type { McpLog } from '../server/mcp-dispatcher.js';
@@ -27,7 +28,6 @@ import type { PushDropMetrics } from '../features/push/push-drop.js';
 import type { PushStream } from '../features/push/push-stream.js';
 import { authenticatedByToken, mcpAuthentication, mcpPrincipalOf, refusesVersionHeader } from './http-authentication.js';
 import {
-  JSON_CONTENT_TYPE,
   acceptsJson,
   codedError,
   headerValue,
@@ -35,6 +35,7 @@ import {
   mcpMethodNotAllowed,
   refuseVersionHeader,
   sendRpcError,
+  sendRpcReply,
 } from './http-replies.js';
 import { roleRefusalIn } from './scope-refusal.js';
 import { checkStatelessHeaders } from './stateless-http-headers.js';
@@ -68,17 +69,6 @@ export interface McpRoutes {
   mount(app: FastifyInstance): void;
 }
 
-/** A JSON-RPC request (it has an id) whose `_meta` declares the stateless revision. */
-function isStatelessRequest(body: unknown): body is Record<string, unknown> {
-  return isPlainObject(body) && Object.hasOwn(body, 'id') && typeof body.method === 'string' && declaresStatelessMeta(body.params);
-}
-
-function readableId(body: unknown): JsonRpcId | null {
-  if (!isPlainObject(body)) return null;
-  const id = body.id;
-  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
-}
-
 /** Mounts POST/GET/DELETE /mcp on the app at once. */
 export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): McpRoutes {
   const routes = createMcpRoutes(deps);
@@ -108,9 +98,11 @@ export function createMcpRoutes(deps: McpRouteDeps): McpRoutes {
 
   async function servePost(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const body: unknown = request.body;
-    const stateless = isStatelessRequest(body);
+    // Classified once, here; the dispatcher takes the classification as it is.
+    const incoming = classifyIncoming(body);
+    const { stateless } = incoming;
     // The body is read from here on: every refusal answers with the request's id.
-    const id = readableId(body);
+    const id = incoming.replyId;
     if (!stateless && refusesVersionHeader(request)) return refuseVersionHeader(reply, id);
     if (mediaType(headerValue(request, 'content-type')) !== 'application/json') {
       return sendRpcError(reply, 415, { code: RPC_INVALID_REQUEST, message: 'Content-Type must be application/json' }, id);
@@ -120,7 +112,7 @@ export function createMcpRoutes(deps: McpRouteDeps): McpRoutes {
     }
     const principal = mcpPrincipalOf(request);
     if (principal === undefined) return sendRpcError(reply, 401, codedError('UNAUTHENTICATED', 'missing or invalid API key'), id);
-    if (stateless) return serveStateless(request, reply, principal, body, id);
+    if (stateless && isPlainObject(body)) return serveStateless(request, reply, principal, body, incoming);
     const header = headerValue(request, 'mcp-protocol-version');
     if (isStatelessProtocolVersion(header) && isPlainObject(body) && Object.hasOwn(body, 'id') && typeof body.method === 'string') {
       // The header names the stateless revision, the body does not carry what that revision requires.
@@ -139,21 +131,18 @@ export function createMcpRoutes(deps: McpRouteDeps): McpRoutes {
       subscriptions: storedSubscriptions(deps.facade, principal, sessionId),
       channel: deps.channel === true && !headerDeclinesChannel(request.headers[CHANNEL_HEADER]),
     };
-    const outcome = await dispatcher.handleValue(body, session);
+    const outcome = await dispatcher.handle(incoming, session);
     if (outcome.kind === 'accepted') return reply.code(202).send();
     // A handshake-revision body never opens a listen (that is a stateless request); the type still allows it.
     if (outcome.kind === 'listen') return sendRpcError(reply, 400, { code: RPC_INVALID_REQUEST, message: 'Invalid Request' }, id);
     if (initializing && outcome.kind === 'answered') reply.header(MCP_SESSION_HEADER, sessionId);
-    return reply
-      .code(outcome.kind === 'answered' ? answeredStatus(request, outcome.body, 200) : 400)
-      .header('content-type', JSON_CONTENT_TYPE)
-      .send(outcome.body);
+    return sendRpcReply(reply, outcome.kind === 'answered' ? answeredStatus(request, outcome.reply, 200) : 400, outcome.reply);
   }
 
   /** `status`, or 403 for an OAuth caller refused for a role its scopes lack (the app adds the scope challenge). */
-  function answeredStatus(request: FastifyRequest, body: string, status: number): number {
+  function answeredStatus(request: FastifyRequest, rpcReply: JsonRpcReply, status: number): number {
     if (!authenticatedByToken(request)) return status;
-    const refusal = roleRefusalIn(body);
+    const refusal = roleRefusalIn(rpcReply);
     if (refusal === undefined) return status;
     rememberRefusal(request, refusal);
     return 403;
@@ -165,23 +154,21 @@ export function createMcpRoutes(deps: McpRouteDeps): McpRoutes {
     reply: FastifyReply,
     principal: Principal,
     body: Record<string, unknown>,
-    id: JsonRpcId | null,
+    incoming: IncomingMessage,
   ): Promise<FastifyReply> {
+    const id = incoming.replyId;
     const rejection = checkStatelessHeaders(request.headers, body);
     if (rejection !== null) return sendRpcError(reply, rejection.httpStatus, rejection.error, id);
     if (body.method === 'subscriptions/listen' && !acceptsEventStream(request.headers.accept, { wildcards: true })) {
       return sendRpcError(reply, 406, { code: RPC_INVALID_REQUEST, message: 'Not Acceptable: subscriptions/listen answers with text/event-stream' }, id);
     }
-    const outcome = await dispatcher.handleValue(body, { principal, protocolVersion: ASSUMED_PROTOCOL_VERSION });
+    const outcome = await dispatcher.handle(incoming, { principal, protocolVersion: ASSUMED_PROTOCOL_VERSION });
     if (outcome.kind === 'listen') {
       await listenStreams.open(reply, principal, outcome.id, outcome.filter);
       return reply;
     }
     if (outcome.kind === 'accepted') return reply.code(202).send();
-    return reply
-      .code(outcome.kind === 'answered' ? answeredStatus(request, outcome.body, outcome.httpStatus ?? 200) : 400)
-      .header('content-type', JSON_CONTENT_TYPE)
-      .send(outcome.body);
+    return sendRpcReply(reply, outcome.kind === 'answered' ? answeredStatus(request, outcome.reply, outcome.httpStatus ?? 200) : 400, outcome.reply);
   }
 
   return {

@@ -12,7 +12,7 @@ import { UnauthenticatedError, isHyphaeError } from '../../core/errors.js';
 import type { Principal } from '../../core/principal.js';
 import type { MemoryFacade } from '../../service/memory-facade.js';
 import type { JsonRpcId } from '../protocol/json-rpc.js';
-import { RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, serializeError } from '../protocol/json-rpc.js';
+import { RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, serializeError, serializeReply } from '../protocol/json-rpc.js';
 import { LineSplitter } from '../protocol/line-splitter.js';
 import { ASSUMED_PROTOCOL_VERSION } from '../protocol/protocol-version.js';
 import { toRpcError } from '../protocol/rpc-errors.js';
@@ -146,7 +146,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
               await openListen(outcome.id, outcome.filter);
               return;
             }
-            write(outcome.body);
+            write(serializeReply(outcome.reply));
             // The handshake push begins after the first handshake reply; a stateless client never gets it.
             if (outcome.kind === 'answered' && outcome.stateless === true) push.idle();
             else push.ready();

@@ -8,7 +8,7 @@ import type { Diff } from '../../../core/entities.js';
 import { isHyphaeError } from '../../../core/errors.js';
 import type { Principal } from '../../../core/principal.js';
 import type { MemoryFacade } from '../../../service/memory-facade.js';
-import type { JsonRpcParams } from '../../protocol/json-rpc.js';
+import type { JsonObject, JsonRpcParams } from '../../protocol/json-rpc.js';
 import { RPC_INVALID_PARAMS, isPlainObject } from '../../protocol/json-rpc.js';
 import type { ProtocolVersion } from '../../protocol/protocol-version.js';
 import { supportsResourceLinks } from '../../protocol/protocol-version.js';
@@ -25,7 +25,7 @@ function invalidParams(message: string): RpcMethodError {
   return new RpcMethodError({ code: RPC_INVALID_PARAMS, message: `Invalid params: ${message}` });
 }
 
-export function promptsList(version: ProtocolVersion): unknown {
+export function promptsList(version: ProtocolVersion): JsonObject {
   return {
     prompts: [
       {
@@ -72,7 +72,7 @@ async function embeddedCells(facade: MemoryFacade, principal: Principal, diffs: 
   return messages;
 }
 
-export async function getPrompt(facade: MemoryFacade, principal: Principal, params: JsonRpcParams): Promise<unknown> {
+export async function getPrompt(facade: MemoryFacade, principal: Principal, params: JsonRpcParams): Promise<JsonObject> {
   if (params.name !== CATCH_UP_PROMPT) throw invalidParams(`unknown prompt ${typeof params.name === 'string' ? params.name.slice(0, 64) : ''}`);
   const peek = await facade.peekInbox(principal, { limit: limitOf(params) });
   const closing =

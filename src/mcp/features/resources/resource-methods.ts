@@ -8,7 +8,7 @@ import { isHyphaeError } from '../../../core/errors.js';
 import type { Principal } from '../../../core/principal.js';
 import { MAX_SLICE_CHARS } from '../../../core/source-schemas.js';
 import type { MemoryFacade } from '../../../service/memory-facade.js';
-import type { JsonRpcParams } from '../../protocol/json-rpc.js';
+import type { JsonObject, JsonRpcParams } from '../../protocol/json-rpc.js';
 import { RPC_INVALID_PARAMS } from '../../protocol/json-rpc.js';
 import type { ProtocolVersion } from '../../protocol/protocol-version.js';
 import { RpcMethodError, toRpcError } from '../../protocol/rpc-errors.js';
@@ -68,7 +68,7 @@ export class ResourceMethods {
   constructor(private readonly facade: MemoryFacade) {}
 
   /** The caller's readable cells, newest first; the first page starts with the inbox. */
-  async list(params: JsonRpcParams, principal: Principal, version: ProtocolVersion): Promise<unknown> {
+  async list(params: JsonRpcParams, principal: Principal, version: ProtocolVersion): Promise<JsonObject> {
     const cursor = optionalCursor(params);
     let page;
     try {
@@ -83,11 +83,11 @@ export class ResourceMethods {
     };
   }
 
-  templates(version: ProtocolVersion): unknown {
+  templates(version: ProtocolVersion): JsonObject {
     return { resourceTemplates: [cellTemplate(version), sourceTemplate(version)] };
   }
 
-  async read(params: JsonRpcParams, principal: Principal): Promise<unknown> {
+  async read(params: JsonRpcParams, principal: Principal): Promise<JsonObject> {
     const uri = requireUri(params);
     const source = parseSourceUri(uri);
     if (source !== null) return this.readSource(source, uri, principal);
@@ -114,7 +114,7 @@ export class ResourceMethods {
   }
 
   /** A source's slice; another tenant's source, or one of a project outside the key's scope, is not found like an unknown id. */
-  private async readSource(source: SourceResourceUri, uri: string, principal: Principal): Promise<unknown> {
+  private async readSource(source: SourceResourceUri, uri: string, principal: Principal): Promise<JsonObject> {
     const limit = source.limit ?? MAX_SLICE_CHARS;
     try {
       const slice = await this.facade.readSource(principal, {
@@ -131,7 +131,7 @@ export class ResourceMethods {
   }
 
   /** resources/subscribe and resources/unsubscribe: hyphae://inbox or one readable cell. */
-  async setSubscription(subscribe: boolean, params: JsonRpcParams, subscriptions: SessionSubscriptions): Promise<unknown> {
+  async setSubscription(subscribe: boolean, params: JsonRpcParams, subscriptions: SessionSubscriptions): Promise<JsonObject> {
     const uri = requireUri(params);
     const target = parseResourceUri(uri);
     if (target === null || (target.kind === 'inbox' && target.afterSeq !== undefined)) throw resourceNotFound(uri);

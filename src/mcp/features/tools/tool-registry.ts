@@ -3,6 +3,7 @@
  * generated from the zod schemas) are built once at load; tools/list serves them as ready text.
  */
 import { z } from 'zod';
+import { PreparedJson } from '../../protocol/json-rpc.js';
 import { closeSessionTool } from './close-session-tool.js';
 import { drainInboxTool } from './drain-inbox-tool.js';
 import { getSceneTool } from './get-scene-tool.js';
@@ -74,3 +75,6 @@ export const TOOL_DESCRIPTORS: readonly ToolDescriptor[] = MCP_TOOLS.map((tool) 
 
 /** The tools/list result as JSON text, computed once. */
 export const TOOLS_LIST_RESULT_JSON: string = JSON.stringify({ tools: TOOL_DESCRIPTORS });
+
+/** The same, as the result value every tools/list reply splices in. */
+export const TOOLS_LIST_RESULT: PreparedJson = new PreparedJson(TOOLS_LIST_RESULT_JSON);
