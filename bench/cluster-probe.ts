@@ -10,7 +10,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fileURLToPath } from 'node:url';
 import { DIFF_NOTIFICATION_METHOD } from '../src/mcp/protocol/diff-extension.js';
-import { callTool, clusterEnv, eventually, fetchVia, kubectl, kubectlJson, ok, run } from '../test/support/k8s/cluster.js';
+import { CLUSTER_POLL_MS, callTool, clusterEnv, fetchVia, kubectl, kubectlJson, ok, run } from '../test/support/k8s/cluster.js';
+import { waitFor } from '../test/support/wait-for.js';
 
 export interface ClusterProbeResult {
   readonly installToReadyMs: number;
@@ -95,7 +96,7 @@ async function main(): Promise<void> {
     '--set', `mesh.nats.image=${env.natsImage}`,
   ]);
   try {
-    await eventually('mesh Ready with every pod Ready', meshAndPodsReady, 900_000);
+    await waitFor('mesh Ready with every pod Ready', meshAndPodsReady, 900_000, CLUSTER_POLL_MS);
     const installToReadyMs = performance.now() - started;
 
     const mesh = await kubectlJson<Mesh>('-n', NS, 'get', 'hyphaemesh', MESH);
@@ -132,11 +133,11 @@ async function main(): Promise<void> {
     try {
       await client.callTool({ name: 'place_beacon', arguments: { text: interest, threshold: 0.5 } });
       // Until one push arrives the reader's live stream may still be opening: warm up on it.
-      await eventually('a first live push', async () => {
+      await waitFor('a first live push', async () => {
         const s = await callTool(viaA, writerKey, 'store', { content: `${interest}, warm-up`, cell_type: 'Risk', salience: 0.8 });
         await new Promise((r) => setTimeout(r, 1000));
         return reader.has(s.node_id as string) ? true : undefined;
-      }, 120_000);
+      }, 120_000, CLUSTER_POLL_MS);
       // Interleaved, the order flipping each round, so warm-up and drift fall on both sides alike.
       const samePodPushMs: number[] = [];
       const crossPodPushMs: number[] = [];

@@ -18,7 +18,8 @@ import { discoverOptionalKinds } from '../src/controller/discovery.js';
 import { withDesiredHash } from '../src/controller/live-compare.js';
 import { findK8sAssets } from '../../test/support/k8s/assets.js';
 import { startControlPlane } from '../../test/support/k8s/control-plane.js';
-import { createNamespace, installCrd, waitFor } from '../../test/support/k8s/kube-helpers.js';
+import { createNamespace, installCrd } from '../../test/support/k8s/kube-helpers.js';
+import { waitFor } from '../../test/support/wait-for.js';
 
 export interface OperatorBenchRow {
   metric: string;

@@ -9,7 +9,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIFF_NOTIFICATION_METHOD } from '../../src/mcp/protocol/diff-extension.js';
-import { callTool, clusterEnv, eventually, fetchVia, kubectl, kubectlJson, meshReady, ok, run } from '../support/k8s/cluster.js';
+import { CLUSTER_DEADLINE_MS, CLUSTER_POLL_MS, callTool, clusterEnv, fetchVia, kubectl, kubectlJson, meshReady, ok, run } from '../support/k8s/cluster.js';
+import { waitFor } from '../support/wait-for.js';
 
 const { env, skip } = clusterEnv();
 const CHART = fileURLToPath(new URL('../../charts/hyphae', import.meta.url));
@@ -100,8 +101,8 @@ describe.skipIf(skip !== undefined)('the chart on a real Kubernetes node', () =>
   }, 300_000);
 
   it('reconciles the HyphaeMesh to Ready with every pod Running and Ready', async () => {
-    await eventually('mesh Ready', () => meshReady(NS, MESH), 600_000);
-    await eventually('all pods ready', () => allReady({ api: 2, worker: 1, postgres: 1, nats: 3 }), 600_000);
+    await waitFor('mesh Ready', () => meshReady(NS, MESH), 600_000, CLUSTER_POLL_MS);
+    await waitFor('all pods ready', () => allReady({ api: 2, worker: 1, postgres: 1, nats: 3 }), 600_000, CLUSTER_POLL_MS);
     const operators = await pods('app.kubernetes.io/name=hyphae,app.kubernetes.io/component=operator');
     expect(operators.filter(ready)).toHaveLength(2);
     // The operator runs as a pod under the chart's ServiceAccount, not with cluster-admin.
@@ -164,12 +165,12 @@ describe.skipIf(skip !== undefined)('the chart on a real Kubernetes node', () =>
       // store until one arrives, so a stream still opening cannot miss the push.
       const fromA = fetchVia(podA.status.podIP!, API_HOST);
       const stored: string[] = [];
-      await eventually('live push across pods', async () => {
+      await waitFor('live push across pods', async () => {
         const s = await callTool(fromA, writerKey, 'store', { content: `${interest} (${stored.length})`, cell_type: 'Risk', salience: 0.8 });
         stored.push(s.node_id as string);
         await new Promise((r) => setTimeout(r, 1000));
         return received.length > 0 ? true : undefined;
-      }, 120_000);
+      }, 120_000, CLUSTER_POLL_MS);
       expect(stored).toContain(received[0]!.node_id);
       acknowledged.push(...stored);
       const inbox = await reader.callTool({ name: 'drain_inbox', arguments: { page_size: 100 } });
@@ -196,8 +197,8 @@ describe.skipIf(skip !== undefined)('the chart on a real Kubernetes node', () =>
     })();
     const before = acknowledged.length;
     await kubectl('-n', NS, 'delete', 'pod', victim!.metadata.name, '--wait=true');
-    await eventually('api back to 2 ready pods', () => allReady({ api: 2 }), 300_000);
-    await eventually('stores acknowledged after the deletion', async () => (acknowledged.length > before + 5 ? true : undefined), 120_000);
+    await waitFor('api back to 2 ready pods', () => allReady({ api: 2 }), 300_000, CLUSTER_POLL_MS);
+    await waitFor('stores acknowledged after the deletion', async () => (acknowledged.length > before + 5 ? true : undefined), 120_000, CLUSTER_POLL_MS);
     stop = true;
     await load;
     console.log(`api pod deletion: ${acknowledged.length - before} stores acknowledged, ${failures} refused`);
@@ -210,16 +211,16 @@ describe.skipIf(skip !== undefined)('the chart on a real Kubernetes node', () =>
   it('restarts the PostgreSQL pod on its volume with all data', async () => {
     const [pg] = await pods(component('postgres'));
     await kubectl('-n', NS, 'delete', 'pod', pg!.metadata.name, '--wait=true');
-    await eventually('postgres replaced and ready', async () => {
+    await waitFor('postgres replaced and ready', async () => {
       const now = (await pods(component('postgres'))).filter(ready);
       return now.length === 1 && now[0]!.metadata.uid !== pg!.metadata.uid ? true : undefined;
-    });
-    await eventually('api ready again', () => allReady({ api: 2, postgres: 1 }));
+    }, CLUSTER_DEADLINE_MS, CLUSTER_POLL_MS);
+    await waitFor('api ready again', () => allReady({ api: 2, postgres: 1 }), CLUSTER_DEADLINE_MS, CLUSTER_POLL_MS);
     for (const id of acknowledged) {
-      const r = await eventually(`cell ${id} readable`, async () => {
+      const r = await waitFor(`cell ${id} readable`, async () => {
         const x = await rest(viaService(), writerKey, 'GET', `/v1/cells/${id}`);
         return x.status === 200 ? x : undefined;
-      }, 120_000);
+      }, 120_000, CLUSTER_POLL_MS);
       expect(r.status).toBe(200);
     }
   }, 600_000);
@@ -228,7 +229,7 @@ describe.skipIf(skip !== undefined)('the chart on a real Kubernetes node', () =>
     const holder = async (): Promise<string> =>
       (await kubectl('-n', NS, 'get', 'lease', 'hyphae-operator', '-o', 'jsonpath={.spec.holderIdentity}')).trim();
     const operators = (await pods('app.kubernetes.io/name=hyphae,app.kubernetes.io/component=operator')).filter(ready);
-    const leaderId = await eventually('a leader', async () => ((await holder()) || undefined));
+    const leaderId = await waitFor('a leader', async () => ((await holder()) || undefined), CLUSTER_DEADLINE_MS, CLUSTER_POLL_MS);
     const leader = operators.find((p) => leaderId.startsWith(`${p.metadata.name}-`));
     expect(leader, `lease holder ${leaderId} is one of the operator pods`).toBeDefined();
     const standby = operators.find((p) => p !== leader)!;
@@ -236,12 +237,12 @@ describe.skipIf(skip !== undefined)('the chart on a real Kubernetes node', () =>
     // Another operator pod takes the lease: the standby, or — when the Lease was released on
     // SIGTERM and both campaign — the leader's replacement pod, which may win that race.
     let seen = '';
-    const next = await eventually('another operator pod takes the lease', async () => {
+    const next = await waitFor('another operator pod takes the lease', async () => {
       seen = await holder();
       const now = await pods('app.kubernetes.io/name=hyphae,app.kubernetes.io/component=operator');
       const pod = now.find((p) => seen.startsWith(`${p.metadata.name}-`));
       return pod !== undefined && pod.metadata.name !== leader!.metadata.name ? seen : undefined;
-    }).catch((err: unknown) => {
+    }, CLUSTER_DEADLINE_MS, CLUSTER_POLL_MS).catch((err: unknown) => {
       throw new Error(`${String(err)}; the Lease's holder at the end: ${seen || '(none)'}`);
     });
     expect(next).not.toBe(leaderId);
@@ -250,27 +251,27 @@ describe.skipIf(skip !== undefined)('the chart on a real Kubernetes node', () =>
     const worker = `${MESH}-worker`;
     const uid = (await kubectl('-n', NS, 'get', 'deployment', worker, '-o', 'jsonpath={.metadata.uid}')).trim();
     await kubectl('-n', NS, 'delete', 'deployment', worker, '--wait=true');
-    await eventually('worker Deployment recreated', async () => {
+    await waitFor('worker Deployment recreated', async () => {
       const r = await run('kubectl', ['-n', NS, 'get', 'deployment', worker, '-o', 'jsonpath={.metadata.uid}']);
       return r.code === 0 && r.stdout.trim() !== '' && r.stdout.trim() !== uid ? true : undefined;
-    });
-    await eventually('worker ready again', () => allReady({ worker: 1 }));
-    await eventually('mesh Ready again', () => meshReady(NS, MESH));
+    }, CLUSTER_DEADLINE_MS, CLUSTER_POLL_MS);
+    await waitFor('worker ready again', () => allReady({ worker: 1 }), CLUSTER_DEADLINE_MS, CLUSTER_POLL_MS);
+    await waitFor('mesh Ready again', () => meshReady(NS, MESH), CLUSTER_DEADLINE_MS, CLUSTER_POLL_MS);
   }, 600_000);
 
   it('rolls a helm upgrade with changed values through to the pods', async () => {
     await ok('helm', ['upgrade', RELEASE, CHART, '-n', NS, '--wait', '--timeout', '10m', ...helmValues(e, ['--set', 'mesh.workers.replicas=2'])]);
-    await eventually('2 workers ready', () => allReady({ worker: 2, api: 2 }), 600_000);
-    await eventually('mesh Ready at the new generation', () => meshReady(NS, MESH));
+    await waitFor('2 workers ready', () => allReady({ worker: 2, api: 2 }), 600_000, CLUSTER_POLL_MS);
+    await waitFor('mesh Ready at the new generation', () => meshReady(NS, MESH), CLUSTER_DEADLINE_MS, CLUSTER_POLL_MS);
   }, 900_000);
 
   it('helm uninstall removes the workloads and keeps the CRD', async () => {
     await ok('helm', ['uninstall', RELEASE, '-n', NS, '--wait', '--timeout', '5m']);
-    await eventually('workloads gone', async () => {
+    await waitFor('workloads gone', async () => {
       const left = await kubectl('-n', NS, 'get', 'deployments,statefulsets,hyphaemeshes', '-o', 'name');
       return left.trim() === '' ? true : undefined;
-    });
-    await eventually('pods gone', async () => ((await kubectl('-n', NS, 'get', 'pods', '-o', 'name')).trim() === '' ? true : undefined));
+    }, CLUSTER_DEADLINE_MS, CLUSTER_POLL_MS);
+    await waitFor('pods gone', async () => ((await kubectl('-n', NS, 'get', 'pods', '-o', 'name')).trim() === '' ? true : undefined), CLUSTER_DEADLINE_MS, CLUSTER_POLL_MS);
     const crd = await run('kubectl', ['get', 'crd', 'hyphaemeshes.hyphae.dev']);
     expect(crd.code).toBe(0);
   }, 600_000);

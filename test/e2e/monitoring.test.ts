@@ -11,7 +11,8 @@ import { parse } from 'yaml';
 import { findPrometheusBinary, prometheusSkipReason } from '../support/monitoring/monitoring-assets.js';
 import { dashboardQueries, recordedNames } from '../support/monitoring/monitoring-files.js';
 import { KUBE_VERSION } from '../support/k8s/helm.js';
-import { callTool, clusterEnv, connectDiffReader, eventually, fetchVia, kubectl, kubectlJson, meshReady, ok, podReady, run, type ClusterMesh, type ClusterPod } from '../support/k8s/cluster.js';
+import { CLUSTER_POLL_MS, callTool, clusterEnv, connectDiffReader, fetchVia, kubectl, kubectlJson, meshReady, ok, podReady, run, type ClusterMesh, type ClusterPod } from '../support/k8s/cluster.js';
+import { waitFor } from '../support/wait-for.js';
 import { startPrometheus, type PrometheusAlert, type RunningPrometheus } from './prometheus.js';
 
 const { env, skip } = clusterEnv();
@@ -98,10 +99,10 @@ describe.skipIf(prometheusSkip !== undefined)('monitoring on a real Kubernetes n
    * evaluation (plus slack) after `since`.
    */
   async function expectFiresAfter(alertname: string, since: number, series = 1): Promise<PrometheusAlert[]> {
-    const alerts = await eventually(`${alertname} firing`, async () => {
+    const alerts = await waitFor(`${alertname} firing`, async () => {
       const now = await firing(alertname);
       return now.length >= series ? now : undefined;
-    }, (FAULT_FOR_SECONDS + 4 * ALERT_SLACK_SECONDS) * 1000);
+    }, (FAULT_FOR_SECONDS + 4 * ALERT_SLACK_SECONDS) * 1000, CLUSTER_POLL_MS);
     for (const alert of alerts) {
       const pendingAfter = (Date.parse(alert.activeAt) - since) / 1000;
       console.log(`${alertname} ${JSON.stringify(alert.labels)}: pending ${pendingAfter.toFixed(1)} s after the fault, firing from ${(pendingAfter + FAULT_FOR_SECONDS).toFixed(1)} s`);
@@ -131,12 +132,12 @@ describe.skipIf(prometheusSkip !== undefined)('monitoring on a real Kubernetes n
   }, 300_000);
 
   it('scrapes the API pod, the worker and the operator with the labels the rules select', async () => {
-    await eventually('mesh Ready', () => meshReady(NS, MESH), 600_000);
+    await waitFor('mesh Ready', () => meshReady(NS, MESH), 600_000, CLUSTER_POLL_MS);
     for (const job of ['hyphae-api', 'hyphae-worker', 'hyphae-operator']) {
-      const up = await eventually(`${job} scraped`, async () => {
+      const up = await waitFor(`${job} scraped`, async () => {
         const series = await prometheus.query(`up{job="${job}", namespace="${NS}"} == 1`);
         return series.length > 0 ? series : undefined;
-      }, 180_000);
+      }, 180_000, CLUSTER_POLL_MS);
       if (job !== 'hyphae-operator') expect(up[0]?.metric.mesh).toBe(MESH);
     }
   }, 900_000);
@@ -161,11 +162,11 @@ describe.skipIf(prometheusSkip !== undefined)('monitoring on a real Kubernetes n
     const reader = await connectDiffReader(via, API_HOST, readerKey, (nodeId) => pushed.push(nodeId));
     try {
       await reader.callTool({ name: 'place_beacon', arguments: { text: interest, threshold: 0.5 } });
-      await eventually('a live push', async () => {
+      await waitFor('a live push', async () => {
         await callTool(via, writerKey, 'store', { content: `${interest} (${Date.now()})`, cell_type: 'Risk', salience: 0.8 });
         await new Promise((r) => setTimeout(r, 1000));
         return pushed.length > 0 ? true : undefined;
-      }, 120_000);
+      }, 120_000, CLUSTER_POLL_MS);
       await reader.callTool({ name: 'drain_inbox', arguments: { page_size: 100 } });
     } finally {
       await reader.close();
@@ -180,18 +181,18 @@ describe.skipIf(prometheusSkip !== undefined)('monitoring on a real Kubernetes n
     };
     const records = recordedNames().map((name) => `${name}{namespace="${NS}", mesh="${MESH}"}`);
     let left = records;
-    await eventually('every recording rule returns series', async () => {
+    await waitFor('every recording rule returns series', async () => {
       left = await missing(records);
       return left.length === 0 ? true : undefined;
-    }, 180_000).catch((error: unknown) => {
+    }, 180_000, CLUSTER_POLL_MS).catch((error: unknown) => {
       throw new Error(`${String(error)}; still empty: ${left.join(', ')}`);
     });
     const queries = [...new Set(dashboardQueries().map((q) => asGrafanaSends(q.expr)))];
     let empty = queries;
-    await eventually('every dashboard query returns series', async () => {
+    await waitFor('every dashboard query returns series', async () => {
       empty = await missing(queries);
       return empty.length === 0 ? true : undefined;
-    }, 180_000).catch((error: unknown) => {
+    }, 180_000, CLUSTER_POLL_MS).catch((error: unknown) => {
       throw new Error(`${String(error)}; still empty: ${empty.join('\n')}`);
     });
     console.log(`${records.length} recording rules and ${queries.length} dashboard queries return series`);
@@ -200,14 +201,14 @@ describe.skipIf(prometheusSkip !== undefined)('monitoring on a real Kubernetes n
   it('fires HyphaeEmbeddingWorkersDown when all embedding workers are scaled to 0, and resolves once one is back', async () => {
     expect(await active('HyphaeEmbeddingWorkersDown')).toEqual([]);
     await kubectl('-n', NS, 'patch', 'hyphaemesh', MESH, '--type', 'merge', '-p', '{"spec":{"workers":{"replicas":0}}}');
-    await eventually('every worker pod gone', async () => ((await pods('worker')).length === 0 ? true : undefined), 300_000);
+    await waitFor('every worker pod gone', async () => ((await pods('worker')).length === 0 ? true : undefined), 300_000, CLUSTER_POLL_MS);
     const gone = Date.now();
     const alerts = await expectFiresAfter('HyphaeEmbeddingWorkersDown', gone);
     expect(alerts.map((a) => a.labels)).toEqual([expect.objectContaining({ namespace: NS, mesh: MESH, severity: 'critical' })]);
 
     await kubectl('-n', NS, 'patch', 'hyphaemesh', MESH, '--type', 'merge', '-p', '{"spec":{"workers":{"replicas":1}}}');
-    await eventually('a worker ready again', async () => ((await pods('worker')).filter(podReady).length === 1 ? true : undefined), 300_000);
-    await eventually('HyphaeEmbeddingWorkersDown resolved', async () => ((await active('HyphaeEmbeddingWorkersDown')).length === 0 ? true : undefined), 120_000);
+    await waitFor('a worker ready again', async () => ((await pods('worker')).filter(podReady).length === 1 ? true : undefined), 300_000, CLUSTER_POLL_MS);
+    await waitFor('HyphaeEmbeddingWorkersDown resolved', async () => ((await active('HyphaeEmbeddingWorkersDown')).length === 0 ? true : undefined), 120_000, CLUSTER_POLL_MS);
   }, 900_000);
 
   it('fires HyphaeNatsDisconnected when the NATS pod is deleted (and cannot come back), and resolves once it is back', async () => {
@@ -224,7 +225,7 @@ describe.skipIf(prometheusSkip !== undefined)('monitoring on a real Kubernetes n
     } finally {
       await kubectl('uncordon', NODE);
     }
-    await eventually('NATS ready again', async () => ((await pods('nats')).filter(podReady).length === 1 ? true : undefined), 300_000);
-    await eventually('HyphaeNatsDisconnected resolved', async () => ((await active('HyphaeNatsDisconnected')).length === 0 ? true : undefined), 180_000);
+    await waitFor('NATS ready again', async () => ((await pods('nats')).filter(podReady).length === 1 ? true : undefined), 300_000, CLUSTER_POLL_MS);
+    await waitFor('HyphaeNatsDisconnected resolved', async () => ((await active('HyphaeNatsDisconnected')).length === 0 ? true : undefined), 180_000, CLUSTER_POLL_MS);
   }, 900_000);
 });

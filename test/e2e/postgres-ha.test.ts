@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool, clusterEnv, eventually, fetchVia, kubectl, kubectlJson, meshReady, ok, podReady, run, type ClusterPod } from '../support/k8s/cluster.js';
+import { CLUSTER_DEADLINE_MS, CLUSTER_POLL_MS, callTool, clusterEnv, fetchVia, kubectl, kubectlJson, meshReady, ok, podReady, run, type ClusterPod } from '../support/k8s/cluster.js';
+import { waitFor } from '../support/wait-for.js';
 
 const { env, skip } = clusterEnv();
 const CHART = fileURLToPath(new URL('../../charts/hyphae', import.meta.url));
@@ -77,11 +78,11 @@ async function getCell(f: typeof fetch, key: string, id: string): Promise<number
 /** Runs a Job from the backup CronJob and returns its log once it completed. */
 async function backupNow(name: string): Promise<string> {
   await kubectl('-n', NS, 'create', 'job', name, `--from=cronjob/${MESH}-postgres-backup`);
-  await eventually(`${name} complete`, async () => {
+  await waitFor(`${name} complete`, async () => {
     const job = await kubectlJson<{ status?: { succeeded?: number; failed?: number } }>('-n', NS, 'get', 'job', name);
     if ((job.status?.failed ?? 0) > 0) throw new Error(`${name} failed: ${await kubectl('-n', NS, 'logs', `job/${name}`)}`);
     return (job.status?.succeeded ?? 0) > 0 ? true : undefined;
-  }, 300_000);
+  }, 300_000, CLUSTER_POLL_MS);
   return kubectl('-n', NS, 'logs', `job/${name}`);
 }
 
@@ -123,8 +124,8 @@ describe.skipIf(skip !== undefined)('PostgreSQL under Patroni on a real Kubernet
   }, 300_000);
 
   it('runs three instances: a leader, a synchronous standby and a replica, the primary Service on the leader alone', async () => {
-    await eventually('mesh Ready', () => meshReady(NS, MESH), 600_000);
-    const { primary } = await eventually('Patroni cluster healthy', healthyCluster, 600_000);
+    await waitFor('mesh Ready', () => meshReady(NS, MESH), 600_000, CLUSTER_POLL_MS);
+    const { primary } = await waitFor('Patroni cluster healthy', healthyCluster, 600_000, CLUSTER_POLL_MS);
     console.log(`postgres: ${primary.metadata.name} leads, ${(await patroniMembers()).map((m) => `${m.name} ${m.role}`).join(', ')}`);
     api = fetchVia(await serviceIP(`${MESH}-api`), `${MESH}-api`);
     const b64 = await kubectl('-n', NS, 'get', 'secret', `${MESH}-admin-key`, '-o', 'jsonpath={.data.admin-key}');
@@ -141,7 +142,7 @@ describe.skipIf(skip !== undefined)('PostgreSQL under Patroni on a real Kubernet
   }, 900_000);
 
   it('fails over when the primary is deleted under load: the API reconnects and no acknowledged store is lost', async () => {
-    const { primary } = await eventually('Patroni cluster healthy', healthyCluster, 300_000);
+    const { primary } = await waitFor('Patroni cluster healthy', healthyCluster, 300_000, CLUSTER_POLL_MS);
     const apiPods = (await pods(component(MESH, 'api'))).filter(podReady);
     const writes: Write[] = [];
     let stop = false;
@@ -160,18 +161,18 @@ describe.skipIf(skip !== undefined)('PostgreSQL under Patroni on a real Kubernet
       }
     };
     const load = Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
-    await eventually('stores acknowledged before the deletion', async () => (writes.filter((x) => x.nodeId).length >= 20 ? true : undefined), 120_000);
+    await waitFor('stores acknowledged before the deletion', async () => (writes.filter((x) => x.nodeId).length >= 20 ? true : undefined), 120_000, CLUSTER_POLL_MS);
 
     const deleted = Date.now();
     const gone = kubectl('-n', NS, 'delete', 'pod', primary.metadata.name, '--wait=true').then(() => Date.now());
-    const newPrimary = await eventually('a new leader', async () => {
+    const newPrimary = await waitFor('a new leader', async () => {
       const members = await patroniMembers();
       const leader = members.find((m) => m.role === 'leader' && m.state === 'running');
       return leader && leader.name !== primary.metadata.name ? leader.name : undefined;
-    }, 300_000);
+    }, 300_000, CLUSTER_POLL_MS);
     const leaderSeen = Date.now();
     const podGone = await gone;
-    await eventually('a store acknowledged by the new primary', async () => (writes.some((x) => x.started >= podGone && x.nodeId !== undefined) ? true : undefined), 300_000);
+    await waitFor('a store acknowledged by the new primary', async () => (writes.some((x) => x.started >= podGone && x.nodeId !== undefined) ? true : undefined), 300_000, CLUSTER_POLL_MS);
     await sleep(3000);
     stop = true;
     await load;
@@ -180,7 +181,7 @@ describe.skipIf(skip !== undefined)('PostgreSQL under Patroni on a real Kubernet
     const cut = Math.min(firstFailure, podGone);
     const firstOnNew = Math.min(...writes.filter((x) => x.started >= cut && x.nodeId !== undefined).map((x) => x.ended));
 
-    await eventually('three instances again, the deleted one back as a replica', healthyCluster, 600_000);
+    await waitFor('three instances again, the deleted one back as a replica', healthyCluster, 600_000, CLUSTER_POLL_MS);
     const after = writes.filter((x) => x.started >= deleted);
     const failed = after.filter((x) => x.nodeId === undefined).length;
     const recovery = (firstOnNew - deleted) / 1000;
@@ -214,10 +215,10 @@ describe.skipIf(skip !== undefined)('PostgreSQL under Patroni on a real Kubernet
     const before = 'the restore drill replays the WAL up to its target time';
     const kept = (await callTool(api, key, 'store', { content: before, cell_type: 'Decision', salience: 0.8 })).node_id as string;
     // Its embedding lands in a second write: wait for it, so the target follows both.
-    await eventually('the store recallable', async () => {
+    await waitFor('the store recallable', async () => {
       const r = await callTool(api, key, 'recall', { query: before, k: 1 });
       return (r.results as { node_id: string }[])[0]?.node_id === kept ? true : undefined;
-    });
+    }, CLUSTER_DEADLINE_MS, CLUSTER_POLL_MS);
     await sleep(1500);
     const target = new Date().toISOString();
     await sleep(1500);
@@ -249,12 +250,12 @@ describe.skipIf(skip !== undefined)('PostgreSQL under Patroni on a real Kubernet
       }),
     );
     await kubectl('apply', '-f', manifest);
-    await eventually('restored mesh Ready', () => meshReady(NS, RESTORED), 900_000);
+    await waitFor('restored mesh Ready', () => meshReady(NS, RESTORED), 900_000, CLUSTER_POLL_MS);
     console.log(`postgres restore: a fresh mesh restored to ${target} and Ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
     const restored = fetchVia(await serviceIP(`${RESTORED}-api`), `${RESTORED}-api`);
     // The keys came back with the data.
-    const recalled = await eventually('recall on the restored mesh', async () => callTool(restored, key, 'recall', { query: before, k: 1 }), 120_000);
+    const recalled = await waitFor('recall on the restored mesh', async () => callTool(restored, key, 'recall', { query: before, k: 1 }), 120_000, CLUSTER_POLL_MS);
     expect((recalled.results as { node_id: string }[])[0]?.node_id).toBe(kept);
     expect(await getCell(restored, key, kept)).toBe(200);
     expect(await getCell(restored, key, dropped), 'a store after the target time').toBe(404);

@@ -9,7 +9,8 @@ import { CONFIG_MAP, HYPHAE_MESH, collectionPath } from '../../operator/src/kube
 import { k8sSkipReason } from '../support/k8s/assets.js';
 import { startControlPlane } from '../support/k8s/control-plane.js';
 import type { ControlPlane } from '../support/k8s/control-plane.js';
-import { clientFor, createNamespace, waitFor } from '../support/k8s/kube-helpers.js';
+import { clientFor, createNamespace } from '../support/k8s/kube-helpers.js';
+import { waitFor } from '../support/wait-for.js';
 import { startTestOperator } from '../support/k8s/operator-harness.js';
 
 const skip = k8sSkipReason();

@@ -12,7 +12,8 @@ import type { OperatorHandle } from '../../operator/src/run-operator.js';
 import { k8sSkipReason } from '../support/k8s/assets.js';
 import { freePort, startControlPlane } from '../support/k8s/control-plane.js';
 import type { ControlPlane } from '../support/k8s/control-plane.js';
-import { clientFor, createNamespace, installCrd, tryGet, waitFor } from '../support/k8s/kube-helpers.js';
+import { clientFor, createNamespace, installCrd, tryGet } from '../support/k8s/kube-helpers.js';
+import { waitFor } from '../support/wait-for.js';
 import { startTestOperator } from '../support/k8s/operator-harness.js';
 
 const skip = k8sSkipReason();

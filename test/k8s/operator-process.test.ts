@@ -9,7 +9,8 @@ import type { RunningServer } from '../support/cli-process.js';
 import { k8sSkipReason } from '../support/k8s/assets.js';
 import { startControlPlane } from '../support/k8s/control-plane.js';
 import type { ControlPlane } from '../support/k8s/control-plane.js';
-import { clientFor, createNamespace, installCrd, tryGet, waitFor } from '../support/k8s/kube-helpers.js';
+import { clientFor, createNamespace, installCrd, tryGet } from '../support/k8s/kube-helpers.js';
+import { waitFor } from '../support/wait-for.js';
 
 const skip = k8sSkipReason();
 

@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runHyphae, startHyphae, type RunningServer } from '../support/cli-process.js';
 import { shellWords } from '../support/release-sources.js';
 import { KEY_PATTERN, userEnv, workFolder, type WorkFolder } from '../support/product-fixtures.js';
+import { waitFor } from '../support/wait-for.js';
 
 /** The fenced blocks of `lang` under the heading `heading` (up to the next heading of any level). */
 function blocksUnder(markdown: string, heading: string, lang: string): string[] {
@@ -57,11 +58,6 @@ function bannerEntry(banner: string, host: string): McpServerEntry {
   const close = lines.findIndex((line, i) => i > open && line === '    }');
   if (start < 0 || open < 0 || close < 0) throw new Error(`no configuration for ${host} in the banner:\n${banner}`);
   return (JSON.parse(lines.slice(open, close + 1).join('\n')) as { mcpServers: { hyphae: McpServerEntry } }).mcpServers.hyphae;
-}
-
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 600 && !condition(); i++) await new Promise((r) => setTimeout(r, 50));
-  if (!condition()) throw new Error(`never happened: ${what}`);
 }
 
 describe('the README, line by line, in a fresh clone', { timeout: 600_000 }, () => {
@@ -103,7 +99,7 @@ describe('the README, line by line, in a fresh clone', { timeout: 600_000 }, () 
       cwd: clone,
       signalGroup: true,
     });
-    await waitFor(() => server?.stdout().includes('Web console') === true, 'the banner');
+    await waitFor('the banner', () => server?.stdout().includes('Web console') === true, 30_000, 50);
     adminKey = KEY_PATTERN.exec(server.stdout())?.[0] ?? '';
     expect(adminKey).not.toBe('');
     expect(existsSync(join(clone, '.hyphae'))).toBe(true);
@@ -163,7 +159,7 @@ describe('the README, line by line, in a fresh clone', { timeout: 600_000 }, () 
     const stored = await alice.callTool({ name: 'store', arguments: { content: 'Invoices are emailed to customers as PDF attachments.', cell_type: 'Fact' } });
     expect(stored.isError, JSON.stringify(stored)).toBe(false);
     const nodeId = (stored.structuredContent as { node_id: string }).node_id;
-    await waitFor(() => heard.includes('hyphae://inbox'), 'bob hears the inbox update on his GET /mcp stream');
+    await waitFor('bob hears the inbox update on his GET /mcp stream', () => heard.includes('hyphae://inbox'), 30_000, 50);
 
     const inbox = await bob.readResource({ uri: 'hyphae://inbox' });
     expect((inbox.contents[0] as { text: string }).text).toContain('Invoices are emailed to customers');

@@ -66,7 +66,7 @@ describe.skipIf(skipWithoutNatsServer())('storing through embedding workers (rea
     const contents = Array.from({ length: 40 }, (_, i) => `burst cell ${String(i).padStart(2, '0')}: the payments gateway retries with backoff`);
     const stores = Promise.allSettled(contents.map((content) => facade.store(caller, { content, cell_type: 'Decision', salience: 0.5 })));
     try {
-      await doomed.waitFor('batch');
+      await doomed.untilPrinted('batch');
     } finally {
       doomed.child.kill('SIGKILL');
     }

@@ -81,7 +81,7 @@ describe.skipIf(skipWithoutNatsServer())('hyphae worker over a real nats-server'
     const inputs = texts(120, 'kill');
     const burst = embedder.embed(inputs);
     // Its batches are never released: once one starts, the worker dies holding requests.
-    await doomed.waitFor('batch');
+    await doomed.untilPrinted('batch');
     doomed.child.kill('SIGKILL');
     expect(await doomed.exitCode).toBeNull();
     await expectLocalVectors(await burst, inputs);
@@ -95,11 +95,11 @@ describe.skipIf(skipWithoutNatsServer())('hyphae worker over a real nats-server'
     const embedder = await client({ maxTextsPerRequest: 4, attempts: 1, timeoutMs: 10_000 });
     const inputs = texts(24, 'term');
     const burst = embedder.embed(inputs);
-    await leaving.waitFor('batch');
+    await leaving.untilPrinted('batch');
     // Every request has reached the worker before it is told to leave: 4 texts held, 20 queued.
     while ((await leaving.queuedTexts()) < 20) await new Promise((resolve) => setTimeout(resolve, 20));
     leaving.child.kill('SIGTERM');
-    await leaving.waitFor('draining');
+    await leaving.untilPrinted('draining');
     leaving.release();
     await expectLocalVectors(await burst, inputs);
     expect(await leaving.exitCode).toBe(0);
@@ -127,7 +127,7 @@ describe.skipIf(skipWithoutNatsServer())('hyphae worker over a real nats-server'
         await vector.catch(() => undefined);
       }
     });
-    await leaving.waitFor('batch');
+    await leaving.untilPrinted('batch');
     leaving.child.kill('SIGTERM');
     expect(await leaving.exitCode).toBe(0);
     const atExit = calls.length;

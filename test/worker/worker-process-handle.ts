@@ -7,7 +7,7 @@ const FIXTURE = fileURLToPath(new URL('./fixtures/worker-process.ts', import.met
 export interface WorkerProcess {
   readonly child: ChildProcess;
   /** Resolves when the worker has printed a line starting with `prefix` since it became ready (now or earlier). */
-  waitFor(prefix: string): Promise<void>;
+  untilPrinted(prefix: string): Promise<void>;
   /** Lets every held batch (and all later ones) run. */
   release(): void;
   /** Texts received and waiting behind the held batch (the worker's queue-depth gauge). */
@@ -24,7 +24,7 @@ export interface WorkerProcessOptions {
 
 /**
  * Spawns test/worker/fixtures/worker-process.ts under tsx and waits until it serves. Its batches
- * are held until `release()`: `waitFor('batch')` means the worker holds a request now.
+ * are held until `release()`: `untilPrinted('batch')` means the worker holds a request now.
  */
 export async function spawnWorkerProcess(natsUrl: string, options: WorkerProcessOptions = {}): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, natsUrl, String(options.maxBatchTexts ?? 64), String(options.blockOnSigtermMs ?? 0)], {
@@ -45,19 +45,19 @@ export async function spawnWorkerProcess(natsUrl: string, options: WorkerProcess
     }
   });
   const exitCode = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const waitFor = (prefix: string): Promise<void> =>
+  const untilPrinted = (prefix: string): Promise<void> =>
     lines.some((line) => line.startsWith(prefix))
       ? Promise.resolve()
       : new Promise<void>((resolve, reject) => {
           waiters.push({ prefix, resolve });
           void exitCode.then(() => reject(new Error(`worker process exited before printing '${prefix}'`)));
         });
-  await waitFor('ready');
+  await untilPrinted('ready');
   const httpUrl = lines.find((line) => line.startsWith('ready '))?.slice('ready '.length) ?? '';
   const queuedTexts = async (): Promise<number> => {
     const text = await (await fetch(`${httpUrl}/metrics`)).text();
     const sample = /^hyphae_worker_queue_depth(?:\{[^}]*\})? (\S+)$/m.exec(text);
     return Number(sample?.[1] ?? Number.NaN);
   };
-  return { child, waitFor, release: () => child.stdin?.write('release\n'), queuedTexts, exitCode };
+  return { child, untilPrinted, release: () => child.stdin?.write('release\n'), queuedTexts, exitCode };
 }

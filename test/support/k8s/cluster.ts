@@ -73,21 +73,9 @@ export async function meshReady(namespace: string, name: string): Promise<true |
   return c?.status === 'True' && c.observedGeneration === mesh.metadata.generation ? true : undefined;
 }
 
-/** Polls until `check` returns a value; errors inside count as "not yet". The deadline only stops a broken run. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined>, deadlineMs = 300_000): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`${what}: never happened${last ? ` (last error: ${String(last)})` : ''}`);
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-}
+/** The pace of waits on a real cluster (`waitFor`'s deadline and poll): pods take minutes, and kubectl costs a process. */
+export const CLUSTER_DEADLINE_MS = 300_000;
+export const CLUSTER_POLL_MS = 1000;
 
 /**
  * A fetch for the MCP SDK and REST calls that connects to `address` (a Service or pod IP) while

@@ -8,26 +8,12 @@ import type { ResourceType } from '../../../operator/src/kube/resource-types.js'
 import { CRD_NAME, hyphaeMeshCrd } from '../../../operator/src/crd/hyphae-mesh-crd.js';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ControlPlane } from './control-plane.js';
+import { waitFor } from '../wait-for.js';
 
 export function clientFor(cp: ControlPlane, token = cp.token): KubeClient {
   const kc = new KubeConfig();
   kc.loadFromString(cp.kubeconfig.replace(cp.token, token));
   return KubeClient.fromKubeConfig(kc);
-}
-
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await probe();
-      if (v !== undefined && v !== false) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
 export async function installCrd(client: KubeClient): Promise<void> {
