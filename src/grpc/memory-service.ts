@@ -66,6 +66,7 @@ import {
   StoreResponseSchema,
 } from './gen/hyphae/v1/memory_pb.js';
 import { fieldsOf, messageOf } from './message-mapping.js';
+import { sourceRpcs } from './source-rpcs.js';
 import { watchDiffs, type WatchDiffsOptions } from './watch-diffs.js';
 
 /** gRPC reads may ask for superseded versions or a past instant, as REST's do. */
@@ -172,5 +173,6 @@ export function memoryService(facade: MemoryServiceFacade, options: WatchDiffsOp
       const input = parseInput(purgeProjectInputSchema, fieldsOf(PurgeProjectRequestSchema, request));
       return messageOf(PurgeProjectResponseSchema, await facade.purgeProject(principalOf(context), input));
     },
+    ...sourceRpcs(facade),
   };
 }

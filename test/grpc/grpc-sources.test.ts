@@ -1,0 +1,114 @@
+/**
+ * Sources over the gRPC port (docs/grpc.md, docs/sources.md): IngestSource, ListSources by kind,
+ * ReadSource in slices, GetSourceStatus and DeleteSource answer what /v1/sources answers, through
+ * the same facade, with the same error codes; Recall takes kind and num_related_chunks and names a
+ * chunk hit's source.
+ */
+import { Code, ConnectError } from '@connectrpc/connect';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKeyAdministration } from '../../src/auth/key-administration.js';
+import { createEmbedder } from '../../src/embed/create-embedder.js';
+import type { Embedder } from '../../src/embed/embedder.js';
+import { ErrorDetailSchema } from '../../src/grpc/gen/hyphae/v1/errors_pb.js';
+import { MemoryService } from '../../src/grpc/gen/hyphae/v1/memory_pb.js';
+import { MemoryBus } from '../../src/mesh/memory-bus.js';
+import { connectClient, withKey } from '../support/grpc/connect-clients.js';
+import { createMeshTestDb } from '../support/mesh/mesh-test-db.js';
+import { handbook } from '../support/source-fixtures.js';
+import { startGrpcReplica, type GrpcReplica } from './grpc-replica.js';
+
+async function failure(promise: Promise<unknown>): Promise<{ status: Code; code: string | undefined; paths: string[] }> {
+  try {
+    await promise;
+  } catch (error) {
+    const failed = ConnectError.from(error);
+    const detail = failed.findDetails(ErrorDetailSchema)[0];
+    return { status: failed.code, code: detail?.code, paths: detail?.issues.map((issue) => issue.path) ?? [] };
+  }
+  throw new Error('the call succeeded');
+}
+
+describe('sources over the gRPC port', () => {
+  let embedder: Embedder;
+  let server: GrpcReplica;
+  let writerKey = '';
+  let readerKey = '';
+  let otherKey = '';
+  const document = handbook('quince', 6);
+
+  beforeAll(async () => {
+    embedder = await createEmbedder({ kind: 'hash' });
+    const db = await createMeshTestDb(embedder.dimension);
+    server = await startGrpcReplica({ name: 'sources', db, bus: new MemoryBus(), embedder });
+    const admin = createKeyAdministration(db);
+    writerKey = (await admin.createKey({ tenant: 'acme', agent: 'writer' })).key;
+    readerKey = (await admin.createKey({ tenant: 'acme', agent: 'reader', roles: ['reader'] })).key;
+    otherKey = (await admin.createKey({ tenant: 'globex', agent: 'writer' })).key;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await embedder?.close();
+  });
+
+  it('ingests, lists by kind, reads in slices, recalls by kind with related chunks, reports status and deletes', async () => {
+    const client = connectClient(MemoryService, server.grpc.address);
+    const ingested = await client.ingestSource({ text: document, format: 'markdown', title: 'Quince handbook', sourceId: 'handbook', metadata: { team: 'ops' }, observationDate: '2026-07-04' }, withKey(writerKey));
+    expect(ingested).toMatchObject({ kind: 'knowledge', title: 'Quince handbook', status: { sourceId: 'handbook', project: 'default', state: 'ready', servingPrevious: false } });
+    expect(ingested.status?.chunksTotal).toBeGreaterThan(2);
+    const chat = await client.ingestSource({ turns: [{ user: 'Where do quince refunds go?', assistant: 'To the refunds queue.' }], userName: 'Ana', sourceId: 'chat' }, withKey(writerKey));
+    expect(chat).toMatchObject({ kind: 'memory', status: { state: 'ready' } });
+
+    const knowledge = await client.listSources({ kind: 'knowledge' }, withKey(readerKey));
+    expect(knowledge.sources.map((s) => [s.sourceId, s.format, s.title, s.createdBy])).toEqual([['handbook', 'markdown', 'Quince handbook', 'writer']]);
+    expect(knowledge.sources[0]).toMatchObject({ metadata: { team: 'ops' }, observationDate: '2026-07-04', totalChars: Array.from(document).length, chunkCount: ingested.status?.chunksTotal });
+    expect((await client.listSources({ kind: 'memory' }, withKey(readerKey))).sources.map((s) => s.sourceId)).toEqual(['chat']);
+    const paged = await client.listSources({ limit: 1 }, withKey(readerKey));
+    expect(paged.sources).toHaveLength(1);
+    expect(paged.nextCursor).toBeDefined();
+
+    const slices: string[] = [];
+    let offset: number | undefined = 0;
+    while (offset !== undefined) {
+      const slice = await client.readSource({ sourceId: 'handbook', offset, limit: 333 }, withKey(readerKey));
+      expect(slice).toMatchObject({ state: 'ready', offset, source: { sourceId: 'handbook', kind: 'knowledge' } });
+      slices.push(slice.text);
+      offset = slice.nextOffset;
+    }
+    expect(slices.join('')).toBe(document);
+    expect((await client.readSource({ sourceId: 'handbook', offset: 10_000_000 }, withKey(readerKey))).text).toBe('');
+
+    const { results } = await client.recall({ query: 'quince settlement rule 3.4 ledgers', k: 3, kind: 'knowledge', numRelatedChunks: 1 }, withKey(readerKey));
+    expect(results.length).toBeGreaterThan(0);
+    for (const hit of results) expect(hit.source?.sourceId).toBe('handbook');
+    const hit = results[0];
+    expect(Array.from(document).slice(hit?.source?.charStart, hit?.source?.charEnd).join('')).toBe(hit?.node?.content.split('\n\n').slice(1).join('\n\n'));
+    expect(hit?.relatedChunks.length).toBeGreaterThan(0);
+    expect((await client.recall({ query: 'quince refunds queue', k: 5, kind: 'memory' }, withKey(readerKey))).results.every((r) => r.source?.sourceId !== 'handbook')).toBe(true);
+
+    expect(await client.getSourceStatus({ sourceId: 'handbook' }, withKey(readerKey))).toMatchObject({ status: { state: 'ready', chunksDone: ingested.status?.chunksTotal } });
+    await client.deleteSource({ sourceId: 'handbook' }, withKey(writerKey));
+    expect(await failure(client.readSource({ sourceId: 'handbook' }, withKey(readerKey)))).toMatchObject({ status: Code.NotFound, code: 'NOT_FOUND' });
+    expect(await failure(client.getSourceStatus({ sourceId: 'handbook' }, withKey(readerKey)))).toMatchObject({ status: Code.NotFound, code: 'NOT_FOUND' });
+  });
+
+  it('answers the same errors as REST', async () => {
+    const client = connectClient(MemoryService, server.grpc.address);
+    await client.ingestSource({ text: 'The quince desk closes at five.', sourceId: 'memo' }, withKey(writerKey));
+    expect(await failure(client.ingestSource({ text: 'x', turns: [{ user: 'a', assistant: 'b' }] }, withKey(writerKey)))).toMatchObject({ status: Code.InvalidArgument, code: 'INVALID_ARGUMENT', paths: ['turns'] });
+    expect(await failure(client.ingestSource({}, withKey(writerKey)))).toMatchObject({ status: Code.InvalidArgument, code: 'INVALID_ARGUMENT', paths: ['text'] });
+    expect(await failure(client.ingestSource({ text: 'again', sourceId: 'memo', overwrite: false }, withKey(writerKey)))).toMatchObject({ status: Code.Aborted, code: 'CONFLICT' });
+    expect(await failure(client.ingestSource({ text: 'a note', format: 'rtf' }, withKey(writerKey)))).toMatchObject({ status: Code.InvalidArgument, paths: ['format'] });
+    expect(await failure(client.ingestSource({ text: 'a note' }, withKey(readerKey)))).toMatchObject({ status: Code.PermissionDenied, code: 'FORBIDDEN' });
+    expect(await failure(client.readSource({ sourceId: 'memo', offset: 2 ** 31 }, withKey(readerKey)))).toMatchObject({ status: Code.InvalidArgument, paths: ['offset'] });
+    expect(await failure(client.readSource({ sourceId: 'memo', limit: 20_001 }, withKey(readerKey)))).toMatchObject({ status: Code.InvalidArgument, paths: ['limit'] });
+    expect(await failure(client.readSource({ sourceId: '' }, withKey(readerKey)))).toMatchObject({ status: Code.InvalidArgument, paths: ['source_id'] });
+    expect(await failure(client.listSources({ kind: 'notes' }, withKey(readerKey)))).toMatchObject({ status: Code.InvalidArgument, paths: ['kind'] });
+    // Another tenant's source is not found, and that tenant may use the same id without touching it.
+    expect(await failure(client.readSource({ sourceId: 'memo' }, withKey(otherKey)))).toMatchObject({ status: Code.NotFound, code: 'NOT_FOUND' });
+    expect(await failure(client.deleteSource({ sourceId: 'memo' }, withKey(otherKey)))).toMatchObject({ status: Code.NotFound });
+    await client.ingestSource({ text: 'Globex keeps its own memo.', sourceId: 'memo' }, withKey(otherKey));
+    expect((await client.readSource({ sourceId: 'memo' }, withKey(readerKey))).text).toBe('The quince desk closes at five.');
+    expect(await failure(client.listSources({}))).toMatchObject({ status: Code.Unauthenticated });
+  });
+});
