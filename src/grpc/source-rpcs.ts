@@ -5,7 +5,7 @@
  */
 import type { ServiceImpl } from '@connectrpc/connect';
 import { ingestSourceInputSchema, listSourcesInputSchema, readSourceInputSchema, sourceRefInputSchema } from '../core/source-schemas.js';
-import { parseInput } from '../service/input-validation.js';
+import { parseInput } from '../service/index.js';
 import { principalOf } from './call-context.js';
 import {
   DeleteSourceRequestSchema,
