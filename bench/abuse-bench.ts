@@ -8,8 +8,8 @@
 import { cpus, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fillCaps, placeVictimBeacon, startAbuseLoad, startAbuseServer, victimRound, type Outcome } from '../test/support/abuse-scenario.js';
-import { percentile } from './bench-section.js';
-import type { BenchRow, BenchSection } from './bench-section.js';
+import { percentile } from './harness/section.js';
+import type { BenchRow, BenchSection } from './harness/section.js';
 
 const WARMUP_ROUNDS = 3;
 const ROUNDS = Number(process.env.HYPHAE_BENCH_ABUSE_ROUNDS ?? 20);

@@ -7,10 +7,7 @@
  * the bridge process — against the same stores with the channel declined (the bridge run with
  * HYPHAE_MCP_CHANNEL=off, its stream still carrying list_changed), measured in the same run.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -22,9 +19,11 @@ import { callTool, startMeshReplica } from '../test/support/mesh/mesh-replica.js
 import type { MeshReplica } from '../test/support/mesh/mesh-replica.js';
 import { waitFor } from '../test/support/wait-for.js';
 import { NATS_SERVER_BINARY, natsServerInstalled, startNatsServer } from '../test/support/nats-server.js';
-import { percentile } from './bench-section.js';
-import type { BenchRow, BenchSection } from './bench-section.js';
-import { startBenchDatabase } from './mesh-bench.js';
+import { processCpuMs } from './harness/process-cpu.js';
+import { HYPHAE_BIN } from './harness/processes.js';
+import { percentile } from './harness/section.js';
+import type { BenchRow, BenchSection } from './harness/section.js';
+import { startWireDatabase } from './harness/wire-database.js';
 
 const TENANT = 'bench';
 const INTEREST = 'the checkout service latency budget';
@@ -32,7 +31,6 @@ const SAMPLES = Number(process.env.HYPHAE_BENCH_CHANNEL_SAMPLES ?? 150);
 const WARMUP = 10;
 /** Every sample must go out alone, not in a digest: the pace is raised for the bench, and the samples kept under it. */
 const MAX_PER_MINUTE = 600;
-const HYPHAE_BIN = fileURLToPath(new URL('../bin/hyphae.js', import.meta.url));
 
 const ChannelNotificationSchema = z.object({
   method: z.literal('notifications/claude/channel'),
@@ -78,11 +76,8 @@ async function bridgedHost(url: string, key: string, channel: boolean): Promise<
 }
 
 /** CPU seconds a process has used (user + system), from /proc. */
-async function processCpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(join('/proc', String(pid), 'stat'), 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command name; in clock ticks (100 per second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+function processCpuSeconds(pid: number): number {
+  return processCpuMs(pid) / 1000;
 }
 
 function ownCpuSeconds(): number {
@@ -95,7 +90,7 @@ export async function runChannelBench(): Promise<BenchSection> {
   if (SAMPLES + WARMUP > MAX_PER_MINUTE - 10) throw new Error(`HYPHAE_BENCH_CHANNEL_SAMPLES must stay under ${MAX_PER_MINUTE - 10 - WARMUP}, so no sample is digested`);
   const nats = await startNatsServer();
   const embedder = await createEmbedder({ kind: 'hash' });
-  const database = await startBenchDatabase(embedder);
+  const database = await startWireDatabase(embedder);
   const replicas: MeshReplica[] = [];
   const hosts: BridgedHost[] = [];
   try {
@@ -121,7 +116,7 @@ export async function runChannelBench(): Promise<BenchSection> {
     const toEvent: number[] = [];
     let cpu = { own: 0, bridge: 0 };
     for (let i = 0; i < WARMUP + SAMPLES; i += 1) {
-      if (i === WARMUP) cpu = { own: ownCpuSeconds(), bridge: await processCpuSeconds(host.pid) };
+      if (i === WARMUP) cpu = { own: ownCpuSeconds(), bridge: processCpuSeconds(host.pid) };
       const started = performance.now();
       const nodeId = await store(i);
       const stored = performance.now();
@@ -130,7 +125,7 @@ export async function runChannelBench(): Promise<BenchSection> {
       toInbox.push(stored - started);
       toEvent.push((host.heard.get(nodeId) ?? Number.NaN) - started);
     }
-    const withChannel = { own: ownCpuSeconds() - cpu.own, bridge: (await processCpuSeconds(host.pid)) - cpu.bridge };
+    const withChannel = { own: ownCpuSeconds() - cpu.own, bridge: (processCpuSeconds(host.pid)) - cpu.bridge };
     await host.close();
 
     // Declined: the same stores, the bridge's stream carrying list_changed only.
@@ -141,12 +136,12 @@ export async function runChannelBench(): Promise<BenchSection> {
     await waitFor(() => b.liveStream.openStreams === 1);
     let plainCpu = { own: 0, bridge: 0 };
     for (let i = 0; i < WARMUP + SAMPLES; i += 1) {
-      if (i === WARMUP) plainCpu = { own: ownCpuSeconds(), bridge: await processCpuSeconds(plainHost.pid) };
+      if (i === WARMUP) plainCpu = { own: ownCpuSeconds(), bridge: processCpuSeconds(plainHost.pid) };
       const heard = plainHost.listChanged;
       await store(10_000 + i);
       await waitFor(() => plainHost.listChanged > heard, 1);
     }
-    const declined = { own: ownCpuSeconds() - plainCpu.own, bridge: (await processCpuSeconds(plainHost.pid)) - plainCpu.bridge };
+    const declined = { own: ownCpuSeconds() - plainCpu.own, bridge: (processCpuSeconds(plainHost.pid)) - plainCpu.bridge };
 
     const perEvent = (seconds: number): number => (seconds / SAMPLES) * 1e6;
     const rows: BenchRow[] = [

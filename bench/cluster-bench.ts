@@ -17,8 +17,8 @@ import { spawn } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BenchRow, BenchSection } from './bench-section.js';
-import { percentile } from './bench-section.js';
+import type { BenchRow, BenchSection } from './harness/section.js';
+import { percentile } from './harness/section.js';
 import type { ClusterProbeResult } from './cluster-probe.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

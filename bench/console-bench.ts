@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { defaultBundleDir } from '../src/console/index.js';
 import { startConsoleServer } from '../test/support/console-server.js';
 import { findChromium, launchChromium } from '../test/support/chromium.js';
-import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
+import { percentile, type BenchRow, type BenchSection } from './harness/section.js';
 
 const LOADS = 15;
 const STORES = 15;

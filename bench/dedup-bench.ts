@@ -21,10 +21,10 @@ import { defaultNearDuplicateSimilarityFor } from '../src/service/facade-config.
 import { statementsContrast } from '../src/service/cells/restatement-contrast.js';
 import { openPgDb } from '../src/store/pg-driver.js';
 import type { RealPostgres } from '../test/support/real-postgres.js';
-import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
+import { percentile, type BenchRow, type BenchSection } from './harness/section.js';
 import { syntheticCorpus } from './corpus.js';
 import { CONTRADICTION_PAIRS, DISTINCT_PAIRS, RESTATEMENT_PAIRS, type StatementPair } from './near-duplicate-fixture.js';
-import { loadCellDatabase, startBenchPostgres } from './pg-bench-database.js';
+import { loadCellDatabase, startBenchPostgres } from './harness/postgres.js';
 
 const TENANT = 'bench';
 const PROJECT = 'default';

@@ -4,7 +4,7 @@ import type { Embedder } from '../src/embed/embedder.js';
 import { HashEmbedder } from '../src/embed/hash-embedder.js';
 import { MiniLmEmbedder } from '../src/embed/minilm-embedder.js';
 import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
-import type { BenchRow, BenchSection } from './bench-section.js';
+import type { BenchRow, BenchSection } from './harness/section.js';
 import { syntheticCorpus } from './corpus.js';
 import { PARAPHRASE_CASES, scoreParaphrases, type ParaphraseScore } from './paraphrase-fixture.js';
 

@@ -22,9 +22,9 @@ import { createHyphaeMetrics } from '../src/metrics/index.js';
 import { createMemoryFacade } from '../src/service/index.js';
 import { migrate } from '../src/store/migrator.js';
 import { openPgliteDb } from '../src/store/pglite-driver.js';
-import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
+import { percentile, type BenchRow, type BenchSection } from './harness/section.js';
 import { syntheticCorpus } from './corpus.js';
-import { postJson, type LoopbackResponse } from './loopback-post.js';
+import { postJson, type LoopbackResponse } from './harness/loopback-post.js';
 
 const SEED_CELLS = 500;
 const ROUNDS = 8;

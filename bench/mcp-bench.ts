@@ -27,13 +27,13 @@ import type { MemoryFacade } from '../src/service/memory-facade.js';
 import type { Principal } from '../src/core/principal.js';
 import type { Db } from '../src/store/db.js';
 import { migrate } from '../src/store/migrator.js';
-import { openPgDb } from '../src/store/pg-driver.js';
-import { openPgliteDb } from '../src/store/pglite-driver.js';
-import { startRealPostgres } from '../test/support/real-postgres.js';
-import { percentile } from './bench-section.js';
-import type { BenchRow, BenchSection } from './bench-section.js';
-import { runLoad } from './mcp-load-worker.js';
-import type { LoadResult } from './mcp-load-worker.js';
+import { alternate } from './harness/alternate.js';
+import { openBenchDb } from './harness/database.js';
+import { round3 } from './harness/measure.js';
+import { percentile } from './harness/section.js';
+import type { BenchRow, BenchSection } from './harness/section.js';
+import { runLoad } from './harness/http-load.js';
+import type { LoadResult } from './harness/http-load.js';
 import { startSdkBaselineServer } from './mcp-sdk-baseline.js';
 import { DOUBLE_KEY, createProtocolFacadeDouble } from '../test/support/mcp/protocol-facade-double.js';
 
@@ -88,10 +88,6 @@ function rate(measured: Measured): number {
   return measured.completed / (measured.elapsedMs / 1000);
 }
 
-function round3(value: number): number {
-  return Number(value.toFixed(3));
-}
-
 function checkClean(name: string, measured: Measured): void {
   if (measured.errors > 0) throw new Error(`${name}: ${measured.errors} failed requests, first: ${measured.firstError ?? '?'}`);
 }
@@ -127,42 +123,6 @@ function countingDb(db: Db, counts: StatementCounts): Db {
     poolStats: () => db.poolStats(),
     close: () => db.close(),
   };
-}
-
-interface BenchDatabase {
-  readonly db: Db;
-  /** Native only: a second pool on the same database that sends every statement unnamed, to price the prepared statements. */
-  readonly unprepared?: Db;
-  readonly label: string;
-  close(): Promise<void>;
-}
-
-async function openBenchDatabase(): Promise<BenchDatabase> {
-  const kind = process.env.BENCH_MCP_DB ?? 'native';
-  if (kind === 'pglite') {
-    const db = await openPgliteDb();
-    return { db, label: 'embedded PGlite', close: () => db.close() };
-  }
-  if (kind !== 'native') throw new Error('BENCH_MCP_DB must be native or pglite');
-  // Fails the section, naming how to install it, when PostgreSQL with pgvector is absent.
-  const server = await startRealPostgres();
-  try {
-    const db = await openPgDb({ url: server.url });
-    const unprepared = await openPgDb({ url: server.url, preparedStatements: 0 });
-    return {
-      db,
-      unprepared,
-      label: 'native PostgreSQL 18',
-      close: async () => {
-        await db.close();
-        await unprepared.close();
-        await server.close();
-      },
-    };
-  } catch (error) {
-    await server.close();
-    throw error;
-  }
 }
 
 /** The facade part of one call (authenticate, listBeacons, projection), in this process at the server's concurrency. */
@@ -274,22 +234,10 @@ async function measureResourceReads(
   for (const [metric, subject, baseline] of pairs) {
     const run = (target: { path: string; body: string; expect: string }): Promise<LoadResult> =>
       runLoad({ port, headers, ...target, concurrency: CONCURRENCY, durationMs: RESOURCE_MS });
-    await run(subject);
-    await run(baseline);
-    const oursRuns: LoadResult[] = [];
-    const baseRuns: LoadResult[] = [];
-    for (let round = 0; round < ROUNDS; round += 1) {
-      // Alternating order, as above.
-      if (round % 2 === 0) {
-        oursRuns.push(await run(subject));
-        baseRuns.push(await run(baseline));
-      } else {
-        baseRuns.push(await run(baseline));
-        oursRuns.push(await run(subject));
-      }
-    }
-    const ours = merge(oursRuns);
-    const base = merge(baseRuns);
+    // Alternating order, one warm-up of each first.
+    const runs = await alternate({ ours: () => run(subject), base: () => run(baseline) }, ROUNDS, { warmup: 1 });
+    const ours = merge(runs.ours);
+    const base = merge(runs.base);
     checkClean(metric, ours);
     checkClean(`${metric} (baseline)`, base);
     rows.push({
@@ -306,7 +254,7 @@ async function measureResourceReads(
 
 export async function runMcpBench(): Promise<BenchSection> {
   const embedder = await createEmbedder({ kind: 'hash' });
-  const database = await openBenchDatabase();
+  const database = await openBenchDb(process.env.BENCH_MCP_DB ?? 'native', 'BENCH_MCP_DB');
   await migrate(database.db, { dimension: embedder.dimension, modelId: embedder.modelId });
   const counts: StatementCounts = { statements: 0, transactions: 0 };
   const facade = createMemoryFacade({ db: countingDb(database.db, counts), embedder });
@@ -346,30 +294,26 @@ export async function runMcpBench(): Promise<BenchSection> {
     runLoad({ port, path: '/mcp', headers, body: CALL, expect: '"structuredContent"', concurrency, durationMs });
 
   try {
-    const targets: [string, (durationMs: number) => Promise<LoadResult>][] = [
-      ['hyphae', (durationMs) => load(oursPort, CONCURRENCY, durationMs)],
-      ['sdk', (durationMs) => load(sdk.port, CONCURRENCY, durationMs)],
-      ['facade-alone', (durationMs) => measureFacadeAlone(facade, key, durationMs)],
-    ];
-    if (fullPort !== undefined) targets.push(['hyphae-full-app', (durationMs) => load(fullPort, CONCURRENCY, durationMs)]);
-    if (unpreparedFacade !== undefined) targets.push(['facade-alone-unprepared', (durationMs) => measureFacadeAlone(unpreparedFacade, key, durationMs)]);
-    for (const [, run] of targets) await run(WARMUP_MS);
-
-    const rounds = new Map<string, LoadResult[]>(targets.map(([name]) => [name, []]));
-    for (let round = 0; round < ROUNDS; round += 1) {
-      // The order rotates each round so warm-up, table state and the machine's load weigh on each alike.
-      const shift = round % targets.length;
-      const ordered = [...targets.slice(shift), ...targets.slice(0, shift)];
-      for (const [name, run] of ordered) rounds.get(name)?.push(await run(ROUND_MS));
-    }
-    const concurrent = new Map([...rounds].map(([name, results]) => [name, merge(results)]));
+    const targets: Record<string, (durationMs: number) => Promise<LoadResult>> = {
+      hyphae: (durationMs) => load(oursPort, CONCURRENCY, durationMs),
+      sdk: (durationMs) => load(sdk.port, CONCURRENCY, durationMs),
+      'facade-alone': (durationMs) => measureFacadeAlone(facade, key, durationMs),
+    };
+    if (fullPort !== undefined) targets['hyphae-full-app'] = (durationMs) => load(fullPort, CONCURRENCY, durationMs);
+    if (unpreparedFacade !== undefined) targets['facade-alone-unprepared'] = (durationMs) => measureFacadeAlone(unpreparedFacade, key, durationMs);
+    // The order rotates each round so warm-up, table state and the machine's load weigh on each alike.
+    const rounds = await alternate(
+      Object.fromEntries(Object.entries(targets).map(([name, run]) => [name, (round: number) => run(round < 0 ? WARMUP_MS : ROUND_MS)])),
+      ROUNDS,
+      { warmup: 1 },
+    );
+    const concurrent = new Map(Object.entries(rounds).map(([name, results]) => [name, merge(results)]));
     const memoryHeaders = { ...headers, 'x-hyphae-key': DOUBLE_KEY };
     const memoryLoad = (port: number): Promise<LoadResult> =>
       runLoad({ port, path: '/mcp', headers: memoryHeaders, body: CALL, expect: '"structuredContent"', concurrency: CONCURRENCY, durationMs: PROTOCOL_MS });
-    await memoryLoad(oursMemoryPort);
-    await memoryLoad(sdkMemory.port);
-    const protocolOurs = merge([await memoryLoad(oursMemoryPort), await memoryLoad(oursMemoryPort)]);
-    const protocolSdk = merge([await memoryLoad(sdkMemory.port), await memoryLoad(sdkMemory.port)]);
+    const protocol = await alternate({ ours: () => memoryLoad(oursMemoryPort), sdk: () => memoryLoad(sdkMemory.port) }, 2, { warmup: 1 });
+    const protocolOurs = merge(protocol.ours);
+    const protocolSdk = merge(protocol.sdk);
     checkClean('protocol-only hyphae', protocolOurs);
     checkClean('protocol-only sdk', protocolSdk);
     // Sequential calls, counting the statements the facade sent meanwhile (the principal cache refreshes every 5 s).

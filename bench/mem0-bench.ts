@@ -20,8 +20,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
-import { processCpuMs } from './child-process-cpu.js';
+import { percentile, type BenchRow, type BenchSection } from './harness/section.js';
+import { processCpuMs } from './harness/process-cpu.js';
 import { syntheticCorpus } from './corpus.js';
 import { mem0Python, startEmbeddingWorker, startHyphaeMcp, startHyphaeRest, startMem0, type MemoryPeer, type PeerCall } from './mem0-peers.js';
 

@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { announced, HYPHAE_BIN, REPO_ROOT, stopChild } from './bench-processes.js';
-import { postJson } from './loopback-post.js';
+import { announced, HYPHAE_BIN, REPO_ROOT, stopChild } from './harness/processes.js';
+import { postJson } from './harness/loopback-post.js';
 
 const MEM0_DRIVER = fileURLToPath(new URL('./mem0-driver.py', import.meta.url));
 const MEM0_VENV_SCRIPT = fileURLToPath(new URL('../scripts/mem0-venv.sh', import.meta.url));

@@ -3,28 +3,19 @@
  * stream held by replica B (p50/p99, against the store round trip itself), and diffs delivered
  * per second to many live streams against the rate the stores produce them.
  */
-import { PGLiteSocketHandler } from '@electric-sql/pglite-socket';
-import type { PGLiteSocketHandlerOptions } from '@electric-sql/pglite-socket';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createKeyAdministration } from '../src/auth/key-administration.js';
 import { createEmbedder } from '../src/embed/create-embedder.js';
 import { NatsBus } from '../src/mesh/nats-bus.js';
 import { callTool, startMeshReplica } from '../test/support/mesh/mesh-replica.js';
 import type { MeshReplica } from '../test/support/mesh/mesh-replica.js';
-import type { Embedder } from '../src/embed/embedder.js';
-import type { Db } from '../src/store/db.js';
-import { migrate } from '../src/store/migrator.js';
-import { openPgDb } from '../src/store/pg-driver.js';
-import { openPgliteDb } from '../src/store/pglite-driver.js';
-import { WireQueryQueue } from '../test/support/wire-query-queue.js';
 import { openSse } from '../test/support/sse-client.js';
 import type { SseConnection } from '../test/support/sse-client.js';
 import { waitFor } from '../test/support/wait-for.js';
 import { NATS_SERVER_BINARY, natsServerInstalled, startNatsServer } from '../test/support/nats-server.js';
-import { percentile } from './bench-section.js';
-import type { BenchRow, BenchSection } from './bench-section.js';
+import { percentile } from './harness/section.js';
+import type { BenchRow, BenchSection } from './harness/section.js';
+import { startWireDatabase } from './harness/wire-database.js';
 
 const TENANT = 'bench';
 const INTEREST = 'the checkout service latency budget';
@@ -33,46 +24,12 @@ const FANOUT_STREAMS = Number(process.env.HYPHAE_BENCH_MESH_STREAMS ?? 16);
 const FANOUT_STORES = Number(process.env.HYPHAE_BENCH_MESH_STORES ?? 150);
 const STORE_CONCURRENCY = 8;
 
-export interface BenchDatabase {
-  connect(max: number): Promise<Db>;
-  close(): Promise<void>;
-}
-
-/** One PostgreSQL for both replicas: PGlite served over the wire protocol (the test helper needs vitest). */
-export async function startBenchDatabase(embedder: Embedder): Promise<BenchDatabase> {
-  const pglite = await openPgliteDb();
-  await migrate(pglite, { modelId: embedder.modelId, dimension: embedder.dimension });
-  const queue = new WireQueryQueue(pglite.pglite);
-  const handlers = new Set<PGLiteSocketHandler>();
-  const server = createServer((socket) => {
-    const handler = new PGLiteSocketHandler({ queryQueue: queue as unknown as PGLiteSocketHandlerOptions['queryQueue'], closeOnDetach: true });
-    handlers.add(handler);
-    void handler.attach(socket);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const url = `postgresql://postgres:postgres@127.0.0.1:${(server.address() as AddressInfo).port}/postgres?sslmode=disable`;
-  const pools: Db[] = [];
-  return {
-    async connect(max: number): Promise<Db> {
-      const db = await openPgDb({ url, max });
-      pools.push(db);
-      return db;
-    },
-    async close(): Promise<void> {
-      await Promise.all(pools.map((db) => db.close().catch(() => undefined)));
-      await Promise.all([...handlers].map((handler) => handler.detach(true)));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await pglite.close();
-    },
-  };
-}
-
 export async function runMeshBench(): Promise<BenchSection> {
   // A missing prerequisite is a failed section (exit code 1), never a row of zeros.
   if (!natsServerInstalled()) throw new Error(`the mesh bench needs ${NATS_SERVER_BINARY}, which was not found (apt-get install -y nats-server)`);
   const nats = await startNatsServer();
   const embedder = await createEmbedder({ kind: 'hash' });
-  const database = await startBenchDatabase(embedder);
+  const database = await startWireDatabase(embedder);
   const replicas: MeshReplica[] = [];
   const streams: SseConnection[] = [];
   try {

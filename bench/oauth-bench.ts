@@ -20,8 +20,8 @@ import { createMemoryFacade } from '../src/service/index.js';
 import { migrate } from '../src/store/migrator.js';
 import { openPgliteDb } from '../src/store/pglite-driver.js';
 import { startAuthorizationServer } from '../test/support/authorization-server.js';
-import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
-import { postJson } from './loopback-post.js';
+import { percentile, type BenchRow, type BenchSection } from './harness/section.js';
+import { postJson } from './harness/loopback-post.js';
 
 const PUBLIC_URL = 'http://127.0.0.1:8787';
 const ROUNDS = 10;

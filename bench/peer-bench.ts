@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
+import { percentile, type BenchRow, type BenchSection } from './harness/section.js';
 import { syntheticCorpus } from './corpus.js';
 
 const HYPHAE_BIN = fileURLToPath(new URL('../bin/hyphae.js', import.meta.url));

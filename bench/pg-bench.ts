@@ -33,12 +33,13 @@ import { openPgliteDb } from '../src/store/pglite-driver.js';
 import { KNN_DEFAULTS } from '../src/store/knn-session.js';
 import { toVectorParam, type VectorParam } from '../src/store/vector-param.js';
 import type { RealPostgres } from '../test/support/real-postgres.js';
-import { percentile, type BenchRow, type BenchSection } from './bench-section.js';
+import { percentile, type BenchRow, type BenchSection } from './harness/section.js';
 import { syntheticCorpus } from './corpus.js';
-import { startBenchDatabase } from './mesh-bench.js';
-import { hnswLabel } from './hnsw-build.js';
-import { createDatabase, loadCellDatabase, startBenchPostgres } from './pg-bench-database.js';
-import { beaconCost, beaconRows, bulkLoad, type BeaconCost } from './store-bench.js';
+import { startWireDatabase } from './harness/wire-database.js';
+import { hnswLabel } from './harness/hnsw-build.js';
+import { createDatabase, loadCellDatabase, startBenchPostgres } from './harness/postgres.js';
+import { beaconCost, beaconRows, type BeaconCost } from './beacon-cost.js';
+import { bulkLoad } from './harness/bulk-load.js';
 
 const TENANT = 'bench';
 const PROJECT = 'default';
@@ -422,7 +423,7 @@ export async function runPgBench(): Promise<BenchSection> {
   if (!parts.includes('pglite')) return { name: 'native PostgreSQL 18 + pgvector 0.8', rows };
   // PGlite beside it: embedded (one process, one session), and two replicas sharing one PGlite over the wire protocol (the clustered set-up before native PostgreSQL).
   await throughput('PGlite embedded', () => openPgliteDb({}), 1, stores ?? 400, rows);
-  const wire = await startBenchDatabase(new HashEmbedder());
+  const wire = await startWireDatabase(new HashEmbedder());
   try {
     await throughput('PGlite over the wire', () => wire.connect(10), 2, stores ?? 400, rows);
   } finally {

@@ -19,9 +19,9 @@ import { dumpReaderFor, exportDumpLines, fileDumpSource, importDump } from '../s
 import { migrate } from '../src/store/migrator.js';
 import { openPgDb } from '../src/store/pg-driver.js';
 import { requirePostgresRoot } from '../test/support/real-postgres.js';
-import type { BenchRow, BenchSection } from './bench-section.js';
+import type { BenchRow, BenchSection } from './harness/section.js';
 import { syntheticCorpus } from './corpus.js';
-import { createDatabase, loadCellDatabase, startBenchPostgres } from './pg-bench-database.js';
+import { createDatabase, loadCellDatabase, startBenchPostgres } from './harness/postgres.js';
 
 const CORPUS_SEED = 42;
 

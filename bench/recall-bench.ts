@@ -16,16 +16,15 @@
 import { SEARCH_MODES, type SearchMode } from '../src/core/cell-types.js';
 import type { Principal } from '../src/core/principal.js';
 import type { Embedder } from '../src/embed/embedder.js';
-import { HashEmbedder } from '../src/embed/hash-embedder.js';
-import { MiniLmEmbedder } from '../src/embed/minilm-embedder.js';
-import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/index.js';
-import { defaultHybridWeightsFor, defaultNearDuplicateSimilarityFor, type FacadeConfig, type HybridWeights } from '../src/service/facade-config.js';
-import { migrate } from '../src/store/migrator.js';
-import { openPgliteDb, type PgliteDb } from '../src/store/pglite-driver.js';
+import { defaultHybridWeightsFor, defaultNearDuplicateSimilarityFor, type HybridWeights } from '../src/service/facade-config.js';
+import type { PgliteDb } from '../src/store/pglite-driver.js';
 import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
-import type { BenchRow, BenchSection } from './bench-section.js';
-import { applyBenchHnsw } from './hnsw-build.js';
+import { benchEmbedder } from './harness/embedders.js';
+import { openEngine, QUIET_HITS } from './harness/engine.js';
+import { applyBenchHnsw } from './harness/hnsw-build.js';
+import { round } from './harness/measure.js';
+import type { BenchRow, BenchSection } from './harness/section.js';
 import { mergeConfusionRows } from './merge-confusion.js';
 import { storeGuardCostRows } from './store-guard-cost.js';
 import { RECALL_CATEGORIES, recallFixture, scoreRankings, type FixtureQuestion, type RankingScore, type RecallFixture } from './recall-fixture.js';
@@ -33,19 +32,7 @@ import { RECALL_CATEGORIES, recallFixture, scoreRankings, type FixtureQuestion, 
 const K = 10;
 const FUSION_DEPTH = 20;
 const RRF_K = 60;
-const QUIET: Partial<FacadeConfig> = { hitFlushIntervalMs: 3_600_000 };
 const WEIGHT_SWEEP: readonly HybridWeights[] = (process.env.BENCH_RECALL_SWEEP_IDENTIFIER ?? '0,0.1,0.2,0.3').split(',').map(Number).flatMap((identifier) => (process.env.BENCH_RECALL_SWEEP_TEXT ?? '0,0.05,0.1,0.2,0.5,1').split(',').map(Number).map((text) => ({ identifier, text })));
-
-function round(value: number, digits = 3): number {
-  return Number(value.toPrecision(digits));
-}
-
-function makeEmbedder(kind: string): Embedder {
-  if (kind === 'minilm') return new MiniLmEmbedder();
-  if (kind === 'use-lite') return new UseLiteEmbedder();
-  if (kind === 'hash') return new HashEmbedder();
-  throw new Error(`BENCH_RECALL_EMBEDDERS: unknown embedder ${kind}`);
-}
 
 interface Loaded {
   readonly db: PgliteDb;
@@ -57,12 +44,8 @@ interface Loaded {
 
 /** The fixture's memories as cells of one project (similarity off, so every memory is a cell), statistics analysed. */
 async function load(embedder: Embedder, fixture: RecallFixture): Promise<Loaded> {
-  const db = await openPgliteDb();
-  await migrate(db, { modelId: embedder.modelId, dimension: embedder.dimension });
-  await applyBenchHnsw(db);
-  const facade = createMemoryFacade({ db, embedder, config: { ...QUIET, nearDuplicateSimilarity: null } });
-  const key = await facade.keyAdmin.createKey({ tenant: 'bench', agent: 'bench', default_project: 'fixture', projects: ['fixture'] });
-  const principal = await facade.authenticate(key.key);
+  const engine = await openEngine(embedder, { prepare: applyBenchHnsw, config: { nearDuplicateSimilarity: null }, key: { default_project: 'fixture', projects: ['fixture'] } });
+  const { db, facade, principal } = engine;
   const indexOf = new Map<string, number>();
   for (const [i, memory] of fixture.memories.entries()) {
     const stored = await facade.store(principal, { content: memory.content, cell_type: memory.cellType, salience: 0.5 });
@@ -117,7 +100,7 @@ function qualityRow(label: string, score: RankingScore, vector: RankingScore, de
 }
 
 async function qualityRows(kind: string, fixture: RecallFixture, rows: BenchRow[]): Promise<void> {
-  const embedder = makeEmbedder(kind);
+  const embedder = benchEmbedder(kind, 'BENCH_RECALL_EMBEDDERS');
   const loaded = await load(embedder, fixture);
   try {
     const facade = loaded.facades[0] as ManagedMemoryFacade;
@@ -135,7 +118,7 @@ async function qualityRows(kind: string, fixture: RecallFixture, rows: BenchRow[
     rows.push(qualityRow(`${embedder.modelId} reciprocal rank fusion (not chosen)`, scoreRankings(questions, rrf), vector, byCategory(questions, rrf)));
     const sweep: string[] = [];
     for (const weights of WEIGHT_SWEEP) {
-      const swept = createMemoryFacade({ db: loaded.db, embedder, config: { ...QUIET, hybridWeights: weights } });
+      const swept = createMemoryFacade({ db: loaded.db, embedder, config: { ...QUIET_HITS, hybridWeights: weights } });
       loaded.facades.push(swept);
       const score = scoreRankings(questions, await rankings(loaded, swept, questions, 'hybrid'));
       sweep.push(`${weights.identifier}/${weights.text}: ${round(score.top1, 2)}/${round(score.top5, 2)}`);

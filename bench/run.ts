@@ -2,74 +2,21 @@
  * `npm run bench [section…]`: runs each benchmark section in turn, writes
  * bench/results/<section>.json and prints one table. Every figure that matters carries its
  * ratio to a baseline measured in the same run, so results compare across machines.
+ * `npm run bench -- --against <git-ref> [--rounds n] section…`: the same sections of <git-ref> and
+ * of this tree, alternately in separate processes, and each metric after ÷ before (bench/harness/against.ts).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BenchSection } from './bench-section.js';
-
-interface SectionEntry {
-  readonly name: string;
-  readonly module: string;
-  readonly exportName: string;
-  readonly onlyWhenNamed?: boolean;
-}
-
-const SECTIONS: readonly SectionEntry[] = [
-  { name: 'embed', module: './embed-bench.js', exportName: 'runEmbedBench' },
-  { name: 'store', module: './store-bench.js', exportName: 'runStoreBench' },
-  { name: 'pg', module: './pg-bench.js', exportName: 'runPgBench' },
-  { name: 'rest', module: './rest-bench.js', exportName: 'runRestBench' },
-  { name: 'mcp', module: './mcp-bench.js', exportName: 'runMcpBench' },
-  { name: 'grpc', module: './grpc-bench.js', exportName: 'runGrpcBench' },
-  { name: 'oauth', module: './oauth-bench.js', exportName: 'runOAuthBench' },
-  { name: 'mesh', module: './mesh-bench.js', exportName: 'runMeshBench' },
-  { name: 'channel', module: './channel-bench.js', exportName: 'runChannelBench' },
-  { name: 'worker', module: './worker-bench.js', exportName: 'runWorkerBench' },
-  { name: 'peer', module: './peer-bench.js', exportName: 'runPeerBench' },
-  { name: 'mem0', module: './mem0-bench.js', exportName: 'runMem0Bench' },
-  { name: 'abuse', module: './abuse-bench.js', exportName: 'runAbuseBench' },
-  { name: 'dedup', module: './dedup-bench.js', exportName: 'runDedupBench' },
-  { name: 'port', module: './port-bench.js', exportName: 'runPortBench' },
-  { name: 'console', module: './console-bench.js', exportName: 'runConsoleBench' },
-  { name: 'recall', module: './recall-bench.js', exportName: 'runRecallBench' },
-  { name: 'operator', module: '../operator/bench/operator-bench.js', exportName: 'runOperatorBench' },
-  // Only when named (`npm run bench scale`): a million cells, 10k live streams, 1k agents take a while.
-  { name: 'scale', module: './scale-bench.js', exportName: 'runScaleBench', onlyWhenNamed: true },
-  // Only when named (`npm run bench cluster`): it starts a Kubernetes node, as root, for minutes.
-  { name: 'cluster', module: './cluster-bench.js', exportName: 'runClusterBench', onlyWhenNamed: true },
-];
+import { runAgainst } from './harness/against.js';
+import type { BenchSection } from './harness/section.js';
+import { printSection } from './harness/table.js';
+import { selectSections, type SectionEntry } from './sections.js';
 
 const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
 
-function format(value: number | undefined, digits = 3): string {
-  if (value === undefined || Number.isNaN(value)) return '';
-  if (Math.abs(value) >= 1000) return value.toFixed(0);
-  return Number(value.toPrecision(digits)).toString();
-}
-
-function printSection(section: BenchSection): void {
-  const header = ['metric', 'value', 'unit', 'baseline', 'ratio', 'target', 'note'];
-  const rows = section.rows.map((row) => [
-    row.metric,
-    format(row.value),
-    row.unit,
-    format(row.baseline),
-    row.ratio === undefined ? '' : `${format(row.ratio)}×`,
-    row.target ?? '',
-    row.note ?? '',
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
-  console.log(`\n## ${section.name}`);
-  console.log(line(header));
-  console.log(line(widths.map((w) => '-'.repeat(w))));
-  for (const r of rows) console.log(line(r));
-}
-
-async function main(selected: readonly string[]): Promise<void> {
+async function runSections(wanted: readonly SectionEntry[]): Promise<void> {
   await mkdir(resultsDir, { recursive: true });
-  const wanted = selected.length > 0 ? SECTIONS.filter((s) => selected.includes(s.name)) : SECTIONS.filter((s) => s.onlyWhenNamed !== true);
   let failed = 0;
   for (const entry of wanted) {
     const started = Date.now();
@@ -91,4 +38,36 @@ async function main(selected: readonly string[]): Promise<void> {
   if (failed > 0) process.exitCode = 1;
 }
 
-await main(process.argv.slice(2));
+interface Invocation {
+  readonly names: string[];
+  readonly against?: string;
+  readonly rounds: number;
+}
+
+function parseArguments(args: readonly string[]): Invocation {
+  const names: string[] = [];
+  let against: string | undefined;
+  let rounds = 2;
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    if (arg === '--against' || arg === '--rounds') {
+      const value = args[(i += 1)];
+      if (value === undefined) throw new Error(`${arg} needs a value`);
+      if (arg === '--against') against = value;
+      else rounds = Number(value);
+      if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds must be a whole number from 1');
+    } else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}; known: --against <git-ref>, --rounds <n>`);
+    else names.push(arg);
+  }
+  return { names, rounds, ...(against === undefined ? {} : { against }) };
+}
+
+try {
+  const invocation = parseArguments(process.argv.slice(2));
+  const wanted = selectSections(invocation.names);
+  if (invocation.against === undefined) await runSections(wanted);
+  else await runAgainst(invocation.against, wanted.map((s) => s.name), invocation.rounds);
+} catch (error) {
+  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+}

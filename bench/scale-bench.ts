@@ -13,12 +13,12 @@
 import { cpus, loadavg } from 'node:os';
 import { openPgDb } from '../src/store/pg-driver.js';
 import { startRealPostgres } from '../test/support/real-postgres.js';
-import type { BenchRow, BenchSection } from './bench-section.js';
+import type { BenchRow, BenchSection } from './harness/section.js';
 import { beaconCosts, sizes } from './pg-bench.js';
-import { createDatabase } from './pg-bench-database.js';
+import { createDatabase } from './harness/postgres.js';
 import { scaleCellRows } from './scale-cells.js';
 import { scaleLiveRows } from './scale-live.js';
-import { beaconRows } from './store-bench.js';
+import { beaconRows } from './beacon-cost.js';
 
 export async function runScaleBench(): Promise<BenchSection> {
   const cells = sizes('BENCH_SCALE_CELLS', '10000,1000000', 1000);

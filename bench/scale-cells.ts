@@ -15,10 +15,10 @@ import { openPgDb } from '../src/store/pg-driver.js';
 import { toVectorParam } from '../src/store/vector-param.js';
 import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
 import type { RealPostgres } from '../test/support/real-postgres.js';
-import { percentile, type BenchRow } from './bench-section.js';
-import { processTreeCpuMs } from './child-process-cpu.js';
-import { hnswLabel, withBenchHnsw } from './hnsw-build.js';
-import { createDatabase, dropDatabase, postmasterPid } from './pg-bench-database.js';
+import { percentile, type BenchRow } from './harness/section.js';
+import { processTreeCpuMs } from './harness/process-cpu.js';
+import { hnswLabel, withBenchHnsw } from './harness/hnsw-build.js';
+import { createDatabase, dropDatabase, postmasterPid } from './harness/postgres.js';
 import { CELL_VECTOR_SQL, cellBaseJoin, SCALE_DIMENSION, SCALE_MODEL_ID, ScaleVectors } from './scale-vectors.js';
 
 const TENANT = 'scale';

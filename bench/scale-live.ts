@@ -15,12 +15,12 @@ import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/ind
 import { migrate } from '../src/store/migrator.js';
 import { openPgDb } from '../src/store/pg-driver.js';
 import type { RealPostgres } from '../test/support/real-postgres.js';
-import { percentile, type BenchRow } from './bench-section.js';
-import { announced, HYPHAE_BIN, REPO_ROOT, stopChild } from './bench-processes.js';
-import { processCpuMs, processRssBytes, processTreeCpuMs } from './child-process-cpu.js';
+import { percentile, type BenchRow } from './harness/section.js';
+import { announced, HYPHAE_BIN, REPO_ROOT, stopChild } from './harness/processes.js';
+import { processCpuMs, processRssBytes, processTreeCpuMs } from './harness/process-cpu.js';
 import { syntheticCorpus } from './corpus.js';
-import { postJson } from './loopback-post.js';
-import { createDatabase, postmasterPid } from './pg-bench-database.js';
+import { postJson } from './harness/loopback-post.js';
+import { createDatabase, postmasterPid } from './harness/postgres.js';
 
 const TENANT = 'live';
 const WATCHERS = 20;

@@ -11,7 +11,7 @@ import type { Embedder } from '../src/embed/embedder.js';
 import { createMemoryFacade } from '../src/service/index.js';
 import { statementsContrast } from '../src/service/cells/restatement-contrast.js';
 import type { Db } from '../src/store/db.js';
-import type { BenchRow } from './bench-section.js';
+import type { BenchRow } from './harness/section.js';
 import { PREDICATE_PAIRS } from './fixtures/merge-predicate-pairs.js';
 import { SUBJECT_PAIRS } from './fixtures/recall-subject-pairs.js';
 import { CONTRADICTION_PAIRS, DISTINCT_PAIRS, RESTATEMENT_PAIRS, type StatementPair } from './near-duplicate-fixture.js';

@@ -12,8 +12,8 @@ import { NatsEmbedder } from '../src/embed/nats-embedder.js';
 import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
 import { runWorker } from '../src/worker/run-worker.js';
 import { NATS_SERVER_BINARY, natsServerInstalled, startNatsServer } from '../test/support/nats-server.js';
-import { percentile } from './bench-section.js';
-import type { BenchRow, BenchSection } from './bench-section.js';
+import { percentile } from './harness/section.js';
+import type { BenchRow, BenchSection } from './harness/section.js';
 import { syntheticCorpus } from './corpus.js';
 
 const HYPHAE_BIN = fileURLToPath(new URL('../bin/hyphae.js', import.meta.url));

@@ -3,8 +3,8 @@
  * build parameters instead of the migrations' ones, so candidates compare on the same data; unset,
  * the index is built as the product builds it (src/store/vector-indexes.ts).
  */
-import type { Queryable } from '../src/store/db.js';
-import { createVectorIndex, dropVectorIndex, hnswBuildClause, type HnswBuildParameters, type VectorTable } from '../src/store/vector-indexes.js';
+import type { Queryable } from '../../src/store/db.js';
+import { createVectorIndex, dropVectorIndex, hnswBuildClause, type HnswBuildParameters, type VectorTable } from '../../src/store/vector-indexes.js';
 
 /** `m/ef_construction` (e.g. 12/48) as build parameters. */
 export function parseHnswBuild(text: string): HnswBuildParameters {

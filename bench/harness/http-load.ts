@@ -1,5 +1,5 @@
 /**
- * The load generator of the MCP bench, run in a child process so it shares neither the event loop
+ * The load generator of the HTTP benches (mcp, rest, oauth, …), run in a child process so it shares neither the event loop
  * nor the CPU accounting of the servers it measures: N keep-alive connections, each sending the
  * same POST back to back for a fixed time, recording every latency.
  */

@@ -2,8 +2,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const HYPHAE_BIN = fileURLToPath(new URL('../bin/hyphae.js', import.meta.url));
-export const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const HYPHAE_BIN = fileURLToPath(new URL('../../bin/hyphae.js', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Resolves with the first match of `pattern` in the child's stderr; rejects if it exits first. */
 export function announced(child: ChildProcess, pattern: RegExp, what: string): Promise<RegExpExecArray> {

@@ -1,12 +1,12 @@
-/** The native PostgreSQL set-up that bench/pg-bench.ts and bench/dedup-bench.ts share. */
+/** Native PostgreSQL fixtures: a throwaway cluster (HYPHAE_POSTGRES_ROOT), databases on it, cells bulk-loaded. */
 import pg from 'pg';
-import type { Embedder } from '../src/embed/embedder.js';
-import { migrate } from '../src/store/migrator.js';
-import { openPgDb } from '../src/store/pg-driver.js';
-import { startRealPostgres, type RealPostgres } from '../test/support/real-postgres.js';
-import type { Queryable } from '../src/store/db.js';
-import { parentPid } from './child-process-cpu.js';
-import { bulkLoad } from './store-bench.js';
+import type { Embedder } from '../../src/embed/embedder.js';
+import { migrate } from '../../src/store/migrator.js';
+import { openPgDb } from '../../src/store/pg-driver.js';
+import { startRealPostgres, type RealPostgres } from '../../test/support/real-postgres.js';
+import type { Queryable } from '../../src/store/db.js';
+import { parentPid } from './process-cpu.js';
+import { bulkLoad } from './bulk-load.js';
 
 /** A throwaway cluster started as the tests start theirs, with the memory a 100k HNSW build wants; fails, naming how to install it, when PostgreSQL with pgvector is absent. */
 export function startBenchPostgres(): Promise<RealPostgres> {
