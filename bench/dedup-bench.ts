@@ -18,7 +18,7 @@ import { MiniLmEmbedder } from '../src/embed/minilm-embedder.js';
 import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/index.js';
 import { defaultNearDuplicateSimilarityFor } from '../src/service/facade-config.js';
-import { statementsContrast } from '../src/service/cells/restatement-contrast.js';
+import { restatementContrast } from '../src/service/cells/restatement-contrast.js';
 import { openPgDb } from '../src/store/pg-driver.js';
 import type { RealPostgres } from '../test/support/real-postgres.js';
 import { percentile, type BenchRow, type BenchSection } from './harness/section.js';
@@ -48,7 +48,7 @@ async function scorePairs(embedder: Embedder, pairs: readonly StatementPair[]): 
     const [[a], [b]] = [await embedder.embed([pair.first]), await embedder.embed([pair.second])];
     let dot = 0;
     for (let i = 0; i < (a as Float32Array).length; i++) dot += ((a as Float32Array)[i] ?? 0) * ((b as Float32Array)[i] ?? 0);
-    scored.push({ similarity: dot, contrast: statementsContrast(pair.first, pair.second) !== null });
+    scored.push({ similarity: dot, contrast: restatementContrast(pair.first, pair.second) !== null });
   }
   return scored;
 }

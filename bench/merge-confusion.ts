@@ -7,7 +7,7 @@
  */
 import type { Embedder } from '../src/embed/embedder.js';
 import { createMemoryFacade } from '../src/service/index.js';
-import { statementsContrast } from '../src/service/cells/restatement-contrast.js';
+import { restatementContrast } from '../src/service/cells/restatement-contrast.js';
 import type { Db } from '../src/store/db.js';
 import type { BenchRow } from './harness/section.js';
 import { PREDICATE_PAIRS } from './fixtures/merge-predicate-pairs.js';
@@ -60,7 +60,7 @@ export async function mergeConfusionRows(db: Db, embedder: Embedder, similarity:
         await facade.store(principal, { content: pair.first, cell_type: 'Fact', salience: 0.5 });
         const { reinforced } = await facade.store(principal, { content: pair.second, cell_type: 'Fact', salience: 0.5 });
         if (reinforced) merged += 1;
-        const contrast = statementsContrast(pair.first, pair.second);
+        const contrast = restatementContrast(pair.first, pair.second);
         const close = similarity !== null && (await cosine(embedder, pair.first, pair.second)) >= similarity;
         if (close && contrast !== 'number' && contrast !== 'negation') mergedBefore += 1;
         if (reinforced || (close && contrast === 'predicate')) mergedWithoutPredicate += 1;

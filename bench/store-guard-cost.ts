@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Embedder } from '../src/embed/embedder.js';
 import { createMemoryFacade } from '../src/service/index.js';
-import { statementsContrast } from '../src/service/cells/restatement-contrast.js';
+import { restatementContrast } from '../src/service/cells/restatement-contrast.js';
 import type { Db } from '../src/store/db.js';
 import type { BenchRow } from './harness/section.js';
 import { PREDICATE_PAIRS } from './fixtures/merge-predicate-pairs.js';
@@ -47,7 +47,7 @@ export async function storeGuardCostRows(db: Db, embedder: Embedder, similarity:
   }
   const [off, on] = [Math.min(...without), Math.min(...withGuards)];
   const started = performance.now();
-  for (let round = 0; round < GUARD_ROUNDS; round++) for (const pair of PAIRS) statementsContrast(pair.first, pair.second);
+  for (let round = 0; round < GUARD_ROUNDS; round++) for (const pair of PAIRS) restatementContrast(pair.first, pair.second);
   const guardUs = ((performance.now() - started) * 1000) / (GUARD_ROUNDS * PAIRS.length);
   rows.push({
     metric: `${embedder.modelId}: store cost with near-duplicate reinforcement and its guards vs identical-only`,

@@ -3,7 +3,7 @@
  * removed by a timer in the runtime. These are system jobs and run across tenants.
  */
 import type { Db } from '../store/db.js';
-import { purgeExpiredBeacons as deleteExpiredBeacons } from '../store/beacon-repository.js';
+import { purgeBeaconsExpiredBy } from '../store/beacon-repository.js';
 import { purgeDiffsBefore } from '../store/diff-repository.js';
 
 const MS_PER_DAY = 86_400_000;
@@ -21,7 +21,7 @@ export async function purgeExpiredDiffs(db: Db, olderThanDays: number, now: Date
 }
 
 export async function purgeExpiredBeacons(db: Db, now: Date = new Date()): Promise<number> {
-  return deleteExpiredBeacons(db, now);
+  return purgeBeaconsExpiredBy(db, now);
 }
 
 export interface RetentionOptions {

@@ -164,7 +164,7 @@ export async function beaconsThatReceived(q: Queryable, tenantId: string, nodeId
 }
 
 /** Retention: removes beacons that expired before `now`, across tenants (a system job). */
-export async function purgeExpiredBeacons(q: Queryable, now: Date): Promise<number> {
+export async function purgeBeaconsExpiredBy(q: Queryable, now: Date): Promise<number> {
   const result = await q.query(`DELETE FROM beacons WHERE expires_at IS NOT NULL AND expires_at <= $1`, [now.toISOString()]);
   return result.rowCount;
 }

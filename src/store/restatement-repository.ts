@@ -1,8 +1,9 @@
-/** SQL of near-duplicate reinforcement (src/service/cells/restatement.ts). Every statement is scoped by tenant_id. */
+/** SQL of restatements (src/service/cells/restatement.ts): find the restated cell, record a restatement, read the records. Every statement is scoped by tenant_id. */
 import type { CellType } from '../core/cell-types.js';
-import type { SourceRef } from '../core/entities.js';
+import type { Corroboration, SourceRef } from '../core/entities.js';
 import { cellColumns, type CellRow } from './cell-row.js';
 import type { Queryable } from './db.js';
+import { isoText } from './sql-time.js';
 import type { VectorParam } from './vector-param.js';
 
 export interface RestatedCell {
@@ -45,7 +46,7 @@ export interface Restatement {
   /** The restating agent's trust; it raises the cell's only the first time that agent restates it. */
   readonly trust: number;
   readonly now: Date;
-  /** What the reinforcing store carried, kept as the cell's corroboration record. */
+  /** What the restating store carried, kept as the restatement's record (table corroborations). */
   readonly record: {
     readonly corroborationId: string;
     readonly content: string;
@@ -65,7 +66,7 @@ export interface Restatement {
  * new to it. The author restating its own cell corroborates nothing new. Null when the cell is gone
  * or was superseded meanwhile (and nothing is written).
  */
-export async function reinforceCell(q: Queryable, restatement: Restatement): Promise<CellRow | null> {
+export async function recordRestatement(q: Queryable, restatement: Restatement): Promise<CellRow | null> {
   const { record } = restatement;
   const result = await q.query<CellRow>(
     `WITH reinforced AS (
@@ -97,8 +98,8 @@ export async function reinforceCell(q: Queryable, restatement: Restatement): Pro
   return result.rows[0] ?? null;
 }
 
-/** Records the key of a reinforcing store; false when the agent already used it, for a cell or another reinforcement (this store is a replay). */
-export async function insertReinforcementKey(q: Queryable, tenantId: string, agent: string, key: string, nodeId: string, now: Date): Promise<boolean> {
+/** Records the idempotency key of a restating store (table reinforcement_keys); false when the agent already used it, for a cell or another restatement (this store is a replay). */
+export async function insertRestatementKey(q: Queryable, tenantId: string, agent: string, key: string, nodeId: string, now: Date): Promise<boolean> {
   const result = await q.query(
     `INSERT INTO reinforcement_keys (tenant_id, agent, idempotency_key, node_id, created_at)
      SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM cells WHERE tenant_id = $1 AND source_agent = $2 AND idempotency_key = $3)
@@ -108,7 +109,19 @@ export async function insertReinforcementKey(q: Queryable, tenantId: string, age
   return result.rowCount > 0;
 }
 
-/** Forgets a reinforcement key recorded in this transaction for a reinforcement that did not happen. */
-export async function deleteReinforcementKey(q: Queryable, tenantId: string, agent: string, key: string): Promise<void> {
+/** Forgets a restatement key recorded in this transaction for a restatement that did not happen. */
+export async function deleteRestatementKey(q: Queryable, tenantId: string, agent: string, key: string): Promise<void> {
   await q.query('DELETE FROM reinforcement_keys WHERE tenant_id = $1 AND agent = $2 AND idempotency_key = $3', [tenantId, agent, key]);
+}
+
+/** The records of the restatements of these cells (table corroborations, the wire's `corroborations`), oldest first. */
+export async function restatementRecordsOf(q: Queryable, tenantId: string, nodeIds: readonly string[]): Promise<Corroboration[]> {
+  if (nodeIds.length === 0) return [];
+  const result = await q.query<Corroboration>(
+    `SELECT corroboration_id::text AS corroboration_id, node_id::text AS node_id, agent, content, salience, scene_id::text AS scene_id,
+       source_ref, metadata, similarity, ${isoText('created_at')} AS created_at
+     FROM corroborations WHERE tenant_id = $1 AND node_id = ANY($2::uuid[]) ORDER BY created_at, corroboration_id`,
+    [tenantId, nodeIds],
+  );
+  return result.rows;
 }

@@ -7,7 +7,7 @@ import { parseVectorText } from './vector-text.js';
  * byte-array parameter in binary format — `pg` a Buffer, PGlite's Bind any byte view — and
  * `$n::vector` receives it, so no number is printed in Node nor parsed back in PostgreSQL. The text
  * form cost 0.66 ms of CPU per 384-d minilm vector in PGlite against 0.015 ms for this, and a minilm
- * store binds its vector three times (the near-duplicate probe, the INSERT, the beacon match).
+ * store binds its vector three times (the restatement probe, the INSERT, the beacon match).
  */
 export type VectorParam = Buffer & { readonly __vectorParam: true };
 

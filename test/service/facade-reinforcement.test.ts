@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diff } from '../../src/core/entities.js';
 import type { Principal } from '../../src/core/principal.js';
-import { statementsContrast } from '../../src/service/cells/restatement-contrast.js';
+import { restatementContrast } from '../../src/service/cells/restatement-contrast.js';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
 import { freshTenant } from '../support/facade-expectations.js';
 
@@ -127,7 +127,7 @@ describe.each(TEST_DRIVERS)('near-duplicate reinforcement on %s (minilm)', (driv
     // The pair is as close as a rewording and the number/negation guard alone would fold it: only the subject guard keeps it apart.
     const [a, b] = await rt.embedder.embed([first, second]);
     expect(cosine(a as Float32Array, b as Float32Array)).toBeGreaterThanOrEqual(0.85);
-    expect(['number', 'negation']).not.toContain(statementsContrast(first, second));
+    expect(['number', 'negation']).not.toContain(restatementContrast(first, second));
     const { author, peer } = await team();
     const kept = await rt.facade.store(author, { content: first, cell_type: 'Decision', salience: 0.5 });
     const other = await rt.facade.store(peer, { content: second, cell_type: 'Decision', salience: 0.5 });
@@ -142,7 +142,7 @@ describe.each(TEST_DRIVERS)('near-duplicate reinforcement on %s (minilm)', (driv
     // As close as a rewording, with the same subject: only the predicate guard keeps the two claims apart.
     const [a, b] = await rt.embedder.embed([first, second]);
     expect(cosine(a as Float32Array, b as Float32Array)).toBeGreaterThanOrEqual(0.85);
-    expect(statementsContrast(first, second)).toBe('predicate');
+    expect(restatementContrast(first, second)).toBe('predicate');
     const { author } = await team();
     const kept = await rt.facade.store(author, { content: first, cell_type: 'Risk', salience: 0.5 });
     const other = await rt.facade.store(author, { content: second, cell_type: 'Risk', salience: 0.5 });

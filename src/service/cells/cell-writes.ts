@@ -1,4 +1,4 @@
-/** The facade's cell writes: store (with supersession and near-duplicate reinforcement), delete, forget, purge, and promotion. */
+/** The facade's cell writes: store (with supersession and restatement), delete, forget, purge, and promotion. */
 import { randomUUID } from 'node:crypto';
 import { PROMOTABLE_TYPES } from '../../core/cell-types.js';
 import type { PurgedProject, StoredNode } from '../../core/entities.js';
@@ -18,17 +18,17 @@ import { cellEnergy } from '../facade/entity-mapping.js';
 import { cellChange } from '../gossip/gossip-writer.js';
 import { checkStoreLimits, parseInput, parseUuid } from '../facade/input-validation.js';
 import type { MemoryFacade } from '../memory-facade.js';
-import { reinforceRestatement } from './restatement.js';
+import { applyRestatement } from './restatement.js';
 import { insertNewCell } from './cell-insert.js';
 import type { FacadeContext } from '../facade/facade-context.js';
 import { replayable, supersedable, visibleCell, visibleScene } from '../facade/visibility.js';
 
 /**
- * ef_search of a store's near-duplicate probe. It asks for one neighbour at similarity ≥ 0.85 —
+ * ef_search of a store's restatement probe. It asks for one neighbour at similarity ≥ 0.85 —
  * so near that the graph walk reaches it from few candidates — not for a ranked list, and the
  * session's 40 cost 4× the walk (docs/storage.md, the store path).
  */
-const NEAR_DUPLICATE_EF_SEARCH = 10;
+const RESTATEMENT_EF_SEARCH = 10;
 
 export type CellWriteOperations = Pick<MemoryFacade, 'store' | 'deleteCell' | 'forgetCells' | 'purgeProject'>;
 
@@ -44,7 +44,7 @@ export function cellWriteOperations(ctx: FacadeContext): CellWriteOperations {
       }
       const embedding = await ctx.embed(input.content);
       const now = ctx.stamps.next();
-      const { row, diffs, reinforced = false } = await ctx.db.transaction((tx) => writeStatement(ctx, tx, principal, input, embedding, now));
+      const { row, diffs, reinforced = false } = await ctx.db.transaction((tx) => writeStore(ctx, tx, principal, input, embedding, now));
       ctx.diffsCommitted(diffs);
       return { ...ctx.node(row), reinforced };
     },
@@ -119,8 +119,8 @@ interface StoreOutcome {
   readonly reinforced?: boolean;
 }
 
-/** The store's transaction: its project and scene, then a supersession, a reinforcement or a new cell, and its diffs. */
-async function writeStatement(ctx: FacadeContext, tx: Queryable, principal: Principal, input: StoreInput, embedding: VectorParam, now: Date): Promise<StoreOutcome> {
+/** The store's transaction: its project and scene, then a supersession, a restatement or a new cell, and its diffs. */
+async function writeStore(ctx: FacadeContext, tx: Queryable, principal: Principal, input: StoreInput, embedding: VectorParam, now: Date): Promise<StoreOutcome> {
   const scope = await ctx.scopes.resolve(tx, principal);
   requireProject(principal, scope.project);
   const sceneId = input.scene_id === undefined ? scope.sceneId : await sceneOfCurrentProject(tx, principal, input.scene_id, scope.project);
@@ -130,8 +130,8 @@ async function writeStatement(ctx: FacadeContext, tx: Queryable, principal: Prin
   const replayed = key === null ? null : await findCellByIdempotencyKey(tx, principal.tenantId, principal.agent, key);
   if (replayed !== null) return { row: replayable(principal, replayed), diffs: [] };
   if (superseded === null) {
-    if (ctx.config.nearDuplicateSimilarity !== null) await setTransactionEfSearch(tx, NEAR_DUPLICATE_EF_SEARCH);
-    const restatement = {
+    if (ctx.config.nearDuplicateSimilarity !== null) await setTransactionEfSearch(tx, RESTATEMENT_EF_SEARCH);
+    const candidate = {
       tenantId: principal.tenantId,
       project: scope.project,
       cellType: input.cell_type,
@@ -147,8 +147,8 @@ async function writeStatement(ctx: FacadeContext, tx: Queryable, principal: Prin
       sourceRef: input.source_ref ?? null,
       metadata: input.metadata ?? {},
     };
-    const twin = await reinforceRestatement(tx, restatement, ctx.config.nearDuplicateSimilarity);
-    if (twin !== null) return twin.replay ? { row: replayable(principal, twin.row), diffs: [] } : { row: twin.row, diffs: [], reinforced: true };
+    const restated = await applyRestatement(tx, candidate, ctx.config.nearDuplicateSimilarity);
+    if (restated !== null) return restated.replay ? { row: replayable(principal, restated.row), diffs: [] } : { row: restated.row, diffs: [], reinforced: true };
   }
   const inserted = await insertNewCell(
     ctx,

@@ -1,6 +1,6 @@
 /**
  * Whether two statements an embedder scores as near-identical still say different things, and why
- * (the merge guard of near-duplicate reinforcement). Sentence
+ * (the merge guard of restatement). Sentence
  * embedders score "timeout is 3 seconds" and "timeout is 30 seconds", or a statement and its
  * negation, as close as two rewordings (bench/near-duplicate-fixture.ts, CONTRADICTION_PAIRS), and
  * merging those would lose the newer claim. Two cheap lexical signs catch most of them: the numbers
@@ -12,7 +12,7 @@
 import { predicatesDiffer } from './restatement-predicates.js';
 import { subjectsContrast, type SubjectContrast } from './restatement-subjects.js';
 
-export type StatementContrast = 'number' | 'negation' | SubjectContrast | 'predicate';
+export type RestatementContrast = 'number' | 'negation' | SubjectContrast | 'predicate';
 
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
@@ -40,7 +40,7 @@ function negates(words: readonly string[]): boolean {
 }
 
 /** What sets the two statements apart, or null when nothing does (they may be merged). */
-export function statementsContrast(a: string, b: string): StatementContrast | null {
+export function restatementContrast(a: string, b: string): RestatementContrast | null {
   const [wordsA, wordsB] = [tokens(a), tokens(b)];
   if (numbersIn(wordsA) !== numbersIn(wordsB)) return 'number';
   if (negates(wordsA) !== negates(wordsB)) return 'negation';

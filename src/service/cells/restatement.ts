@@ -1,7 +1,7 @@
 /**
- * Reinforcement of restatements (docs/memory-model.md): a store that restates a current L0 cell of
+ * Restatements (docs/memory-model.md): a store that restates a current L0 cell of
  * the same tenant, project and type writes no cell and gossips nothing: it reinforces that cell (see
- * reinforceCell), keeps its own text and what it carried as a corroboration record of the cell, and
+ * recordRestatement), keeps its own text and what it carried as a corroboration record of the cell, and
  * answers with the cell. A restatement is the identical text (with every embedder), or — with a
  * similarity configured — the nearest cell at that cosine similarity or above, unless the two
  * differ in a number, a negation, a name, an identifier, a swapped subject or the claim
@@ -15,11 +15,12 @@ import { ConflictError } from '../../core/errors.js';
 import type { CellRow } from '../../store/cell-row.js';
 import type { Queryable } from '../../store/db.js';
 import { findCellByIdempotencyKey } from '../../store/cell-repository.js';
-import { deleteReinforcementKey, insertReinforcementKey, reinforceCell, restatedCell } from '../../store/restatement-repository.js';
+import { deleteRestatementKey, insertRestatementKey, recordRestatement, restatedCell } from '../../store/restatement-repository.js';
 import type { VectorParam } from '../../store/vector-param.js';
-import { statementsContrast } from './restatement-contrast.js';
+import { restatementContrast } from './restatement-contrast.js';
 
-export interface Statement {
+/** A store about to be written, as the restatement of a current cell it may be. */
+export interface RestatementCandidate {
   readonly tenantId: string;
   readonly project: string;
   readonly cellType: CellType;
@@ -38,46 +39,46 @@ export interface Statement {
 }
 
 /** A restatement's outcome: the cell it reinforced, or (`replay`) the cell of an earlier store with the same idempotency key. */
-export interface Restated {
+export interface RestatementOutcome {
   readonly row: CellRow;
   readonly replay: boolean;
 }
 
-/** What the restatement did, or null when the statement is new (the caller writes it). `similarity` null: identical statements only. */
-export async function reinforceRestatement(tx: Queryable, statement: Statement, similarity: number | null): Promise<Restated | null> {
-  const found = await restatedCell(tx, statement, similarity === null ? null : statement.embedding);
+/** What the restatement did, or null when the candidate restates no current cell (the caller writes it). `similarity` null: identical text only. */
+export async function applyRestatement(tx: Queryable, candidate: RestatementCandidate, similarity: number | null): Promise<RestatementOutcome | null> {
+  const found = await restatedCell(tx, candidate, similarity === null ? null : candidate.embedding);
   if (found === null) return null;
-  if (!found.identical && (similarity === null || found.similarity < similarity || statementsContrast(found.content, statement.content) !== null)) return null;
-  const { idempotencyKey: key } = statement;
+  if (!found.identical && (similarity === null || found.similarity < similarity || restatementContrast(found.content, candidate.content) !== null)) return null;
+  const { idempotencyKey: key } = candidate;
   if (key !== null) {
     // The key before the cell: a concurrent store with this key that got here first makes this one its replay, which counts nothing.
-    const recorded = await insertReinforcementKey(tx, statement.tenantId, statement.agent, key, found.node_id, statement.now);
+    const recorded = await insertRestatementKey(tx, candidate.tenantId, candidate.agent, key, found.node_id, candidate.now);
     if (!recorded) {
-      const original = await findCellByIdempotencyKey(tx, statement.tenantId, statement.agent, key);
+      const original = await findCellByIdempotencyKey(tx, candidate.tenantId, candidate.agent, key);
       if (original === null) throw new ConflictError('idempotency key conflict; retry');
       return { row: original, replay: true };
     }
   }
-  const reinforced = await reinforceCell(tx, {
-    tenantId: statement.tenantId,
+  const reinforced = await recordRestatement(tx, {
+    tenantId: candidate.tenantId,
     nodeId: found.node_id,
-    agent: statement.agent,
-    trust: statement.trust,
-    now: statement.now,
+    agent: candidate.agent,
+    trust: candidate.trust,
+    now: candidate.now,
     record: {
       corroborationId: randomUUID(),
-      content: statement.content,
-      salience: statement.salience,
-      sceneId: statement.sceneId,
-      sessionId: statement.sessionId,
-      sourceRef: statement.sourceRef,
-      metadata: statement.metadata,
+      content: candidate.content,
+      salience: candidate.salience,
+      sceneId: candidate.sceneId,
+      sessionId: candidate.sessionId,
+      sourceRef: candidate.sourceRef,
+      metadata: candidate.metadata,
       similarity: found.similarity,
     },
   });
   if (reinforced === null) {
-    // The cell went meanwhile: the caller writes the statement as a cell of its own, under its key.
-    if (key !== null) await deleteReinforcementKey(tx, statement.tenantId, statement.agent, key);
+    // The cell went meanwhile: the caller writes the candidate as a cell of its own, under its key.
+    if (key !== null) await deleteRestatementKey(tx, candidate.tenantId, candidate.agent, key);
     return null;
   }
   return { row: reinforced, replay: false };

@@ -17,7 +17,7 @@ import type { DiffFeed } from '../gossip/diff-feed.js';
 import { toMemoryNode } from './entity-mapping.js';
 import { ExtractiveSceneSummarizer } from '../sessions/extractive-scene-summarizer.js';
 import { defaultBeaconThresholdFor, defaultHybridWeightsFor, defaultNearDuplicateSimilarityFor, facadeConfig, type FacadeConfig } from '../facade-config.js';
-import { GossipOutbox, type OutboxSignal } from '../gossip/gossip-writer.js';
+import { GossipWriter, type OutboxSignal } from '../gossip/gossip-writer.js';
 import { HitRecorder } from '../recall/hit-recorder.js';
 import { LiveStreamRegistry } from '../gossip/live-stream-registry.js';
 import type { MemoryFacade } from '../memory-facade.js';
@@ -146,7 +146,7 @@ function createFacadeContext(deps: MemoryFacadeDeps): FacadeContext {
             introspectionCacheMs: config.introspectionCacheMs,
             ...(deps.authCacheTtlMs === undefined ? {} : { cacheTtlMs: deps.authCacheTtlMs }),
           }),
-    gossip: new GossipOutbox({
+    gossip: new GossipWriter({
       reachFactor: config.reachFactor,
       energyTable: config.energyTable,
       maxInboxDiffs: config.maxInboxDiffs,

@@ -10,7 +10,7 @@ import type { Db } from '../../store/db.js';
 import type { VectorParam } from '../../store/vector-param.js';
 import type { DiffFeed } from '../gossip/diff-feed.js';
 import type { FacadeConfig } from '../facade-config.js';
-import type { GossipOutbox } from '../gossip/gossip-writer.js';
+import type { GossipWriter } from '../gossip/gossip-writer.js';
 import type { HitRecorder } from '../recall/hit-recorder.js';
 import type { ImportSpool } from '../portability/import-spool.js';
 import type { LiveStreamRegistry } from '../gossip/live-stream-registry.js';
@@ -25,7 +25,7 @@ export interface FacadeContext {
   readonly config: FacadeConfig;
   /** Time of record for cells and beacons, energy and TTLs. */
   readonly clock: () => Date;
-  readonly gossip: GossipOutbox;
+  readonly gossip: GossipWriter;
   readonly quotas: TenantQuotas;
   /** The current project and session a store goes to. */
   readonly scopes: SessionScopes;

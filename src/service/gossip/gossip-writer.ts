@@ -37,17 +37,17 @@ export function cellChange(row: CellRow, embedding: VectorParam): GossipChange {
   };
 }
 
-export interface GossipOutboxOptions extends BeaconMatcherOptions {
+export interface GossipWriterOptions extends BeaconMatcherOptions {
   readonly maxInboxDiffs?: number;
   readonly presence: BeaconPresence;
 }
 
-export class GossipOutbox {
+export class GossipWriter {
   private readonly matcher: BeaconMatcher;
   private readonly maxInboxDiffs: number | undefined;
   private readonly presence: BeaconPresence;
 
-  constructor(options: GossipOutboxOptions) {
+  constructor(options: GossipWriterOptions) {
     this.matcher = new BeaconMatcher(options);
     this.maxInboxDiffs = options.maxInboxDiffs;
     this.presence = options.presence;

@@ -5,7 +5,7 @@ import { canAccessProject, type Principal } from '../../core/principal.js';
 import { identifierTokens } from '../../core/identifier-tokens.js';
 import { listCellsInputSchema, queryInputSchema, recallInputSchema, searchProjectInputSchema, timestampInputSchema, type RecallInput } from '../../core/schemas.js';
 import { cellHistory, listCells } from '../../store/cell-repository.js';
-import { corroborationsOf } from '../../store/corroboration-repository.js';
+import { restatementRecordsOf } from '../../store/restatement-repository.js';
 import { searchCells, type KnnProject } from '../../store/cell-search.js';
 import { adjacentChunks, chunksOfSources, type ChunkOfSource } from '../../store/source-repository.js';
 import { readableProjects, requireProject } from '../facade/authorization.js';
@@ -34,7 +34,7 @@ export function cellReadOperations(ctx: FacadeContext): CellReadOperations {
     async cellHistory(principal, nodeId): Promise<CellHistory> {
       const row = await visibleCell(ctx.db, principal, parseUuid('node_id', nodeId));
       const versions = (await cellHistory(ctx.db, principal.tenantId, row.node_id)).filter((v) => canAccessProject(principal, v.project));
-      const corroborations = await corroborationsOf(
+      const corroborations = await restatementRecordsOf(
         ctx.db,
         principal.tenantId,
         versions.map((v) => v.node_id),
