@@ -79,5 +79,12 @@ export default tseslint.config(
     },
   },
   ...layeringConfigs(),
+  // Each setting is read once, by the configuration (src/core/config.ts, src/core/config/); test/ci/config-env-lint.test.ts proves it.
+  // The operator is its own program (it imports nothing from src/): it reads its environment only at its entry points.
+  {
+    files: ['src/**/*.ts', 'operator/src/**/*.ts'],
+    ignores: ['src/core/config.ts', 'src/core/config/**', 'operator/src/operator-cli.ts', 'operator/src/run-operator.ts', '**/*.test.ts'],
+    rules: { 'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'read settings through the configuration (src/core/config/, declared once there; the operator: operator-cli.ts)' }] },
+  },
   { files: ['eslint.config.js', 'vitest.config.ts', 'test/ci/fixtures/vitest.fixture.config.ts', 'test/ci/fixtures/tiers/vitest.tiers.config.ts'], rules: { 'no-restricted-syntax': 'off' } },
 );

@@ -116,10 +116,10 @@ export async function runGrpcBench(): Promise<BenchSection> {
   const principal: Principal = await facade.authenticate(key);
   const unlimited = 1_000_000_000;
   const metrics = createHyphaeMetrics();
-  const { app } = await buildSurfacesApp({ facade, config: resolveHttpConfig({ rateLimitMax: unlimited }), readiness: [], metrics, logger: false, version: 'bench' });
+  const { app } = await buildSurfacesApp({ facade, config: resolveHttpConfig({ rateLimitPerMinute: unlimited }), readiness: [], metrics, logger: false, version: 'bench' });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
-  const grpcServer = await startGrpcServer({ facade, config: resolveGrpcConfig({ rateLimitMax: unlimited }), readiness: [], metrics }, { host: '127.0.0.1', port: 0 });
+  const grpcServer = await startGrpcServer({ facade, config: resolveGrpcConfig({ rateLimitPerMinute: unlimited }), readiness: [], metrics }, { host: '127.0.0.1', port: 0 });
   const client = grpcCaller(grpcServer.address, key);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const corpus = syntheticCorpus(SEED_CELLS + SIDES.length * (WARMUP_OPS + ROUNDS * OPS_PER_ROUND) + 10, 11);

@@ -268,7 +268,7 @@ export async function runMcpBench(): Promise<BenchSection> {
   const oursPort = await listen(ours);
   const { app: fullApp } = await buildSurfacesApp({
     facade,
-    config: resolveHttpConfig({ rateLimitMax: 1_000_000_000 }),
+    config: resolveHttpConfig({ rateLimitPerMinute: 1_000_000_000 }),
     readiness: [],
     metrics: createHyphaeMetrics(),
     logger: false,

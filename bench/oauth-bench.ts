@@ -87,7 +87,7 @@ export async function runOAuthBench(): Promise<BenchSection> {
   const facade = createMemoryFacade({ db, embedder, oauth, config: { hitFlushIntervalMs: 3_600_000 } });
   const { app } = await buildSurfacesApp({
     facade,
-    config: resolveHttpConfig({ rateLimitMax: 1_000_000_000, oauth }),
+    config: resolveHttpConfig({ rateLimitPerMinute: 1_000_000_000, oauth }),
     readiness: [],
     metrics: createHyphaeMetrics(),
     logger: false,

@@ -112,7 +112,7 @@ export async function runRestBench(): Promise<BenchSection> {
   const principal: Principal = await facade.authenticate(key);
   const app = await buildHttpApp({
     facade,
-    config: resolveHttpConfig({ rateLimitMax: 1_000_000_000 }),
+    config: resolveHttpConfig({ rateLimitPerMinute: 1_000_000_000 }),
     readiness: [],
     metrics: createHyphaeMetrics(),
     logger: false,

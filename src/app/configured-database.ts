@@ -10,15 +10,8 @@ import { createConfiguredEmbedder } from './configured-embedder.js';
 
 /** `command` names the process in the PGlite data-folder lock, e.g. "hyphae serve". */
 export function databaseSettingsFrom(config: HyphaeConfig, command: string): OpenDbConfig {
-  return {
-    dataDir: config.dataDir,
-    ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
-    poolMax: config.dbPoolMax,
-    acquireTimeoutMs: config.dbAcquireTimeoutMs,
-    statementTimeoutMs: config.dbStatementTimeoutMs,
-    knn: { efSearch: config.dbHnswEfSearch, iterativeScan: config.dbHnswIterativeScan, maxScanTuples: config.dbHnswMaxScanTuples },
-    command,
-  };
+  const { dataDir, databaseUrl, poolMax, acquireTimeoutMs, statementTimeoutMs } = config.database;
+  return { dataDir, ...(databaseUrl === undefined ? {} : { databaseUrl }), poolMax, acquireTimeoutMs, statementTimeoutMs, knn: config.knn, command };
 }
 
 export function openConfiguredDatabase(config: HyphaeConfig, command: string): Promise<Db> {

@@ -5,14 +5,17 @@ import type { Embedder } from '../embed/embedder.js';
 import { USE_LITE_MODEL_ID } from '../embed/use-lite-embedder.js';
 
 export function embedderConfigFrom(config: HyphaeConfig): EmbedderConfig {
+  const { kind, url, model, dimension, localFallback } = config.embed;
+  const apiKey = config.embed.apiKey ?? config.embed.openaiApiKey;
+  const { natsUrl } = config.gossip;
   return {
-    kind: config.embedder,
-    ...(config.embedUrl === undefined ? {} : { url: config.embedUrl }),
-    ...(config.embedModel === undefined ? {} : { model: config.embedModel }),
-    ...(config.embedApiKey === undefined ? {} : { apiKey: config.embedApiKey }),
-    ...(config.natsUrl === undefined ? {} : { natsUrl: config.natsUrl }),
-    ...(config.embedDimension === undefined ? {} : { dimension: config.embedDimension }),
-    ...(config.embedder === 'nats' && config.embedLocalFallback ? { fallback: localFallbackFor(config.embedModel) } : {}),
+    kind,
+    ...(url === undefined ? {} : { url }),
+    ...(model === undefined ? {} : { model }),
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(natsUrl === undefined ? {} : { natsUrl }),
+    ...(dimension === undefined ? {} : { dimension }),
+    ...(kind === 'nats' && localFallback ? { fallback: localFallbackFor(model) } : {}),
   };
 }
 

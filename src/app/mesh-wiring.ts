@@ -15,11 +15,12 @@ import type { MemoryFacadeDeps } from '../service/index.js';
 import type { Db } from '../store/db.js';
 
 export async function connectBus(config: HyphaeConfig): Promise<Bus> {
-  if (config.natsUrl === undefined) return new MemoryBus();
+  const { natsUrl } = config.gossip;
+  if (natsUrl === undefined) return new MemoryBus();
   try {
-    return await NatsBus.connect({ servers: config.natsUrl, name: 'hyphae-serve' });
+    return await NatsBus.connect({ servers: natsUrl, name: 'hyphae-serve' });
   } catch (error) {
-    throw new UnavailableError(`cannot connect to NATS at HYPHAE_NATS_URL (${redactUrl(config.natsUrl)})`, { cause: error });
+    throw new UnavailableError(`cannot connect to NATS at HYPHAE_NATS_URL (${redactUrl(natsUrl)})`, { cause: error });
   }
 }
 

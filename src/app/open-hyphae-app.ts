@@ -47,12 +47,7 @@ export async function openHyphaeApp(config: HyphaeConfig, options: HyphaeAppOpti
       config: facadeConfigFrom(config, parts.facade),
       ...mesh.facadeHooks,
       onBackgroundError: onError,
-      sources: {
-        maxBytes: config.sourceMaxBytes,
-        syncChunks: config.sourceSyncChunks,
-        pendingMax: config.sourcePendingMax,
-        pendingMaxBytes: config.sourcePendingMaxBytes,
-      },
+      sources: config.sources,
       ...(parts.authCacheTtlMs === undefined ? {} : { authCacheTtlMs: parts.authCacheTtlMs }),
       ...(config.oauth === undefined ? {} : { oauth: config.oauth }),
     });
@@ -69,7 +64,7 @@ export async function openHyphaeApp(config: HyphaeConfig, options: HyphaeAppOpti
     metrics.trackDbPool(() => db.poolStats());
     const readiness = readinessChecks(config, db, bus);
     metrics.trackReadiness(readiness, READINESS_SCRAPE_TIMEOUT_MS);
-    if (config.natsUrl !== undefined) metrics.trackNatsConnection('bus', () => bus.isConnected());
+    if (config.gossip.natsUrl !== undefined) metrics.trackNatsConnection('bus', () => bus.isConnected());
     let closing: Promise<void> | undefined;
     return {
       config,
@@ -93,27 +88,24 @@ export async function openHyphaeApp(config: HyphaeConfig, options: HyphaeAppOpti
   }
 }
 
-/** The facade's limits as the configuration sets them, plus what the caller adds. */
+/** The facade's slices of the configuration (limits, inbox bounds, import spool, reinforcement), plus what the caller adds. */
 function facadeConfigFrom(config: HyphaeConfig, extra: Partial<FacadeConfig> = {}): Partial<FacadeConfig> {
+  const { maxInboxDiffs, diffRetentionDays } = config.gossip;
+  const { nearDuplicateSimilarity } = config.reinforcement;
   return {
-    diffRetentionDays: config.diffRetentionDays,
-    maxBeaconsPerAgent: config.maxBeaconsPerAgent,
-    maxStreamsPerKey: config.maxStreamsPerKey,
-    maxStreamsPerProcess: config.maxStreamsPerProcess,
-    maxInboxDiffs: config.maxInboxDiffs,
-    maxCellsPerTenant: config.maxCellsPerTenant,
-    maxOpenSessionsPerAgent: config.maxOpenSessionsPerAgent,
-    importSpoolDir: config.importSpoolDir,
-    maxImportSpoolBytesPerTenant: config.maxImportSpoolBytesPerTenant,
-    maxImportSpoolBytes: config.maxImportSpoolBytes,
-    ...(config.dedupSimilarity === undefined ? {} : { nearDuplicateSimilarity: config.dedupSimilarity }),
+    ...config.limits,
+    maxInboxDiffs,
+    diffRetentionDays,
+    ...config.import,
+    // Unset: the embedder's own similarity (defaultNearDuplicateSimilarityFor).
+    ...(nearDuplicateSimilarity === undefined ? {} : { nearDuplicateSimilarity }),
     ...extra,
   };
 }
 
 function readinessChecks(config: HyphaeConfig, db: HyphaeApp['db'], bus: HyphaeApp['bus']): ReadinessCheck[] {
   const checks: ReadinessCheck[] = [{ name: 'database', check: () => pingDatabase(db) }];
-  if (config.natsUrl !== undefined) {
+  if (config.gossip.natsUrl !== undefined) {
     checks.push({
       name: 'nats',
       check: async () => {

@@ -9,7 +9,7 @@ import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { exportConfiguredDatabase } from '../app/index.js';
-import { loadConfig } from '../core/config.js';
+import { loadProcessConfig } from '../core/config.js';
 import { InvalidArgumentError } from '../core/errors.js';
 import { exportTenantInputSchema, createKeyInputSchema } from '../core/schemas.js';
 import { configFlags, parseCommand } from './args.js';
@@ -37,7 +37,7 @@ export async function runExportCommand(argv: readonly string[]): Promise<void> {
   const tenant = optionValue(parsed.values.tenant, createKeyInputSchema.shape.tenant, '--tenant');
   const project = optionValue(parsed.values.project, exportTenantInputSchema.shape.project, '--project');
   const out = typeof parsed.values.out === 'string' ? parsed.values.out : undefined;
-  const config = loadConfig(process.env, configFlags(parsed.values));
+  const config = loadProcessConfig(configFlags(parsed.values));
   const progress = progressLine(process.stderr, 'hyphae export');
   const target = out === undefined ? { stream: process.stdout, done: async (): Promise<void> => undefined, abandon: async (): Promise<void> => undefined } : fileTarget(out);
   try {

@@ -12,7 +12,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openHyphaeApp } from '../app/index.js';
-import { loadConfig } from '../core/config.js';
+import { loadProcessConfig } from '../core/config.js';
 import { isHyphaeError } from '../core/errors.js';
 import { hookReport, DEFAULT_HOOK_LIMIT } from '../mcp/client/hook-report.js';
 import { facadeInboxReader, remoteInboxReader } from '../mcp/client/inbox-reader.js';
@@ -25,8 +25,8 @@ const HOOK_USAGE =
   'Usage: HYPHAE_API_KEY=hy_… hyphae hook [--remote URL] [--limit N] [--state-dir D] [--data-dir D] [--database-url URL] [--embedder E]\n';
 
 /** Where the cursor lives: one file per (server or database, key); the key itself is only hashed. */
-function stateFile(stateDir: string | undefined, target: string, apiKey: string): string {
-  const base = stateDir ?? join(process.env.XDG_STATE_HOME ?? join(homedir(), '.local', 'state'), 'hyphae');
+function stateFile(stateDir: string | undefined, stateHome: string | undefined, target: string, apiKey: string): string {
+  const base = stateDir ?? join(stateHome ?? join(homedir(), '.local', 'state'), 'hyphae');
   const id = createHash('sha256').update(`${target}\u0000${apiKey}`).digest('hex').slice(0, 24);
   return join(base, `hook-${id}.json`);
 }
@@ -71,7 +71,14 @@ export async function runHookCommand(argv: readonly string[]): Promise<void> {
     fail('--limit must be an integer from 1 to 50');
     return;
   }
-  const apiKey = process.env.HYPHAE_API_KEY?.trim();
+  let settings;
+  try {
+    settings = loadProcessConfig(configFlags(parsed.values));
+  } catch (error) {
+    fail(error instanceof Error ? error.message : 'invalid configuration');
+    return;
+  }
+  const apiKey = settings.keys.apiKey?.trim();
   if (apiKey === undefined || apiKey === '') {
     fail('HYPHAE_API_KEY is not set: mint this agent a key (`hyphae keys create --remote URL --agent NAME` with an admin key in HYPHAE_API_KEY while the server runs) and pass it in the environment');
     return;
@@ -81,15 +88,14 @@ export async function runHookCommand(argv: readonly string[]): Promise<void> {
   try {
     if (typeof remote === 'string') {
       const url = mcpEndpoint(remote);
-      await report(remoteInboxReader(url, apiKey), stateFile(stateDir, url, apiKey), limit);
+      await report(remoteInboxReader(url, apiKey), stateFile(stateDir, settings.hook.stateHome, url, apiKey), limit);
       return;
     }
-    const config = loadConfig(process.env, configFlags(parsed.values));
-    const hyphae = await openHyphaeApp(config, { command: 'hyphae hook', onBackgroundError: () => undefined });
+    const hyphae = await openHyphaeApp(settings, { command: 'hyphae hook', onBackgroundError: () => undefined });
     try {
-      const principal = await resolveStdioPrincipal(hyphae.facade, process.env);
-      const target = config.databaseUrl === undefined ? `embedded:${config.dataDir}` : 'database';
-      await report(facadeInboxReader(hyphae.facade, principal), stateFile(stateDir, target, apiKey), limit);
+      const principal = await resolveStdioPrincipal(hyphae.facade, apiKey);
+      const target = settings.database.databaseUrl === undefined ? `embedded:${settings.database.dataDir}` : 'database';
+      await report(facadeInboxReader(hyphae.facade, principal), stateFile(stateDir, settings.hook.stateHome, target, apiKey), limit);
     } finally {
       await hyphae.close();
     }

@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { importIntoConfiguredDatabase } from '../app/index.js';
-import { loadConfig } from '../core/config.js';
+import { loadProcessConfig } from '../core/config.js';
 import { InvalidArgumentError } from '../core/errors.js';
 import { createKeyInputSchema, importTenantInputSchema } from '../core/schemas.js';
 import type { ImportSummary } from '../core/export-format.js';
@@ -47,7 +47,7 @@ export async function runImportCommand(argv: readonly string[]): Promise<void> {
   if (format === 'hyphae' && (agent !== undefined || parsed.values.project !== undefined)) {
     throw new InvalidArgumentError('--agent and --project apply to server-memory and mem0 imports only: a hyphae export names its own agents and projects');
   }
-  const config = loadConfig(process.env, configFlags(parsed.values));
+  const config = loadProcessConfig(configFlags(parsed.values));
   const spooled = path === '-' ? await spoolDumpSource(process.stdin, { name: 'standard input', maxBytes: Number.MAX_SAFE_INTEGER }) : undefined;
   const source: DumpSource = spooled?.source ?? fileDumpSource(resolve(path), path);
   const progress = progressLine(process.stderr, 'hyphae import');

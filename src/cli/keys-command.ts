@@ -9,7 +9,7 @@ import { openMigratedDatabase } from '../app/index.js';
 import { createKeyAdministration } from '../auth/key-administration.js';
 import type { ApiKeyInfo } from '../core/entities.js';
 import { InvalidArgumentError } from '../core/errors.js';
-import { loadConfig } from '../core/config.js';
+import { loadProcessConfig } from '../core/config.js';
 import { configFlags, parseCommand } from './args.js';
 import { remoteKeyAdministration, type KeyAdministrationCalls } from './remote-key-admin.js';
 
@@ -43,11 +43,11 @@ export async function runKeysCommand(argv: readonly string[]): Promise<void> {
   if (!['create', 'list', 'revoke'].includes(sub)) {
     throw new InvalidArgumentError(`unknown keys subcommand "${sub}"\n${KEYS_USAGE}`);
   }
-  const config = loadConfig(process.env, configFlags(parsed.values));
+  const config = loadProcessConfig(configFlags(parsed.values));
   const remote = parsed.values.remote;
   if (typeof remote === 'string') {
     const flagKey = parsed.values['api-key'];
-    const apiKey = (typeof flagKey === 'string' ? flagKey : config.apiKey)?.trim();
+    const apiKey = (typeof flagKey === 'string' ? flagKey : config.keys.apiKey)?.trim();
     if (apiKey === undefined || apiKey === '') {
       throw new InvalidArgumentError(
         `keys ${sub} --remote needs an admin key of that server: set HYPHAE_API_KEY (or pass --api-key); the server's first start printed one`,

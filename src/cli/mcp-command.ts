@@ -7,7 +7,7 @@
  *   --remote URL              bridges stdio to a running server's /mcp (agents share one memory)
  */
 import { openHyphaeApp } from '../app/index.js';
-import { loadConfig } from '../core/config.js';
+import { loadProcessConfig } from '../core/config.js';
 import { isHyphaeError } from '../core/errors.js';
 import { runRemoteBridge } from '../mcp/transports/remote-bridge.js';
 import { resolveStdioPrincipal, runStdioServer } from '../mcp/transports/stdio-server.js';
@@ -33,7 +33,9 @@ export async function runMcpCommand(argv: readonly string[]): Promise<void> {
 
   const remote = parsed.values.remote;
   if (typeof remote === 'string') {
-    const apiKey = process.env.HYPHAE_API_KEY?.trim();
+    // Read and validated like every setting, though the bridge needs only the key and the channel switch.
+    const settings = loadProcessConfig();
+    const apiKey = settings.keys.apiKey?.trim();
     if (apiKey === undefined || apiKey === '') {
       stderrLog('HYPHAE_API_KEY is not set: mint this agent a key (`hyphae keys create --remote URL --agent NAME` with an admin key in HYPHAE_API_KEY while the server runs) and pass it in the environment');
       process.exitCode = 2;
@@ -47,13 +49,12 @@ export async function runMcpCommand(argv: readonly string[]): Promise<void> {
       log: stderrLog,
       signal: abort.signal,
       push: true,
-      // Read and validated like every setting, though the bridge needs only this one.
-      channel: loadConfig(process.env).mcpChannel,
+      channel: settings.channel.enabled,
     });
     return;
   }
 
-  const config = loadConfig(process.env, configFlags(parsed.values));
+  const config = loadProcessConfig(configFlags(parsed.values));
   const hyphae = await openHyphaeApp(config, {
     command: 'hyphae mcp',
     onBackgroundError: (error) => stderrLog(`background task failed: ${error instanceof Error ? error.message : String(error)}`),
@@ -61,14 +62,14 @@ export async function runMcpCommand(argv: readonly string[]): Promise<void> {
   try {
     let principal;
     try {
-      principal = await resolveStdioPrincipal(hyphae.facade, process.env);
+      principal = await resolveStdioPrincipal(hyphae.facade, config.keys.apiKey);
     } catch (error) {
       stderrLog(isHyphaeError(error) ? error.message : 'could not resolve HYPHAE_API_KEY');
       process.exitCode = 2;
       return;
     }
     stderrLog(`serving agent "${principal.agent}" of tenant "${principal.tenantId}" on stdio`);
-    const channel = channelSettingsOf(config);
+    const channel = channelSettingsOf(config.channel);
     await runStdioServer({
       facade: hyphae.facade,
       principal,

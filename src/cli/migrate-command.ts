@@ -1,6 +1,6 @@
 /** `hyphae migrate`: applies pending migrations (under the migration advisory lock) and exits. */
 import { openMigratedDatabase } from '../app/index.js';
-import { loadConfig } from '../core/config.js';
+import { loadProcessConfig } from '../core/config.js';
 import { configFlags, parseCommand } from './args.js';
 
 export async function runMigrateCommand(argv: readonly string[]): Promise<void> {
@@ -9,7 +9,7 @@ export async function runMigrateCommand(argv: readonly string[]): Promise<void> 
     process.stdout.write('Usage: hyphae migrate [--data-dir D] [--database-url URL] [--embedder E]\n');
     return;
   }
-  const config = loadConfig(process.env, configFlags(parsed.values));
+  const config = loadProcessConfig(configFlags(parsed.values));
   const database = await openMigratedDatabase(config, 'hyphae migrate');
   try {
     const { applied, identity } = database.migration;

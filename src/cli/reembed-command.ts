@@ -4,7 +4,7 @@
  */
 import { createConfiguredEmbedder, openConfiguredDatabase } from '../app/index.js';
 import { InvalidArgumentError } from '../core/errors.js';
-import { loadConfig } from '../core/config.js';
+import { loadProcessConfig } from '../core/config.js';
 import { reembedDatabase, REEMBED_DEFAULT_BATCH_SIZE, type ReembedProgress } from '../service/index.js';
 import { configFlags, parseCommand } from './args.js';
 
@@ -24,7 +24,7 @@ export async function runReembedCommand(argv: readonly string[]): Promise<void> 
   const batchText = parsed.values['batch-size'];
   const batchSize = typeof batchText === 'string' ? Number(batchText) : REEMBED_DEFAULT_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) throw new InvalidArgumentError(`--batch-size must be an integer from 1 to 10000, got "${String(batchText)}"`);
-  const config = loadConfig(process.env, configFlags(parsed.values));
+  const config = loadProcessConfig(configFlags(parsed.values));
   const embedder = await createConfiguredEmbedder(config, { embedsOnly: true });
   let stopRequested = false;
   const onSignal = (): void => {

@@ -12,7 +12,7 @@ import { loadConsoleBundle, registerConsoleRoutes, type ConsoleSignIn } from '..
 import { UnavailableError } from '../core/errors.js';
 import type { OAuthConfig } from '../core/oauth-config.js';
 import { buildHttpApp, type HttpAppDeps, type MountRoutes } from '../http/build-http-app.js';
-import { resolveHttpConfig } from '../http/http-config.js';
+import { httpConfigOf } from '../http/http-config.js';
 import { SERVER_VERSION, channelSettingsOf, createMcpRoutes, createPushStream } from '../mcp/index.js';
 import type { ChannelSettings, ListenPushStreams, PushStream, PushStreamOptions } from '../mcp/index.js';
 
@@ -73,28 +73,17 @@ export async function buildServeApp(hyphae: HyphaeApp, options: ServeAppOptions 
 /** The same app, with its MCP push streams (tests count their open streams). */
 export function buildServeAppWithStreams(hyphae: HyphaeApp, options: ServeAppOptions = {}): Promise<SurfacesApp> {
   const { config } = hyphae;
-  const channel = channelSettingsOf(config);
+  const channel = channelSettingsOf(config.channel);
   return buildSurfacesApp({
     facade: hyphae.facade,
-    config: resolveHttpConfig({
-      allowedHosts: config.allowedHosts,
-      allowedOrigins: config.allowedOrigins,
-      bodyLimitBytes: config.bodyLimitBytes,
-      rateLimitMax: config.rateLimitPerMinute,
-      rateLimitWindowMs: 60_000,
-      failedAuthMax: config.failedAuthPerMinute,
-      trustProxy: config.trustProxy,
-      metricsBearerToken: config.metricsToken,
-      a2a: config.a2a,
-      oauth: config.oauth,
-    }),
+    config: httpConfigOf(config),
     readiness: hyphae.readiness,
     metrics: hyphae.metrics,
-    logger: options.logger ?? { level: config.logLevel, requests: config.requestLogLevel },
+    logger: options.logger ?? config.log,
     version: SERVER_VERSION,
     ...(options.failedAuth === undefined ? {} : { failedAuth: options.failedAuth }),
     ...(options.pushStream === undefined ? {} : { pushStream: options.pushStream }),
-    console: config.console,
+    console: config.http.console,
     ...(channel === undefined ? {} : { channel }),
   });
 }

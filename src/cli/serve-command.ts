@@ -5,7 +5,7 @@
  * and the outbox, close the bus and the database (PGlite is closed cleanly, never corrupted).
  */
 import { openHyphaeApp } from '../app/index.js';
-import { loadConfig } from '../core/config.js';
+import { loadProcessConfig } from '../core/config.js';
 import { describeLoggableError } from '../core/loggable-error.js';
 import { SERVER_VERSION } from '../mcp/protocol/server-version.js';
 import { SERVE_OPTIONS, configFlags, parseCommand } from './args.js';
@@ -26,7 +26,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<void> {
     process.stdout.write(SERVE_USAGE);
     return;
   }
-  const config = loadConfig(process.env, configFlags(parsed.values));
+  const config = loadProcessConfig(configFlags(parsed.values));
   const hyphae = await openHyphaeApp(config, {
     command: 'hyphae serve',
     onBackgroundError: (error) => process.stderr.write(`hyphae serve: background task failed: ${describeLoggableError(error)}\n`),
@@ -36,21 +36,21 @@ export async function runServeCommand(argv: readonly string[]): Promise<void> {
   try {
     const failedAuth = createSharedFailedAuthLimiter(hyphae);
     app = await buildServeApp(hyphae, { failedAuth });
-    grpc = await listenExplained(GRPC_PORT, config.grpcPort, () => startServeGrpc(hyphae, failedAuth));
+    grpc = await listenExplained(GRPC_PORT, config.grpc.port, () => startServeGrpc(hyphae, failedAuth));
     const http = app;
-    const address = await listenExplained(HTTP_PORT, config.port, () => http.listen({ host: config.host, port: config.port }));
+    const address = await listenExplained(HTTP_PORT, config.http.port, () => http.listen({ host: config.http.host, port: config.http.port }));
     // Minted once both ports are held: a start that cannot listen must not mint a key it never shows.
-    const bootstrap = await hyphae.keyAdmin.bootstrapAdminKey(config.bootstrapAdminKey);
+    const bootstrap = await hyphae.keyAdmin.bootstrapAdminKey(config.keys.bootstrapAdminKey);
     // The clear key is shown once, only when this start minted it (never a preset key from the environment).
-    const baseUrl = publicBaseUrl(config.host, address);
-    const consoleUrl = config.console ? `${baseUrl}/console/` : undefined;
-    if (bootstrap !== null && config.bootstrapAdminKey === undefined) printBootstrapBanner(bootstrap, baseUrl, consoleUrl);
+    const baseUrl = publicBaseUrl(config.http.host, address);
+    const consoleUrl = config.http.console ? `${baseUrl}/console/` : undefined;
+    if (bootstrap !== null && config.keys.bootstrapAdminKey === undefined) printBootstrapBanner(bootstrap, baseUrl, consoleUrl);
     // Before the "serving on" line: whoever waits for that line finds the gRPC port up too.
     process.stderr.write(grpc === undefined ? 'hyphae serve: gRPC off (HYPHAE_GRPC_PORT=0 or --grpc-port 0)\n' : `hyphae serve: gRPC, gRPC-Web and Connect (h2c) on ${grpc.address}\n`);
     process.stderr.write(consoleUrl === undefined ? 'hyphae serve: web console off (HYPHAE_CONSOLE=off)\n' : `hyphae serve: web console at ${consoleUrl}\n`);
     process.stderr.write(
-      `hyphae ${SERVER_VERSION} serving on ${address} (${config.embedded ? `embedded, data in ${config.dataDir}` : 'PostgreSQL'}; ` +
-        `embedder ${hyphae.embedder.modelId}; bus ${config.natsUrl === undefined ? 'in-process' : 'NATS'})\n`,
+      `hyphae ${SERVER_VERSION} serving on ${address} (${config.database.embedded ? `embedded, data in ${config.database.dataDir}` : 'PostgreSQL'}; ` +
+        `embedder ${hyphae.embedder.modelId}; bus ${config.gossip.natsUrl === undefined ? 'in-process' : 'NATS'})\n`,
     );
   } catch (error) {
     await grpc?.close().catch(() => undefined);

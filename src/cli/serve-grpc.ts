@@ -4,35 +4,28 @@
  * and the HTTP port's failed-authentication limiter, so one budget covers both ports per address.
  */
 import type { HyphaeApp } from '../app/index.js';
+import { RATE_LIMIT_WINDOW_MS } from '../core/config.js';
 import { describeLoggableError } from '../core/loggable-error.js';
 import { resolveGrpcConfig } from '../grpc/grpc-config.js';
 import { startGrpcServer, type GrpcServer } from '../grpc/grpc-server.js';
 import { FailedAuthLimiter } from '../surface-shared/index.js';
 
-/** Failed authentications and calls are counted per minute, as on the HTTP port. */
-const WINDOW_MS = 60_000;
-
 export function createSharedFailedAuthLimiter(hyphae: HyphaeApp): FailedAuthLimiter {
-  return new FailedAuthLimiter({ max: hyphae.config.failedAuthPerMinute, windowMs: WINDOW_MS });
+  return new FailedAuthLimiter({ max: hyphae.config.requests.failedAuthPerMinute, windowMs: RATE_LIMIT_WINDOW_MS });
 }
 
 export async function startServeGrpc(hyphae: HyphaeApp, failedAuth: FailedAuthLimiter): Promise<GrpcServer | undefined> {
   const { config } = hyphae;
-  if (config.grpcPort === 0) return undefined;
+  if (config.grpc.port === 0) return undefined;
   return startGrpcServer(
     {
       facade: hyphae.facade,
-      config: resolveGrpcConfig({
-        readMaxBytes: config.bodyLimitBytes,
-        rateLimitMax: config.rateLimitPerMinute,
-        rateLimitWindowMs: WINDOW_MS,
-        failedAuthMax: config.failedAuthPerMinute,
-      }),
+      config: resolveGrpcConfig(config.requests),
       readiness: hyphae.readiness,
       metrics: hyphae.metrics,
       failedAuth,
       onServerFault: (error) => process.stderr.write(`hyphae serve: gRPC call failed: ${describeLoggableError(error)}\n`),
     },
-    { host: config.host, port: config.grpcPort },
+    { host: config.http.host, port: config.grpc.port },
   );
 }

@@ -6,48 +6,37 @@ describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
-      host: '127.0.0.1',
-      port: 8787,
-      grpcPort: 50051,
-      dataDir: './.hyphae',
-      embedder: 'minilm',
-      embedded: true,
-      logLevel: 'info',
-      bodyLimitBytes: 262144,
-      rateLimitPerMinute: 600,
-      failedAuthPerMinute: 30,
-      maxBeaconsPerAgent: 200,
-      maxStreamsPerKey: 10,
-      maxStreamsPerProcess: 1000,
-      maxInboxDiffs: 10000,
-      maxCellsPerTenant: 1_000_000,
-      maxOpenSessionsPerAgent: 100,
-      allowedHosts: [],
-      dbPoolMax: 10,
-      dbAcquireTimeoutMs: 5000,
-      dbStatementTimeoutMs: 30000,
+      http: { host: '127.0.0.1', port: 8787, allowedHosts: [] },
+      grpc: { port: 50051 },
+      database: { dataDir: './.hyphae', embedded: true, poolMax: 10, acquireTimeoutMs: 5000, statementTimeoutMs: 30000 },
+      embed: { kind: 'minilm' },
+      log: { level: 'info' },
+      requests: { bodyLimitBytes: 262144, rateLimitPerMinute: 600, failedAuthPerMinute: 30 },
+      limits: { maxBeaconsPerAgent: 200, maxStreamsPerKey: 10, maxStreamsPerProcess: 1000, maxCellsPerTenant: 1_000_000, maxOpenSessionsPerAgent: 100 },
+      gossip: { maxInboxDiffs: 10000 },
+      worker: { port: 8788 },
     });
-    expect(config.databaseUrl).toBeUndefined();
+    expect(config.database.databaseUrl).toBeUndefined();
     // Unset: KNN_DEFAULTS, the values the README documents.
-    expect([config.dbHnswEfSearch, config.dbHnswIterativeScan, config.dbHnswMaxScanTuples]).toEqual([40, 'relaxed_order', 20000]);
+    expect([config.knn.efSearch, config.knn.iterativeScan, config.knn.maxScanTuples]).toEqual([40, 'relaxed_order', 20000]);
   });
 
   it('reads the HNSW scan settings', () => {
     const config = loadConfig({ HYPHAE_HNSW_EF_SEARCH: '100', HYPHAE_HNSW_ITERATIVE_SCAN: 'strict_order', HYPHAE_HNSW_MAX_SCAN_TUPLES: '50000' });
-    expect([config.dbHnswEfSearch, config.dbHnswIterativeScan, config.dbHnswMaxScanTuples]).toEqual([100, 'strict_order', 50000]);
+    expect([config.knn.efSearch, config.knn.iterativeScan, config.knn.maxScanTuples]).toEqual([100, 'strict_order', 50000]);
   });
 
   it('turns the gRPC surface off with HYPHAE_GRPC_PORT=0 and refuses a port out of range', () => {
-    expect(loadConfig({ HYPHAE_GRPC_PORT: '0' }).grpcPort).toBe(0);
-    expect(loadConfig({ HYPHAE_GRPC_PORT: '6000' }).grpcPort).toBe(6000);
+    expect(loadConfig({ HYPHAE_GRPC_PORT: '0' }).grpc.port).toBe(0);
+    expect(loadConfig({ HYPHAE_GRPC_PORT: '6000' }).grpc.port).toBe(6000);
     expect(() => loadConfig({ HYPHAE_GRPC_PORT: '70000' })).toThrow(/HYPHAE_GRPC_PORT/);
   });
 
   it('lets flags override the environment', () => {
     const config = loadConfig({ HYPHAE_PORT: '9000', HYPHAE_EMBEDDER: 'hash' }, { port: '9100', dataDir: '/tmp/x' });
-    expect(config.port).toBe(9100);
-    expect(config.dataDir).toBe('/tmp/x');
-    expect(config.embedder).toBe('hash');
+    expect(config.http.port).toBe(9100);
+    expect(config.database.dataDir).toBe('/tmp/x');
+    expect(config.embed.kind).toBe('hash');
   });
 
   it('parses lists and switches to PostgreSQL when a URL is set', () => {
@@ -55,8 +44,8 @@ describe('loadConfig', () => {
       HYPHAE_ALLOWED_HOSTS: 'hyphae.example.com, api.example.com',
       HYPHAE_DATABASE_URL: 'postgres://u:p@db:5432/hyphae',
     });
-    expect(config.allowedHosts).toEqual(['hyphae.example.com', 'api.example.com']);
-    expect(config.embedded).toBe(false);
+    expect(config.http.allowedHosts).toEqual(['hyphae.example.com', 'api.example.com']);
+    expect(config.database.embedded).toBe(false);
   });
 
   it.each([
@@ -90,12 +79,12 @@ describe('loadConfig', () => {
   });
 
   it('reads which proxies to trust and the metrics token', () => {
-    expect(loadConfig({}).trustProxy).toBe(false);
-    expect(loadConfig({ HYPHAE_TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(loadConfig({ HYPHAE_TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(loadConfig({}).http.trustProxy).toBe(false);
+    expect(loadConfig({ HYPHAE_TRUST_PROXY: '2' }).http.trustProxy).toBe(2);
+    expect(loadConfig({ HYPHAE_TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).http.trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
     expect(() => loadConfig({ HYPHAE_TRUST_PROXY: 'everyone' })).toThrow(/HYPHAE_TRUST_PROXY/);
-    expect(loadConfig({ HYPHAE_TRUST_PROXY: '1' }).trustProxy).toBe(1);
-    expect(loadConfig({ HYPHAE_TRUST_PROXY: 'fd00::/8' }).trustProxy).toEqual(['fd00::/8']);
+    expect(loadConfig({ HYPHAE_TRUST_PROXY: '1' }).http.trustProxy).toBe(1);
+    expect(loadConfig({ HYPHAE_TRUST_PROXY: 'fd00::/8' }).http.trustProxy).toEqual(['fd00::/8']);
     expect(() => loadConfig({ HYPHAE_METRICS_TOKEN: 'short' })).toThrow(/HYPHAE_METRICS_TOKEN/);
   });
 
@@ -107,27 +96,27 @@ describe('loadConfig', () => {
   });
 
   it('keeps the A2A surface off unless HYPHAE_A2A turns it on', () => {
-    expect(loadConfig({}).a2a).toBe(false);
-    expect(loadConfig({ HYPHAE_A2A: '1' }).a2a).toBe(true);
-    expect(loadConfig({ HYPHAE_A2A: 'true' }).a2a).toBe(true);
-    expect(loadConfig({ HYPHAE_A2A: '0' }).a2a).toBe(false);
+    expect(loadConfig({}).http.a2a).toBe(false);
+    expect(loadConfig({ HYPHAE_A2A: '1' }).http.a2a).toBe(true);
+    expect(loadConfig({ HYPHAE_A2A: 'true' }).http.a2a).toBe(true);
+    expect(loadConfig({ HYPHAE_A2A: '0' }).http.a2a).toBe(false);
     expect(() => loadConfig({ HYPHAE_A2A: 'yes' })).toThrow(/HYPHAE_A2A/);
   });
 
   it('serves the web console wherever it is bound unless HYPHAE_CONSOLE is off', () => {
-    expect(loadConfig({}).console).toBe(true);
-    expect(loadConfig({ HYPHAE_HOST: '0.0.0.0' }).console).toBe(true);
-    expect(loadConfig({ HYPHAE_CONSOLE: 'off' }).console).toBe(false);
-    expect(loadConfig({ HYPHAE_CONSOLE: '0' }).console).toBe(false);
+    expect(loadConfig({}).http.console).toBe(true);
+    expect(loadConfig({ HYPHAE_HOST: '0.0.0.0' }).http.console).toBe(true);
+    expect(loadConfig({ HYPHAE_CONSOLE: 'off' }).http.console).toBe(false);
+    expect(loadConfig({ HYPHAE_CONSOLE: '0' }).http.console).toBe(false);
     expect(() => loadConfig({ HYPHAE_CONSOLE: 'maybe' })).toThrow(/HYPHAE_CONSOLE/);
   });
 
   it('declares the Claude Code channel unless HYPHAE_MCP_CHANNEL is off, and reads its trust gate and pace', () => {
     const defaults = loadConfig({});
-    expect([defaults.mcpChannel, defaults.mcpChannelMinTrust, defaults.mcpChannelMaxPerMinute]).toEqual([true, 0, 6]);
-    for (const off of ['off', '0', 'false']) expect(loadConfig({ HYPHAE_MCP_CHANNEL: off }).mcpChannel).toBe(false);
-    expect(loadConfig({ HYPHAE_MCP_CHANNEL: 'on' }).mcpChannel).toBe(true);
-    expect(loadConfig({ HYPHAE_MCP_CHANNEL_MIN_TRUST: '0.5', HYPHAE_MCP_CHANNEL_MAX_PER_MINUTE: '0' })).toMatchObject({ mcpChannelMinTrust: 0.5, mcpChannelMaxPerMinute: 0 });
+    expect([defaults.channel.enabled, defaults.channel.minTrust, defaults.channel.maxPerMinute]).toEqual([true, 0, 6]);
+    for (const off of ['off', '0', 'false']) expect(loadConfig({ HYPHAE_MCP_CHANNEL: off }).channel.enabled).toBe(false);
+    expect(loadConfig({ HYPHAE_MCP_CHANNEL: 'on' }).channel.enabled).toBe(true);
+    expect(loadConfig({ HYPHAE_MCP_CHANNEL_MIN_TRUST: '0.5', HYPHAE_MCP_CHANNEL_MAX_PER_MINUTE: '0' }).channel).toMatchObject({ minTrust: 0.5, maxPerMinute: 0 });
     for (const [name, bad] of [
       ['HYPHAE_MCP_CHANNEL', 'maybe'],
       ['HYPHAE_MCP_CHANNEL_MIN_TRUST', '1.5'],
@@ -142,15 +131,15 @@ describe('loadConfig', () => {
   });
 
   it('reads the near-duplicate similarity: unset is the embedder default, 0 and off disable, anything else outside (0, 1] is refused', () => {
-    expect(loadConfig({}).dedupSimilarity).toBeUndefined();
-    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: '0.9' }).dedupSimilarity).toBe(0.9);
-    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: '1' }).dedupSimilarity).toBe(1);
-    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: 'off' }).dedupSimilarity).toBeNull();
-    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: '0' }).dedupSimilarity).toBeNull();
+    expect(loadConfig({}).reinforcement.nearDuplicateSimilarity).toBeUndefined();
+    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: '0.9' }).reinforcement.nearDuplicateSimilarity).toBe(0.9);
+    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: '1' }).reinforcement.nearDuplicateSimilarity).toBe(1);
+    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: 'off' }).reinforcement.nearDuplicateSimilarity).toBeNull();
+    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: '0' }).reinforcement.nearDuplicateSimilarity).toBeNull();
     for (const bad of ['1.5', '-0.2', 'high', '0,9']) expect(() => loadConfig({ HYPHAE_DEDUP_SIMILARITY: bad }), bad).toThrow(InvalidArgumentError);
   });
 
   it('treats an empty variable as unset', () => {
-    expect(loadConfig({ HYPHAE_DATABASE_URL: '' }).embedded).toBe(true);
+    expect(loadConfig({ HYPHAE_DATABASE_URL: '' }).database.embedded).toBe(true);
   });
 });

@@ -19,12 +19,12 @@ describe('OAuth configuration', () => {
   it('is off without HYPHAE_OAUTH_ISSUER: API keys only, as before', () => {
     const config = loadConfig({});
     expect(config.oauth).toBeUndefined();
-    expect(config.publicUrl).toBeUndefined();
+    expect(config.http.publicUrl).toBeUndefined();
   });
 
   it('takes the public URL as resource and audience, with the documented claim defaults', () => {
     const config = loadConfig({ HYPHAE_OAUTH_ISSUER: ISSUER, HYPHAE_PUBLIC_URL: 'HTTPS://Hyphae.Example.com:443/', HYPHAE_OAUTH_DEFAULT_TENANT: 'acme' });
-    expect(config.publicUrl).toBe(PUBLIC_URL);
+    expect(config.http.publicUrl).toBe(PUBLIC_URL);
     expect(config.oauth).toEqual({
       issuer: ISSUER,
       resource: PUBLIC_URL,

@@ -13,7 +13,7 @@ export interface EmbedderConfig {
   readonly url?: string;
   /** `openai`: the model name sent in requests; `nats`: the model id the workers serve. */
   readonly model?: string;
-  /** `openai`: bearer token; when absent, OPENAI_API_KEY / HYPHAE_EMBED_API_KEY from the environment. */
+  /** `openai`: bearer token (the configuration's HYPHAE_EMBED_API_KEY, else OPENAI_API_KEY); absent: none sent. */
   readonly apiKey?: string;
   /** `nats`: the NATS server URL(s) the workers listen on. */
   readonly natsUrl?: string;
@@ -43,7 +43,7 @@ export async function createEmbedder(config: EmbedderConfig): Promise<Embedder> 
     case 'openai': {
       if (!config.url) throw invalid('url', 'the openai embedder needs the endpoint URL (HYPHAE_EMBED_URL), e.g. https://api.openai.com/v1');
       if (!config.model) throw invalid('model', 'the openai embedder needs the model name (HYPHAE_EMBED_MODEL), e.g. text-embedding-3-small');
-      const apiKey = config.apiKey ?? process.env.HYPHAE_EMBED_API_KEY ?? process.env.OPENAI_API_KEY;
+      const { apiKey } = config;
       return new OpenAiEmbedder({
         url: config.url,
         model: config.model,

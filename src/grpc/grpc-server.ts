@@ -8,6 +8,7 @@ import { createContextValues } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { createServer, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import { RATE_LIMIT_WINDOW_MS } from '../core/config.js';
 import type { ReadinessCheck } from '../core/readiness.js';
 import { FailedAuthLimiter } from '../surface-shared/index.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
@@ -62,17 +63,17 @@ async function allReady(probes: readonly ReadinessCheck[]): Promise<boolean> {
 export async function startGrpcServer(deps: GrpcServerDeps, listen: { readonly host: string; readonly port: number }): Promise<GrpcServer> {
   const { config } = deps;
   const shutdown = new AbortController();
-  const failedAuth = deps.failedAuth ?? new FailedAuthLimiter({ max: config.failedAuthMax, windowMs: config.rateLimitWindowMs });
+  const failedAuth = deps.failedAuth ?? new FailedAuthLimiter({ max: config.failedAuthPerMinute, windowMs: RATE_LIMIT_WINDOW_MS });
   const guard = callGuard({
     facade: deps.facade,
     failedAuth,
-    rateLimiter: new CallRateLimiter({ max: config.rateLimitMax, windowMs: config.rateLimitWindowMs }),
+    rateLimiter: new CallRateLimiter({ max: config.rateLimitPerMinute, windowMs: RATE_LIMIT_WINDOW_MS }),
     ...(deps.metrics === undefined ? {} : { observer: deps.metrics }),
     ...(deps.onServerFault === undefined ? {} : { onServerFault: deps.onServerFault }),
   });
   const reflection = createReflectionIndex([file_hyphae_v1_memory, file_grpc_health_v1_health, file_grpc_reflection_v1_reflection, file_grpc_reflection_v1alpha_reflection]);
   const handler = connectNodeAdapter({
-    readMaxBytes: config.readMaxBytes,
+    readMaxBytes: config.bodyLimitBytes,
     shutdownSignal: shutdown.signal,
     contextValues: (request) => createContextValues().set(CLIENT_ADDRESS, request.socket.remoteAddress ?? 'unknown'),
     routes: (router) => {

@@ -6,6 +6,7 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { RATE_LIMIT_WINDOW_MS } from '../core/config.js';
 import { InvalidArgumentError, RateLimitedError } from '../core/errors.js';
 import type { HyphaeMetrics } from '../metrics/index.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
@@ -115,7 +116,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   });
 
   installSecurityHooks(app, config);
-  const failedAuth = deps.failedAuth ?? new FailedAuthLimiter({ max: config.failedAuthMax, windowMs: config.rateLimitWindowMs });
+  const failedAuth = deps.failedAuth ?? new FailedAuthLimiter({ max: config.failedAuthPerMinute, windowMs: RATE_LIMIT_WINDOW_MS });
   app.addHook('onRequest', async (request, reply) => {
     const retryAfter = isProbeRoute(request.routeOptions.url) ? null : failedAuth.retryAfterSeconds(request.ip);
     if (retryAfter === null) return;
@@ -130,15 +131,15 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     // Installed below as a root hook rather than per route, so it runs before any route's own
     // authentication (/mcp has one): a flood of bad keys is limited before it reaches the database.
     global: false,
-    max: config.rateLimitMax,
-    timeWindow: config.rateLimitWindowMs,
+    max: config.rateLimitPerMinute,
+    timeWindow: RATE_LIMIT_WINDOW_MS,
     keyGenerator: rateLimitKey(oauth),
     allowList: (request) => isProbeRoute(request.routeOptions.url),
     errorResponseBuilder: (_request, context) => new RateLimitedError(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
   app.addHook('onRequest', app.rateLimit());
 
-  registerMetricsRoute(app, metrics, config.metricsBearerToken);
+  registerMetricsRoute(app, metrics, config.metricsToken);
   registerHealthRoutes(app, { version: deps.version, probes: deps.readiness, timeoutMs: config.readinessTimeoutMs });
   registerRestRoutes(app, deps.facade, REST_ROUTES);
   registerPortabilityRoutes(app, deps.facade);

@@ -1,9 +1,13 @@
 /** Tunables of the memory facade; every default is documented in docs/memory-model.md. */
 import { INTROSPECTION_CACHE_MS } from '../auth/oauth/token-introspection.js';
 import type { SearchMode } from '../core/cell-types.js';
+import { DEFAULT_CONFIG, type HyphaeConfig } from '../core/config.js';
 import { DEFAULT_ENERGY_TABLE, DEFAULT_PROMOTION_POLICY, type EnergyTable, type PromotionPolicy } from '../core/energy.js';
 
-export interface FacadeConfig {
+/** The facade's slices of the process configuration (src/core/config/memory-settings.ts): limits, inbox bounds, import spool. */
+type ConfiguredFacadeSettings = HyphaeConfig['limits'] & Pick<HyphaeConfig['gossip'], 'maxInboxDiffs' | 'diffRetentionDays'> & HyphaeConfig['import'];
+
+export interface FacadeConfig extends ConfiguredFacadeSettings {
   readonly energyTable: EnergyTable;
   readonly promotion: PromotionPolicy;
   /** Cosine similarity a beacon asks for when the caller gives none. */
@@ -12,26 +16,14 @@ export interface FacadeConfig {
   readonly minBeaconThreshold: number;
   /** R in reach = R · salience · w(type). */
   readonly reachFactor: number;
-  readonly diffRetentionDays: number;
   /** How often batched recall hits are written (and promotion checked). */
   readonly hitFlushIntervalMs: number;
   /** Length budget of an extractive scene summary, in characters. */
   readonly summaryBudgetChars: number;
-  /** Unexpired beacons one agent may hold in a tenant; placing one more is a CONFLICT. */
-  readonly maxBeaconsPerAgent: number;
-  /** Live streams (SSE, stdio pushes) open at once per API key, and in the whole process; one more is RATE_LIMITED. */
-  readonly maxStreamsPerKey: number;
-  readonly maxStreamsPerProcess: number;
-  /** Diffs one inbox keeps; a write beyond it deletes the oldest (reported as hyphae_inbox_trimmed_total). */
-  readonly maxInboxDiffs: number;
   /** How often open streams' keys are checked for a revocation made on another replica. */
   readonly streamRevocationCheckMs: number;
   /** How long an introspection answer is used: a request, and a stream opened with an opaque token, asks the issuer again after it. */
   readonly introspectionCacheMs: number;
-  /** Cells one tenant may hold (every layer and version); one more store is a CONFLICT. */
-  readonly maxCellsPerTenant: number;
-  /** Sessions one agent may hold open; opening one more is a CONFLICT. */
-  readonly maxOpenSessionsPerAgent: number;
   /** Nearest beacons a cell change is matched against at most (bounds one store's scan and fan-out). */
   readonly maxBeaconCandidates: number;
   /** Member cells get_scene lists and a consolidation summarizes at most: the scene's newest. */
@@ -45,10 +37,6 @@ export interface FacadeConfig {
   readonly recallMode: SearchMode;
   /** Hybrid ranking: cosine similarity + identifier × (share of the query's identifiers a cell holds) + text × (share of its other terms, by rarity). */
   readonly hybridWeights: HybridWeights;
-  /** Where REST import bodies are spooled (undefined: the system's temporary folder), and how much may wait there per tenant and in all. */
-  readonly importSpoolDir: string | undefined;
-  readonly maxImportSpoolBytesPerTenant: number;
-  readonly maxImportSpoolBytes: number;
 }
 
 export interface HybridWeights {
@@ -57,31 +45,25 @@ export interface HybridWeights {
 }
 
 const DEFAULT_FACADE_CONFIG: FacadeConfig = {
+  ...DEFAULT_CONFIG.limits,
+  maxInboxDiffs: DEFAULT_CONFIG.gossip.maxInboxDiffs,
+  diffRetentionDays: DEFAULT_CONFIG.gossip.diffRetentionDays,
+  ...DEFAULT_CONFIG.import,
   energyTable: DEFAULT_ENERGY_TABLE,
   promotion: DEFAULT_PROMOTION_POLICY,
   defaultBeaconThreshold: 0.6,
   minBeaconThreshold: 0.2,
   reachFactor: 0.15,
-  diffRetentionDays: 30,
   hitFlushIntervalMs: 1_000,
   summaryBudgetChars: 1_200,
-  maxBeaconsPerAgent: 200,
-  maxStreamsPerKey: 10,
-  maxStreamsPerProcess: 1_000,
-  maxInboxDiffs: 10_000,
   // The auth cache's TTL: a key revoked elsewhere stops everywhere within the same bound.
   streamRevocationCheckMs: 5_000,
   introspectionCacheMs: INTROSPECTION_CACHE_MS,
-  maxCellsPerTenant: 1_000_000,
-  maxOpenSessionsPerAgent: 100,
   maxBeaconCandidates: 4_096,
   maxSceneCells: 500,
   nearDuplicateSimilarity: null,
   recallMode: 'hybrid',
   hybridWeights: { identifier: 0.2, text: 0 },
-  importSpoolDir: undefined,
-  maxImportSpoolBytesPerTenant: 2 * 1024 ** 3,
-  maxImportSpoolBytes: 4 * 1024 ** 3,
 };
 
 /**

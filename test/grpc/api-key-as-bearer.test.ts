@@ -33,7 +33,7 @@ describe('an API key as a gRPC bearer', () => {
   beforeAll(async () => {
     embedder = await createEmbedder({ kind: 'hash' });
     const db = await createMeshTestDb(embedder.dimension);
-    server = await startGrpcReplica({ name: 'bearer', db, bus: new MemoryBus(), embedder }, { rateLimitMax: 4, failedAuthMax: 1_000 });
+    server = await startGrpcReplica({ name: 'bearer', db, bus: new MemoryBus(), embedder }, { rateLimitPerMinute: 4, failedAuthPerMinute: 1_000 });
     key = (await createKeyAdministration(db).createKey({ tenant: 'acme', agent: 'bearer' })).key;
   });
 

@@ -2,6 +2,7 @@
  * A replica (test/support/mesh/mesh-replica.ts: facade, outbox relay, live feed, HTTP) with the gRPC
  * surface of `hyphae serve` on its own loopback port, counting into its own metrics registry.
  */
+import { RATE_LIMIT_WINDOW_MS } from '../../src/core/config.js';
 import { FailedAuthLimiter } from '../../src/surface-shared/index.js';
 import { createHyphaeMetrics, type HyphaeMetrics } from '../../src/metrics/index.js';
 import { resolveGrpcConfig, type GrpcConfig } from '../../src/grpc/grpc-config.js';
@@ -19,14 +20,14 @@ export interface GrpcReplica {
 export async function withGrpc(replica: MeshReplica, config: Partial<GrpcConfig> = {}): Promise<GrpcReplica> {
   const metrics = createHyphaeMetrics();
   const faults: unknown[] = [];
-  const resolved = resolveGrpcConfig({ failedAuthMax: 1_000_000, ...config });
+  const resolved = resolveGrpcConfig({ failedAuthPerMinute: 1_000_000, ...config });
   const grpc = await startGrpcServer(
     {
       facade: replica.facade,
       config: resolved,
       readiness: [{ name: 'database', check: async () => void (await replica.db.query('SELECT 1')) }],
       metrics,
-      failedAuth: new FailedAuthLimiter({ max: resolved.failedAuthMax, windowMs: resolved.rateLimitWindowMs }),
+      failedAuth: new FailedAuthLimiter({ max: resolved.failedAuthPerMinute, windowMs: RATE_LIMIT_WINDOW_MS }),
       onServerFault: (error) => faults.push(error),
     },
     { host: '127.0.0.1', port: 0 },

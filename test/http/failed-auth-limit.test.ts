@@ -12,7 +12,7 @@ let key: MintedKey;
 const MAX = 5;
 
 beforeAll(async () => {
-  t = await createHttpTestApp({ config: { failedAuthMax: MAX, rateLimitMax: 10_000 }, logLevel: 'silent' });
+  t = await createHttpTestApp({ config: { failedAuthPerMinute: MAX, rateLimitPerMinute: 10_000 }, logLevel: 'silent' });
   key = await t.runtime.mintKey({ tenant: 'guess', agent: 'real' });
 });
 afterAll(async () => t?.close());

@@ -58,7 +58,7 @@ export async function startKeyEscalationServer(backend: EscalationBackend, oauth
     closers.push(() => facade.close());
     const { app } = await buildSurfacesApp({
       facade,
-      config: resolveHttpConfig({ failedAuthMax: 1_000_000, rateLimitMax: 1_000_000, ...(oauth === undefined ? {} : { oauth }) }),
+      config: resolveHttpConfig({ failedAuthPerMinute: 1_000_000, rateLimitPerMinute: 1_000_000, ...(oauth === undefined ? {} : { oauth }) }),
       readiness: [],
       metrics: createHyphaeMetrics(),
       logger: false,

@@ -24,7 +24,7 @@ beforeAll(async () => {
   const config = loadConfig({ HYPHAE_OAUTH_ISSUER: as.issuer, HYPHAE_PUBLIC_URL: PUBLIC_URL, HYPHAE_OAUTH_ALLOWED_TENANTS: 'acme' });
   if (config.oauth === undefined) throw new Error('OAuth is not configured');
   oauth = config.oauth;
-  t = await createHttpTestApp({ runtime: { oauth }, config: { oauth, failedAuthMax: FAILED_AUTH_MAX }, logLevel: 'silent' });
+  t = await createHttpTestApp({ runtime: { oauth }, config: { oauth, failedAuthPerMinute: FAILED_AUTH_MAX }, logLevel: 'silent' });
 });
 
 afterAll(async () => {

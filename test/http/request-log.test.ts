@@ -48,9 +48,9 @@ async function linesFor(level: string, requests: RequestLogLevel, count: number)
 
 describe('request log lines', () => {
   it('defaults to debug embedded and to info with PostgreSQL, and can be chosen', () => {
-    expect(loadConfig({}).requestLogLevel).toBe('debug');
-    expect(loadConfig({ HYPHAE_DATABASE_URL: 'postgres://db/hyphae' }).requestLogLevel).toBe('info');
-    expect(loadConfig({ HYPHAE_REQUEST_LOG: 'info' }).requestLogLevel).toBe('info');
+    expect(loadConfig({}).log.requests).toBe('debug');
+    expect(loadConfig({ HYPHAE_DATABASE_URL: 'postgres://db/hyphae' }).log.requests).toBe('info');
+    expect(loadConfig({ HYPHAE_REQUEST_LOG: 'info' }).log.requests).toBe('info');
     expect(() => loadConfig({ HYPHAE_REQUEST_LOG: 'loud' })).toThrow(/HYPHAE_REQUEST_LOG/);
   });
 

@@ -73,7 +73,7 @@ describe('Host allowlist', () => {
   });
 
   it('behind a trusted proxy, limits the address that proxy appended, not the left-most one the client wrote', async () => {
-    const { app } = await appWith({ config: { trustProxy: 1, failedAuthMax: 2 } });
+    const { app } = await appWith({ config: { trustProxy: 1, failedAuthPerMinute: 2 } });
     const statuses: number[] = [];
     for (let i = 0; i < 4; i += 1) {
       const headers = { 'x-hyphae-key': 'hy_unknown-key-000000', 'x-forwarded-for': `203.0.113.${i}, 198.51.100.7` };
@@ -212,7 +212,7 @@ describe('body limit', () => {
 
 describe('rate limit', () => {
   it('limits per key with 429 RATE_LIMITED and Retry-After, other keys unaffected; probes never limited', async () => {
-    const { app } = await appWith({ config: { rateLimitMax: 3, rateLimitWindowMs: 60_000 } });
+    const { app } = await appWith({ config: { rateLimitPerMinute: 3 } });
     const other = await runtime.mintKey({ tenant: 'sec', agent: 'bob' });
     const get = (apiKey: string): Promise<{ statusCode: number; headers: Record<string, unknown>; json(): { error: { code: string } } }> =>
       app.inject({ method: 'GET', url: '/v1/cells', headers: { 'x-hyphae-key': apiKey } });
@@ -235,7 +235,7 @@ describe('rate limit', () => {
   });
 
   it('limits unauthenticated callers by IP', async () => {
-    const { app } = await appWith({ config: { rateLimitMax: 2 } });
+    const { app } = await appWith({ config: { rateLimitPerMinute: 2 } });
     const statuses: number[] = [];
     for (let i = 0; i < 3; i += 1) statuses.push((await app.inject({ method: 'GET', url: '/v1/cells', remoteAddress: '198.51.100.7' })).statusCode);
     expect(statuses).toEqual([401, 401, 429]);
@@ -243,7 +243,7 @@ describe('rate limit', () => {
   });
 
   it('limits a flood of bad keys on /mcp before authentication', async () => {
-    const { app } = await appWith({ config: { rateLimitMax: 2 } });
+    const { app } = await appWith({ config: { rateLimitPerMinute: 2 } });
     const statuses: number[] = [];
     for (let i = 0; i < 3; i += 1) {
       const response = await app.inject({
@@ -369,7 +369,7 @@ describe('health and readiness', () => {
   });
 
   it('/metrics can be closed with a bearer token', async () => {
-    const { app } = await appWith({ config: { metricsBearerToken: 's3cret-token' } });
+    const { app } = await appWith({ config: { metricsToken: 's3cret-token' } });
     expect((await app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
     expect((await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer wrong' } })).statusCode).toBe(401);
     expect((await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer s3cret-token' } })).statusCode).toBe(200);

@@ -19,7 +19,7 @@ beforeAll(async () => {
   as = await startAuthorizationServer();
   const { oauth } = loadConfig({ HYPHAE_OAUTH_ISSUER: as.issuer, HYPHAE_PUBLIC_URL: PUBLIC_URL, HYPHAE_OAUTH_ALLOWED_TENANTS: 'acme' });
   if (oauth === undefined) throw new Error('OAuth is not configured');
-  t = await createHttpTestApp({ runtime: { oauth }, config: { oauth, rateLimitMax: SPELLINGS }, logLevel: 'silent' });
+  t = await createHttpTestApp({ runtime: { oauth }, config: { oauth, rateLimitPerMinute: SPELLINGS }, logLevel: 'silent' });
 });
 
 afterAll(async () => {

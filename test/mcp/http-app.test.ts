@@ -15,7 +15,7 @@ let dave: MintedKey;
 beforeAll(async () => {
   runtime = await createTestRuntime();
   app = await buildTestHttpApp(runtime.facade, { allowedOrigins: [ALLOWED_ORIGIN] });
-  limited = await buildTestHttpApp(runtime.facade, { rateLimitMax: 3 });
+  limited = await buildTestHttpApp(runtime.facade, { rateLimitPerMinute: 3 });
   dave = await runtime.mintKey({ tenant: 'app', agent: 'dave' });
 });
 afterAll(async () => {

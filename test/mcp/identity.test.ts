@@ -55,14 +55,14 @@ async function httpOk(key: string, name: string, args: Record<string, unknown>):
 
 describe('stdio identity', () => {
   it('refuses to start without a key or with an unknown one', async () => {
-    await expect(resolveStdioPrincipal(runtime.facade, {})).rejects.toThrow(/HYPHAE_API_KEY is not set/);
-    await expect(resolveStdioPrincipal(runtime.facade, { HYPHAE_API_KEY: '  ' })).rejects.toBeInstanceOf(UnauthenticatedError);
-    await expect(resolveStdioPrincipal(runtime.facade, { HYPHAE_API_KEY: 'hyk_not_a_key' })).rejects.toThrow(/not accepted/);
-    expect((await resolveStdioPrincipal(runtime.facade, { HYPHAE_API_KEY: alice.key })).agent).toBe('alice');
+    await expect(resolveStdioPrincipal(runtime.facade, undefined)).rejects.toThrow(/HYPHAE_API_KEY is not set/);
+    await expect(resolveStdioPrincipal(runtime.facade, '  ')).rejects.toBeInstanceOf(UnauthenticatedError);
+    await expect(resolveStdioPrincipal(runtime.facade, 'hyk_not_a_key')).rejects.toThrow(/not accepted/);
+    expect((await resolveStdioPrincipal(runtime.facade, alice.key)).agent).toBe('alice');
   });
 
   it('stamps every stored cell with the launch key agent and refuses a spoofed source_agent', async () => {
-    const stdio = await startInProcessStdio(runtime.facade, await resolveStdioPrincipal(runtime.facade, { HYPHAE_API_KEY: alice.key }));
+    const stdio = await startInProcessStdio(runtime.facade, await resolveStdioPrincipal(runtime.facade, alice.key));
     try {
       const { node_id: nodeId } = await stdio.callTool('store', { content: 'The build runs on Node 20', cell_type: 'Fact' });
       const node = await runtime.facade.getCell(alice.principal, String(nodeId));

@@ -15,7 +15,7 @@ export interface ListeningMcpServer {
 export async function buildTestHttpApp(facade: MemoryFacade, config: Partial<HttpConfig> = {}): Promise<FastifyInstance> {
   const { app } = await buildSurfacesApp({
     facade,
-    config: resolveHttpConfig({ rateLimitMax: 1_000_000, failedAuthMax: 1_000_000, ...config }),
+    config: resolveHttpConfig({ rateLimitPerMinute: 1_000_000, failedAuthPerMinute: 1_000_000, ...config }),
     readiness: [],
     metrics: createHyphaeMetrics(),
     logger: false,

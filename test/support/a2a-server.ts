@@ -51,8 +51,8 @@ export async function startA2aServer(options: { readonly a2a?: boolean; readonly
   const { app } = await buildSurfacesApp({
     facade,
     config: resolveHttpConfig({
-      rateLimitMax: 1_000_000,
-      failedAuthMax: 1_000_000,
+      rateLimitPerMinute: 1_000_000,
+      failedAuthPerMinute: 1_000_000,
       ...(options.a2a === undefined ? {} : { a2a: options.a2a }),
       ...(options.oauth === undefined ? {} : { oauth: options.oauth }),
     }),

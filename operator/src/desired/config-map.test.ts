@@ -29,16 +29,16 @@ describe('configMap', () => {
     const database = { poolMax: 25, acquireTimeoutMs: 2000, statementTimeoutMs: 0, hnsw: { efSearch: 100, iterativeScan: 'strict_order', maxScanTuples: 50000 } };
     const { mesh, spec } = meshFixture({ api: { database } });
     const config = loadConfig(configMap(mesh, spec).data as Record<string, string>);
-    expect(config).toMatchObject({ dbPoolMax: 25, dbAcquireTimeoutMs: 2000, dbStatementTimeoutMs: 0, dbHnswEfSearch: 100, dbHnswIterativeScan: 'strict_order', dbHnswMaxScanTuples: 50000 });
+    expect(config).toMatchObject({ database: { poolMax: 25, acquireTimeoutMs: 2000, statementTimeoutMs: 0 }, knn: { efSearch: 100, iterativeScan: 'strict_order', maxScanTuples: 50000 } });
   });
 
   it('defaults spec.api.database to the server’s own defaults', () => {
     const { mesh, spec } = meshFixture();
     const server = loadConfig({});
     expect(spec.api.database).toEqual({
-      poolMax: server.dbPoolMax,
-      acquireTimeoutMs: server.dbAcquireTimeoutMs,
-      statementTimeoutMs: server.dbStatementTimeoutMs,
+      poolMax: server.database.poolMax,
+      acquireTimeoutMs: server.database.acquireTimeoutMs,
+      statementTimeoutMs: server.database.statementTimeoutMs,
       hnsw: KNN_DEFAULTS,
     });
     expect(configMap(mesh, spec).metadata.name).toBe('demo-config');

@@ -50,8 +50,9 @@ export interface StdioServerOptions {
  * The agent's identity for the whole stdio session, from HYPHAE_API_KEY. Throws an
  * UnauthenticatedError whose message can be printed as it is.
  */
-export async function resolveStdioPrincipal(facade: MemoryFacade, env: NodeJS.ProcessEnv): Promise<Principal> {
-  const key = env.HYPHAE_API_KEY?.trim();
+/** `apiKey`: HYPHAE_API_KEY as the configuration read it. */
+export async function resolveStdioPrincipal(facade: MemoryFacade, apiKey: string | undefined): Promise<Principal> {
+  const key = apiKey?.trim();
   if (key === undefined || key === '') {
     throw new UnauthenticatedError('HYPHAE_API_KEY is not set: create a key with `hyphae keys create` and pass it in the environment');
   }

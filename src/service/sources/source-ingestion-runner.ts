@@ -6,6 +6,7 @@
  * After `maxAttempts` claims it is marked failed instead: nothing stays `indexing` forever.
  */
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_CONFIG } from '../../core/config.js';
 import { HyphaeError } from '../../core/errors.js';
 import type { Embedder } from '../../embed/embedder.js';
 import type { WrittenDiff } from '../../mesh/diff-writer.js';
@@ -43,14 +44,11 @@ export interface SourceIngestionConfig {
 }
 
 export const DEFAULT_SOURCE_INGESTION_CONFIG: SourceIngestionConfig = {
-  maxBytes: 10 * 1024 * 1024,
-  syncChunks: 64,
+  ...DEFAULT_CONFIG.sources,
   leaseMs: 60_000,
   sweepMs: 5_000,
   maxAttempts: 3,
   embedBatch: 16,
-  pendingMax: 16,
-  pendingMaxBytes: 64 * 1024 * 1024,
 };
 
 export interface SourceIngestionRunnerDeps {

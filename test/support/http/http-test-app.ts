@@ -43,7 +43,7 @@ export async function createHttpTestApp(options: HttpTestAppOptions = {}): Promi
   const { app } = await buildSurfacesApp({
     facade: runtime.facade,
     // Many tests send unknown keys on purpose; test/http/failed-auth-limit.test.ts sets its own limit.
-    config: resolveHttpConfig({ failedAuthMax: 1_000_000, ...options.config }),
+    config: resolveHttpConfig({ failedAuthPerMinute: 1_000_000, ...options.config }),
     readiness: options.readiness ?? [{ name: 'database', check: async () => void (await runtime.db.query('SELECT 1')) }],
     metrics,
     logger: { level: options.logLevel ?? 'info', stream },

@@ -10,8 +10,8 @@ import type { ChannelSettings } from './channel-session.js';
 export const CHANNEL_HEADER = 'x-hyphae-channel';
 
 /** The process's channel settings; undefined when HYPHAE_MCP_CHANNEL is off. */
-export function channelSettingsOf(config: Pick<HyphaeConfig, 'mcpChannel' | 'mcpChannelMinTrust' | 'mcpChannelMaxPerMinute'>): ChannelSettings | undefined {
-  return config.mcpChannel ? { minTrust: config.mcpChannelMinTrust, maxPerMinute: config.mcpChannelMaxPerMinute } : undefined;
+export function channelSettingsOf(channel: HyphaeConfig['channel']): ChannelSettings | undefined {
+  return channel.enabled ? { minTrust: channel.minTrust, maxPerMinute: channel.maxPerMinute } : undefined;
 }
 
 /** Whether a request's `x-hyphae-channel` header declines the channel. */
