@@ -14,7 +14,7 @@ import { REST_ROUTES } from '../../src/http/rest/rest-routes.js';
 import { ERROR_CODES } from '../../src/http/error-reply.js';
 import type { MintedKey } from '../support/test-runtime.js';
 import { createHttpTestApp, type HttpTestApp } from '../support/http/http-test-app.js';
-import { MODERN, modernHeaders, modernMeta } from '../support/mcp/stateless-client.js';
+import { STATELESS_VERSION, statelessHeaders, statelessMeta } from '../support/mcp/stateless-client.js';
 
 const DEPTH = 6_000;
 const deepArray = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;
@@ -368,23 +368,23 @@ describe('MCP over HTTP: hostile tool arguments never yield a 5xx or an internal
     for (const tool of MCP_TOOLS) expect(Object.keys(args[tool.name] ?? {}).sort(), tool.name).toEqual(fieldsOf(tool.input));
   });
 
-  it('poisons one or two arguments of a valid call to every tool, under both argument-error conventions and in the modern era', async () => {
+  it('poisons one or two arguments of a valid call to every tool, under both argument-error conventions and in the stateless revision', async () => {
     const args = validArguments(fixtures);
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...MCP_TOOLS.map((tool) => tool.name)),
         fc.array(fc.tuple(fc.nat(), hostileJsonText), { minLength: 1, maxLength: 2 }),
-        fc.constantFrom('2025-11-25', '2025-06-18', MODERN),
+        fc.constantFrom('2025-11-25', '2025-06-18', STATELESS_VERSION),
         async (tool, poisons, version) => {
           const fields = { ...(args[tool] ?? {}) };
           const names = Object.keys(fields);
           for (const [index, jsonText] of poisons) fields[names[index % names.length] as string] = jsonText;
-          // The modern era (2026-07-28) carries its version in _meta, with headers derived from the body.
-          const modern = version === MODERN;
-          const meta = modern ? `,"_meta":${JSON.stringify(modernMeta())}` : '';
+          // The stateless revision (2026-07-28) carries its version in _meta, with headers derived from the body.
+          const stateless = version === STATELESS_VERSION;
+          const meta = stateless ? `,"_meta":${JSON.stringify(statelessMeta())}` : '';
           const payload = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(tool)},"arguments":${objectText(fields)}${meta}}}`;
-          const headers = modern
-            ? modernHeaders({ method: 'tools/call', params: { name: tool, _meta: modernMeta() } }, writer.key)
+          const headers = stateless
+            ? statelessHeaders({ method: 'tools/call', params: { name: tool, _meta: statelessMeta() } }, writer.key)
             : { 'x-hyphae-key': writer.key, 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': version };
           const response = await http.app.inject({ method: 'POST', url: '/mcp', headers, payload });
           const context = `${tool} ${payload.slice(0, 300)}`;

@@ -13,7 +13,7 @@ import { skipWithoutPostgres } from '../support/shared-database.js';
 import { waitFor } from '../support/wait-for.js';
 import { skipWithoutNatsServer } from '../support/nats-server.js';
 import { channelHost, summary } from './channel-host.js';
-import { modernPost, modernRequest } from '../support/mcp/stateless-client.js';
+import { statelessPost, statelessRequest } from '../support/mcp/stateless-client.js';
 import type { Json } from '../support/mcp/stateless-client.js';
 import { startReplicaPair } from '../support/mcp/replica-pair.js';
 import type { ReplicaPair } from '../support/mcp/replica-pair.js';
@@ -75,7 +75,7 @@ describe.skipIf(skipWithoutNatsServer() || skipWithoutPostgres())('Claude Code c
   it("server/discover's instructions say what channel events are where the replica offers them, and not where it is off", async () => {
     const key = await reader();
     const instructionsOf = async (replica: MeshReplica): Promise<unknown> =>
-      ((await modernPost(new URL(`${replica.url}/mcp`), key, modernRequest(1, 'server/discover'))).body?.result as Json | undefined)?.instructions;
+      ((await statelessPost(new URL(`${replica.url}/mcp`), key, statelessRequest(1, 'server/discover'))).body?.result as Json | undefined)?.instructions;
     expect(await instructionsOf(b)).toMatch(/arrive unrequested as <channel> events[\s\S]*never follow it as an instruction/);
     expect(await instructionsOf(a)).toMatch(/^Hyphae is shared memory/);
     expect(await instructionsOf(a)).not.toMatch(/<channel>/);

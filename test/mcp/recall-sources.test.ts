@@ -11,7 +11,7 @@ import { TOOL_DESCRIPTORS } from '../../src/mcp/features/tools/tool-registry.js'
 import { serializeReply } from '../../src/mcp/protocol/json-rpc.js';
 import { McpDispatcher } from '../../src/mcp/server/mcp-dispatcher.js';
 import { createTestRuntime, type TestRuntime } from '../support/test-runtime.js';
-import { modernRequest, type Json } from '../support/mcp/stateless-client.js';
+import { statelessRequest, type Json } from '../support/mcp/stateless-client.js';
 
 let runtime: TestRuntime;
 let principal: Principal;
@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 async function recall(args: Json): Promise<Json> {
-  const outcome = await dispatcher.handleValue(modernRequest(1, 'tools/call', { name: 'recall', arguments: args }), { principal, protocolVersion: '2025-06-18' });
+  const outcome = await dispatcher.handleValue(statelessRequest(1, 'tools/call', { name: 'recall', arguments: args }), { principal, protocolVersion: '2025-06-18' });
   if (outcome.kind !== 'answered') throw new Error('recall was not answered');
   const body = JSON.parse(serializeReply(outcome.reply)) as Json;
   return ((body.result as Json).structuredContent ?? {}) as Json;

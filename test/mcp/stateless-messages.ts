@@ -46,7 +46,7 @@ const params = fc.record(
   { requiredKeys: ['_meta'] },
 );
 
-export interface ModernCase {
+export interface StatelessCase {
   readonly body: Record<string, unknown>;
   /** Whether the Streamable HTTP headers are derived from the body (else some are missing or wrong). */
   readonly rightHeaders: boolean;
@@ -54,8 +54,8 @@ export interface ModernCase {
   readonly wrongValue: string;
 }
 
-/** A request whose `_meta` names a protocol version (so it is of the modern era), near-valid otherwise. */
-export const modernCase: fc.Arbitrary<ModernCase> = fc.record({
+/** A request whose `_meta` names a protocol version (so it is of the stateless revision), near-valid otherwise. */
+export const statelessCase: fc.Arbitrary<StatelessCase> = fc.record({
   body: fc.record({
     jsonrpc: fc.constant('2.0'),
     id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 })),

@@ -9,7 +9,7 @@ import { runStdioServer } from '../../../src/mcp/transports/stdio-server.js';
 import type { MemoryFacade } from '../../../src/service/memory-facade.js';
 import { readSseBlocks } from '../sse-blocks.js';
 
-export const MODERN = '2026-07-28';
+export const STATELESS_VERSION = '2026-07-28';
 export const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 export const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
@@ -25,21 +25,21 @@ export interface RpcMessage {
   readonly error?: { code: number; message: string; data?: Json };
 }
 
-export function modernMeta(version = MODERN, extra: Json = {}): Json {
+export function statelessMeta(version = STATELESS_VERSION, extra: Json = {}): Json {
   return {
     'io.modelcontextprotocol/protocolVersion': version,
     'io.modelcontextprotocol/clientCapabilities': {},
-    'io.modelcontextprotocol/clientInfo': { name: 'raw-modern-test-client', version: '1.0.0' },
+    'io.modelcontextprotocol/clientInfo': { name: 'raw-stateless-test-client', version: '1.0.0' },
     ...extra,
   };
 }
 
-export function modernRequest(id: string | number, method: string, params: Json = {}, version = MODERN): Json {
-  return { jsonrpc: '2.0', id, method, params: { ...params, _meta: modernMeta(version) } };
+export function statelessRequest(id: string | number, method: string, params: Json = {}, version = STATELESS_VERSION): Json {
+  return { jsonrpc: '2.0', id, method, params: { ...params, _meta: statelessMeta(version) } };
 }
 
 /** The headers the revision requires, derived from the body as a conforming client derives them. */
-export function modernHeaders(body: Json, key: string): Record<string, string> {
+export function statelessHeaders(body: Json, key: string): Record<string, string> {
   const params = (body.params ?? {}) as Json;
   const meta = (params._meta ?? {}) as Json;
   const name = body.method === 'resources/read' ? params.uri : body.method === 'tools/call' || body.method === 'prompts/get' ? params.name : undefined;
@@ -72,10 +72,10 @@ export async function postJson(url: URL | string, body: unknown, headers: Record
   return { status: response.status, headers: response.headers, text, body: parsed };
 }
 
-/** One modern request over HTTP; `headers` adds to (or, with undefined values, removes from) the derived ones. */
-export async function modernPost(url: URL | string, key: string, body: Json, headers: Record<string, string | undefined> = {}): Promise<HttpReply> {
+/** One stateless request over HTTP; `headers` adds to (or, with undefined values, removes from) the derived ones. */
+export async function statelessPost(url: URL | string, key: string, body: Json, headers: Record<string, string | undefined> = {}): Promise<HttpReply> {
   const merged: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ ...modernHeaders(body, key), ...headers })) if (value !== undefined) merged[name] = value;
+  for (const [name, value] of Object.entries({ ...statelessHeaders(body, key), ...headers })) if (value !== undefined) merged[name] = value;
   return postJson(url, body, merged);
 }
 
@@ -93,9 +93,9 @@ export interface ListenStream {
 
 /** POSTs subscriptions/listen and reads the SSE response as it arrives. */
 export async function openListen(url: URL | string, key: string, id: string | number, notifications: Json): Promise<ListenStream> {
-  const body = modernRequest(id, 'subscriptions/listen', { notifications });
+  const body = statelessRequest(id, 'subscriptions/listen', { notifications });
   const abort = new AbortController();
-  const response = await fetch(url, { method: 'POST', headers: modernHeaders(body, key), body: JSON.stringify(body), signal: abort.signal });
+  const response = await fetch(url, { method: 'POST', headers: statelessHeaders(body, key), body: JSON.stringify(body), signal: abort.signal });
   const messages: RpcMessage[] = [];
   const fieldLines: string[] = [];
   const ended = (async (): Promise<void> => {

@@ -1,9 +1,9 @@
 /**
- * MCP 2026-07-28 beside the legacy revisions, with raw JSON-RPC written from the revision's text
- * (the official SDK does not speak it): era detection from per-request `_meta`, server/discover,
+ * MCP 2026-07-28, the stateless revision, beside the handshake revisions, with raw JSON-RPC written from the revision's text
+ * (the official SDK does not speak it): telling the revisions apart by per-request `_meta`, server/discover,
  * UnsupportedProtocolVersionError, results with resultType and serverInfo, the Streamable HTTP
- * header rules (HeaderMismatchError, no session id), a dual-era client's fall-back probe, and the
- * eleven tools answering a modern request exactly as they answer a legacy one — over HTTP (the
+ * header rules (HeaderMismatchError, no session id), a client of both kinds of revision probing and falling back, and the
+ * eleven tools answering a stateless request exactly as they answer a handshake one — over HTTP (the
  * real app on loopback) and stdio (the stdio server in process).
  */
 import { createServer } from 'node:http';
@@ -17,7 +17,7 @@ import { createTestRuntime } from '../support/test-runtime.js';
 import type { TestRuntime } from '../support/test-runtime.js';
 import { startMcpHttpServer } from './mcp-http-server.js';
 import type { ListeningMcpServer } from './mcp-http-server.js';
-import { MODERN, SERVER_INFO, modernHeaders, modernMeta, modernPost, modernRequest, postJson, startRawStdio } from '../support/mcp/stateless-client.js';
+import { STATELESS_VERSION, SERVER_INFO, statelessHeaders, statelessMeta, statelessPost, statelessRequest, postJson, startRawStdio } from '../support/mcp/stateless-client.js';
 import type { HttpReply, Json, RawStdio, RpcMessage } from '../support/mcp/stateless-client.js';
 
 let runtime: TestRuntime;
@@ -27,14 +27,14 @@ let key: string;
 beforeAll(async () => {
   runtime = await createTestRuntime();
   server = await startMcpHttpServer(runtime.facade);
-  key = (await runtime.mintKey({ tenant: 'modern', agent: 'agent' })).key;
+  key = (await runtime.mintKey({ tenant: 'stateless', agent: 'agent' })).key;
 });
 afterAll(async () => {
   await server?.close();
   await runtime?.close();
 });
 
-function expectModernError(reply: HttpReply, status: number, code: number, id: string | number | null = 1): RpcMessage {
+function expectStatelessError(reply: HttpReply, status: number, code: number, id: string | number | null = 1): RpcMessage {
   expect(reply.status).toBe(status);
   expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
   expect(reply.body?.jsonrpc).toBe('2.0');
@@ -49,9 +49,9 @@ function expectComplete(result: Json): void {
   expect(result._meta).toEqual({ [SERVER_INFO]: { name: 'hyphae', version: expect.any(String) } });
 }
 
-describe('the modern era over Streamable HTTP', () => {
+describe('the stateless revision over Streamable HTTP', () => {
   it('answers server/discover with no initialize and no session: versions, capabilities, instructions, complete', async () => {
-    const reply = await modernPost(server.url, key, modernRequest(1, 'server/discover'));
+    const reply = await statelessPost(server.url, key, statelessRequest(1, 'server/discover'));
     expect(reply.status).toBe(200);
     expect(reply.headers.get('mcp-session-id')).toBeNull();
     const result = reply.body?.result as Json;
@@ -64,32 +64,32 @@ describe('the modern era over Streamable HTTP', () => {
   });
 
   it.each(['1900-01-01', '2027-01-01', 'draft'])('answers protocol version %s with UnsupportedProtocolVersionError -32022 (400)', async (version) => {
-    const body = modernRequest(7, 'tools/list', {}, version);
-    const error = expectModernError(await modernPost(server.url, key, body), 400, -32022, 7).error;
+    const body = statelessRequest(7, 'tools/list', {}, version);
+    const error = expectStatelessError(await statelessPost(server.url, key, body), 400, -32022, 7).error;
     expect(error?.data).toEqual({ supported: [...ADVERTISED_PROTOCOL_VERSIONS], requested: version });
   });
 
-  it('answers a legacy revision named in _meta with -32022: those are served after initialize', async () => {
-    const error = expectModernError(await modernPost(server.url, key, modernRequest(1, 'tools/list', {}, '2025-11-25')), 400, -32022).error;
+  it('answers a handshake revision named in _meta with -32022: those are served after initialize', async () => {
+    const error = expectStatelessError(await statelessPost(server.url, key, statelessRequest(1, 'tools/list', {}, '2025-11-25')), 400, -32022).error;
     expect(error?.data?.requested).toBe('2025-11-25');
     expect(error?.message).toMatch(/initialize/);
   });
 
   it.each([
-    ['clientCapabilities missing', { 'io.modelcontextprotocol/protocolVersion': MODERN }],
-    ['clientCapabilities not an object', { ...modernMeta(), 'io.modelcontextprotocol/clientCapabilities': [] }],
-    ['protocolVersion not a string', { ...modernMeta(), 'io.modelcontextprotocol/protocolVersion': 20260728 }],
-    ['clientInfo without a version', { ...modernMeta(), 'io.modelcontextprotocol/clientInfo': { name: 'x' } }],
-    ['an unknown logLevel', { ...modernMeta(), 'io.modelcontextprotocol/logLevel': 'loud' }],
+    ['clientCapabilities missing', { 'io.modelcontextprotocol/protocolVersion': STATELESS_VERSION }],
+    ['clientCapabilities not an object', { ...statelessMeta(), 'io.modelcontextprotocol/clientCapabilities': [] }],
+    ['protocolVersion not a string', { ...statelessMeta(), 'io.modelcontextprotocol/protocolVersion': 20260728 }],
+    ['clientInfo without a version', { ...statelessMeta(), 'io.modelcontextprotocol/clientInfo': { name: 'x' } }],
+    ['an unknown logLevel', { ...statelessMeta(), 'io.modelcontextprotocol/logLevel': 'loud' }],
   ])('refuses _meta with %s as -32602 (400)', async (_label, meta) => {
     const body = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } };
-    await expect(modernPost(server.url, key, body, { 'mcp-protocol-version': MODERN })).resolves.toMatchObject({ status: 400 });
-    expectModernError(await modernPost(server.url, key, body, { 'mcp-protocol-version': MODERN }), 400, -32602);
+    await expect(statelessPost(server.url, key, body, { 'mcp-protocol-version': STATELESS_VERSION })).resolves.toMatchObject({ status: 400 });
+    expectStatelessError(await statelessPost(server.url, key, body, { 'mcp-protocol-version': STATELESS_VERSION }), 400, -32602);
   });
 
   it('accepts a valid per-request logLevel and sends no notifications/message for it', async () => {
-    const body = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: modernMeta(MODERN, { 'io.modelcontextprotocol/logLevel': 'debug' }) } };
-    const reply = await modernPost(server.url, key, body);
+    const body = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: statelessMeta(STATELESS_VERSION, { 'io.modelcontextprotocol/logLevel': 'debug' }) } };
+    const reply = await statelessPost(server.url, key, body);
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
     expect((reply.body?.result as Json).tools).toHaveLength(11);
@@ -102,22 +102,22 @@ describe('the modern era over Streamable HTTP', () => {
     const reply = await postJson(server.url, { jsonrpc: '2.0', id: 101, method: 'server/discover', params }, {
       'content-type': 'application/json',
       'x-hyphae-key': key,
-      'mcp-protocol-version': MODERN,
+      'mcp-protocol-version': STATELESS_VERSION,
       'mcp-method': 'server/discover',
     });
-    expectModernError(reply, 400, -32602, 101);
+    expectStatelessError(reply, 400, -32602, 101);
   });
 
   it.each(['initialize', 'ping', 'resources/subscribe', 'logging/setLevel', 'no/such/method'])(
-    'answers %s in the modern era with 404 and -32601 (legacy-only or unknown)',
+    'answers %s in the stateless revision with 404 and -32601 (handshake-only or unknown)',
     async (method) => {
-      expectModernError(await modernPost(server.url, key, modernRequest(1, method, { uri: 'hyphae://inbox' })), 404, -32601);
+      expectStatelessError(await statelessPost(server.url, key, statelessRequest(1, method, { uri: 'hyphae://inbox' })), 404, -32601);
     },
   );
 
   describe('request headers (HeaderMismatchError -32020, 400)', () => {
-    const call = modernRequest(3, 'tools/call', { name: 'list_beacons', arguments: {} });
-    const read = modernRequest(4, 'resources/read', { uri: 'hyphae://inbox' });
+    const call = statelessRequest(3, 'tools/call', { name: 'list_beacons', arguments: {} });
+    const read = statelessRequest(4, 'resources/read', { uri: 'hyphae://inbox' });
 
     it.each([
       ['MCP-Protocol-Version missing', call, { 'mcp-protocol-version': undefined }],
@@ -133,7 +133,7 @@ describe('the modern era over Streamable HTTP', () => {
       ['Mcp-Name as base64 of another name', call, { 'mcp-name': `=?base64?${Buffer.from('store').toString('base64')}?=` }],
     ])('refuses %s', async (_label, body, headers) => {
       const id = (body as { id: number }).id;
-      const error = expectModernError(await modernPost(server.url, key, body, headers), 400, -32020, id).error;
+      const error = expectStatelessError(await statelessPost(server.url, key, body, headers), 400, -32020, id).error;
       expect(error?.message).toMatch(/^Header mismatch/);
     });
 
@@ -142,7 +142,7 @@ describe('the modern era over Streamable HTTP', () => {
         'Content-Type': 'application/json',
         ACCEPT: 'application/json, text/event-stream',
         'X-Hyphae-Key': key,
-        'Mcp-Protocol-Version': MODERN,
+        'Mcp-Protocol-Version': STATELESS_VERSION,
         'MCP-METHOD': 'tools/call',
         'mcp-name': `=?base64?${Buffer.from('list_beacons').toString('base64')}?=`,
       });
@@ -152,14 +152,14 @@ describe('the modern era over Streamable HTTP', () => {
 
     it('ignores Mcp-Session-Id, even a malformed one, and never mints one', async () => {
       for (const session of ['some-session', 'x'.repeat(300)]) {
-        const reply = await modernPost(server.url, key, call, { 'mcp-session-id': session });
+        const reply = await statelessPost(server.url, key, call, { 'mcp-session-id': session });
         expect(reply.status).toBe(200);
         expect(reply.headers.get('mcp-session-id')).toBeNull();
       }
     });
   });
 
-  it('keeps the legacy path as it was: no _meta, legacy header → legacy reply without resultType', async () => {
+  it('keeps the handshake path as it was: no _meta, handshake header → handshake reply without resultType', async () => {
     const reply = await postJson(server.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, {
       'content-type': 'application/json',
       'x-hyphae-key': key,
@@ -177,44 +177,44 @@ describe('the modern era over Streamable HTTP', () => {
   });
 });
 
-/** A dual-era client's era detection on HTTP, as the transport page describes it. */
-async function detectHttpEra(url: string, apiKey: string, preferred: string): Promise<{ era: 'modern' | 'legacy'; version: string; probes: number }> {
-  const MODERN_ERRORS = new Set([-32020, -32021, -32022]);
+/** How a client of both kinds of revision tells which one a server speaks over HTTP, as the transport page describes it. */
+async function detectHttpRevision(url: string, apiKey: string, preferred: string): Promise<{ revision: 'stateless' | 'handshake'; version: string; probes: number }> {
+  const STATELESS_ERRORS = new Set([-32020, -32021, -32022]);
   let version = preferred;
   for (let probes = 1; probes <= 3; probes += 1) {
-    const body = modernRequest(probes, 'server/discover', {}, version);
-    const reply = await postJson(url, body, { ...modernHeaders(body, apiKey), 'x-hyphae-key': apiKey });
-    if (reply.status === 200 && typeof reply.body?.result?.resultType === 'string') return { era: 'modern', version, probes };
+    const body = statelessRequest(probes, 'server/discover', {}, version);
+    const reply = await postJson(url, body, { ...statelessHeaders(body, apiKey), 'x-hyphae-key': apiKey });
+    if (reply.status === 200 && typeof reply.body?.result?.resultType === 'string') return { revision: 'stateless', version, probes };
     const code = reply.body?.jsonrpc === '2.0' ? reply.body.error?.code : undefined;
-    const recognized = reply.status >= 400 && reply.status < 500 && code !== undefined && (MODERN_ERRORS.has(code) || (reply.status === 404 && code === -32601));
+    const recognized = reply.status >= 400 && reply.status < 500 && code !== undefined && (STATELESS_ERRORS.has(code) || (reply.status === 404 && code === -32601));
     if (!recognized) break;
     const supported = (reply.body?.error?.data?.supported ?? []) as string[];
-    const retry = supported.find((candidate) => candidate === MODERN);
-    if (code !== -32022 || retry === undefined) throw new Error(`modern server refused the probe: ${reply.text}`);
+    const retry = supported.find((candidate) => candidate === STATELESS_VERSION);
+    if (code !== -32022 || retry === undefined) throw new Error(`stateless server refused the probe: ${reply.text}`);
     version = retry;
   }
-  // Not a recognized modern answer: fall back to initialize.
+  // Not a recognized stateless answer: fall back to initialize.
   const init = await postJson(url, { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'dual', version: '1' } } }, {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
     'x-hyphae-key': apiKey,
   });
   const negotiated = init.body?.result?.protocolVersion;
-  if (typeof negotiated !== 'string') throw new Error(`legacy fall-back failed: ${init.text}`);
-  return { era: 'legacy', version: negotiated, probes: 0 };
+  if (typeof negotiated !== 'string') throw new Error(`handshake fall-back failed: ${init.text}`);
+  return { revision: 'handshake', version: negotiated, probes: 0 };
 }
 
-describe('a dual-era client probing this server', () => {
-  let legacyOnly: Server;
-  let legacyUrl: string;
+describe('a client of both kinds of revision probing this server', () => {
+  let handshakeOnly: Server;
+  let handshakeUrl: string;
   beforeAll(async () => {
-    // The official SDK's server: a legacy-only Streamable HTTP server, the case where the probe must fall back.
-    legacyOnly = createServer((request, response) => {
+    // The official SDK's server: a handshake-only Streamable HTTP server, the case where the probe must fall back.
+    handshakeOnly = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         void (async (): Promise<void> => {
-          const mcp = new McpServer({ name: 'legacy-only', version: '1.0.0' });
+          const mcp = new McpServer({ name: 'handshake-only', version: '1.0.0' });
           mcp.registerTool('noop', { description: 'does nothing' }, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
           const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
           response.on('close', () => void transport.close());
@@ -223,23 +223,23 @@ describe('a dual-era client probing this server', () => {
         })();
       });
     });
-    await new Promise<void>((resolve) => legacyOnly.listen(0, '127.0.0.1', resolve));
-    legacyUrl = `http://127.0.0.1:${(legacyOnly.address() as AddressInfo).port}/mcp`;
+    await new Promise<void>((resolve) => handshakeOnly.listen(0, '127.0.0.1', resolve));
+    handshakeUrl = `http://127.0.0.1:${(handshakeOnly.address() as AddressInfo).port}/mcp`;
   });
   afterAll(async () => {
-    await new Promise((resolve) => legacyOnly.close(resolve));
+    await new Promise((resolve) => handshakeOnly.close(resolve));
   });
 
-  it('stays modern on the first probe', async () => {
-    await expect(detectHttpEra(server.url.href, key, MODERN)).resolves.toEqual({ era: 'modern', version: MODERN, probes: 1 });
+  it('stays stateless on the first probe', async () => {
+    await expect(detectHttpRevision(server.url.href, key, STATELESS_VERSION)).resolves.toEqual({ revision: 'stateless', version: STATELESS_VERSION, probes: 1 });
   });
 
-  it('reads -32022 in the 400 body as a modern server and retries with a supported version instead of falling back', async () => {
-    await expect(detectHttpEra(server.url.href, key, '2027-06-30')).resolves.toEqual({ era: 'modern', version: MODERN, probes: 2 });
+  it('reads -32022 in the 400 body as a stateless server and retries with a supported version instead of falling back', async () => {
+    await expect(detectHttpRevision(server.url.href, key, '2027-06-30')).resolves.toEqual({ revision: 'stateless', version: STATELESS_VERSION, probes: 2 });
   });
 
-  it('falls back to initialize against a legacy-only server (the control), and this server still answers that initialize', async () => {
-    await expect(detectHttpEra(legacyUrl, key, MODERN)).resolves.toMatchObject({ era: 'legacy', version: '2025-11-25' });
+  it('falls back to initialize against a handshake-only server (the control), and this server still answers that initialize', async () => {
+    await expect(detectHttpRevision(handshakeUrl, key, STATELESS_VERSION)).resolves.toMatchObject({ revision: 'handshake', version: '2025-11-25' });
     const init = await postJson(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } }, {
       'content-type': 'application/json',
       'x-hyphae-key': key,
@@ -250,10 +250,10 @@ describe('a dual-era client probing this server', () => {
   });
 });
 
-describe('the modern era over stdio', () => {
+describe('the stateless revision over stdio', () => {
   let stdio: RawStdio;
   beforeAll(async () => {
-    const { principal } = await runtime.mintKey({ tenant: 'modern-stdio', agent: 'agent' });
+    const { principal } = await runtime.mintKey({ tenant: 'stateless-stdio', agent: 'agent' });
     stdio = startRawStdio(runtime.facade, principal);
   });
   afterAll(async () => {
@@ -261,33 +261,33 @@ describe('the modern era over stdio', () => {
   });
 
   it('answers a server/discover probe sent first, with no initialize', async () => {
-    const reply = await stdio.request(modernRequest('probe', 'server/discover'));
+    const reply = await stdio.request(statelessRequest('probe', 'server/discover'));
     expect(reply.result.supportedVersions).toEqual([...ADVERTISED_PROTOCOL_VERSIONS]);
     expectComplete(reply.result as Json);
   });
 
   it('answers an unsupported version with -32022 and the supported list', async () => {
-    const reply = await stdio.request(modernRequest(2, 'server/discover', {}, '2030-01-01'));
+    const reply = await stdio.request(statelessRequest(2, 'server/discover', {}, '2030-01-01'));
     expect(reply.error).toMatchObject({ code: -32022, data: { supported: [...ADVERTISED_PROTOCOL_VERSIONS], requested: '2030-01-01' } });
   });
 
-  it('serves modern and legacy requests side by side without one changing the other', async () => {
+  it('serves stateless and handshake requests side by side without one changing the other', async () => {
     const init = await stdio.request({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {} } });
     expect(init.result.protocolVersion).toBe('2024-11-05');
     const badArgs = { name: 'store', arguments: { content: 5 } };
-    // Modern: a schema failure is a tool result the model reads.
-    const modern = await stdio.request(modernRequest(3, 'tools/call', badArgs));
-    expect(modern.result).toMatchObject({ isError: true, resultType: 'complete' });
-    // Legacy 2024-11-05, negotiated on this process: still a -32602 error.
-    const legacy = await stdio.request({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: badArgs });
-    expect(legacy.error?.code).toBe(-32602);
-    expect(legacy.result).toBeUndefined();
+    // Stateless: a schema failure is a tool result the model reads.
+    const stateless = await stdio.request(statelessRequest(3, 'tools/call', badArgs));
+    expect(stateless.result).toMatchObject({ isError: true, resultType: 'complete' });
+    // Handshake 2024-11-05, negotiated on this process: still a -32602 error.
+    const handshake = await stdio.request({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: badArgs });
+    expect(handshake.error?.code).toBe(-32602);
+    expect(handshake.result).toBeUndefined();
     expect((await stdio.request({ jsonrpc: '2.0', id: 5, method: 'ping' })).result).toEqual({});
-    expect((await stdio.request(modernRequest(6, 'ping'))).error?.code).toBe(-32601);
+    expect((await stdio.request(statelessRequest(6, 'ping'))).error?.code).toBe(-32601);
   });
 });
 
-// ---- the eleven tools, legacy vs modern ------------------------------------------------------
+// ---- the eleven tools, handshake vs stateless -------------------------------------------------
 
 type Send = (method: string, params: Json) => Promise<RpcMessage>;
 
@@ -331,7 +331,7 @@ function normalized(replies: unknown[]): unknown {
   return JSON.parse(text);
 }
 
-function withoutModernFields(replies: unknown[]): unknown[] {
+function withoutStatelessFields(replies: unknown[]): unknown[] {
   return replies.map((reply) => {
     if (typeof reply !== 'object' || reply === null || !('resultType' in reply)) return reply;
     const { resultType, _meta, ...rest } = reply as Json;
@@ -341,7 +341,7 @@ function withoutModernFields(replies: unknown[]): unknown[] {
   });
 }
 
-describe('the eleven tools answer a modern request exactly as a legacy 2025-11-25 one', () => {
+describe('the eleven tools answer a stateless request exactly as a handshake 2025-11-25 one', () => {
   let tenant = 0;
   async function freshKey(): Promise<{ key: string; principal: Awaited<ReturnType<TestRuntime['principal']>> }> {
     tenant += 1;
@@ -350,45 +350,45 @@ describe('the eleven tools answer a modern request exactly as a legacy 2025-11-2
   }
 
   it('over HTTP', async () => {
-    const legacyKey = (await freshKey()).key;
+    const handshakeKey = (await freshKey()).key;
     let id = 0;
-    const legacy = await toolScenario(async (method, params) =>
+    const handshake = await toolScenario(async (method, params) =>
       (await postJson(server.url, { jsonrpc: '2.0', id: ++id, method, params }, {
         'content-type': 'application/json',
-        'x-hyphae-key': legacyKey,
+        'x-hyphae-key': handshakeKey,
         'mcp-protocol-version': '2025-11-25',
       })).body as RpcMessage,
     );
-    const modernKey = (await freshKey()).key;
-    const modern = await toolScenario(async (method, params) => (await modernPost(server.url, modernKey, modernRequest(++id, method, params))).body as RpcMessage);
-    expect(legacy).toHaveLength(15);
-    expect(normalized(withoutModernFields(modern))).toEqual(normalized(legacy));
+    const statelessKey = (await freshKey()).key;
+    const stateless = await toolScenario(async (method, params) => (await statelessPost(server.url, statelessKey, statelessRequest(++id, method, params))).body as RpcMessage);
+    expect(handshake).toHaveLength(15);
+    expect(normalized(withoutStatelessFields(stateless))).toEqual(normalized(handshake));
     // The scenario really exercised results, schema failures and errors.
-    expect(JSON.stringify(legacy)).toContain('"isError":true');
-    expect(JSON.stringify(legacy)).toContain('"code":-32003');
+    expect(JSON.stringify(handshake)).toContain('"isError":true');
+    expect(JSON.stringify(handshake)).toContain('"code":-32003');
   });
 
-  it('over stdio, and the modern stdio answers equal the modern HTTP ones', async () => {
-    const legacyStdio = startRawStdio(runtime.facade, (await freshKey()).principal);
-    const modernStdio = startRawStdio(runtime.facade, (await freshKey()).principal);
+  it('over stdio, and the stateless stdio answers equal the stateless HTTP ones', async () => {
+    const handshakeStdio = startRawStdio(runtime.facade, (await freshKey()).principal);
+    const statelessStdio = startRawStdio(runtime.facade, (await freshKey()).principal);
     try {
       let id = 0;
-      await legacyStdio.request({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
-      const legacy = await toolScenario((method, params) => legacyStdio.request({ jsonrpc: '2.0', id: ++id, method, params }));
-      const modern = await toolScenario((method, params) => modernStdio.request(modernRequest(++id, method, params)));
-      expect(normalized(withoutModernFields(modern))).toEqual(normalized(legacy));
+      await handshakeStdio.request({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
+      const handshake = await toolScenario((method, params) => handshakeStdio.request({ jsonrpc: '2.0', id: ++id, method, params }));
+      const stateless = await toolScenario((method, params) => statelessStdio.request(statelessRequest(++id, method, params)));
+      expect(normalized(withoutStatelessFields(stateless))).toEqual(normalized(handshake));
       const httpKey = (await freshKey()).key;
-      const overHttp = await toolScenario(async (method, params) => (await modernPost(server.url, httpKey, modernRequest(++id, method, params))).body as RpcMessage);
-      expect(normalized(withoutModernFields(overHttp))).toEqual(normalized(withoutModernFields(modern)));
+      const overHttp = await toolScenario(async (method, params) => (await statelessPost(server.url, httpKey, statelessRequest(++id, method, params))).body as RpcMessage);
+      expect(normalized(withoutStatelessFields(overHttp))).toEqual(normalized(withoutStatelessFields(stateless)));
     } finally {
-      await legacyStdio.close();
-      await modernStdio.close();
+      await handshakeStdio.close();
+      await statelessStdio.close();
     }
   });
 
-  it('lists the same eleven tools in both eras', async () => {
-    const modern = (await modernPost(server.url, key, modernRequest(1, 'tools/list'))).body?.result as Json;
-    expect((modern.tools as { name: string }[]).map((tool) => tool.name)).toEqual(TOOL_DESCRIPTORS.map((tool) => tool.name));
-    expect(modern.tools).toEqual(TOOL_DESCRIPTORS);
+  it('lists the same eleven tools in both kinds of revision', async () => {
+    const stateless = (await statelessPost(server.url, key, statelessRequest(1, 'tools/list'))).body?.result as Json;
+    expect((stateless.tools as { name: string }[]).map((tool) => tool.name)).toEqual(TOOL_DESCRIPTORS.map((tool) => tool.name));
+    expect(stateless.tools).toEqual(TOOL_DESCRIPTORS);
   });
 });

@@ -2,7 +2,7 @@
  * Fuzz (fast-check) of MCP 2026-07-28 messages against the real facade with a live feed: near-valid
  * `_meta`, params and filters, with the Streamable HTTP headers derived right or set wrong. Over
  * HTTP every answer is below 500 and well-formed — a JSON-RPC reply, a 202, or (a valid
- * subscriptions/listen) an SSE stream that opens with its acknowledgment — and no modern answer
+ * subscriptions/listen) an SSE stream that opens with its acknowledgment — and no stateless answer
  * carries a code the revision forbids (-32002, -32042, unallocated -32023…-32099) or an internal
  * error. Over stdio every line out is a well-formed reply or a tagged notification, and the server
  * survives to answer a last request.
@@ -19,13 +19,13 @@ import type { MeshReplica } from '../support/mesh/mesh-replica.js';
 import { leaksInternals } from './malformed-messages.js';
 import { SUBSCRIPTION_ID, startRawStdio } from '../support/mcp/stateless-client.js';
 import type { RpcMessage } from '../support/mcp/stateless-client.js';
-import { derivedHeaders, modernCase } from './stateless-messages.js';
+import { derivedHeaders, statelessCase } from './stateless-messages.js';
 
 const HTTP_RUNS = 600;
 const STDIO_RUNS = 1000;
 const FORBIDDEN_CODES = new Set([-32002, -32042, -32603, -32008]);
 
-function expectModernReply(reply: RpcMessage, text: string): void {
+function expectStatelessReply(reply: RpcMessage, text: string): void {
   expect(reply.jsonrpc).toBe('2.0');
   expect(typeof reply.id === 'string' || typeof reply.id === 'number' || reply.id === null).toBe(true);
   if (reply.error !== undefined) {
@@ -42,7 +42,7 @@ function expectModernReply(reply: RpcMessage, text: string): void {
   }
 }
 
-describe('fuzz: modern-era messages', () => {
+describe('fuzz: stateless-revision messages', () => {
   let embedder: Embedder;
   let replica: MeshReplica;
   let key: string;
@@ -57,9 +57,9 @@ describe('fuzz: modern-era messages', () => {
     await embedder?.close();
   });
 
-  it(`answers ${HTTP_RUNS} modern requests over HTTP below 500, well-formed, with no forbidden code`, async () => {
+  it(`answers ${HTTP_RUNS} stateless requests over HTTP below 500, well-formed, with no forbidden code`, async () => {
     await fc.assert(
-      fc.asyncProperty(modernCase, async ({ body, rightHeaders, wrongHeader, wrongValue }) => {
+      fc.asyncProperty(statelessCase, async ({ body, rightHeaders, wrongHeader, wrongValue }) => {
         const headers: Record<string, string> = {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
@@ -87,7 +87,7 @@ describe('fuzz: modern-era messages', () => {
         }
         const text = await response.text();
         expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-        expectModernReply(JSON.parse(text) as RpcMessage, text);
+        expectStatelessReply(JSON.parse(text) as RpcMessage, text);
         if (response.status === 400) {
           const code = (JSON.parse(text) as RpcMessage).error?.code;
           expect([-32020, -32021, -32022, -32602, -32600, -32700]).toContain(code);
@@ -99,8 +99,8 @@ describe('fuzz: modern-era messages', () => {
     await expect.poll(() => replica.listenStreams.openStreams).toBe(0);
   });
 
-  it(`answers ${STDIO_RUNS} modern lines over stdio with well-formed lines only, and survives`, async () => {
-    const cases = fc.sample(modernCase, { numRuns: STDIO_RUNS, seed: 2026 });
+  it(`answers ${STDIO_RUNS} stateless lines over stdio with well-formed lines only, and survives`, async () => {
+    const cases = fc.sample(statelessCase, { numRuns: STDIO_RUNS, seed: 2026 });
     const stdio = startRawStdio(replica.facade, await replica.facade.authenticate(key));
     for (const { body } of cases) stdio.send(body);
     const last = await stdio.request({ jsonrpc: '2.0', id: 'last', method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
@@ -110,7 +110,7 @@ describe('fuzz: modern-era messages', () => {
     for (const line of stdio.lines) {
       if (line.method === undefined) {
         replies += 1;
-        expectModernReply(line, JSON.stringify(line));
+        expectStatelessReply(line, JSON.stringify(line));
       } else {
         // Notifications only on listen streams, each tagged with its subscription.
         expect(['notifications/subscriptions/acknowledged', 'notifications/cancelled', 'notifications/resources/updated', 'notifications/resources/list_changed']).toContain(line.method);

@@ -23,7 +23,7 @@ import { waitFor } from '../support/wait-for.js';
 import { skipWithoutNatsServer } from '../support/nats-server.js';
 import { startReplicaPair } from '../support/mcp/replica-pair.js';
 import type { ReplicaPair } from '../support/mcp/replica-pair.js';
-import { SERVER_INFO, SUBSCRIPTION_ID, modernPost, modernRequest, openListen, startRawStdio } from '../support/mcp/stateless-client.js';
+import { SERVER_INFO, SUBSCRIPTION_ID, statelessPost, statelessRequest, openListen, startRawStdio } from '../support/mcp/stateless-client.js';
 import type { ListenStream, RpcMessage } from '../support/mcp/stateless-client.js';
 
 const INTEREST = 'the nightly export job to the data warehouse';
@@ -144,12 +144,12 @@ describe('subscriptions/listen on one replica', () => {
   });
 
   it('refuses a malformed filter with -32602 and a listen that does not accept SSE with 406', async () => {
-    const bad = await modernPost(`${replica.url}/mcp`, readerKey, modernRequest(5, 'subscriptions/listen', { notifications: { resourceSubscriptions: 'hyphae://inbox' } }));
+    const bad = await statelessPost(`${replica.url}/mcp`, readerKey, statelessRequest(5, 'subscriptions/listen', { notifications: { resourceSubscriptions: 'hyphae://inbox' } }));
     expect(bad.body?.error?.code).toBe(-32602);
     const tooMany = Array.from({ length: 65 }, (_, index) => `hyphae://inbox?after_seq=${index}`);
-    expect((await modernPost(`${replica.url}/mcp`, readerKey, modernRequest(6, 'subscriptions/listen', { notifications: { resourceSubscriptions: tooMany } }))).body?.error?.code).toBe(-32602);
-    expect((await modernPost(`${replica.url}/mcp`, readerKey, modernRequest(7, 'subscriptions/listen', {}))).body?.error?.code).toBe(-32602);
-    const jsonOnly = await modernPost(`${replica.url}/mcp`, readerKey, modernRequest(8, 'subscriptions/listen', { notifications: {} }), { accept: 'application/json' });
+    expect((await statelessPost(`${replica.url}/mcp`, readerKey, statelessRequest(6, 'subscriptions/listen', { notifications: { resourceSubscriptions: tooMany } }))).body?.error?.code).toBe(-32602);
+    expect((await statelessPost(`${replica.url}/mcp`, readerKey, statelessRequest(7, 'subscriptions/listen', {}))).body?.error?.code).toBe(-32602);
+    const jsonOnly = await statelessPost(`${replica.url}/mcp`, readerKey, statelessRequest(8, 'subscriptions/listen', { notifications: {} }), { accept: 'application/json' });
     expect(jsonOnly.status).toBe(406);
     expect(jsonOnly.body?.id).toBe(8);
   });
@@ -167,7 +167,7 @@ describe('subscriptions/listen on one replica', () => {
     await waitFor(() => count(reissued.messages, UPDATED) === 1);
     expectTagged(reissued.messages, 'second');
     // What landed while no stream was open is in the inbox, which reading never drains.
-    const read = await modernPost(`${replica.url}/mcp`, readerKey, modernRequest(9, 'resources/read', { uri: 'hyphae://inbox' }));
+    const read = await statelessPost(`${replica.url}/mcp`, readerKey, statelessRequest(9, 'resources/read', { uri: 'hyphae://inbox' }));
     expect(read.body?.result?.contents?.[0]?.text).toContain('after the reconnect');
   });
 
@@ -184,20 +184,20 @@ describe('subscriptions/listen on one replica', () => {
     expect(last?.id).toBe('doomed-listen');
     expect(last?.error?.data?.code).toBe('UNAUTHENTICATED');
     await waitFor(() => replica.listenStreams.openStreams === before);
-    const again = await modernPost(`${replica.url}/mcp`, doomed.key, modernRequest(2, 'subscriptions/listen', { notifications: { resourceSubscriptions: ['hyphae://inbox'] } }));
+    const again = await statelessPost(`${replica.url}/mcp`, doomed.key, statelessRequest(2, 'subscriptions/listen', { notifications: { resourceSubscriptions: ['hyphae://inbox'] } }));
     expect(again.status).toBe(401);
   });
 
   it('over stdio: multiplexed with replies, ended by the client’s notifications/cancelled, and by the server’s on shutdown', async () => {
     const stdio = startRawStdio(replica.facade, reader);
     try {
-      stdio.send(modernRequest('s1', 'subscriptions/listen', { notifications: { resourceSubscriptions: ['hyphae://inbox'] } }));
-      stdio.send(modernRequest('s2', 'subscriptions/listen', { notifications: { resourceSubscriptions: ['hyphae://inbox'], resourcesListChanged: true } }));
+      stdio.send(statelessRequest('s1', 'subscriptions/listen', { notifications: { resourceSubscriptions: ['hyphae://inbox'] } }));
+      stdio.send(statelessRequest('s2', 'subscriptions/listen', { notifications: { resourceSubscriptions: ['hyphae://inbox'], resourcesListChanged: true } }));
       // The stream holds nothing up: a request after it is answered.
-      const listed = await stdio.request(modernRequest(3, 'tools/list'));
+      const listed = await stdio.request(statelessRequest(3, 'tools/list'));
       expect(listed.result?.tools).toHaveLength(11);
       await stdio.next((line) => line.method === ACK && (line.params?._meta as Record<string, unknown>)[SUBSCRIPTION_ID] === 's2');
-      const duplicate = await stdio.request(modernRequest('s1', 'subscriptions/listen', { notifications: {} }));
+      const duplicate = await stdio.request(statelessRequest('s1', 'subscriptions/listen', { notifications: {} }));
       expect(duplicate.error?.code).toBe(-32602);
 
       await storeMatching('seen over stdio');
@@ -207,12 +207,12 @@ describe('subscriptions/listen on one replica', () => {
       await stdio.next(tagged('s2', LIST_CHANGED));
 
       stdio.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 's1', reason: 'done' } });
-      await stdio.request(modernRequest(4, 'tools/list'));
+      await stdio.request(statelessRequest(4, 'tools/list'));
       const mark = stdio.lines.length;
       await storeMatching('after s1 was cancelled');
       await stdio.next(tagged('s2', LIST_CHANGED), mark);
       expect(stdio.lines.slice(mark).filter((line) => tagged('s1', UPDATED)(line))).toEqual([]);
-      // No listen reply, no legacy (untagged) push was ever written.
+      // No listen reply, no handshake-revision (untagged) push was ever written.
       expect(stdio.lines.filter((line) => line.id === 's1' || line.id === 's2')).toEqual([duplicate]);
       expect(stdio.lines.filter((line) => line.method !== undefined && (line.params?._meta as Record<string, unknown> | undefined)?.[SUBSCRIPTION_ID] === undefined)).toEqual([]);
     } finally {

@@ -1,8 +1,8 @@
 /**
- * The shapes of modern-era (MCP 2026-07-28) results, with raw JSON-RPC: `ttlMs` and `cacheScope` on
+ * The shapes of the stateless revision's (MCP 2026-07-28) results, with raw JSON-RPC: `ttlMs` and `cacheScope` on
  * every cacheable result, a deterministic tools/list, resource-not-found as -32602 (and no -32002
  * ever, so FORBIDDEN moves to -31002), and tool schemas and structuredContent valid under JSON
- * Schema 2020-12 (the revision's default dialect) — beside the legacy answers, unchanged.
+ * Schema 2020-12 (the revision's default dialect) — beside the handshake revisions' answers, unchanged.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { createTestRuntime } from '../support/test-runtime.js';
 import type { TestRuntime } from '../support/test-runtime.js';
 import { startMcpHttpServer } from './mcp-http-server.js';
 import type { ListeningMcpServer } from './mcp-http-server.js';
-import { modernPost, modernRequest, postJson } from '../support/mcp/stateless-client.js';
+import { statelessPost, statelessRequest, postJson } from '../support/mcp/stateless-client.js';
 import type { Json, RpcMessage } from '../support/mcp/stateless-client.js';
 
 let runtime: TestRuntime;
@@ -26,7 +26,7 @@ beforeAll(async () => {
   runtime = await createTestRuntime();
   server = await startMcpHttpServer(runtime.facade);
   key = (await runtime.mintKey({ tenant: 'results', agent: 'agent' })).key;
-  const stored = await modernPost(server.url, key, modernRequest(1, 'tools/call', { name: 'store', arguments: { content: 'A cell to read', cell_type: 'Fact' } }));
+  const stored = await statelessPost(server.url, key, statelessRequest(1, 'tools/call', { name: 'store', arguments: { content: 'A cell to read', cell_type: 'Fact' } }));
   cellUri = `hyphae://cells/${String(stored.body?.result?.structuredContent?.node_id)}`;
 });
 afterAll(async () => {
@@ -34,11 +34,11 @@ afterAll(async () => {
   await runtime?.close();
 });
 
-async function modern(method: string, params: Json = {}, apiKey = key): Promise<RpcMessage> {
-  return (await modernPost(server.url, apiKey, modernRequest(1, method, params))).body as RpcMessage;
+async function stateless(method: string, params: Json = {}, apiKey = key): Promise<RpcMessage> {
+  return (await statelessPost(server.url, apiKey, statelessRequest(1, method, params))).body as RpcMessage;
 }
 
-async function legacy(method: string, params: Json = {}, apiKey = key): Promise<RpcMessage> {
+async function handshake(method: string, params: Json = {}, apiKey = key): Promise<RpcMessage> {
   return (await postJson(server.url, { jsonrpc: '2.0', id: 1, method, params }, {
     'content-type': 'application/json',
     'x-hyphae-key': apiKey,
@@ -55,30 +55,30 @@ describe('cache hints (CacheableResult)', () => {
     ['resources/list', {}, 0, 'private'],
     ['resources/read', { uri: 'hyphae://inbox' }, 0, 'private'],
   ] as const)('%s carries its cache hint (ttlMs, cacheScope)', async (method, params, ttlMs, cacheScope) => {
-    const reply = await modern(method, params);
+    const reply = await stateless(method, params);
     expect(reply.result).toMatchObject({ ttlMs, cacheScope, resultType: 'complete' });
   });
 
   it('a cell read may be kept a minute, for this key only', async () => {
-    expect((await modern('resources/read', { uri: cellUri })).result).toMatchObject({ ttlMs: CELL_READ_TTL_MS, cacheScope: 'private' });
+    expect((await stateless('resources/read', { uri: cellUri })).result).toMatchObject({ ttlMs: CELL_READ_TTL_MS, cacheScope: 'private' });
   });
 
-  it('tool calls and prompts/get are not cacheable; legacy results carry none of these fields', async () => {
-    const call = (await modern('tools/call', { name: 'list_beacons', arguments: {} })).result as Json;
+  it('tool calls and prompts/get are not cacheable; handshake results carry none of these fields', async () => {
+    const call = (await stateless('tools/call', { name: 'list_beacons', arguments: {} })).result as Json;
     expect(call.resultType).toBe('complete');
     expect(call).not.toHaveProperty('ttlMs');
-    expect((await modern('prompts/get', { name: 'catch_up' })).result).not.toHaveProperty('cacheScope');
+    expect((await stateless('prompts/get', { name: 'catch_up' })).result).not.toHaveProperty('cacheScope');
     for (const method of ['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']) {
-      const result = (await legacy(method)).result as Json;
+      const result = (await handshake(method)).result as Json;
       expect(Object.keys(result).filter((field) => ['ttlMs', 'cacheScope', 'resultType', '_meta'].includes(field))).toEqual([]);
     }
   });
 });
 
 describe('tools/list', () => {
-  it('lists the tools in one documented order, the same bytes from any server instance and in either era', async () => {
-    const first = await modernPost(server.url, key, modernRequest(1, 'tools/list'));
-    const second = await modernPost(server.url, key, modernRequest(1, 'tools/list'));
+  it('lists the tools in one documented order, the same bytes from any server instance and in either kind of revision', async () => {
+    const first = await statelessPost(server.url, key, statelessRequest(1, 'tools/list'));
+    const second = await statelessPost(server.url, key, statelessRequest(1, 'tools/list'));
     expect(second.text).toBe(first.text);
     const names = (first.body?.result?.tools as { name: string }[]).map((tool) => tool.name);
     expect(names).toEqual([
@@ -86,31 +86,31 @@ describe('tools/list', () => {
     ]);
     const other = new McpDispatcher({ facade: runtime.facade, serverVersion: 'test' });
     const principal = await runtime.facade.authenticate(key);
-    const outcome = await other.handleValue(modernRequest(1, 'tools/list'), { principal, protocolVersion: '2025-03-26' });
+    const outcome = await other.handleValue(statelessRequest(1, 'tools/list'), { principal, protocolVersion: '2025-03-26' });
     expect(outcome.kind === 'answered' ? serializeReply(outcome.reply) : '').toBe(first.text);
-    expect((await legacy('tools/list')).result?.tools).toEqual(first.body?.result?.tools);
+    expect((await handshake('tools/list')).result?.tools).toEqual(first.body?.result?.tools);
   });
 });
 
-describe('errors the modern era may not share with the legacy one', () => {
+describe('errors the stateless revision may not share with the handshake ones', () => {
   it.each(['hyphae://cells/00000000-0000-4000-8000-000000000000', 'hyphae://nowhere', 'file:///etc/passwd'])(
-    'resources/read of %s is -32602 in the modern era, -32002 in the legacy one',
+    'resources/read of %s is -32602 in the stateless revision, -32002 in the handshake ones',
     async (uri) => {
-      expect((await modern('resources/read', { uri })).error).toMatchObject({ code: -32602, message: 'Resource not found', data: { code: 'NOT_FOUND', uri } });
-      expect((await legacy('resources/read', { uri })).error).toMatchObject({ code: -32002, data: { code: 'NOT_FOUND', uri } });
+      expect((await stateless('resources/read', { uri })).error).toMatchObject({ code: -32602, message: 'Resource not found', data: { code: 'NOT_FOUND', uri } });
+      expect((await handshake('resources/read', { uri })).error).toMatchObject({ code: -32002, data: { code: 'NOT_FOUND', uri } });
     },
   );
 
   it('a cell of another tenant reads as not found, the same -32602', async () => {
     const otherKey = (await runtime.mintKey({ tenant: 'results-other', agent: 'agent' })).key;
-    expect((await modern('resources/read', { uri: cellUri }, otherKey)).error?.code).toBe(-32602);
+    expect((await stateless('resources/read', { uri: cellUri }, otherKey)).error?.code).toBe(-32602);
   });
 
-  it('FORBIDDEN is -31002 in the modern era (it is -32002 for legacy clients), data.code unchanged', async () => {
+  it('FORBIDDEN is -31002 in the stateless revision (it is -32002 for handshake clients), data.code unchanged', async () => {
     const readerKey = (await runtime.mintKey({ tenant: 'results', agent: 'read-only', roles: ['reader'] })).key;
     const args = { name: 'store', arguments: { content: 'not allowed', cell_type: 'Fact' } };
-    expect((await legacy('tools/call', args, readerKey)).error).toMatchObject({ code: -32002, data: { code: 'FORBIDDEN' } });
-    expect((await modern('tools/call', args, readerKey)).error).toMatchObject({ code: -31002, data: { code: 'FORBIDDEN' } });
+    expect((await handshake('tools/call', args, readerKey)).error).toMatchObject({ code: -32002, data: { code: 'FORBIDDEN' } });
+    expect((await stateless('tools/call', args, readerKey)).error).toMatchObject({ code: -31002, data: { code: 'FORBIDDEN' } });
   });
 });
 
@@ -124,10 +124,10 @@ describe('JSON Schema 2020-12 (the revision’s default dialect)', () => {
     expect(ajv.validateSchema(tool.outputSchema)).toBe(true);
   });
 
-  it('every modern tool result’s structuredContent validates against its outputSchema, schema failures included', async () => {
+  it('every stateless tool result’s structuredContent validates against its outputSchema, schema failures included', async () => {
     const results: [string, unknown][] = [];
     const call = async (name: string, args: Json): Promise<Json> => {
-      const result = (await modern('tools/call', { name, arguments: args })).result as Json;
+      const result = (await stateless('tools/call', { name, arguments: args })).result as Json;
       results.push([name, result.structuredContent]);
       return result.structuredContent as Json;
     };
