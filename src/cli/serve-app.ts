@@ -16,7 +16,7 @@ import { httpConfigOf } from '../http/http-config.js';
 import { SERVER_VERSION, channelSettingsOf, createMcpRoutes, createPushStream } from '../mcp/index.js';
 import type { ChannelSettings, ListenPushStreams, PushStream, PushStreamOptions } from '../mcp/index.js';
 
-/** GET /mcp push stream settings (keep-alive interval, buffer bound); defaults in src/mcp/features/push/push-stream.ts. */
+/** GET /mcp push stream settings (keep-alive interval, buffer bound); defaults in src/mcp/transports/push-stream.ts. */
 export type PushStreamSettings = Pick<PushStreamOptions, 'heartbeatMs' | 'maxBufferedBytes'>;
 
 export interface SurfacesAppDeps extends Omit<HttpAppDeps, 'routes'> {

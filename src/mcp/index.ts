@@ -5,9 +5,9 @@ export { runStdioServer, resolveStdioPrincipal, MAX_STDIO_MESSAGE_CHARS } from '
 export type { StdioServerOptions } from './transports/stdio-server.js';
 export { runRemoteBridge } from './transports/remote-bridge.js';
 export type { RemoteBridgeOptions } from './transports/remote-bridge.js';
-export { createPushStream } from './features/push/push-stream.js';
-export type { PushStream, PushStreamMetrics, PushStreamOptions } from './features/push/push-stream.js';
-export type { ListenPushStreams } from './features/push/listen-push-streams.js';
+export { createPushStream } from './transports/push-stream.js';
+export type { PushStream, PushStreamMetrics, PushStreamOptions } from './transports/push-stream.js';
+export type { ListenPushStreams } from './transports/listen-push-streams.js';
 export { channelSettingsOf } from './features/push/channel-settings.js';
 export type { ChannelSettings } from './features/push/channel-session.js';
 export { McpDispatcher } from './server/mcp-dispatcher.js';

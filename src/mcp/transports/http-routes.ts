@@ -22,10 +22,10 @@ import type { McpCallObserver } from '../server/tool-call.js';
 import type { McpLog } from '../server/mcp-dispatcher.js';
 import { McpDispatcher } from '../server/mcp-dispatcher.js';
 import { storedSubscriptions } from '../features/resources/session-subscriptions.js';
-import { createListenPushStreams } from '../features/push/listen-push-streams.js';
-import type { ListenPushStreams } from '../features/push/listen-push-streams.js';
+import { createListenPushStreams } from './listen-push-streams.js';
+import type { ListenPushStreams } from './listen-push-streams.js';
 import type { PushDropMetrics } from '../features/push/push-drop.js';
-import type { PushStream } from '../features/push/push-stream.js';
+import type { PushStream } from './push-stream.js';
 import { authenticatedByToken, mcpAuthentication, mcpPrincipalOf, refusesVersionHeader } from './http-authentication.js';
 import {
   acceptsJson,

@@ -7,6 +7,7 @@
  */
 import { UnavailableError } from '../../../core/errors.js';
 import type { StreamDropReason, StreamDropTransport } from '../../../metrics/index.js';
+import { sseEvent } from '../../../surface-shared/index.js';
 
 export const STREAM_DROPPED_METHOD = 'notifications/hyphae/stream_dropped';
 
@@ -22,7 +23,7 @@ export function pushDroppedFrame(reason: StreamDropReason, maxBufferedBytes: num
     method: STREAM_DROPPED_METHOD,
     params: { reason, max_buffered_bytes: maxBufferedBytes, resume: 'reconnect with Last-Event-ID set to the last event id received' },
   };
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+  return sseEvent('message', JSON.stringify(message));
 }
 
 /** The error that answers a listen dropped by backpressure. */

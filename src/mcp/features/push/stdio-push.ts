@@ -5,11 +5,13 @@
  * capability — and, when the entry offers it, Claude Code's `notifications/claude/channel`, whose
  * session (channel-session.ts) starts with the first reply: what arrived while away, then each
  * memory. Nothing is written before the first reply (the one to `initialize`), so a client never
- * sees a notification first.
+ * sees a notification first. Its frames go through a live stream whose sink is stdout's line writer
+ * (no heartbeat or byte bound: a pipe has no idle proxy, and the process's output is its own).
  */
 import type { Diff } from '../../../core/entities.js';
 import type { Principal } from '../../../core/principal.js';
 import type { LiveSubscription, MemoryFacade } from '../../../service/memory-facade.js';
+import { LiveStream, type StreamSink } from '../../../surface-shared/index.js';
 import { diffNotification } from '../../protocol/diff-extension.js';
 import type { SessionSubscriptions } from '../resources/session-subscriptions.js';
 import { ResourceNotifier } from './resource-notifications.js';
@@ -30,6 +32,22 @@ export interface StdioPushSession {
   readonly subscriptions?: SessionSubscriptions;
 }
 
+/** stdout as a stream's sink: each frame one line; the process owns the pipe, so ending it is not the stream's. */
+function lineSink(write: (line: string) => void): StreamSink {
+  let ended = false;
+  return {
+    write,
+    unsentBytes: 0,
+    get ended(): boolean {
+      return ended;
+    },
+    end: () => {
+      ended = true;
+    },
+    destroy: () => undefined,
+  };
+}
+
 export function startStdioPush(
   facade: Pick<MemoryFacade, 'subscribeDiffs'> & ChannelFacade,
   principal: Principal,
@@ -38,6 +56,8 @@ export function startStdioPush(
   onError?: (error: unknown) => void,
   channelSettings?: ChannelSettings,
 ): StdioPush {
+  const stream = new LiveStream({});
+  // Diffs, not frames, wait for the first reply: how each is told depends on what initialize declared.
   const held: Diff[] = [];
   let live = false;
   let holding = true;
@@ -49,7 +69,7 @@ export function startStdioPush(
       notifier = new ResourceNotifier(
         () => session.subscriptions?.current() ?? Promise.resolve(new Set<string>()),
         (messages) => {
-          for (const message of messages) write(JSON.stringify(message));
+          for (const message of messages) stream.send(JSON.stringify(message));
         },
         { listChanged: !diffs },
         onError,
@@ -61,7 +81,7 @@ export function startStdioPush(
   let channel: ChannelSession | undefined;
   const send = (diff: Diff): void => {
     const diffs = wantsDiffs();
-    if (diffs) write(JSON.stringify(diffNotification(diff)));
+    if (diffs) stream.send(JSON.stringify(diffNotification(diff)));
     notifierFor(diffs).push(diff);
     channel?.push(diff);
   };
@@ -78,12 +98,13 @@ export function startStdioPush(
     ready(): void {
       if (live) return;
       live = true;
+      stream.start(lineSink(write));
       if (channelSettings !== undefined) {
         channel = new ChannelSession({
           facade,
           principal,
           settings: channelSettings,
-          send: (notification) => write(JSON.stringify(notification)),
+          send: (notification) => stream.send(JSON.stringify(notification)),
           ...(onError === undefined ? {} : { onError }),
         });
         channel.start();
@@ -99,6 +120,8 @@ export function startStdioPush(
       for (const notifier of notifiers.values()) notifier.close();
       await (await subscription)?.close();
       await channel?.close();
+      // Last: what the channel's queue still sends while it closes goes out, as before.
+      stream.close();
     },
   };
 }

@@ -7,7 +7,7 @@
  *   - `notifications/hyphae/diff`, one per diff, for clients that ask with `x-hyphae-diffs: on`;
  *   - `notifications/claude/channel` when the server offers Claude Code's channel and the client
  *     does not decline it (`x-hyphae-channel: off`): a digest of what arrived while away, then each
- *     memory, paced (channel-session.ts). These frames carry no id: where a channel resumes is the
+ *     memory, paced (features/push/channel-session.ts). These frames carry no id: where a channel resumes is the
  *     mark the facade keeps, not the stream's Last-Event-ID.
  * Event ids are inbox seqs, so a client reconnecting with `Last-Event-ID` resumes exactly after the
  * last diff it heard of; comment lines keep idle proxies from closing the stream. A client too slow
@@ -15,24 +15,24 @@
  * client resumes by Last-Event-ID) rather than buffering without bound.
  */
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import type { Diff } from '../../../core/entities.js';
-import { ERROR_SPECS, RateLimitedError, isHyphaeError } from '../../../core/errors.js';
-import type { MemoryFacade } from '../../../service/memory-facade.js';
-import { acceptsEventStream, writeSseHead } from '../../../surface-shared/index.js';
-import { diffNotification, headerWantsDiffs, DIFFS_HEADER } from '../../protocol/diff-extension.js';
-import { RPC_INVALID_REQUEST } from '../../protocol/json-rpc.js';
-import type { JsonRpcNotificationMessage } from '../../protocol/json-rpc.js';
-import { toRpcError } from '../../protocol/rpc-errors.js';
-import { MCP_SESSION_HEADER, sessionKeyOf } from '../../protocol/session-id.js';
-import { mcpPrincipalOf } from '../../transports/http-authentication.js';
-import { codedError, sendRpcError } from '../../transports/http-replies.js';
-import { ResourceNotifier } from './resource-notifications.js';
-import type { StreamDropReason } from '../../../metrics/index.js';
-import { pushDroppedFrame, type PushDropMetrics } from './push-drop.js';
-import type { ChannelNotification } from './channel-event.js';
-import type { ChannelFacade, ChannelSettings } from './channel-session.js';
-import { ChannelSession } from './channel-session.js';
-import { CHANNEL_HEADER, headerDeclinesChannel } from './channel-settings.js';
+import type { StreamDropReason } from '../../metrics/index.js';
+import type { Diff } from '../../core/entities.js';
+import { ERROR_SPECS, RateLimitedError, isHyphaeError } from '../../core/errors.js';
+import type { MemoryFacade } from '../../service/memory-facade.js';
+import { LiveStreams, SSE_HEARTBEAT, acceptsEventStream, sseEvent, sseOpening, startSseStream } from '../../surface-shared/index.js';
+import { diffNotification, headerWantsDiffs, DIFFS_HEADER } from '../protocol/diff-extension.js';
+import { RPC_INVALID_REQUEST } from '../protocol/json-rpc.js';
+import type { JsonRpcNotificationMessage } from '../protocol/json-rpc.js';
+import { toRpcError } from '../protocol/rpc-errors.js';
+import { MCP_SESSION_HEADER, sessionKeyOf } from '../protocol/session-id.js';
+import { mcpPrincipalOf } from './http-authentication.js';
+import { codedError, sendRpcError } from './http-replies.js';
+import { ResourceNotifier } from '../features/push/resource-notifications.js';
+import { pushDroppedFrame, type PushDropMetrics } from '../features/push/push-drop.js';
+import type { ChannelNotification } from '../features/push/channel-event.js';
+import type { ChannelFacade, ChannelSettings } from '../features/push/channel-session.js';
+import { ChannelSession } from '../features/push/channel-session.js';
+import { CHANNEL_HEADER, headerDeclinesChannel } from '../features/push/channel-settings.js';
 
 /** Structurally a subset of HyphaeMetrics. */
 export interface PushStreamMetrics extends PushDropMetrics {
@@ -63,21 +63,19 @@ export interface PushStream {
   readonly openStreams: number;
 }
 
-const STALLED_CLIENT_MS = 30_000;
-
 /** The SSE frame of one diff: a JSON-RPC notification whose event id is the inbox seq. */
-export function diffEvent(diff: Diff): string {
-  return `id: ${diff.seq}\nevent: message\ndata: ${JSON.stringify(diffNotification(diff))}\n\n`;
+function diffEvent(diff: Diff): string {
+  return sseEvent('message', JSON.stringify(diffNotification(diff)), diff.seq);
 }
 
 /** A channel event's frame: no id (a channel resumes from the facade's mark). */
 function channelEvent(notification: ChannelNotification): string {
-  return `event: message\ndata: ${JSON.stringify(notification)}\n\n`;
+  return sseEvent('message', JSON.stringify(notification));
 }
 
 /** A resource notification's frame; it carries the batch's last seq as id unless diff frames already do. */
 function notificationEvent(message: JsonRpcNotificationMessage, seq: number | undefined): string {
-  return `${seq === undefined ? '' : `id: ${seq}\n`}event: message\ndata: ${JSON.stringify(message)}\n\n`;
+  return sseEvent('message', JSON.stringify(message), seq);
 }
 
 /** `Last-Event-ID`: absent → undefined; a non-negative integer → it; anything else → null (invalid). */
@@ -89,10 +87,15 @@ function lastEventIdOf(request: FastifyRequest): number | undefined | null {
 }
 
 export function createPushStream(options: PushStreamOptions): PushStream {
-  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const heartbeat = { everyMs: options.heartbeatMs ?? 15_000, frame: SSE_HEARTBEAT };
   const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
-  const retryMs = options.retryMs ?? 2_000;
-  const closers = new Set<() => void>();
+  const opening = sseOpening(options.retryMs ?? 2_000);
+  const streams = new LiveStreams({ onCount: (delta) => options.metrics?.addLiveStreams(delta) });
+  const countDiff = (): void => options.metrics?.countDiffsDelivered('sse', 1);
+  const onDrop = (reason: StreamDropReason): string => {
+    options.metrics?.countStreamsDropped('sse', reason);
+    return pushDroppedFrame(reason, maxBufferedBytes);
+  };
 
   const handler = async function pushStream(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     // Only an explicit text/event-stream asks for the stream: a browser's or curl's `*/*` is answered 405.
@@ -120,30 +123,22 @@ export function createPushStream(options: PushStreamOptions): PushStream {
     }
     const wantsDiffs = headerWantsDiffs(request.headers[DIFFS_HEADER]);
 
-    const res = reply.raw;
-    // Diffs caught up during subscribe arrive before the headers are out: held (bounded) until then.
-    const held: { frame: string; isDiff: boolean }[] = [];
-    const state = { live: false, open: true, heldBytes: 0, overflow: false, drop: (_reason: StreamDropReason): void => undefined };
-    const hold = (frame: string, isDiff: boolean): void => {
-      if (state.overflow) return;
-      held.push({ frame, isDiff });
-      state.heldBytes += frame.length;
-      // Beyond the bound the tail is dropped and the stream ends after what it holds: the client
-      // resumes from the last id it received, so nothing is lost.
-      if (state.heldBytes > maxBufferedBytes) state.overflow = true;
-    };
-    const send = (frame: string, isDiff: boolean): void => {
-      if (!state.open) return;
-      res.write(frame);
-      if (isDiff) options.metrics?.countDiffsDelivered('sse', 1);
-      // A client that does not keep up is ended (what was written still reaches it), not buffered without bound.
-      if (res.writableLength > maxBufferedBytes) state.drop('slow_reader');
-    };
-    const out = (frame: string, isDiff: boolean): void => (state.live ? send(frame, isDiff) : hold(frame, isDiff));
+    // Diffs caught up during subscribe arrive before the headers are out: the stream holds them (bounded) until it starts.
+    const stream = streams.stream({
+      heartbeat,
+      maxBufferedBytes,
+      onDrop,
+      // Closed only once started, so `subscription` is set by then.
+      onClose: () => {
+        notifier.close();
+        void subscription.close().catch(() => undefined);
+        void channel?.close();
+      },
+    });
     const notifier = new ResourceNotifier(
       async () => new Set(await options.facade.resourceSubscriptions(principal, sessionKey)),
       (messages, lastSeq) => {
-        for (const message of messages) out(notificationEvent(message, wantsDiffs ? undefined : lastSeq), false);
+        for (const message of messages) stream.send(notificationEvent(message, wantsDiffs ? undefined : lastSeq));
       },
       { listChanged: !wantsDiffs },
     );
@@ -154,7 +149,7 @@ export function createPushStream(options: PushStreamOptions): PushStream {
             facade: options.facade,
             principal,
             settings: options.channel,
-            send: (notification) => out(channelEvent(notification), false),
+            send: (notification) => stream.send(channelEvent(notification)),
             ...(options.onError === undefined ? {} : { onError: options.onError }),
           });
     let subscription: Awaited<ReturnType<MemoryFacade['subscribeDiffs']>>;
@@ -162,7 +157,7 @@ export function createPushStream(options: PushStreamOptions): PushStream {
       subscription = await options.facade.subscribeDiffs(
         principal,
         (diff) => {
-          if (wantsDiffs) out(diffEvent(diff), true);
+          if (wantsDiffs) stream.send(diffEvent(diff), countDiff);
           notifier.push(diff);
           channel?.push(diff);
         },
@@ -178,7 +173,7 @@ export function createPushStream(options: PushStreamOptions): PushStream {
     }
 
     reply.hijack();
-    if (res.destroyed || request.raw.destroyed) {
+    if (reply.raw.destroyed || request.raw.destroyed) {
       notifier.close();
       await subscription.close();
       await channel?.close();
@@ -186,51 +181,16 @@ export function createPushStream(options: PushStreamOptions): PushStream {
     }
     // Subscribed first, so nothing falls between what the backlog covers and what the feed brings.
     channel?.start();
-    const heartbeat = setInterval(() => {
-      if (state.open) res.write(': heartbeat\n\n');
-    }, heartbeatMs);
-    const close = (): void => {
-      if (!state.open) return;
-      state.open = false;
-      clearInterval(heartbeat);
-      notifier.close();
-      closers.delete(close);
-      options.metrics?.addLiveStreams(-1);
-      void subscription.close().catch(() => undefined);
-      void channel?.close();
-      if (!res.writableEnded) {
-        res.end();
-        // A client that never reads would keep the socket and its buffer forever.
-        setTimeout(() => res.destroy(), STALLED_CLIENT_MS).unref();
-      }
-    };
-    state.drop = (reason): void => {
-      if (!state.open) return;
-      res.write(pushDroppedFrame(reason, maxBufferedBytes));
-      options.metrics?.countStreamsDropped('sse', reason);
-      close();
-    };
-    closers.add(close);
-    options.metrics?.addLiveStreams(1);
-    res.on('close', close);
-    res.on('error', close);
     // The server ended it (the key was revoked): the client learns at once, not at its next request.
-    void subscription.ended?.then(close);
-
-    writeSseHead(reply);
-    res.write(`retry: ${retryMs}\n: stream open\n\n`);
-    for (const { frame, isDiff } of held.splice(0)) send(frame, isDiff);
-    if (state.overflow) state.drop('backlog');
-    state.live = true;
+    void subscription.ended?.then(() => stream.close());
+    startSseStream(reply, stream, opening);
   };
 
   return {
     handler,
-    closeAll: (): void => {
-      for (const close of [...closers]) close();
-    },
+    closeAll: (): void => streams.closeAll(),
     get openStreams(): number {
-      return closers.size;
+      return streams.size;
     },
   };
 }
