@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { CELL_TYPES, LAYERS, SEARCH_MODES } from './cell-types.js';
 import { isClientIdempotencyKey, RESERVED_KEY_MESSAGE } from './idempotency-keys.js';
+import { relationsInputSchema } from './relation-schemas.js';
 import { DEFAULT_TRUST } from './principal.js';
 import { AGENT_NAME_MESSAGE, STORABLE_TEXT_MESSAGE, isAgentName, isStorableText, isStorableTimestamp, jsonValueProblem } from './text-rules.js';
 
@@ -64,6 +65,7 @@ export const storeInputSchema = z.strictObject({
   supersedes: uuidSchema
     .optional()
     .describe('node_id of a current cell of your current project that this one replaces (e.g. a reversed Decision): the old one stops being recalled, is kept in its history, and agents told about it hear of the change'),
+  relations: relationsInputSchema.optional(),
 });
 
 /** An agent's name: one rule wherever a name enters (core/text-rules.ts isAgentName). */

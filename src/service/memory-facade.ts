@@ -61,6 +61,7 @@ import type {
   SourcesPage,
 } from '../core/source-schemas.js';
 import type { ImportBody } from './portability/import-spool.js';
+import type { AddRelationsInput, CellRelations, RelationInput } from '../core/relation-schemas.js';
 
 export interface HydrateOption {
   /** Return full nodes with each hit (REST); MCP asks for ids and distances only. */
@@ -176,6 +177,13 @@ export interface MemoryFacade {
   deleteSource(principal: Principal, input: SourceRefInput): Promise<void>;
   /** Where the source's latest ingestion stands: queued, indexing (chunks done/total), ready or failed (reason). */
   sourceStatus(principal: Principal, input: SourceRefInput): Promise<SourceStatus>;
+
+  /** The relations the cell declares to cells the principal can read, oldest first. */
+  cellRelations(principal: Principal, nodeId: string): Promise<CellRelations>;
+  /** Adds typed relations from a cell to cells the principal can read (docs/relations.md); answers every relation the cell declares. */
+  addRelations(principal: Principal, nodeId: string, input: AddRelationsInput): Promise<CellRelations>;
+  /** Deletes one relation the cell declares (NOT_FOUND when it declares no such relation). */
+  deleteRelation(principal: Principal, nodeId: string, input: RelationInput): Promise<void>;
 
   createKey(principal: Principal, input: CreateKeyInput): Promise<CreatedApiKey>;
   listKeys(principal: Principal): Promise<readonly ApiKeyInfo[]>;

@@ -108,8 +108,9 @@ function validBodies(f: Fixtures): Record<string, readonly Record<string, string
         idempotency_key: j('k1'),
         scene_id: j(f.sceneId),
       },
-      { content: j('a newer memory about payments'), cell_type: j('Fact'), supersedes: j(f.cellId) },
+      { content: j('a newer memory about payments'), cell_type: j('Fact'), supersedes: j(f.cellId), relations: j([{ to: f.cellId, type: 'answers' }]) },
     ],
+    addCellRelations: [{ relations: j([{ to: f.cellId, type: 'depends_on' }]) }],
     recall: [
       { ...search, include_superseded: 'true', project: j('fuzz') },
       { ...search, as_of: j('2030-01-01T00:00:00Z') },
@@ -165,6 +166,7 @@ function validQueries(f: Fixtures): Record<string, readonly Record<string, strin
     readSource: [{ project: 'fuzz', offset: '3', limit: '100' }],
     sourceStatus: [{ project: 'fuzz' }],
     deleteSource: [{ project: 'fuzz' }],
+    deleteCellRelation: [{ to: f.cellId, type: 'depends_on' }],
   };
 }
 
@@ -258,6 +260,13 @@ describe('REST: hostile input never yields a 5xx', () => {
     );
   });
 
+  it('GET /v1/sources with a cursor naming no real instant (year 0000) is a 400 on cursor, not a 500', async () => {
+    const cursor = Buffer.from(JSON.stringify(['0000-01-01T00:00:00Z', 'a'])).toString('base64url');
+    const response = await http.app.inject({ method: 'GET', url: `/v1/sources?cursor=${cursor}`, headers: { 'x-hyphae-key': writer.key } });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().error.details.issues.map((i: { path: string }) => i.path)).toContain('cursor');
+  });
+
   it.each([
     ['content with NUL', { content: 'a\u0000b', cell_type: 'Fact' }, 'content'],
     ['content with a lone surrogate', { content: 'a\ud800b', cell_type: 'Fact' }, 'content'],
@@ -340,6 +349,7 @@ describe('MCP over HTTP: hostile tool arguments never yield a 5xx or an internal
         idempotency_key: j('m1'),
         source_ref: j({ kind: 'file', locator: 'x' }),
         supersedes: j(f.cellId),
+        relations: j([{ to: f.cellId, type: 'answers' }]),
       },
       recall: { query: j('memory'), k: '3', cell_types: j(['Fact']), scene_id: j(f.sceneId), ...searchControls },
       query: { query: j('memory'), layer: j('L1'), k: '3', cell_types: j(['Fact']), scene_id: j(f.sceneId), ...searchControls },

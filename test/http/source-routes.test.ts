@@ -4,26 +4,19 @@
  * the server's JSON limit accepted, 10 MiB + 1 byte refused with 413, another tenant's id a 404 —
  * every response checked against the served OpenAPI document.
  */
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MintedKey } from '../support/test-runtime.js';
-import { createHttpTestApp, OpenApiResponseChecker, type HttpTestApp } from '../support/http/http-test-app.js';
+import { checkedCaller, createHttpTestApp, OpenApiResponseChecker, type HttpTestApp } from '../support/http/http-test-app.js';
 
 let t: HttpTestApp;
 let checker: OpenApiResponseChecker;
 let alice: MintedKey;
 let mallory: MintedKey;
 
-async function call(method: 'GET' | 'POST' | 'DELETE', url: string, pattern: string, key: string, body?: unknown): Promise<LightMyRequestResponse> {
-  const response = await t.app.inject({
-    method,
-    url,
-    headers: { 'x-hyphae-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
-  checker.check(method, pattern, response);
-  return response;
-}
+const call = checkedCaller(
+  () => t.app,
+  () => checker,
+);
 
 beforeAll(async () => {
   t = await createHttpTestApp();

@@ -7,6 +7,7 @@ import { gossipRoutes } from './gossip-routes.js';
 import { identityRoutes } from './identity-routes.js';
 import { quotaRoutes } from './quota-routes.js';
 import { recallRoutes } from './recall-routes.js';
+import { relationRoutes } from './relation-routes.js';
 import type { RestRoute } from './rest-route.js';
 import { sceneRoutes } from './scene-routes.js';
 import { sessionRoutes } from './session-routes.js';
@@ -14,6 +15,7 @@ import { sourceRoutes } from './source-routes.js';
 
 export const REST_ROUTES: readonly RestRoute[] = [
   ...cellRoutes,
+  ...relationRoutes,
   ...recallRoutes,
   ...sessionRoutes,
   ...beaconRoutes,

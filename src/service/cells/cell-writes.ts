@@ -18,6 +18,7 @@ import { cellEnergy } from '../facade/entity-mapping.js';
 import { cellChange } from '../gossip/gossip-writer.js';
 import { checkStoreLimits, parseInput, parseUuid } from '../facade/input-validation.js';
 import type { MemoryFacade } from '../memory-facade.js';
+import { declareRelations } from '../relations/declared-relations.js';
 import { applyRestatement } from './restatement.js';
 import { insertNewCell } from './cell-insert.js';
 import type { FacadeContext } from '../facade/facade-context.js';
@@ -148,7 +149,11 @@ async function writeStore(ctx: FacadeContext, tx: Queryable, principal: Principa
       metadata: input.metadata ?? {},
     };
     const restated = await applyRestatement(tx, candidate, ctx.config.nearDuplicateSimilarity);
-    if (restated !== null) return restated.replay ? { row: replayable(principal, restated.row), diffs: [] } : { row: restated.row, diffs: [], reinforced: true };
+    if (restated !== null && restated.replay) return { row: replayable(principal, restated.row), diffs: [] };
+    if (restated !== null) {
+      await declareRelations(tx, principal, restated.row.node_id, input.relations ?? [], now);
+      return { row: restated.row, diffs: [], reinforced: true };
+    }
   }
   const inserted = await insertNewCell(
     ctx,
@@ -176,6 +181,7 @@ async function writeStore(ctx: FacadeContext, tx: Queryable, principal: Principa
     if (original === null) throw new ConflictError('idempotency key conflict; retry');
     return { row: replayable(principal, original), diffs: [] };
   }
+  await declareRelations(tx, principal, inserted.node_id, input.relations ?? [], now);
   if (superseded !== null) {
     await markSuperseded(tx, principal.tenantId, superseded.node_id, inserted.node_id, now);
     return { row: inserted, diffs: await ctx.gossip.emitSupersession(tx, cellChange(inserted, embedding), superseded.node_id, now) };

@@ -42,6 +42,7 @@ import { resourceSubscriptionOperations } from '../gossip/resource-subscriptions
 import { sessionSceneOperations } from '../sessions/sessions-scenes.js';
 import { createSourceOperations } from '../sources/sources.js';
 import type { SourceIngestionConfig } from '../sources/source-ingestion-runner.js';
+import { relationOperations } from '../relations/relation-operations.js';
 
 export interface MemoryFacadeDeps {
   readonly db: Db;
@@ -92,6 +93,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     ...portabilityOperations(ctx),
     ...consoleViewOperations(ctx),
     ...sources.operations,
+    ...relationOperations(ctx),
   });
   return {
     ...operations,

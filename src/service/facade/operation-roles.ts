@@ -54,6 +54,9 @@ export const OPERATION_ROLES = {
   listSources: 'reader',
   deleteSource: 'writer',
   sourceStatus: 'reader',
+  cellRelations: 'reader',
+  addRelations: 'writer',
+  deleteRelation: 'writer',
 } as const satisfies Readonly<Record<keyof FacadeOperations, Role>>;
 
 type Operation = (principal: Principal, ...rest: never[]) => Promise<unknown>;

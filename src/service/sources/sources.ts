@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError, InvalidArgumentError, NotFoundError, TooLargeError, UnavailableError } from '../../core/errors.js';
 import { identifierTokens } from '../../core/identifier-tokens.js';
+import { isStorableTimestamp } from '../../core/text-rules.js';
 import type { Principal } from '../../core/principal.js';
 import {
   ingestSourceInputSchema,
@@ -323,7 +324,7 @@ function decodeSourceCursor(cursor: string | undefined): { createdAt: string; so
   if (cursor === undefined) return null;
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value[0]) && typeof value[1] === 'string') {
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value[0]) && isStorableTimestamp(value[0]) && typeof value[1] === 'string') {
       return { createdAt: value[0], sourceId: value[1] };
     }
   } catch {

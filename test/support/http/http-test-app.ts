@@ -95,3 +95,19 @@ export class OpenApiResponseChecker {
     }
   }
 }
+
+export type CheckedCall = (method: 'GET' | 'POST' | 'DELETE', url: string, pattern: string, key: string, body?: unknown) => Promise<LightMyRequestResponse>;
+
+/** Calls the app with a key (and a JSON body when given) and checks the answer against the OpenAPI schema of `pattern`. */
+export function checkedCaller(app: () => FastifyInstance, checker: () => OpenApiResponseChecker): CheckedCall {
+  return async (method, url, pattern, key, body) => {
+    const response = await app().inject({
+      method,
+      url,
+      headers: { 'x-hyphae-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+    checker().check(method, pattern, response);
+    return response;
+  };
+}

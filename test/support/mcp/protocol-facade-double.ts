@@ -87,5 +87,8 @@ export function createProtocolFacadeDouble(): MemoryFacade {
     listSources: unexpected('listSources'),
     deleteSource: unexpected('deleteSource'),
     sourceStatus: unexpected('sourceStatus'),
+    cellRelations: unexpected('cellRelations'),
+    addRelations: unexpected('addRelations'),
+    deleteRelation: unexpected('deleteRelation'),
   };
 }

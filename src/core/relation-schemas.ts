@@ -1,0 +1,80 @@
+/**
+ * Relations between cells (docs/relations.md): the explicit ones an agent declares (`answers`,
+ * `depends_on`…) and the implicit ones the server derives from what it already records
+ * (supersession, scenes, sessions, sources, restatements, promotion). One rule for a type's
+ * spelling, one bound per cell, and the subgraph's limits, for every surface.
+ */
+import { z } from 'zod';
+
+/** Longest relation type, in characters. */
+export const MAX_RELATION_TYPE_CHARS = 40;
+/** Most explicit relations one cell declares (from it); a store's `relations` holds at most this many. */
+export const MAX_RELATIONS_PER_CELL = 32;
+
+/** The edges derived from recorded facts: never stored as relations, so no agent may declare one. */
+export const IMPLICIT_RELATION_TYPES = [
+  'supersedes',
+  'in_scene',
+  'in_session',
+  'chunk_of',
+  'next_chunk',
+  'same_thread',
+  'corroborated_by',
+  'promoted_from',
+] as const;
+export type ImplicitRelationType = (typeof IMPLICIT_RELATION_TYPES)[number];
+
+const IMPLICIT: ReadonlySet<string> = new Set(IMPLICIT_RELATION_TYPES);
+/** snake_case: lowercase words of letters and digits joined by single underscores, starting with a letter. */
+const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
+
+export const relationTypeSchema = z
+  .string()
+  .min(1)
+  .max(MAX_RELATION_TYPE_CHARS)
+  .regex(SNAKE_CASE, 'a snake_case word: lowercase letters and digits, words joined by "_", starting with a letter (e.g. answers, depends_on)')
+  .describe(`What the relation says, as a snake_case word of at most ${MAX_RELATION_TYPE_CHARS} characters: answers, depends_on, contradicts, reply_to, implements…`);
+
+/** A type an agent may declare: the implicit edges' names are the server's. */
+export const declaredRelationTypeSchema = relationTypeSchema.refine(
+  (type) => !IMPLICIT.has(type),
+  `names an edge the server derives (${IMPLICIT_RELATION_TYPES.join(', ')}); choose another word`,
+);
+
+export const relationInputSchema = z
+  .strictObject({
+    to: z.uuid().describe('node_id of a cell you can read'),
+    type: declaredRelationTypeSchema,
+  })
+  .describe('A typed relation from this cell to another cell of your tenant');
+
+export const relationsInputSchema = z
+  .array(relationInputSchema)
+  .max(MAX_RELATIONS_PER_CELL)
+  .describe(`Relations from this cell to cells you can read (at most ${MAX_RELATIONS_PER_CELL} per cell), e.g. [{"to": "<node_id>", "type": "answers"}]`);
+
+export type RelationInput = z.output<typeof relationInputSchema>;
+
+/** A relation as it is answered: from the cell, to the other one, its type. */
+export const relationSchema = z.strictObject({
+  from: z.string().describe('id of the item the relation starts from'),
+  to: z.string().describe('id of the item it points to'),
+  type: z.string().describe('an explicit type (answers, depends_on…) or an implicit edge (supersedes, in_scene…)'),
+});
+export type Relation = z.output<typeof relationSchema>;
+
+/** `POST /v1/cells/{id}/relations`: relations to add from the cell. */
+export const addRelationsInputSchema = z.strictObject({
+  relations: relationsInputSchema.min(1),
+});
+export type AddRelationsInput = z.output<typeof addRelationsInputSchema>;
+
+/** `DELETE /v1/cells/{id}/relations?to=…&type=…`: the one relation to remove. */
+export const deleteRelationInputSchema = relationInputSchema;
+
+/** What the cell declares after a change: its explicit relations, oldest first. */
+export const cellRelationsSchema = z.strictObject({
+  node_id: z.string(),
+  relations: z.array(relationSchema),
+});
+export type CellRelations = z.output<typeof cellRelationsSchema>;

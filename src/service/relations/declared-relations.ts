@@ -1,0 +1,52 @@
+/**
+ * Writing the relations a cell declares, inside the caller's transaction: every target must be a
+ * cell the principal can read, and a target it cannot read — another tenant's, another project's,
+ * deleted, never written — is refused exactly as a random id is (NOT_FOUND naming that id), so a
+ * relation is no oracle of what exists elsewhere.
+ */
+import { InvalidArgumentError, NotFoundError } from '../../core/errors.js';
+import type { Principal } from '../../core/principal.js';
+import { MAX_RELATIONS_PER_CELL, type Relation, type RelationInput } from '../../core/relation-schemas.js';
+import type { Queryable } from '../../store/db.js';
+import { countRelationsFrom, insertRelations, readableCellIds } from '../../store/relation-repository.js';
+import { readableProjects } from '../facade/authorization.js';
+
+/** The relations, ids lowercased and repeats dropped, in the order given. */
+export function normalizedRelations(relations: readonly RelationInput[]): RelationInput[] {
+  const seen = new Set<string>();
+  const out: RelationInput[] = [];
+  for (const relation of relations) {
+    const normal = { to: relation.to.toLowerCase(), type: relation.type };
+    const key = `${normal.to} ${normal.type}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(normal);
+  }
+  return out;
+}
+
+/** Checks and adds relations from a cell the principal can read (the caller checked it); returns those added. */
+export async function declareRelations(
+  tx: Queryable,
+  principal: Principal,
+  fromNodeId: string,
+  relations: readonly RelationInput[],
+  now: Date,
+): Promise<Relation[]> {
+  const wanted = normalizedRelations(relations);
+  if (wanted.length === 0) return [];
+  if (wanted.some((r) => r.to === fromNodeId)) {
+    throw new InvalidArgumentError('a cell cannot relate to itself', [{ path: 'relations', message: 'to names the cell itself' }]);
+  }
+  const readable = await readableCellIds(tx, principal.tenantId, [...new Set(wanted.map((r) => r.to))], readableProjects(principal));
+  const unreadable = wanted.find((r) => !readable.has(r.to));
+  if (unreadable !== undefined) throw new NotFoundError('cell', unreadable.to);
+  const held = await countRelationsFrom(tx, principal.tenantId, fromNodeId);
+  const added = await insertRelations(tx, principal.tenantId, fromNodeId, wanted, principal.agent, now);
+  if (held + added.length > MAX_RELATIONS_PER_CELL) {
+    throw new InvalidArgumentError(`a cell declares at most ${MAX_RELATIONS_PER_CELL} relations; this one would hold ${held + added.length}`, [
+      { path: 'relations', message: `at most ${MAX_RELATIONS_PER_CELL} relations per cell` },
+    ]);
+  }
+  return added;
+}
