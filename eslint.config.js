@@ -29,9 +29,12 @@ const LAYERS = {
 };
 const MAX_DEPTH = 8;
 
-function restrictedImport(regex, message) {
-  return { rules: { 'no-restricted-imports': ['error', { patterns: [{ regex, message }] }] } };
+function restrictedImport(regex, message, ...more) {
+  return { rules: { 'no-restricted-imports': ['error', { patterns: [{ regex, message }, ...more] }] } };
 }
+
+/** What other folders may import of src/service: its face, never a concern's file (docs/architecture.md). */
+const SERVICE_FACE = ['index', 'memory-facade', 'facade-config'];
 
 function layeringConfigs() {
   const configs = [];
@@ -39,9 +42,12 @@ function layeringConfigs() {
     const permitted = [folder, ...allowed].join('|');
     const message = `src/${folder} may import ${allowed.length === 0 ? 'no other folder of src/' : `only src/{${allowed.join(',')}}`} (the layering in eslint.config.js)`;
     for (let depth = 1; depth <= MAX_DEPTH; depth += 1) {
+      const serviceFace = allowed.includes('service')
+        ? [{ regex: `^(\\.\\./){${depth}}service/(?!(${SERVICE_FACE.join('|')})\\.js$)`, message: `src/${folder} imports src/service only through ${SERVICE_FACE.map((name) => `${name}.ts`).join(', ')}` }]
+        : [];
       configs.push({
         files: [`src/${folder}/${'*/'.repeat(depth - 1)}*.ts`],
-        ...restrictedImport(`^(\\.\\./){${depth}}(?!(${permitted})(/|$))[^./]`, message),
+        ...restrictedImport(`^(\\.\\./){${depth}}(?!(${permitted})(/|$))[^./]`, message, ...serviceFace),
       });
     }
   }

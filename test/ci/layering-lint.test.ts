@@ -32,6 +32,9 @@ describe('the layering lint rule', () => {
     ['src/app/open-hyphae-app.ts', '../mcp/index.js', 'src/app may import only'],
     ['src/somewhere-new/thing.ts', '../core/errors.js', 'has no place in the layering yet'],
     ['operator/src/run-operator.ts', '../../src/core/config.js', 'the operator imports nothing from src/'],
+    ['src/grpc/memory-service.ts', '../service/facade/input-validation.js', 'src/grpc imports src/service only through index.ts'],
+    ['src/mcp/features/tools/store-tool.ts', '../../../service/cells/cell-writes.js', 'src/mcp imports src/service only through index.ts'],
+    ['src/app/background-maintenance.ts', '../service/reembed/reembed-database.js', 'src/app imports src/service only through index.ts'],
   ])('refuses %s importing %s', async (path, from, message) => {
     const errors = await layeringErrors(path, from);
     expect(errors).toHaveLength(1);
@@ -50,6 +53,8 @@ describe('the layering lint rule', () => {
     ['src/surface-shared/credentials.ts', '../auth/index.js'],
     ['src/worker/embed-server.ts', '../embed/embedder.js'],
     ['src/app/open-hyphae-app.ts', '../service/memory-facade.js'],
+    ['src/app/open-hyphae-app.ts', '../service/facade-config.js'],
+    ['src/mcp/features/tools/store-tool.ts', '../../../service/index.js'],
     ['src/cli/serve-app.ts', '../mcp/index.js'],
     ['src/mcp/server/mcp-call-observer.test.ts', '../../../test/support/test-runtime.js'],
     ['operator/src/desired/config-map.test.ts', '../../../src/core/config.js'],
