@@ -5,5 +5,7 @@ export { databaseSettingsFrom, openConfiguredDatabase, openMigratedDatabase } fr
 export type { MigratedDatabase } from './configured-database.js';
 export { createConfiguredEmbedder, embedderConfigFrom } from './configured-embedder.js';
 export type { ConfiguredEmbedderOptions } from './configured-embedder.js';
+export { createConfiguredFacade } from './configured-facade.js';
+export type { FacadeWiring } from './configured-facade.js';
 export { exportConfiguredDatabase, importIntoConfiguredDatabase } from './data-portability.js';
 export type { DatabaseExportOptions, DatabaseImportOptions } from './data-portability.js';

@@ -8,13 +8,13 @@ import type { HyphaeConfig } from '../core/config.js';
 import { UnavailableError } from '../core/errors.js';
 import { meteredEmbedder } from '../embed/metered-embedder.js';
 import { createHyphaeMetrics } from '../metrics/index.js';
-import { createMemoryFacade, meteredFacade } from '../service/index.js';
-import type { FacadeConfig } from '../service/facade-config.js';
+import { meteredFacade } from '../service/index.js';
 import { pingDatabase } from '../store/database-probe.js';
 import { migrate } from '../store/migrator.js';
 import { startBackgroundMaintenance } from './background-maintenance.js';
 import { openConfiguredDatabase } from './configured-database.js';
 import { createConfiguredEmbedder } from './configured-embedder.js';
+import { createConfiguredFacade } from './configured-facade.js';
 import type { HyphaeApp, HyphaeAppOptions, ReadinessCheck } from './hyphae-app.js';
 import { connectBus, createMesh } from './mesh-wiring.js';
 import { Teardown } from './teardown.js';
@@ -40,16 +40,15 @@ export async function openHyphaeApp(config: HyphaeConfig, options: HyphaeAppOpti
     teardown.add(() => mesh.close());
 
     const clock = (): Date => new Date();
-    const facade = createMemoryFacade({
+    const facade = createConfiguredFacade({
       db,
       embedder,
+      config,
       clock,
-      config: facadeConfigFrom(config, parts.facade),
-      ...mesh.facadeHooks,
+      hooks: mesh.facadeHooks,
       onBackgroundError: onError,
-      sources: config.sources,
       ...(parts.authCacheTtlMs === undefined ? {} : { authCacheTtlMs: parts.authCacheTtlMs }),
-      ...(config.oauth === undefined ? {} : { oauth: config.oauth }),
+      ...(parts.facade === undefined ? {} : { facade: parts.facade }),
     });
     teardown.add(() => facade.close());
     const upkeep = await startBackgroundMaintenance(db, {
@@ -86,21 +85,6 @@ export async function openHyphaeApp(config: HyphaeConfig, options: HyphaeAppOpti
     await teardown.abandon();
     throw error;
   }
-}
-
-/** The facade's slices of the configuration (limits, inbox bounds, import spool, reinforcement), plus what the caller adds. */
-function facadeConfigFrom(config: HyphaeConfig, extra: Partial<FacadeConfig> = {}): Partial<FacadeConfig> {
-  const { maxInboxDiffs, diffRetentionDays } = config.gossip;
-  const { nearDuplicateSimilarity } = config.reinforcement;
-  return {
-    ...config.limits,
-    maxInboxDiffs,
-    diffRetentionDays,
-    ...config.import,
-    // Unset: the embedder's own similarity (defaultNearDuplicateSimilarityFor).
-    ...(nearDuplicateSimilarity === undefined ? {} : { nearDuplicateSimilarity }),
-    ...extra,
-  };
 }
 
 function readinessChecks(config: HyphaeConfig, db: HyphaeApp['db'], bus: HyphaeApp['bus']): ReadinessCheck[] {

@@ -1,16 +1,19 @@
 /**
- * A whole Hyphae core for tests: a migrated database (PGlite, or pg over the wire protocol), an
- * embedder, the memory facade with a controllable clock, and helpers to mint keys and principals.
- * MCP, REST and service tests all build on it; its API is kept stable.
+ * A whole Hyphae core for tests, wired by the composition root's own parts (src/app: the embedder
+ * and the facade built from a configuration, torn down in reverse): a migrated database (PGlite, or
+ * pg over the wire protocol), an embedder, the memory facade with a controllable clock, and helpers
+ * to mint keys and principals. MCP, REST and service tests all build on it; its API is kept stable.
  */
+import { createConfiguredEmbedder, createConfiguredFacade } from '../../src/app/index.js';
+import { Teardown } from '../../src/app/teardown.js';
+import type { KeyAdministration } from '../../src/auth/key-administration.js';
+import type { Role } from '../../src/core/cell-types.js';
+import { loadConfig } from '../../src/core/config.js';
 import type { CreatedApiKey } from '../../src/core/entities.js';
 import type { OAuthConfig } from '../../src/core/oauth-config.js';
 import type { Principal } from '../../src/core/principal.js';
-import type { Role } from '../../src/core/cell-types.js';
-import { createKeyAdministration, type KeyAdministration } from '../../src/auth/key-administration.js';
-import { createEmbedder } from '../../src/embed/create-embedder.js';
 import type { Embedder } from '../../src/embed/embedder.js';
-import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from '../../src/service/index.js';
+import type { ManagedMemoryFacade, MemoryFacadeDeps } from '../../src/service/index.js';
 import type { FacadeConfig } from '../../src/service/facade-config.js';
 import type { Db } from '../../src/store/db.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
@@ -106,39 +109,48 @@ export function createTestClock(): TestClock {
 
 export async function createTestRuntime(options: TestRuntimeOptions = {}): Promise<TestRuntime> {
   const driver = options.driver ?? 'pglite';
-  const embedder = await createEmbedder({ kind: options.embedder ?? 'hash' });
-  const database = await openTestDatabase(driver, embedder);
-  const clock = createTestClock();
-  const facade = createMemoryFacade({
-    db: database.db,
-    embedder,
-    clock: clock.now,
-    authCacheTtlMs: options.authCacheTtlMs ?? 0,
-    // Tests flush hits explicitly; the timer stays out of their way.
-    config: { hitFlushIntervalMs: 3_600_000, ...options.facade },
-    ...(options.diffFeed === undefined ? {} : { diffFeed: options.diffFeed }),
-    ...(options.outbox === undefined ? {} : { outbox: options.outbox }),
-    ...(options.onBeaconsChanged === undefined ? {} : { onBeaconsChanged: options.onBeaconsChanged }),
-    ...(options.oauth === undefined ? {} : { oauth: options.oauth }),
-  });
-  const keyAdmin = createKeyAdministration(database.db);
-  const mintKey = async (spec: PrincipalSpec): Promise<MintedKey> => {
-    const info = await keyAdmin.createKey({ ...spec });
-    return { key: info.key, info, principal: await facade.authenticate(info.key) };
-  };
-  return {
-    driver,
-    db: database.db,
-    embedder,
-    facade,
-    keyAdmin,
-    clock,
-    mintKey,
-    principal: async (spec) => (await mintKey(spec)).principal,
-    async close(): Promise<void> {
-      await facade.close();
-      await embedder.close();
-      await database.close();
-    },
-  };
+  // The configuration a user's process starts with, but for the embedder (and OAuth) a test picks.
+  const config = { ...loadConfig({ HYPHAE_EMBEDDER: options.embedder ?? 'hash' }), oauth: options.oauth };
+  const teardown = new Teardown();
+  try {
+    const embedder = await createConfiguredEmbedder(config);
+    teardown.add(() => embedder.close());
+    const database = await openTestDatabase(driver, embedder);
+    teardown.add(() => database.close());
+    const clock = createTestClock();
+    const facade = createConfiguredFacade({
+      db: database.db,
+      embedder,
+      config,
+      clock: clock.now,
+      hooks: {
+        ...(options.diffFeed === undefined ? {} : { diffFeed: options.diffFeed }),
+        ...(options.outbox === undefined ? {} : { outbox: options.outbox }),
+        ...(options.onBeaconsChanged === undefined ? {} : { onBeaconsChanged: options.onBeaconsChanged }),
+      },
+      authCacheTtlMs: options.authCacheTtlMs ?? 0,
+      // Tests flush hits explicitly; the timer stays out of their way.
+      facade: { hitFlushIntervalMs: 3_600_000, ...options.facade },
+    });
+    teardown.add(() => facade.close());
+    const keyAdmin = facade.keyAdmin;
+    const mintKey = async (spec: PrincipalSpec): Promise<MintedKey> => {
+      const info = await keyAdmin.createKey({ ...spec });
+      return { key: info.key, info, principal: await facade.authenticate(info.key) };
+    };
+    return {
+      driver,
+      db: database.db,
+      embedder,
+      facade,
+      keyAdmin,
+      clock,
+      mintKey,
+      principal: async (spec) => (await mintKey(spec)).principal,
+      close: () => teardown.run(),
+    };
+  } catch (error) {
+    await teardown.abandon();
+    throw error;
+  }
 }
