@@ -1,5 +1,5 @@
 /**
- * Near-duplicate reinforcement through the facade with the real minilm embedder (docs/memory-model.md):
+ * Restatement through the facade with the real minilm embedder (docs/memory-model.md):
  * a store that rewords a current cell of the same tenant, project and type writes no cell and
  * gossips nothing; it reinforces that cell (reinforcement time, corroborations, stated_by, trust)
  * and answers with it. A different statement, a changed value, another tenant, project or type,
@@ -35,7 +35,7 @@ function cosine(a: Float32Array, b: Float32Array): number {
   return a.reduce((sum, x, i) => sum + x * (b[i] ?? 0), 0);
 }
 
-describe.each(TEST_DRIVERS)('near-duplicate reinforcement on %s (minilm)', (driver) => {
+describe.each(TEST_DRIVERS)('restatement on %s (minilm)', (driver) => {
   let rt: TestRuntime;
 
   beforeAll(async () => {
@@ -204,7 +204,7 @@ describe.each(TEST_DRIVERS)('near-duplicate reinforcement on %s (minilm)', (driv
   });
 });
 
-describe('near-duplicate reinforcement switched off', () => {
+describe('restatement with the similarity switched off', () => {
   let rt: TestRuntime;
 
   beforeAll(async () => {
