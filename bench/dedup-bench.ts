@@ -21,6 +21,7 @@ import { defaultNearDuplicateSimilarityFor } from '../src/service/facade-config.
 import { restatementContrast } from '../src/service/cells/restatement-contrast.js';
 import { openPgDb } from '../src/store/pg-driver.js';
 import type { RealPostgres } from '../test/support/real-postgres.js';
+import { elapsedMs, round } from './harness/measure.js';
 import { percentile, type BenchRow, type BenchSection } from './harness/section.js';
 import { syntheticCorpus } from './corpus.js';
 import { CONTRADICTION_PAIRS, DISTINCT_PAIRS, RESTATEMENT_PAIRS, type StatementPair } from './near-duplicate-fixture.js';
@@ -31,10 +32,6 @@ const PROJECT = 'default';
 const MEASURED_STORES = 400;
 const WARMUP_STORES = 40;
 const COST_SIMILARITY = 0.99;
-
-function round(value: number, digits = 3): number {
-  return Number(value.toPrecision(digits));
-}
 
 interface ScoredPair {
   readonly similarity: number;
@@ -96,12 +93,6 @@ async function fixtureRows(rows: BenchRow[]): Promise<void> {
   }
 }
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
-}
-
 async function costAt(server: RealPostgres, cells: number, rows: BenchRow[]): Promise<void> {
   const embedder = new HashEmbedder();
   const corpus = syntheticCorpus(cells + 2 * (MEASURED_STORES + WARMUP_STORES), 42);
@@ -121,7 +112,7 @@ async function costAt(server: RealPostgres, cells: number, rows: BenchRow[]): Pr
     // Interleaved, who goes first alternating, so both see the same table, cache and background load.
     for (let i = 0; i < MEASURED_STORES + WARMUP_STORES; i++) {
       const store = async (facade: ManagedMemoryFacade, content: string, into: number[]): Promise<void> => {
-        const ms = await timed(async () => {
+        const ms = await elapsedMs(async () => {
           if ((await facade.store(principal, { content, cell_type: 'Fact', salience: 0.5 })).reinforced) reinforced += 1;
         });
         if (i >= WARMUP_STORES) into.push(ms);

@@ -4,6 +4,8 @@ import type { Embedder } from '../src/embed/embedder.js';
 import { HashEmbedder } from '../src/embed/hash-embedder.js';
 import { MiniLmEmbedder } from '../src/embed/minilm-embedder.js';
 import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
+import { embedThroughput } from './harness/embedders.js';
+import { roundTo } from './harness/measure.js';
 import type { BenchRow, BenchSection } from './harness/section.js';
 import { syntheticCorpus } from './corpus.js';
 import { PARAPHRASE_CASES, scoreParaphrases, type ParaphraseScore } from './paraphrase-fixture.js';
@@ -12,13 +14,6 @@ const HASH_TEXTS = 20_000;
 const MODEL_TEXTS = 1_024;
 const MODEL_SINGLE_TEXTS = 64;
 const CORPUS_SEED = 42;
-
-/** Texts per second embedding `texts` in calls of `callSize`. */
-async function throughput(embedder: Embedder, texts: readonly string[], callSize: number): Promise<number> {
-  const started = performance.now();
-  for (let i = 0; i < texts.length; i += callSize) await embedder.embed(texts.slice(i, i + callSize));
-  return texts.length / ((performance.now() - started) / 1000);
-}
 
 interface Probe {
   readonly loadMs: number;
@@ -103,8 +98,8 @@ async function spinningRows(texts: readonly string[]): Promise<BenchRow[]> {
 async function measureModel(embedder: Embedder, kind: 'minilm' | 'use-lite', corpus: readonly string[]): Promise<ModelFigures> {
   const figures = { id: embedder.modelId, probe: probe(kind), score: await paraphraseScore(embedder) };
   await embedder.embed(corpus.slice(0, 64));
-  const single = await throughput(embedder, corpus.slice(0, MODEL_SINGLE_TEXTS), 1);
-  const batched = await throughput(embedder, corpus.slice(0, MODEL_TEXTS), 64);
+  const single = await embedThroughput(embedder, corpus.slice(0, MODEL_SINGLE_TEXTS), 1);
+  const batched = await embedThroughput(embedder, corpus.slice(0, MODEL_TEXTS), 64);
   await embedder.close();
   return { ...figures, single, batched };
 }
@@ -119,10 +114,10 @@ export async function runEmbedBench(): Promise<BenchSection> {
   const rows: BenchRow[] = [];
 
   const hash = new HashEmbedder();
-  await throughput(hash, corpus.slice(0, 1_000), 256);
-  const hashRate = await throughput(hash, corpus, 256);
+  await embedThroughput(hash, corpus.slice(0, 1_000), 256);
+  const hashRate = await embedThroughput(hash, corpus, 256);
   rows.push({ metric: 'hash-512-v1 embed throughput', value: round(hashRate), unit: 'texts/s', note: `${HASH_TEXTS} texts, calls of 256` });
-  const trigramRate = await throughput(new HashEmbedder({ charTrigrams: true }), corpus, 256);
+  const trigramRate = await embedThroughput(new HashEmbedder({ charTrigrams: true }), corpus, 256);
   rows.push({ metric: 'hash-512-v1-c3 (char trigrams) embed throughput', value: round(trigramRate), unit: 'texts/s', baseline: round(hashRate), ratio: ratio(trigramRate, hashRate) });
   const hashScore = await paraphraseScore(hash);
   const hashProbe = probe('hash');
@@ -175,9 +170,9 @@ function meanLength(texts: readonly string[]): number {
 }
 
 function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
+  return roundTo(value, 3);
 }
 
 function ratio(value: number, baseline: number): number {
-  return Math.round((value / baseline) * 100) / 100;
+  return roundTo(value / baseline, 2);
 }

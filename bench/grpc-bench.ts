@@ -8,21 +8,19 @@
  */
 import { Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import type { Principal } from '../src/core/principal.js';
-import { createEmbedder } from '../src/embed/create-embedder.js';
+import { HashEmbedder } from '../src/embed/hash-embedder.js';
 import { resolveGrpcConfig } from '../src/grpc/grpc-config.js';
 import { startGrpcServer } from '../src/grpc/grpc-server.js';
 import { buildSurfacesApp } from '../src/cli/serve-app.js';
 import { resolveHttpConfig } from '../src/http/http-config.js';
 import { createHyphaeMetrics } from '../src/metrics/index.js';
-import { createMemoryFacade } from '../src/service/index.js';
-import { migrate } from '../src/store/migrator.js';
-import { openPgliteDb } from '../src/store/pglite-driver.js';
-import { percentile, type BenchRow, type BenchSection } from './harness/section.js';
+import { openEngine } from './harness/engine.js';
+import { round3, sequentialRate, summarise } from './harness/measure.js';
+import { loadAverageRow, opRounds, type SideOps } from './harness/op-rounds.js';
+import type { BenchRow, BenchSection } from './harness/section.js';
 import { syntheticCorpus } from './corpus.js';
 import { postJson, type LoopbackResponse } from './harness/loopback-post.js';
 
@@ -57,63 +55,33 @@ function grpcCaller(address: string, key: string): { call(method: string, reques
   };
 }
 
-type Ops = Record<Side, (i: number) => Promise<void>>;
-
-async function compare(ops: Ops, betweenRounds: () => Promise<void>): Promise<Record<Side, number[]>> {
-  let n = 0;
-  for (let i = 0; i < WARMUP_OPS; i += 1) for (const side of SIDES) await ops[side]((n += 1));
-  await betweenRounds();
-  const latencies: Record<Side, number[]> = { facade: [], grpc: [], rest: [], mcp: [] };
-  for (let round = 0; round < ROUNDS; round += 1) {
-    const order = SIDES.map((_, j) => SIDES[(j + round) % SIDES.length] as Side);
-    for (const side of order) {
-      for (let i = 0; i < OPS_PER_ROUND; i += 1) {
-        n += 1;
-        const started = performance.now();
-        await ops[side](n);
-        latencies[side].push(performance.now() - started);
-      }
-      await betweenRounds();
-    }
-  }
-  return latencies;
-}
-
-const round3 = (value: number): number => Number(value.toFixed(3));
-const rate = (values: readonly number[]): number => values.length / (values.reduce((a, b) => a + b, 0) / 1000);
-
-function rowsFor(operation: string, latencies: Record<Side, number[]>): BenchRow[] {
+function rowsFor(operation: string, sides: Record<Side, SideOps>): BenchRow[] {
+  const base = summarise(sides.facade.latencies);
   const rows: BenchRow[] = [];
-  const base = latencies.facade;
+  const grpcP50 = summarise(sides.grpc.latencies).p50;
   for (const side of ['grpc', 'rest', 'mcp'] as const) {
-    const values = latencies[side];
+    const values = summarise(sides[side].latencies);
     const label = side === 'grpc' ? 'gRPC' : side.toUpperCase();
+    const rate = sequentialRate(values.samples);
+    const baseRate = sequentialRate(base.samples);
     rows.push(
-      { metric: `${operation} p50 ${label} vs facade`, value: round3(percentile(values, 50)), unit: 'ms', baseline: round3(percentile(base, 50)), ratio: round3(percentile(values, 50) / percentile(base, 50)) },
-      { metric: `${operation} p99 ${label} vs facade`, value: round3(percentile(values, 99)), unit: 'ms', baseline: round3(percentile(base, 99)), ratio: round3(percentile(values, 99) / percentile(base, 99)) },
-      { metric: `${operation} throughput ${label} vs facade`, value: Math.round(rate(values)), unit: 'ops/s', baseline: Math.round(rate(base)), ratio: round3(rate(values) / rate(base)), note: `${values.length} sequential calls` },
+      { metric: `${operation} p50 ${label} vs facade`, value: round3(values.p50), unit: 'ms', baseline: round3(base.p50), ratio: round3(values.p50 / base.p50) },
+      { metric: `${operation} p99 ${label} vs facade`, value: round3(values.p99), unit: 'ms', baseline: round3(base.p99), ratio: round3(values.p99 / base.p99) },
+      { metric: `${operation} throughput ${label} vs facade`, value: Math.round(rate), unit: 'ops/s', baseline: Math.round(baseRate), ratio: round3(rate / baseRate), note: `${values.samples.length} sequential calls` },
     );
   }
   for (const other of ['rest', 'mcp'] as const) {
-    rows.push({
-      metric: `${operation} p50 gRPC vs ${other.toUpperCase()}`,
-      value: round3(percentile(latencies.grpc, 50)),
-      unit: 'ms',
-      baseline: round3(percentile(latencies[other], 50)),
-      ratio: round3(percentile(latencies.grpc, 50) / percentile(latencies[other], 50)),
-    });
+    const otherP50 = summarise(sides[other].latencies).p50;
+    rows.push({ metric: `${operation} p50 gRPC vs ${other.toUpperCase()}`, value: round3(grpcP50), unit: 'ms', baseline: round3(otherP50), ratio: round3(grpcP50 / otherP50) });
   }
   return rows;
 }
 
 export async function runGrpcBench(): Promise<BenchSection> {
-  const embedder = await createEmbedder({ kind: 'hash' });
-  const db = await openPgliteDb();
-  await migrate(db, { dimension: embedder.dimension, modelId: embedder.modelId });
+  const embedder = new HashEmbedder();
   // Recall hits are flushed between rounds, untimed, so no side pays for another's background flush.
-  const facade = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000 } });
-  const key = (await facade.keyAdmin.createKey({ tenant: 'bench', agent: 'bench-agent' })).key;
-  const principal: Principal = await facade.authenticate(key);
+  const engine = await openEngine(embedder, { key: { agent: 'bench-agent' } });
+  const { facade, key, principal } = engine;
   const unlimited = 1_000_000_000;
   const metrics = createHyphaeMetrics();
   const { app } = await buildSurfacesApp({ facade, config: resolveHttpConfig({ rateLimitPerMinute: unlimited }), readiness: [], metrics, logger: false, version: 'bench' });
@@ -129,32 +97,32 @@ export async function runGrpcBench(): Promise<BenchSection> {
     if (status !== expected || body.includes('"error"')) throw new Error(`answered ${status}: ${body.slice(0, 200)}`);
   };
   const tool = (name: string, args: object): object => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+  const options = { warmupOps: WARMUP_OPS, rounds: ROUNDS, opsPerRound: OPS_PER_ROUND, between: () => facade.flushHits() };
   try {
     for (let i = 0; i < SEED_CELLS; i += 1) await facade.store(principal, { content: text(i), cell_type: 'Fact', salience: 0.5 });
     let next = SEED_CELLS;
-    const store = await compare(
+    const store = await opRounds(
       {
         facade: async () => void (await facade.store(principal, { content: text((next += 1)), cell_type: 'Decision', salience: 0.5 })),
         grpc: async () => void (await client.call('Store', { content: text((next += 1)), cell_type: 'Decision' })),
         rest: () => ok(postJson(agent, port, '/v1/cells', key, { content: text((next += 1)), cell_type: 'Decision' }), 201),
         mcp: () => ok(postJson(agent, port, '/mcp', key, tool('store', { content: text((next += 1)), cell_type: 'Decision' }), MCP_ACCEPT), 200),
       },
-      () => facade.flushHits(),
+      options,
     );
-    const recall = await compare(
+    const recall = await opRounds(
       {
         facade: async (i) => void (await facade.recall(principal, { query: text(i * 7), k: RECALL_K }, { withNodes: true })),
         grpc: async (i) => void (await client.call('Recall', { query: text(i * 7), k: RECALL_K })),
         rest: (i) => ok(postJson(agent, port, '/v1/recall', key, { query: text(i * 7), k: RECALL_K }), 200),
         mcp: (i) => ok(postJson(agent, port, '/mcp', key, tool('recall', { query: text(i * 7), k: RECALL_K }), MCP_ACCEPT), 200),
       },
-      () => facade.flushHits(),
+      options,
     );
-    const [load1] = loadavg();
     return {
       name: 'grpc',
       rows: [
-        { metric: 'load average (1 min) at the end', value: round3(load1 ?? 0), unit: '', note: `${cpus().length} CPUs; wall-time ratios are only meaningful when this is below the CPU count` },
+        loadAverageRow(),
         ...rowsFor('store', store),
         ...rowsFor(`recall k=${RECALL_K}`, recall),
       ],
@@ -164,8 +132,7 @@ export async function runGrpcBench(): Promise<BenchSection> {
     agent.destroy();
     await grpcServer.close();
     await app.close();
-    await facade.close();
+    await engine.close();
     await embedder.close();
-    await db.close();
   }
 }

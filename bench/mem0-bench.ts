@@ -20,6 +20,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { round, sequentialRate } from './harness/measure.js';
 import { percentile, type BenchRow, type BenchSection } from './harness/section.js';
 import { processCpuMs } from './harness/process-cpu.js';
 import { syntheticCorpus } from './corpus.js';
@@ -54,8 +55,8 @@ async function inTurns(peers: readonly MemoryPeer[], from: number, to: number, c
   return phases;
 }
 
-const r3 = (x: number): number => Number(x.toPrecision(3));
-const rate = (phase: Phase): number => phase.calls.length / (phase.calls.reduce((sum, c) => sum + c.ms, 0) / 1000);
+const r3 = (x: number): number => round(x);
+const rate = (phase: Phase): number => sequentialRate(phase.calls.map((c) => c.ms));
 const latency = (phase: Phase, p: number): number => percentile(phase.calls.map((c) => c.ms), p);
 const cpuPerCall = (phase: Phase): number => phase.cpuMs / phase.calls.length;
 

@@ -19,11 +19,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { alternate } from './harness/alternate.js';
+import { elapsedMs, round3, sequentialRate } from './harness/measure.js';
+import { HYPHAE_BIN, REPO_ROOT } from './harness/processes.js';
 import { percentile, type BenchRow, type BenchSection } from './harness/section.js';
 import { syntheticCorpus } from './corpus.js';
 
-const HYPHAE_BIN = fileURLToPath(new URL('../bin/hyphae.js', import.meta.url));
-const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const REFERENCE_BIN = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-memory/dist/index.js', import.meta.url));
 const QUESTIONS = 200;
 
@@ -40,16 +41,9 @@ interface Timed {
 
 /** Round i calls every peer once, starting at a different one each round; each call timed alone. */
 async function inTurns(peers: readonly Peer[], n: number, call: (peer: Peer, i: number) => Promise<void>): Promise<Timed[]> {
-  const timed = peers.map((): Timed => ({ latencies: [] }));
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < peers.length; j++) {
-      const k = (i + j) % peers.length;
-      const t = performance.now();
-      await call(peers[k]!, i);
-      timed[k]!.latencies.push(performance.now() - t);
-    }
-  }
-  return timed;
+  const sides = Object.fromEntries(peers.map((peer, k) => [String(k), (i: number) => elapsedMs(() => call(peer, i))]));
+  const latencies = await alternate(sides, n);
+  return peers.map((_, k) => ({ latencies: latencies[String(k)] ?? [] }));
 }
 
 async function connect(transport: StdioClientTransport): Promise<Client> {
@@ -93,8 +87,7 @@ async function tempFolder(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'hyphae-peer-bench-'));
 }
 
-const round3 = (x: number): number => Math.round(x * 1000) / 1000;
-const rate = (t: Timed): number => t.latencies.length / (t.latencies.reduce((a, b) => a + b, 0) / 1000);
+const rate = (t: Timed): number => sequentialRate(t.latencies);
 
 export async function runPeerBench(): Promise<BenchSection> {
   const n = Number(process.env.BENCH_PEER_MEMORIES ?? 1000);

@@ -33,6 +33,7 @@ import { openPgliteDb } from '../src/store/pglite-driver.js';
 import { KNN_DEFAULTS } from '../src/store/knn-session.js';
 import { toVectorParam, type VectorParam } from '../src/store/vector-param.js';
 import type { RealPostgres } from '../test/support/real-postgres.js';
+import { elapsedMs, perSecond, round } from './harness/measure.js';
 import { percentile, type BenchRow, type BenchSection } from './harness/section.js';
 import { syntheticCorpus } from './corpus.js';
 import { startWireDatabase } from './harness/wire-database.js';
@@ -68,16 +69,6 @@ const FACADE_KNN = `SELECT node_id::text AS node_id, (embedding <=> $1::vector):
 // One more row than k, to tell ties at the k-th distance.
 const EXACT = `SELECT node_id::text AS node_id, (embedding <=> $1::vector)::float8 AS distance FROM cells
   WHERE tenant_id = $2 AND layer = 'L0' AND project = $3 ORDER BY (embedding <=> $1::vector) + 0 LIMIT $4`;
-
-function round(value: number, digits = 3): number {
-  return Number(value.toPrecision(digits));
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
-}
 
 interface Truth {
   readonly ids: ReadonlySet<string>;
@@ -136,21 +127,21 @@ async function interleaved(
   const run: RecallRun = { facadeMs: [], bareMs: [], bareSqlMs: [], sameSqlMs: [] };
   const measures = [
     async (i: number): Promise<void> => {
-      run.facadeMs.push(await timed(() => facade.recall(principal, { query: queries[i] as string, k: K, mode: 'vector' })));
+      run.facadeMs.push(await elapsedMs(() => facade.recall(principal, { query: queries[i] as string, k: K, mode: 'vector' })));
     },
     async (i: number): Promise<void> => {
       run.bareMs.push(
-        await timed(async () => {
+        await elapsedMs(async () => {
           const [vector] = await embedder.embed([queries[i] as string]);
           return bare.query(BARE_KNN, [toVectorParam(vector as Float32Array), TENANT, PROJECT, K]);
         }),
       );
     },
     async (i: number): Promise<void> => {
-      run.bareSqlMs.push(await timed(() => bare.query(BARE_KNN, [vectors[i], TENANT, PROJECT, K])));
+      run.bareSqlMs.push(await elapsedMs(() => bare.query(BARE_KNN, [vectors[i], TENANT, PROJECT, K])));
     },
     async (i: number): Promise<void> => {
-      run.sameSqlMs.push(await timed(() => bare.query(FACADE_KNN, [vectors[i], TENANT, [PROJECT], K, PROJECT])));
+      run.sameSqlMs.push(await elapsedMs(() => bare.query(FACADE_KNN, [vectors[i], TENANT, [PROJECT], K, PROJECT])));
     },
   ];
   // Interleaved so all see the same background load; the one going second finds that query's index pages cached.
@@ -275,9 +266,9 @@ async function hybridRows(url: string, embedder: Embedder, queries: readonly str
     const principal = await lexicalWeights.authenticate(key.key);
     const times = { vector: [] as number[], hybrid: [] as number[], meaning: [] as number[] };
     const measures = [
-      async (query: string): Promise<void> => void times.vector.push(await timed(() => lexicalWeights.recall(principal, { query, k: K, mode: 'vector' }))),
-      async (query: string): Promise<void> => void times.hybrid.push(await timed(() => lexicalWeights.recall(principal, { query, k: K, mode: 'hybrid' }))),
-      async (query: string): Promise<void> => void times.meaning.push(await timed(() => meaningWeights.recall(principal, { query, k: K, mode: 'hybrid' }))),
+      async (query: string): Promise<void> => void times.vector.push(await elapsedMs(() => lexicalWeights.recall(principal, { query, k: K, mode: 'vector' }))),
+      async (query: string): Promise<void> => void times.hybrid.push(await elapsedMs(() => lexicalWeights.recall(principal, { query, k: K, mode: 'hybrid' }))),
+      async (query: string): Promise<void> => void times.meaning.push(await elapsedMs(() => meaningWeights.recall(principal, { query, k: K, mode: 'hybrid' }))),
     ];
     for (const query of queries.slice(0, WARMUP)) for (const measure of measures) await measure(query);
     for (const list of Object.values(times)) list.length = 0;
@@ -310,15 +301,14 @@ async function hybridRows(url: string, embedder: Embedder, queries: readonly str
 /** Stores per second with `clients` concurrent callers spread over the facades (replicas). */
 async function storeRate(facades: readonly ManagedMemoryFacade[], writers: readonly Principal[], clients: number, texts: readonly string[]): Promise<number> {
   let next = 0;
-  const started = performance.now();
-  await Promise.all(
+  const ms = await elapsedMs(() => Promise.all(
     Array.from({ length: clients }, async (_, c) => {
       const facade = facades[c % facades.length] as ManagedMemoryFacade;
       const writer = writers[c] as Principal;
       for (let i = next++; i < texts.length; i = next++) await facade.store(writer, { content: texts[i] as string, cell_type: 'Fact', salience: 0.5 });
     }),
-  );
-  return texts.length / ((performance.now() - started) / 1000);
+  ));
+  return perSecond(texts.length, ms);
 }
 
 /**

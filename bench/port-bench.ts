@@ -19,15 +19,12 @@ import { dumpReaderFor, exportDumpLines, fileDumpSource, importDump } from '../s
 import { migrate } from '../src/store/migrator.js';
 import { openPgDb } from '../src/store/pg-driver.js';
 import { requirePostgresRoot } from '../test/support/real-postgres.js';
+import { round } from './harness/measure.js';
 import type { BenchRow, BenchSection } from './harness/section.js';
 import { syntheticCorpus } from './corpus.js';
 import { createDatabase, loadCellDatabase, startBenchPostgres } from './harness/postgres.js';
 
 const CORPUS_SEED = 42;
-
-function round(value: number, digits = 3): number {
-  return Number(value.toPrecision(digits));
-}
 
 /** Runs one of PostgreSQL's client tools; resolves with its wall time in ms. */
 function timedTool(root: string, tool: string, args: readonly string[]): number {

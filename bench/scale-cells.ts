@@ -15,6 +15,7 @@ import { openPgDb } from '../src/store/pg-driver.js';
 import { toVectorParam } from '../src/store/vector-param.js';
 import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
 import type { RealPostgres } from '../test/support/real-postgres.js';
+import { elapsedMs, round } from './harness/measure.js';
 import { percentile, type BenchRow } from './harness/section.js';
 import { processTreeCpuMs } from './harness/process-cpu.js';
 import { hnswLabel, withBenchHnsw } from './harness/hnsw-build.js';
@@ -50,20 +51,7 @@ function vectorEmbedder(vectors: ScaleVectors): Embedder {
   };
 }
 
-const r3 = (x: number): number => Number(x.toPrecision(3));
-
-/** Wall milliseconds of fn; with `cpu`, adds this process's CPU milliseconds over it (one call in flight at a time: all of it is fn's). */
-async function timed(fn: () => Promise<unknown>, cpu?: { ms: number }): Promise<number> {
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  await fn();
-  const wall = performance.now() - started;
-  if (cpu !== undefined) {
-    const used = process.cpuUsage(cpuBefore);
-    cpu.ms += (used.user + used.system) / 1000;
-  }
-  return wall;
-}
+const r3 = (x: number): number => round(x);
 
 interface StageFigures {
   readonly cells: number;
@@ -116,8 +104,8 @@ async function measureStage(db: Db, url: string, indexDefinition: string, cells:
     for (let j = 0; j < QUERIES; j++) {
       const vector = toVectorParam(vectors.query(j));
       const first = j % 2 === 0;
-      const viaFacade = (): Promise<number> => timed(() => (facade as ManagedMemoryFacade).recall(principal, { query: `scale-vector:${j}`, k: K }), facadeRecallCpu);
-      const viaBare = (): Promise<number> => timed(() => bare.query(BARE_KNN, [vector, TENANT, PROJECT, K]));
+      const viaFacade = (): Promise<number> => elapsedMs(() => (facade as ManagedMemoryFacade).recall(principal, { query: `scale-vector:${j}`, k: K }), facadeRecallCpu);
+      const viaBare = (): Promise<number> => elapsedMs(() => bare.query(BARE_KNN, [vector, TENANT, PROJECT, K]));
       if (first) {
         samples.recall.push(await viaFacade());
         samples.bare.push(await viaBare());
@@ -130,14 +118,14 @@ async function measureStage(db: Db, url: string, indexDefinition: string, cells:
     const pgKnn = (processTreeCpuMs(postmaster) - pgBeforeRecall) / (2 * QUERIES);
     const pgBeforeStore = processTreeCpuMs(postmaster);
     for (let j = 0; j < STORES; j++) {
-      samples.store.push(await timed(() => (facade as ManagedMemoryFacade).store(principal, { content: `scale-vector:${storeOffset + j}`, cell_type: 'Fact', salience: 0.5 }), facadeStoreCpu));
+      samples.store.push(await elapsedMs(() => (facade as ManagedMemoryFacade).store(principal, { content: `scale-vector:${storeOffset + j}`, cell_type: 'Fact', salience: 0.5 }), facadeStoreCpu));
     }
     const pgStore = (processTreeCpuMs(postmaster) - pgBeforeStore) / STORES;
     const { rows: held } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cells WHERE tenant_id = $1`, [TENANT]);
     const limit = (held[0] as { n: number }).n + 2 * NEAR_LIMIT_STORES;
     nearLimit = createMemoryFacade({ db: facadeDb, embedder: vectorEmbedder(vectors), config: { hitFlushIntervalMs: 3_600_000, maxCellsPerTenant: limit } });
     for (let j = STORES; j < STORES + NEAR_LIMIT_STORES; j++) {
-      samples.nearLimitStore.push(await timed(() => (nearLimit as ManagedMemoryFacade).store(principal, { content: `scale-vector:${storeOffset + j}`, cell_type: 'Fact', salience: 0.5 })));
+      samples.nearLimitStore.push(await elapsedMs(() => (nearLimit as ManagedMemoryFacade).store(principal, { content: `scale-vector:${storeOffset + j}`, cell_type: 'Fact', salience: 0.5 })));
     }
     const figures: StageFigures = { cells, ...samples, indexSeconds, cpu: { facadeRecall: facadeRecallCpu.ms / QUERIES, pgKnn, facadeStore: facadeStoreCpu.ms / STORES, pgStore } };
     const truths: { vector: ReturnType<typeof toVectorParam>; kth: number }[] = [];

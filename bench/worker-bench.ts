@@ -5,7 +5,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { cpus } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import type { Embedder } from '../src/embed/embedder.js';
 import { HashEmbedder } from '../src/embed/hash-embedder.js';
 import { NatsEmbedder } from '../src/embed/nats-embedder.js';
@@ -13,10 +12,12 @@ import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
 import { runWorker } from '../src/worker/run-worker.js';
 import { NATS_SERVER_BINARY, natsServerInstalled, startNatsServer } from '../test/support/nats-server.js';
 import { percentile } from './harness/section.js';
+import { embedThroughput } from './harness/embedders.js';
+import { HYPHAE_BIN } from './harness/processes.js';
+import { roundTo, sampleLatencies } from './harness/measure.js';
 import type { BenchRow, BenchSection } from './harness/section.js';
 import { syntheticCorpus } from './corpus.js';
 
-const HYPHAE_BIN = fileURLToPath(new URL('../bin/hyphae.js', import.meta.url));
 const USE_LITE_TEXTS = 256;
 const BATCH_EFFECT_TEXTS = 64;
 const HOP_SAMPLES = 500;
@@ -48,25 +49,14 @@ async function startWorkerProcess(natsUrl: string, embedder: 'use-lite' | 'hash'
   };
 }
 
-async function rate(embedder: Embedder, texts: readonly string[], callSize: number): Promise<number> {
-  const started = performance.now();
-  for (let i = 0; i < texts.length; i += callSize) await embedder.embed(texts.slice(i, i + callSize));
-  return texts.length / ((performance.now() - started) / 1000);
+/** One text per call, each call timed. */
+async function latencies(embedder: Embedder, texts: readonly string[]): Promise<readonly number[]> {
+  return (await sampleLatencies((i) => embedder.embed([texts[i] as string]), { warmup: 0, samples: texts.length })).samples;
 }
 
-async function latencies(embedder: Embedder, texts: readonly string[]): Promise<number[]> {
-  const samples: number[] = [];
-  for (const text of texts) {
-    const started = performance.now();
-    await embedder.embed([text]);
-    samples.push(performance.now() - started);
-  }
-  return samples;
-}
-
-const r1 = (value: number): number => Math.round(value * 10) / 10;
-const r3 = (value: number): number => Math.round(value * 1000) / 1000;
-const ratio = (value: number, baseline: number): number => Math.round((value / baseline) * 100) / 100;
+const r1 = (value: number): number => roundTo(value, 1);
+const r3 = (value: number): number => roundTo(value, 3);
+const ratio = (value: number, baseline: number): number => roundTo(value / baseline, 2);
 
 export async function runWorkerBench(): Promise<BenchSection> {
   // A missing prerequisite is a failed section (exit code 1), never a row of zeros.
@@ -87,18 +77,18 @@ export async function runWorkerBench(): Promise<BenchSection> {
     const local = new UseLiteEmbedder();
     await local.warmUp();
     await local.embed(texts.slice(0, 64));
-    const inProcess = await rate(local, texts, 64);
+    const inProcess = await embedThroughput(local, texts, 64);
     rows.push({ metric: 'use-lite in-process (batches of 64)', value: r1(inProcess), unit: 'texts/s', note: `${USE_LITE_TEXTS} texts; baseline of this section` });
 
     children.push(await startWorkerProcess(nats.url, 'use-lite'));
     const overNats = await client('use-lite-512', 16);
     await overNats.embed(texts.slice(0, 32));
-    const oneWorker = await rate(overNats, texts, USE_LITE_TEXTS);
+    const oneWorker = await embedThroughput(overNats, texts, USE_LITE_TEXTS);
     rows.push({ metric: 'use-lite, 1 worker over NATS', value: r1(oneWorker), unit: 'texts/s', baseline: r1(inProcess), ratio: ratio(oneWorker, inProcess), note: 'requests of 16 texts, all in flight; worker micro-batches ≤64' });
 
     children.push(await startWorkerProcess(nats.url, 'use-lite'));
     await overNats.embed(texts.slice(0, 64));
-    const twoWorkers = await rate(overNats, texts, USE_LITE_TEXTS);
+    const twoWorkers = await embedThroughput(overNats, texts, USE_LITE_TEXTS);
     rows.push({
       metric: 'use-lite, 2 workers over NATS',
       value: r1(twoWorkers),
@@ -111,10 +101,10 @@ export async function runWorkerBench(): Promise<BenchSection> {
 
     // Batch size effect on the model itself.
     const batchTexts = corpus.slice(USE_LITE_TEXTS, USE_LITE_TEXTS + BATCH_EFFECT_TEXTS);
-    const single = await rate(local, batchTexts, 1);
+    const single = await embedThroughput(local, batchTexts, 1);
     rows.push({ metric: 'use-lite in-process, batch 1', value: r1(single), unit: 'texts/s', note: `${BATCH_EFFECT_TEXTS} texts` });
     for (const size of [8, 64]) {
-      const batched = await rate(local, batchTexts, size);
+      const batched = await embedThroughput(local, batchTexts, size);
       rows.push({ metric: `use-lite in-process, batch ${size}`, value: r1(batched), unit: 'texts/s', baseline: r1(single), ratio: ratio(batched, single) });
     }
 
@@ -152,9 +142,9 @@ export async function runWorkerBench(): Promise<BenchSection> {
       await bare.stop();
     }
 
-    const hashInProcess = await rate(hashLocal, corpus, 64);
-    const perRequest1 = await rate(await client('hash-512-v1', 1), corpus.slice(0, 1_024), 1_024);
-    const perRequest64 = await rate(hashRemote, corpus, HASH_THROUGHPUT_TEXTS);
+    const hashInProcess = await embedThroughput(hashLocal, corpus, 64);
+    const perRequest1 = await embedThroughput(await client('hash-512-v1', 1), corpus.slice(0, 1_024), 1_024);
+    const perRequest64 = await embedThroughput(hashRemote, corpus, HASH_THROUGHPUT_TEXTS);
     rows.push({ metric: 'hash in-process', value: r1(hashInProcess), unit: 'texts/s' });
     rows.push({ metric: 'hash via 1 NATS worker, 1 text per request', value: r1(perRequest1), unit: 'texts/s', baseline: r1(hashInProcess), ratio: ratio(perRequest1, hashInProcess), note: 'all requests in flight' });
     rows.push({ metric: 'hash via 1 NATS worker, 64 texts per request', value: r1(perRequest64), unit: 'texts/s', baseline: r1(perRequest1), ratio: ratio(perRequest64, perRequest1), note: 'request size effect: fewer, larger messages' });

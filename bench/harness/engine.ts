@@ -1,7 +1,7 @@
 /** The fixture most benches start from: embedded PGlite, migrated for the embedder, a facade and one agent's key. */
 import type { Principal } from '../../src/core/principal.js';
 import type { Embedder } from '../../src/embed/embedder.js';
-import { createMemoryFacade, type FacadeConfig, type ManagedMemoryFacade } from '../../src/service/index.js';
+import { createMemoryFacade, type FacadeConfig, type ManagedMemoryFacade, type MemoryFacadeDeps } from '../../src/service/index.js';
 import { migrate } from '../../src/store/migrator.js';
 import { openPgliteDb, type PgliteDb } from '../../src/store/pglite-driver.js';
 
@@ -21,6 +21,8 @@ export interface EngineOptions {
   readonly config?: Partial<FacadeConfig>;
   /** The bench agent's key (tenant `bench`, agent `bench` unless named). */
   readonly key?: Readonly<Record<string, unknown>>;
+  /** Accepts OAuth access tokens as this configuration says. */
+  readonly oauth?: MemoryFacadeDeps['oauth'];
   /** Runs on the migrated database before the facade is built (e.g. BENCH_HNSW). */
   readonly prepare?: (db: PgliteDb) => Promise<void>;
 }
@@ -31,7 +33,7 @@ export async function openEngine(embedder: Embedder, options: EngineOptions = {}
   try {
     await migrate(db, { modelId: embedder.modelId, dimension: embedder.dimension });
     await options.prepare?.(db);
-    const facade = createMemoryFacade({ db, embedder, config: { ...QUIET_HITS, ...options.config } });
+    const facade = createMemoryFacade({ db, embedder, config: { ...QUIET_HITS, ...options.config }, ...(options.oauth === undefined ? {} : { oauth: options.oauth }) });
     const { key } = await facade.keyAdmin.createKey({ tenant: 'bench', agent: 'bench', ...options.key });
     const principal = await facade.authenticate(key);
     return {

@@ -13,9 +13,15 @@ export async function timed<T>(fn: () => Promise<T>): Promise<Timed<T>> {
   return { value, ms: performance.now() - started };
 }
 
-/** Wall milliseconds of one run of `fn`. */
-export async function elapsedMs(fn: () => Promise<unknown>): Promise<number> {
-  return (await timed(fn)).ms;
+/** Wall milliseconds of one run of `fn`; with `cpu`, adds this process's CPU milliseconds over it (all of it fn's when one call is in flight). */
+export async function elapsedMs(fn: () => Promise<unknown>, cpu?: { ms: number }): Promise<number> {
+  const cpuBefore = process.cpuUsage();
+  const { ms } = await timed(fn);
+  if (cpu !== undefined) {
+    const used = process.cpuUsage(cpuBefore);
+    cpu.ms += (used.user + used.system) / 1000;
+  }
+  return ms;
 }
 
 export interface Latencies {
@@ -66,9 +72,14 @@ export function round(value: number, digits = 3): number {
   return Number(value.toPrecision(digits));
 }
 
+/** `decimals` decimal places. */
+export function roundTo(value: number, decimals: number): number {
+  return Number(value.toFixed(decimals));
+}
+
 /** Three decimals: how ratios and millisecond figures are kept in results. */
 export function round3(value: number): number {
-  return Number(value.toFixed(3));
+  return roundTo(value, 3);
 }
 
 /** value ÷ baseline to three decimals. */
