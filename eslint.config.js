@@ -29,8 +29,38 @@ const LAYERS = {
 };
 const MAX_DEPTH = 8;
 
+/**
+ * Inside src/mcp, the same one level down: protocol ← server ← features ← transports; client/ (code
+ * that talks to a running server) may use protocol/ and features' wire vocabulary (URIs, presentation,
+ * header names). Files at the top of src/mcp (index.ts) may import any of them.
+ */
+const MCP_LAYERS = {
+  protocol: [],
+  server: ['protocol'],
+  features: ['protocol', 'server'],
+  transports: ['protocol', 'server', 'features', 'client'],
+  client: ['protocol', 'features'],
+};
+
 function restrictedImport(regex, message, ...more) {
-  return { rules: { 'no-restricted-imports': ['error', { patterns: [{ regex, message }, ...more] }] } };
+  return restrictedImports([{ regex, message }, ...more]);
+}
+
+function restrictedImports(patterns) {
+  return { rules: { 'no-restricted-imports': ['error', { patterns }] } };
+}
+
+/** For one depth of src/mcp files: the top-level patterns joined by the sub-layer's (a later config replaces a rule's patterns, never adds to them). */
+function mcpLayeringConfigs(depth, topLevel) {
+  const configs = [];
+  if (depth < 2) return configs;
+  for (const [sub, allowed] of Object.entries(MCP_LAYERS)) {
+    const message = `src/mcp/${sub} may import ${allowed.length === 0 ? 'no other folder of src/mcp/' : `only src/mcp/{${allowed.join(',')}}`} (MCP_LAYERS in eslint.config.js)`;
+    // From a file in src/mcp/<sub>/…, as many `../` as lead back to src/mcp, then a folder not allowed (or mcp's own index).
+    const regex = `^(\\.\\./){${depth - 1}}(?!(${[sub, ...allowed].join('|')})(/|$))[^./]`;
+    configs.push({ files: [`src/mcp/${sub}/${'*/'.repeat(depth - 2)}*.ts`], ...restrictedImports([...topLevel, { regex, message }]) });
+  }
+  return configs;
 }
 
 /** What other folders may import of src/service: its face, never a concern's file (docs/architecture.md). */
@@ -45,10 +75,9 @@ function layeringConfigs() {
       const serviceFace = allowed.includes('service')
         ? [{ regex: `^(\\.\\./){${depth}}service/(?!(${SERVICE_FACE.join('|')})\\.js$)`, message: `src/${folder} imports src/service only through ${SERVICE_FACE.map((name) => `${name}.ts`).join(', ')}` }]
         : [];
-      configs.push({
-        files: [`src/${folder}/${'*/'.repeat(depth - 1)}*.ts`],
-        ...restrictedImport(`^(\\.\\./){${depth}}(?!(${permitted})(/|$))[^./]`, message, ...serviceFace),
-      });
+      const topLevel = [{ regex: `^(\\.\\./){${depth}}(?!(${permitted})(/|$))[^./]`, message }, ...serviceFace];
+      configs.push({ files: [`src/${folder}/${'*/'.repeat(depth - 1)}*.ts`], ...restrictedImports(topLevel) });
+      if (folder === 'mcp') configs.push(...mcpLayeringConfigs(depth, topLevel));
     }
   }
   // A folder not in the table is refused every other folder until it is given its place in it.

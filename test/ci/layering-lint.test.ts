@@ -1,7 +1,8 @@
 /**
  * The layering rule of eslint.config.js, through ESLint's own API on the repository's config: an
  * import against an arrow fails lint with the rule's message, an allowed one passes — for folders
- * that exist, folders yet to come (app, metrics), files deep in a folder, and the operator.
+ * that exist, folders yet to come (app, metrics), files deep in a folder, the operator, and the
+ * sub-layers inside src/mcp (protocol ← server ← features ← transports; client).
  */
 import { ESLint } from 'eslint';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +36,15 @@ describe('the layering lint rule', () => {
     ['src/grpc/memory-service.ts', '../service/facade/input-validation.js', 'src/grpc imports src/service only through index.ts'],
     ['src/mcp/features/tools/store-tool.ts', '../../../service/cells/cell-writes.js', 'src/mcp imports src/service only through index.ts'],
     ['src/app/background-maintenance.ts', '../service/reembed/reembed-database.js', 'src/app imports src/service only through index.ts'],
+    ['src/mcp/protocol/json-rpc.ts', '../server/mcp-dispatcher.js', 'src/mcp/protocol may import no other folder of src/mcp/'],
+    ['src/mcp/server/mcp-dispatcher.ts', '../features/resources/resource-methods.js', 'src/mcp/server may import only src/mcp/{protocol}'],
+    ['src/mcp/server/handshake-methods.ts', '../transports/http-replies.js', 'src/mcp/server may import only src/mcp/{protocol}'],
+    ['src/mcp/server/mcp-dispatcher.ts', '../index.js', 'src/mcp/server may import only src/mcp/{protocol}'],
+    ['src/mcp/features/tools/tool-call.ts', '../../transports/http-replies.js', 'src/mcp/features may import only src/mcp/{protocol,server}'],
+    ['src/mcp/features/push/listen-push.ts', '../../transports/http-replies.js', 'src/mcp/features may import only src/mcp/{protocol,server}'],
+    ['src/mcp/features/resources/deep/nested.ts', '../../../client/remote-session.js', 'src/mcp/features may import only src/mcp/{protocol,server}'],
+    ['src/mcp/client/remote-session.ts', '../server/mcp-dispatcher.js', 'src/mcp/client may import only src/mcp/{protocol,features}'],
+    ['src/mcp/server/mcp-dispatcher.ts', '../../http/index.js', 'src/mcp may import only'],
   ])('refuses %s importing %s', async (path, from, message) => {
     const errors = await layeringErrors(path, from);
     expect(errors).toHaveLength(1);
@@ -58,6 +68,14 @@ describe('the layering lint rule', () => {
     ['src/cli/serve-app.ts', '../mcp/index.js'],
     ['src/mcp/server/mcp-call-observer.test.ts', '../../../test/support/test-runtime.js'],
     ['operator/src/desired/config-map.test.ts', '../../../src/core/config.js'],
+    ['src/mcp/server/mcp-dispatcher.ts', '../protocol/json-rpc.js'],
+    ['src/mcp/server/mcp-dispatcher.ts', '../../service/memory-facade.js'],
+    ['src/mcp/features/tools/tool-call.ts', '../../server/mcp-features.js'],
+    ['src/mcp/features/tools/tool-call.ts', '../resources/resource-wire.js'],
+    ['src/mcp/transports/http-routes.ts', '../features/mcp-features.js'],
+    ['src/mcp/transports/remote-bridge.ts', '../client/remote-session.js'],
+    ['src/mcp/client/hook-report.ts', '../features/resources/inbox-presentation.js'],
+    ['src/mcp/index.ts', './transports/http-routes.js'],
   ])('lets %s import %s', async (path, from) => {
     expect(await layeringErrors(path, from)).toEqual([]);
   });

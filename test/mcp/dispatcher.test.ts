@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createMcpFeatures } from '../../src/mcp/features/mcp-features.js';
 import { McpDispatcher } from '../../src/mcp/server/mcp-dispatcher.js';
 import type { McpOutcome } from '../../src/mcp/server/mcp-dispatcher.js';
 import type { McpSession } from '../../src/mcp/server/handshake-methods.js';
@@ -7,7 +8,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol/protocol-ver
 import type { ProtocolVersion } from '../../src/mcp/protocol/protocol-version.js';
 import { DOUBLE_BEACON, DOUBLE_PRINCIPAL, createProtocolFacadeDouble } from '../support/mcp/protocol-facade-double.js';
 
-const dispatcher = new McpDispatcher({ facade: createProtocolFacadeDouble(), serverVersion: '9.9.9' });
+const dispatcher = new McpDispatcher({ features: createMcpFeatures({ facade: createProtocolFacadeDouble() }), serverVersion: '9.9.9' });
 
 function session(protocolVersion: ProtocolVersion = '2025-11-25'): McpSession {
   return { principal: DOUBLE_PRINCIPAL, protocolVersion };

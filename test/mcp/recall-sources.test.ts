@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/core/principal.js';
 import { TOOL_DESCRIPTORS } from '../../src/mcp/features/tools/tool-registry.js';
 import { serializeReply } from '../../src/mcp/protocol/json-rpc.js';
+import { createMcpFeatures } from '../../src/mcp/features/mcp-features.js';
 import { McpDispatcher } from '../../src/mcp/server/mcp-dispatcher.js';
 import { createTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 import { statelessRequest, type Json } from '../support/mcp/stateless-client.js';
@@ -20,7 +21,7 @@ let dispatcher: McpDispatcher;
 beforeAll(async () => {
   runtime = await createTestRuntime();
   principal = await runtime.principal({ tenant: 'sources', agent: 'agent', roles: ['writer'] });
-  dispatcher = new McpDispatcher({ facade: runtime.facade, serverVersion: 'test' });
+  dispatcher = new McpDispatcher({ features: createMcpFeatures({ facade: runtime.facade }), serverVersion: 'test' });
 });
 afterAll(async () => {
   await runtime?.close();

@@ -7,6 +7,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializeReply } from '../../src/mcp/protocol/json-rpc.js';
+import { createMcpFeatures } from '../../src/mcp/features/mcp-features.js';
 import { McpDispatcher } from '../../src/mcp/server/mcp-dispatcher.js';
 import { CELL_READ_TTL_MS, STATIC_LIST_TTL_MS } from '../../src/mcp/server/stateless-methods.js';
 import { TOOL_DESCRIPTORS } from '../../src/mcp/features/tools/tool-registry.js';
@@ -84,7 +85,7 @@ describe('tools/list', () => {
     expect(names).toEqual([
       'store', 'recall', 'query', 'open_session', 'close_session', 'place_beacon', 'list_beacons', 'pull_diffs', 'get_scene', 'list_scenes', 'drain_inbox',
     ]);
-    const other = new McpDispatcher({ facade: runtime.facade, serverVersion: 'test' });
+    const other = new McpDispatcher({ features: createMcpFeatures({ facade: runtime.facade }), serverVersion: 'test' });
     const principal = await runtime.facade.authenticate(key);
     const outcome = await other.handleValue(statelessRequest(1, 'tools/list'), { principal, protocolVersion: '2025-03-26' });
     expect(outcome.kind === 'answered' ? serializeReply(outcome.reply) : '').toBe(first.text);

@@ -23,6 +23,21 @@ export class RpcMethodError extends Error {
   }
 }
 
+/** A method's refusal of its params (`Invalid params: …`, -32602). */
+export function invalidParams(message: string): RpcMethodError {
+  return new RpcMethodError({ code: RPC_INVALID_PARAMS, message: `Invalid params: ${message}` });
+}
+
+/** MCP's code for an unknown resource (2024-11-05 through 2025-11-25; the stateless revision never sends it). */
+export const RPC_RESOURCE_NOT_FOUND = -32002;
+
+const MAX_ECHOED_NAME = 64;
+
+/** A name from the request (a method, a tool) clipped before a message echoes it. */
+export function clipName(text: string): string {
+  return text.length > MAX_ECHOED_NAME ? `${text.slice(0, MAX_ECHOED_NAME)}…` : text;
+}
+
 /** What a failed method answers: its own refusal as it is, anything else by the error table; an internal failure is logged, never sent. */
 export function methodFailure(error: unknown, log: (message: string) => void, method: string): JsonRpcErrorObject {
   if (error instanceof RpcMethodError) return error.rpcError;

@@ -4,21 +4,24 @@
  * answer in that revision's shapes.
  */
 import type { Principal } from '../../core/principal.js';
-import type { MemoryFacade } from '../../service/memory-facade.js';
 import { clientWantsDiffs } from '../protocol/diff-extension.js';
 import type { JsonObject, JsonRpcId, JsonRpcReply, JsonRpcRequest } from '../protocol/json-rpc.js';
 import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, namedParams } from '../protocol/json-rpc.js';
 import type { ProtocolVersion } from '../protocol/protocol-version.js';
 import { negotiateProtocolVersion } from '../protocol/protocol-version.js';
-import { methodFailure } from '../protocol/rpc-errors.js';
-import { getPrompt, promptsList } from '../features/prompts/catch-up-prompt.js';
-import type { ResourceMethods } from '../features/resources/resource-methods.js';
-import type { SessionSubscriptions } from '../features/resources/session-subscriptions.js';
-import { TOOLS_LIST_RESULT } from '../features/tools/tool-registry.js';
-import type { ServerInfo } from './server-description.js';
-import { HANDSHAKE_CAPABILITIES, HANDSHAKE_CAPABILITIES_WITH_CHANNEL, instructionsFor } from './server-description.js';
-import type { ToolCaller } from './tool-call.js';
-import { clipName } from './tool-call.js';
+import { clipName, methodFailure } from '../protocol/rpc-errors.js';
+import type { ServerInfo } from '../protocol/server-version.js';
+import type { McpFeatures } from './mcp-features.js';
+
+/**
+ * Where one MCP session's resource subscriptions are kept (features/resources/session-subscriptions.ts:
+ * in memory over stdio, stored through the facade over HTTP), by subscription key.
+ */
+export interface SessionSubscriptions {
+  add(resource: string): Promise<void>;
+  remove(resource: string): Promise<void>;
+  current(): Promise<ReadonlySet<string>>;
+}
 
 /** Who is calling and which protocol revision governs the reply; stdio updates it on initialize. */
 export interface McpSession {
@@ -33,9 +36,7 @@ export interface McpSession {
 }
 
 export interface HandshakeMethodsOptions {
-  readonly facade: MemoryFacade;
-  readonly tools: ToolCaller;
-  readonly resources: ResourceMethods;
+  readonly features: McpFeatures;
   readonly serverInfo: ServerInfo;
   readonly log: (message: string) => void;
 }
@@ -48,20 +49,20 @@ export class HandshakeMethods {
     const { id } = request;
     const params = namedParams(request.params);
     if (params === null) return { id, error: { code: RPC_INVALID_PARAMS, message: 'Invalid params: params must be an object' } };
-    const { facade, resources, tools } = this.options;
+    const { tools, resources, prompts, description } = this.options.features;
     switch (request.method) {
       case 'initialize': {
         const protocolVersion = negotiateProtocolVersion(params.protocolVersion);
         session.protocolVersion = protocolVersion;
         session.wantsDiffs = clientWantsDiffs(params);
         const channel = session.channel === true;
-        const capabilities = channel ? HANDSHAKE_CAPABILITIES_WITH_CHANNEL : HANDSHAKE_CAPABILITIES;
-        return { id, result: { protocolVersion, capabilities, serverInfo: this.options.serverInfo, instructions: instructionsFor(channel) } };
+        const capabilities = description.handshakeCapabilities(channel);
+        return { id, result: { protocolVersion, capabilities, serverInfo: this.options.serverInfo, instructions: description.instructions(channel) } };
       }
       case 'ping':
         return { id, result: {} };
       case 'tools/list':
-        return { id, result: TOOLS_LIST_RESULT };
+        return { id, result: tools.listResult };
       case 'tools/call': {
         const outcome = await tools.call(params, session.principal, session.protocolVersion);
         return outcome.kind === 'result' ? { id, result: outcome.result } : { id, error: outcome.error };
@@ -73,9 +74,9 @@ export class HandshakeMethods {
       case 'resources/read':
         return this.answer(id, () => resources.read(params, session.principal));
       case 'prompts/list':
-        return this.answer(id, async () => promptsList(session.protocolVersion));
+        return this.answer(id, async () => prompts.list(session.protocolVersion));
       case 'prompts/get':
-        return this.answer(id, () => getPrompt(facade, session.principal, params));
+        return this.answer(id, () => prompts.get(params, session.principal));
       case 'resources/subscribe':
       case 'resources/unsubscribe': {
         const subscriptions = session.subscriptions;

@@ -1,69 +1,11 @@
 /**
- * The filter of a `subscriptions/listen` (MCP 2026-07-28): what the request asked for and the
- * server agreed to honor — resourcesListChanged, and the URIs that name the inbox or a cell the
- * caller can read (others are left out of the acknowledgment, foreign or missing alike). This
- * server's tools and prompts never change, so their list_changed is never honored.
+ * The filter of a `subscriptions/listen` (MCP 2026-07-28), as the resources feature read it
+ * (features/resources/listen-filter.ts) and the listen pushes honor it.
  */
-import { isHyphaeError } from '../../core/errors.js';
-import type { Principal } from '../../core/principal.js';
-import type { MemoryFacade } from '../../service/memory-facade.js';
-import type { JsonRpcParams } from '../protocol/json-rpc.js';
-import { isPlainObject } from '../protocol/json-rpc.js';
-import { parseResourceUri } from '../features/resources/resource-uris.js';
-import { subscriptionKeyOf } from '../features/resources/session-subscriptions.js';
-
-/** At most this many URIs in one subscriptions/listen filter. */
-export const MAX_LISTEN_RESOURCES = 64;
-
 export interface ListenFilter {
   readonly resourcesListChanged: boolean;
   /** Subscription key (`inbox`, `cell:<id>`) → the URI as the client wrote it. */
   readonly resources: ReadonlyMap<string, string>;
   /** The acknowledged filter, as sent in notifications/subscriptions/acknowledged. */
   readonly acknowledged: Readonly<Record<string, unknown>>;
-}
-
-/** A filter the request got wrong: answered as invalid params. */
-export class ListenParamsError extends Error {
-  constructor(message: string) {
-    super(`Invalid params: ${message}`);
-    this.name = 'ListenParamsError';
-  }
-}
-
-/** Reads and checks a listen's `notifications`; a facade failure (other than a missing cell) throws as it is. */
-export async function readListenFilter(params: JsonRpcParams, principal: Principal, facade: Pick<MemoryFacade, 'getCell'>): Promise<ListenFilter> {
-  const requested = params.notifications;
-  if (!isPlainObject(requested)) throw new ListenParamsError('notifications must be an object (the notification filter)');
-  for (const flag of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged']) {
-    if (requested[flag] !== undefined && typeof requested[flag] !== 'boolean') throw new ListenParamsError(`notifications.${flag} must be a boolean`);
-  }
-  const uris = requested.resourceSubscriptions;
-  if (uris !== undefined && (!Array.isArray(uris) || uris.some((uri) => typeof uri !== 'string'))) {
-    throw new ListenParamsError('notifications.resourceSubscriptions must be an array of resource URIs');
-  }
-  const wanted = (uris ?? []) as string[];
-  if (wanted.length > MAX_LISTEN_RESOURCES) throw new ListenParamsError(`notifications.resourceSubscriptions holds at most ${MAX_LISTEN_RESOURCES} URIs`);
-  const resources = new Map<string, string>();
-  for (const uri of wanted) {
-    const target = parseResourceUri(uri);
-    if (target === null || (target.kind === 'inbox' && target.afterSeq !== undefined)) continue;
-    const key = subscriptionKeyOf(target);
-    if (resources.has(key)) continue;
-    if (target.kind === 'cell') {
-      try {
-        await facade.getCell(principal, target.nodeId);
-      } catch (error) {
-        if (isHyphaeError(error) && error.code === 'NOT_FOUND') continue;
-        throw error;
-      }
-    }
-    resources.set(key, uri);
-  }
-  const resourcesListChanged = requested.resourcesListChanged === true;
-  const acknowledged: Record<string, unknown> = {
-    ...(resourcesListChanged ? { resourcesListChanged: true } : {}),
-    ...(uris === undefined ? {} : { resourceSubscriptions: [...resources.values()] }),
-  };
-  return { resourcesListChanged, resources, acknowledged };
 }

@@ -5,20 +5,16 @@
  * handshake revisions' table (handshake-methods.ts). Replies are values: the transport serialises
  * each once (serializeReply).
  */
-import type { MemoryFacade } from '../../service/memory-facade.js';
 import type { IncomingMessage } from '../protocol/incoming-message.js';
 import { classifyIncoming } from '../protocol/incoming-message.js';
 import type { JsonRpcErrorReply, JsonRpcId, JsonRpcReply } from '../protocol/json-rpc.js';
 import { PARSE_ERROR_REPLY, isJsonRpcId, isPlainObject } from '../protocol/json-rpc.js';
-import { SERVER_VERSION } from '../protocol/server-version.js';
-import { ResourceMethods } from '../features/resources/resource-methods.js';
+import { SERVER_NAME, SERVER_VERSION } from '../protocol/server-version.js';
 import type { McpSession } from './handshake-methods.js';
 import { HandshakeMethods } from './handshake-methods.js';
 import type { ListenFilter } from './listen-filter.js';
-import { SERVER_NAME } from './server-description.js';
+import type { McpFeatures } from './mcp-features.js';
 import { StatelessMethods } from './stateless-methods.js';
-import type { McpCallObserver } from './tool-call.js';
-import { ToolCaller } from './tool-call.js';
 
 export type McpLog = (message: string) => void;
 
@@ -36,10 +32,10 @@ export type McpOutcome =
   | { readonly kind: 'listen'; readonly id: JsonRpcId; readonly filter: ListenFilter };
 
 export interface McpDispatcherOptions {
-  readonly facade: MemoryFacade;
+  /** The tools, resources and prompts the method tables serve (features/mcp-features.ts). */
+  readonly features: McpFeatures;
   readonly log?: McpLog;
   readonly serverVersion?: string;
-  readonly observer?: McpCallObserver;
   /** The server offers Claude Code channel events (server/discover's instructions; initialize reads the session's flag). */
   readonly channel?: boolean;
 }
@@ -60,9 +56,7 @@ export class McpDispatcher {
   constructor(options: McpDispatcherOptions) {
     const log = options.log ?? ((): void => undefined);
     const methods = {
-      facade: options.facade,
-      tools: new ToolCaller(options.facade, log, options.observer),
-      resources: new ResourceMethods(options.facade),
+      features: options.features,
       serverInfo: { name: SERVER_NAME, version: options.serverVersion ?? SERVER_VERSION },
       log,
       channel: options.channel === true,

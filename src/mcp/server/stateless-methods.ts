@@ -7,24 +7,15 @@
  * unknown here; `subscriptions/listen` is validated here and pushed by the transport.
  */
 import type { Principal } from '../../core/principal.js';
-import type { MemoryFacade } from '../../service/memory-facade.js';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcId, JsonRpcParams, JsonRpcReply, JsonRpcRequest, JsonRpcResult } from '../protocol/json-rpc.js';
 import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, serializeReply, withResultMembers } from '../protocol/json-rpc.js';
 import { ADVERTISED_PROTOCOL_VERSIONS, STATELESS_CONTENT_VERSION } from '../protocol/protocol-version.js';
-import { methodFailure } from '../protocol/rpc-errors.js';
+import { RPC_RESOURCE_NOT_FOUND, clipName, methodFailure } from '../protocol/rpc-errors.js';
+import type { ServerInfo } from '../protocol/server-version.js';
 import type { StatelessRejection } from '../protocol/stateless-meta.js';
 import { META_SERVER_INFO, META_SUBSCRIPTION_ID, readStatelessMeta } from '../protocol/stateless-meta.js';
-import { getPrompt, promptsList } from '../features/prompts/catch-up-prompt.js';
-import { RPC_RESOURCE_NOT_FOUND } from '../features/resources/resource-methods.js';
-import type { ResourceMethods } from '../features/resources/resource-methods.js';
-import { parseResourceUri } from '../features/resources/resource-uris.js';
-import { TOOLS_LIST_RESULT } from '../features/tools/tool-registry.js';
 import type { ListenFilter } from './listen-filter.js';
-import { ListenParamsError, readListenFilter } from './listen-filter.js';
-import type { ServerInfo } from './server-description.js';
-import { STATELESS_CAPABILITIES, instructionsFor } from './server-description.js';
-import type { ToolCaller } from './tool-call.js';
-import { clipName } from './tool-call.js';
+import type { McpFeatures } from './mcp-features.js';
 
 /** How long a client may cache a result that changes only with a new server version (tools, templates, prompts). */
 export const STATIC_LIST_TTL_MS = 60 * 60 * 1000;
@@ -47,9 +38,7 @@ export type StatelessOutcome =
   | { readonly kind: 'listen'; readonly id: JsonRpcId; readonly filter: ListenFilter };
 
 export interface StatelessMethodsOptions {
-  readonly facade: MemoryFacade;
-  readonly tools: ToolCaller;
-  readonly resources: ResourceMethods;
+  readonly features: McpFeatures;
   readonly serverInfo: ServerInfo;
   readonly log: (message: string) => void;
   /** The server offers Claude Code channel events on its handshake entries: discover's instructions say what they are. */
@@ -87,32 +76,32 @@ export class StatelessMethods {
     const params = request.params as JsonRpcParams;
     const checked = readStatelessMeta(params);
     if (!checked.ok) return this.reject(id, checked);
+    const { tools, resources, prompts, description } = this.options.features;
     switch (method) {
       case 'server/discover':
         return this.result(id, {
           supportedVersions: ADVERTISED_PROTOCOL_VERSIONS,
-          capabilities: STATELESS_CAPABILITIES,
-          instructions: instructionsFor(this.options.channel === true),
+          capabilities: description.statelessCapabilities,
+          instructions: description.instructions(this.options.channel === true),
         }, PUBLIC_STATIC);
       case 'tools/list':
-        return this.result(id, TOOLS_LIST_RESULT, PUBLIC_STATIC);
+        return this.result(id, tools.listResult, PUBLIC_STATIC);
       case 'tools/call': {
-        const outcome = await this.options.tools.call(params, principal, STATELESS_CONTENT_VERSION);
+        const outcome = await tools.call(params, principal, STATELESS_CONTENT_VERSION);
         return outcome.kind === 'result' ? this.result(id, outcome.result) : this.error(id, outcome.error);
       }
       case 'resources/list':
-        return this.run(id, () => this.options.resources.list(params, principal, STATELESS_CONTENT_VERSION), PRIVATE_LIVE);
+        return this.run(id, () => resources.list(params, principal, STATELESS_CONTENT_VERSION), PRIVATE_LIVE);
       case 'resources/templates/list':
-        return this.run(id, async () => this.options.resources.templates(STATELESS_CONTENT_VERSION), PUBLIC_STATIC);
+        return this.run(id, async () => resources.templates(STATELESS_CONTENT_VERSION), PUBLIC_STATIC);
       case 'resources/read': {
-        const target = typeof params.uri === 'string' ? parseResourceUri(params.uri) : null;
-        const hint: CacheHint = target?.kind === 'cell' ? { ttlMs: CELL_READ_TTL_MS, cacheScope: 'private' } : PRIVATE_LIVE;
-        return this.run(id, () => this.options.resources.read(params, principal), hint);
+        const hint: CacheHint = resources.readsOneCell(params) ? { ttlMs: CELL_READ_TTL_MS, cacheScope: 'private' } : PRIVATE_LIVE;
+        return this.run(id, () => resources.read(params, principal), hint);
       }
       case 'prompts/list':
-        return this.run(id, async () => promptsList(STATELESS_CONTENT_VERSION), PUBLIC_STATIC);
+        return this.run(id, async () => prompts.list(STATELESS_CONTENT_VERSION), PUBLIC_STATIC);
       case 'prompts/get':
-        return this.run(id, () => getPrompt(this.options.facade, principal, params));
+        return this.run(id, () => prompts.get(params, principal));
       case 'subscriptions/listen':
         return this.listen(id, params, principal);
     }
@@ -143,9 +132,8 @@ export class StatelessMethods {
 
   private async listen(id: JsonRpcId, params: JsonRpcParams, principal: Principal): Promise<StatelessOutcome> {
     try {
-      return { kind: 'listen', id, filter: await readListenFilter(params, principal, this.options.facade) };
+      return { kind: 'listen', id, filter: await this.options.features.resources.listenFilter(params, principal) };
     } catch (error) {
-      if (error instanceof ListenParamsError) return this.error(id, { code: RPC_INVALID_PARAMS, message: error.message });
       return this.error(id, methodFailure(error, this.options.log, 'subscriptions/listen'));
     }
   }

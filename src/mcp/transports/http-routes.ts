@@ -18,10 +18,11 @@ import { RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, isPlainObject } from '../proto
 import { ASSUMED_PROTOCOL_VERSION, isStatelessProtocolVersion, isSupportedProtocolVersion } from '../protocol/protocol-version.js';
 import { MCP_SESSION_HEADER, mintSessionId, sessionKeyOf } from '../protocol/session-id.js';
 import type { McpSession } from '../server/handshake-methods.js';
-import type { McpCallObserver } from '../server/tool-call.js';
 import type { McpLog } from '../server/mcp-dispatcher.js';
 import { McpDispatcher } from '../server/mcp-dispatcher.js';
+import { createMcpFeatures } from '../features/mcp-features.js';
 import { storedSubscriptions } from '../features/resources/session-subscriptions.js';
+import type { McpCallObserver } from '../features/tools/tool-call.js';
 import { createListenPushStreams } from './listen-push-streams.js';
 import type { ListenPushStreams } from './listen-push-streams.js';
 import type { PushDropMetrics } from '../features/push/push-drop.js';
@@ -81,9 +82,8 @@ export function createMcpRoutes(deps: McpRouteDeps): McpRoutes {
   let appLog: McpLog = (): void => undefined;
   const log: McpLog = deps.log ?? ((message) => appLog(message));
   const dispatcher = new McpDispatcher({
-    facade: deps.facade,
+    features: createMcpFeatures({ facade: deps.facade, log, ...(deps.observer === undefined ? {} : { observer: deps.observer }) }),
     log,
-    ...(deps.observer === undefined ? {} : { observer: deps.observer }),
     ...(deps.serverVersion === undefined ? {} : { serverVersion: deps.serverVersion }),
     channel: deps.channel === true,
   });

@@ -21,8 +21,9 @@ import type { ListenFilter } from '../server/listen-filter.js';
 import type { McpLog } from '../server/mcp-dispatcher.js';
 import { McpDispatcher } from '../server/mcp-dispatcher.js';
 import { statelessError } from '../server/stateless-methods.js';
-import type { McpCallObserver } from '../server/tool-call.js';
+import { createMcpFeatures } from '../features/mcp-features.js';
 import { InMemorySubscriptions } from '../features/resources/session-subscriptions.js';
+import type { McpCallObserver } from '../features/tools/tool-call.js';
 import { openListenPush, REVOKED_LISTEN_MESSAGE } from '../features/push/listen-push.js';
 import type { ListenPush } from '../features/push/listen-push.js';
 import { startStdioPush } from '../features/push/stdio-push.js';
@@ -71,10 +72,9 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
   const { input, output, signal } = options;
   const log = options.log ?? ((): void => undefined);
   const dispatcher = new McpDispatcher({
-    facade: options.facade,
+    features: createMcpFeatures({ facade: options.facade, log, ...(options.observer === undefined ? {} : { observer: options.observer }) }),
     log,
     channel: options.channel !== undefined,
-    ...(options.observer === undefined ? {} : { observer: options.observer }),
   });
   const session: McpSession = {
     principal: options.principal,

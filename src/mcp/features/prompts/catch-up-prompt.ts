@@ -9,10 +9,10 @@ import { isHyphaeError } from '../../../core/errors.js';
 import type { Principal } from '../../../core/principal.js';
 import type { MemoryFacade } from '../../../service/memory-facade.js';
 import type { JsonObject, JsonRpcParams } from '../../protocol/json-rpc.js';
-import { RPC_INVALID_PARAMS, isPlainObject } from '../../protocol/json-rpc.js';
+import { isPlainObject } from '../../protocol/json-rpc.js';
 import type { ProtocolVersion } from '../../protocol/protocol-version.js';
 import { supportsResourceLinks } from '../../protocol/protocol-version.js';
-import { RpcMethodError } from '../../protocol/rpc-errors.js';
+import { invalidParams } from '../../protocol/rpc-errors.js';
 import { CELL_MIME_TYPE, cellMarkdown } from '../resources/cell-presentation.js';
 import { inboxMarkdown } from '../resources/inbox-presentation.js';
 import { cellUri } from '../resources/resource-uris.js';
@@ -20,10 +20,6 @@ import { cellUri } from '../resources/resource-uris.js';
 export const CATCH_UP_PROMPT = 'catch_up';
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 50;
-
-function invalidParams(message: string): RpcMethodError {
-  return new RpcMethodError({ code: RPC_INVALID_PARAMS, message: `Invalid params: ${message}` });
-}
 
 export function promptsList(version: ProtocolVersion): JsonObject {
   return {

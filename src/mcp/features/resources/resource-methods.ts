@@ -9,9 +9,8 @@ import type { Principal } from '../../../core/principal.js';
 import { MAX_SLICE_CHARS } from '../../../core/source-schemas.js';
 import type { MemoryFacade } from '../../../service/memory-facade.js';
 import type { JsonObject, JsonRpcParams } from '../../protocol/json-rpc.js';
-import { RPC_INVALID_PARAMS } from '../../protocol/json-rpc.js';
 import type { ProtocolVersion } from '../../protocol/protocol-version.js';
-import { RpcMethodError, toRpcError } from '../../protocol/rpc-errors.js';
+import { RPC_RESOURCE_NOT_FOUND, RpcMethodError, invalidParams, toRpcError } from '../../protocol/rpc-errors.js';
 import { cellMarkdown, linkToNode } from './cell-presentation.js';
 import { CELL_MIME_TYPE } from './cell-presentation.js';
 import { inboxMarkdown } from './inbox-presentation.js';
@@ -21,20 +20,17 @@ import { sourceContents } from './source-presentation.js';
 import { parseSourceUri } from './source-uris.js';
 import type { SourceResourceUri } from './source-uris.js';
 import { subscriptionKeyOf } from './session-subscriptions.js';
-import type { SessionSubscriptions } from './session-subscriptions.js';
+import type { SessionSubscriptions } from '../../server/handshake-methods.js';
+import type { ListenFilter } from '../../server/listen-filter.js';
+import type { McpResourceFeature } from '../../server/mcp-features.js';
+import { readListenFilter } from './listen-filter.js';
 
-/** MCP's code for an unknown resource (2024-11-05 through 2025-11-25). */
-export const RPC_RESOURCE_NOT_FOUND = -32002;
 export const RESOURCES_PAGE_SIZE = 50;
 /** Diffs one read of hyphae://inbox shows. */
 export const INBOX_READ_LIMIT = 50;
 
 export function resourceNotFound(uri: string): RpcMethodError {
   return new RpcMethodError({ code: RPC_RESOURCE_NOT_FOUND, message: 'Resource not found', data: { code: 'NOT_FOUND', uri } });
-}
-
-function invalidParams(message: string): RpcMethodError {
-  return new RpcMethodError({ code: RPC_INVALID_PARAMS, message: `Invalid params: ${message}` });
 }
 
 /** A facade failure on a resources method; a bad cursor is the caller's params. */
@@ -64,7 +60,7 @@ export function inboxContents(peek: InboxPeek, uri: string): Record<string, unkn
   ];
 }
 
-export class ResourceMethods {
+export class ResourceMethods implements McpResourceFeature {
   constructor(private readonly facade: MemoryFacade) {}
 
   /** The caller's readable cells, newest first; the first page starts with the inbox. */
@@ -128,6 +124,14 @@ export class ResourceMethods {
       if (isHyphaeError(error) && error.code === 'FORBIDDEN') throw resourceNotFound(uri);
       throw asMethodError(error, uri);
     }
+  }
+
+  readsOneCell(params: JsonRpcParams): boolean {
+    return typeof params.uri === 'string' && parseResourceUri(params.uri)?.kind === 'cell';
+  }
+
+  listenFilter(params: JsonRpcParams, principal: Principal): Promise<ListenFilter> {
+    return readListenFilter(params, principal, this.facade);
   }
 
   /** resources/subscribe and resources/unsubscribe: hyphae://inbox or one readable cell. */

@@ -5,6 +5,7 @@
  */
 import type { Principal } from '../../../core/principal.js';
 import type { MemoryFacade } from '../../../service/memory-facade.js';
+import type { SessionSubscriptions } from '../../server/handshake-methods.js';
 import type { HyphaeResourceUri } from './resource-uris.js';
 
 export const INBOX_SUBSCRIPTION_KEY = 'inbox';
@@ -25,11 +26,7 @@ export function subscriptionKeyOf(target: HyphaeResourceUri): string {
   return target.kind === 'inbox' ? INBOX_SUBSCRIPTION_KEY : cellSubscriptionKey(target.nodeId);
 }
 
-export interface SessionSubscriptions {
-  add(resource: string): Promise<void>;
-  remove(resource: string): Promise<void>;
-  current(): Promise<ReadonlySet<string>>;
-}
+export type { SessionSubscriptions };
 
 /** Cell subscriptions are checked through the facade first: a cell the caller cannot read is not found. */
 export class InMemorySubscriptions implements SessionSubscriptions {

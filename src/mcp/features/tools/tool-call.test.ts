@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestRuntime, type TestRuntime } from '../../../test/support/test-runtime.js';
-import type { McpSession } from './handshake-methods.js';
-import { McpDispatcher } from './mcp-dispatcher.js';
+import { createTestRuntime, type TestRuntime } from '../../../../test/support/test-runtime.js';
+import type { McpSession } from '../../server/handshake-methods.js';
+import { McpDispatcher } from '../../server/mcp-dispatcher.js';
+import { createMcpFeatures } from '../mcp-features.js';
 
 describe('McpDispatcher call observer', () => {
   let runtime: TestRuntime;
@@ -15,8 +16,7 @@ describe('McpDispatcher call observer', () => {
   it('reports every tools/call with its tool and outcome: ok, invalid (schema) and error (facade)', async () => {
     const seen: { tool: string; outcome: string; seconds: number }[] = [];
     const dispatcher = new McpDispatcher({
-      facade: runtime.facade,
-      observer: { observeMcpCall: (tool, outcome, seconds) => seen.push({ tool, outcome, seconds }) },
+      features: createMcpFeatures({ facade: runtime.facade, observer: { observeMcpCall: (tool, outcome, seconds) => seen.push({ tool, outcome, seconds }) } }),
     });
     const session: McpSession = { principal: await runtime.principal({ tenant: 'observed', agent: 'a' }), protocolVersion: '2025-11-25' };
     const call = (id: number, name: string, args: Record<string, unknown>): Promise<unknown> =>

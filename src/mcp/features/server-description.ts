@@ -1,14 +1,8 @@
-/** What this server says about itself, the same in every revision: its name, instructions and capabilities. */
+/** What this server says about itself, the same in every revision: its instructions and capabilities (its name: protocol/server-version.ts). */
 import { DIFFS_CAPABILITY } from '../protocol/diff-extension.js';
-import { CHANNEL_CAPABILITY } from '../features/push/channel-event.js';
-import { CHANNEL_INSTRUCTIONS } from '../features/push/channel-instructions.js';
-
-export interface ServerInfo {
-  readonly name: string;
-  readonly version: string;
-}
-
-export const SERVER_NAME = 'hyphae';
+import type { McpServerDescription } from '../server/mcp-features.js';
+import { CHANNEL_CAPABILITY } from './push/channel-event.js';
+import { CHANNEL_INSTRUCTIONS } from './push/channel-instructions.js';
 
 export const INSTRUCTIONS =
   'Hyphae is shared memory for agents. Store what others should know (store), recall by meaning (recall, query), open a ' +
@@ -39,4 +33,10 @@ export const HANDSHAKE_CAPABILITIES = {
 export const HANDSHAKE_CAPABILITIES_WITH_CHANNEL = {
   ...STATELESS_CAPABILITIES,
   experimental: { [DIFFS_CAPABILITY]: {}, [CHANNEL_CAPABILITY]: {} },
+};
+
+export const SERVER_DESCRIPTION: McpServerDescription = {
+  instructions: instructionsFor,
+  handshakeCapabilities: (channel) => (channel ? HANDSHAKE_CAPABILITIES_WITH_CHANNEL : HANDSHAKE_CAPABILITIES),
+  statelessCapabilities: STATELESS_CAPABILITIES,
 };

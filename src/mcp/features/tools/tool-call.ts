@@ -1,43 +1,37 @@
 /**
  * One tools/call, the same in every revision: the tool looked up, its arguments parsed by its zod
  * schema, the facade called, the result built as a value. Revisions differ only in how the
- * outcome is wrapped (handshake-methods.ts, stateless-methods.ts).
+ * outcome is wrapped (server/handshake-methods.ts, server/stateless-methods.ts).
  */
-import type { Principal } from '../../core/principal.js';
-import type { MemoryFacade } from '../../service/memory-facade.js';
-import type { JsonObject, JsonRpcErrorObject, JsonRpcParams } from '../protocol/json-rpc.js';
-import { RPC_INVALID_PARAMS, isPlainObject } from '../protocol/json-rpc.js';
-import type { ProtocolVersion } from '../protocol/protocol-version.js';
-import { reportsSchemaErrorsAsToolResults } from '../protocol/protocol-version.js';
-import { invalidArgumentsError, invalidArgumentsResult, methodFailure, toFieldIssues } from '../protocol/rpc-errors.js';
-import { resourceLinkBlocks } from '../features/resources/resource-wire.js';
-import { findTool } from '../features/tools/tool-registry.js';
+import type { Principal } from '../../../core/principal.js';
+import type { MemoryFacade } from '../../../service/memory-facade.js';
+import type { JsonRpcParams, JsonRpcResult } from '../../protocol/json-rpc.js';
+import { RPC_INVALID_PARAMS, isPlainObject } from '../../protocol/json-rpc.js';
+import type { ProtocolVersion } from '../../protocol/protocol-version.js';
+import { reportsSchemaErrorsAsToolResults } from '../../protocol/protocol-version.js';
+import { clipName, invalidArgumentsError, invalidArgumentsResult, methodFailure, toFieldIssues } from '../../protocol/rpc-errors.js';
+import type { McpToolFeature, ToolCallOutcome } from '../../server/mcp-features.js';
+import { resourceLinkBlocks } from '../resources/resource-wire.js';
+import { TOOLS_LIST_RESULT, findTool } from './tool-registry.js';
 
 /** Where tool calls are counted and timed (the process metrics); outcome `invalid` = schema failure. */
 export interface McpCallObserver {
   observeMcpCall(tool: string, outcome: 'ok' | 'error' | 'invalid', seconds: number): void;
 }
 
-export type ToolCallOutcome = { readonly kind: 'result'; readonly result: JsonObject } | { readonly kind: 'error'; readonly error: JsonRpcErrorObject };
-
-const MAX_ECHOED_NAME = 64;
-
-export function clipName(text: string): string {
-  return text.length > MAX_ECHOED_NAME ? `${text.slice(0, MAX_ECHOED_NAME)}…` : text;
-}
-
 function invalidParams(message: string): ToolCallOutcome {
   return { kind: 'error', error: { code: RPC_INVALID_PARAMS, message } };
 }
 
-export class ToolCaller {
+export class ToolCaller implements McpToolFeature {
+  readonly listResult: JsonRpcResult = TOOLS_LIST_RESULT;
+
   constructor(
     private readonly facade: MemoryFacade,
     private readonly log: (message: string) => void,
     private readonly observer: McpCallObserver | undefined,
   ) {}
 
-  /** `contentVersion` decides how schema failures are reported and whether resource_link blocks follow. */
   async call(params: JsonRpcParams, principal: Principal, contentVersion: ProtocolVersion): Promise<ToolCallOutcome> {
     const name = params.name;
     if (typeof name !== 'string') return invalidParams('Invalid params: name must be the name of a tool');
