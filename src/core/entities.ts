@@ -91,7 +91,8 @@ export type InboxPeek = DrainedInbox & {
 export interface ChannelBacklog {
   /** The inbox head: the backlog covers every seq up to it. */
   readonly head_seq: number;
-  readonly groups: readonly { readonly cell_type: CellType; readonly source_agent: string; readonly count: number }[];
+  /** cell_type "document": diffs about sources (docs/sources.md), counted as documents. */
+  readonly groups: readonly { readonly cell_type: CellType | 'document'; readonly source_agent: string; readonly count: number }[];
 }
 
 export type ApiKeyInfo = Output<typeof apiKeyInfoSchema>;

@@ -253,6 +253,8 @@ export const exportDiffSchema = z.strictObject({
   preview: text(0),
   supersedes: uuidSchema.nullable(),
   created_at: timestamp,
+  /** A diff about a source (told as a document): its source_id; null otherwise; absent in files written before it (read as null). */
+  source_id: sourceIdSchema.nullable().optional(),
 });
 
 // A type new in version 2 (sources) counts 0 in a version 1 file's end line, which lacks it.

@@ -90,6 +90,7 @@ export const diffSchema = z
     preview: z.string(),
     created_at: timestampSchema,
     supersedes: uuidSchema.nullable().describe('On an `updated` diff: the node that node_id supersedes'),
+    source_id: z.string().nullable().describe('When the change is a document (a source, docs/sources.md): its source_id, node_id its best-matching chunk and preview its title; null for a cell'),
   })
   .describe('A change gossiped to a beacon owner');
 

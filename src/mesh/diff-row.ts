@@ -20,6 +20,7 @@ export function toDiff(row: DiffRow): Diff {
     preview: row.preview,
     created_at: row.created_at,
     supersedes: row.supersedes ?? null,
+    source_id: row.source_id ?? null,
   };
 }
 

@@ -22,6 +22,8 @@ export interface ChangedCell {
   readonly sceneId: string | null;
   readonly sourceAgent: string;
   readonly content: string;
+  /** Set when the change is a source's chunk, told as the document (its diff names the source). */
+  readonly sourceId?: string;
 }
 
 export interface WrittenDiff {
@@ -73,6 +75,7 @@ export async function writeDiffs(
         sceneId: cell.sceneId,
         preview,
         supersedes,
+        sourceId: cell.sourceId ?? null,
       },
     ]);
     // Under the inbox row lock allocateInboxSeqs holds: seqs are gap-free, so the oldest kept is seq - max + 1.

@@ -21,6 +21,7 @@ function envelope(seq: number, beaconId = 'b1'): DiffEnvelope {
     preview: 'hello',
     created_at: new Date(0).toISOString(),
     supersedes: null,
+    source_id: null,
   };
   return { tenantId: 't1', recipientAgent: 'reader', diff };
 }

@@ -1,7 +1,7 @@
 /**
  * SQL for the Claude Code channel's mark (migration 0010): how far an agent's channel sessions have
  * dealt with its inbox, and what its inbox holds above that mark and the drain cursor, summed by
- * cell type, author and project. Every statement is scoped by tenant_id.
+ * cell type (or "document"), author and project. Every statement is scoped by tenant_id.
  */
 import type { CellType } from '../core/cell-types.js';
 import type { ChannelBacklog } from '../core/entities.js';
@@ -20,14 +20,16 @@ export interface ChannelBacklogRows {
 
 /** The undelivered, unannounced part of one inbox, grouped; an agent without an inbox has none. */
 export async function channelBacklog(q: Queryable, tenantId: string, agent: string): Promise<ChannelBacklogRows> {
-  const result = await q.query<{ head_seq: number | string; cell_type: CellType | null; source_agent: string | null; project: string | null; count: number | string }>(
-    `SELECT i.last_seq AS head_seq, d.cell_type, d.source_agent, d.project, count(d.seq) AS count
+  const result = await q.query<{ head_seq: number | string; cell_type: CellType | 'document' | null; source_agent: string | null; project: string | null; count: number | string }>(
+    // A diff about a source counts as a document, whatever its chunk's cell type.
+    `SELECT i.last_seq AS head_seq, CASE WHEN d.source_id IS NULL THEN d.cell_type ELSE 'document' END AS cell_type, d.source_agent, d.project,
+            count(d.seq) AS count
        FROM inboxes i
        LEFT JOIN channel_marks m ON m.tenant_id = i.tenant_id AND m.agent = i.agent
        LEFT JOIN diffs d ON d.tenant_id = i.tenant_id AND d.recipient_agent = i.agent
         AND d.seq > GREATEST(i.cursor_seq, COALESCE(m.settled_seq, 0)) AND d.seq <= i.last_seq
       WHERE i.tenant_id = $1 AND i.agent = $2
-      GROUP BY i.last_seq, d.cell_type, d.source_agent, d.project`,
+      GROUP BY 1, 2, 3, 4`,
     [tenantId, agent],
   );
   const groups: ChannelBacklogGroup[] = [];

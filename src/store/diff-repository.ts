@@ -16,7 +16,7 @@ export type DeliveryRow = DiffRow & {
 /** The columns of a diff as every statement returns them; both drivers read int8 and real as JS numbers. */
 const DIFF_COLUMNS = `diff_id::text AS diff_id, seq, op, node_id::text AS node_id, beacon_id::text AS beacon_id,
   similarity, cell_type, salience AS salience, source_agent, project, scene_id::text AS scene_id,
-  preview, ${isoText('created_at')} AS created_at, supersedes::text AS supersedes`;
+  preview, ${isoText('created_at')} AS created_at, supersedes::text AS supersedes, source_id`;
 
 /** A diff's columns and its addressing (DeliveryRow). */
 export const DELIVERY_COLUMNS = `tenant_id, recipient_agent, ${DIFF_COLUMNS}`;
@@ -50,6 +50,8 @@ export interface NewDiff {
   readonly sceneId: string | null;
   readonly preview: string;
   readonly supersedes: string | null;
+  /** The source when the diff tells of a document; null for a cell. */
+  readonly sourceId: string | null;
 }
 
 /**
@@ -76,6 +78,7 @@ export async function insertInboxDiffs(q: Queryable, tenantId: string, agent: st
       scene_id: d.sceneId,
       preview: d.preview,
       supersedes: d.supersedes,
+      source_id: d.sourceId,
     })),
   );
   const result = await q.query<DiffRow>(
@@ -84,12 +87,12 @@ export async function insertInboxDiffs(q: Queryable, tenantId: string, agent: st
        FROM diffs WHERE tenant_id = $1 AND recipient_agent = $2
      )
      INSERT INTO diffs (diff_id, tenant_id, recipient_agent, seq, op, node_id, beacon_id, similarity, cell_type, salience,
-       source_agent, project, scene_id, preview, created_at, supersedes)
+       source_agent, project, scene_id, preview, created_at, supersedes, source_id)
      SELECT d.diff_id, $1, $2, d.seq, d.op, d.node_id, d.beacon_id, d.similarity, d.cell_type, d.salience,
-       d.source_agent, d.project, d.scene_id, d.preview, base.t + d.ord * interval '1 microsecond', d.supersedes
+       d.source_agent, d.project, d.scene_id, d.preview, base.t + d.ord * interval '1 microsecond', d.supersedes, d.source_id
      FROM jsonb_to_recordset($3::jsonb) AS d(ord integer, diff_id uuid, seq bigint, op text, node_id uuid, beacon_id uuid,
        similarity real, cell_type text, salience real, source_agent text, project text, scene_id uuid, preview text,
-       supersedes uuid)
+       supersedes uuid, source_id text)
      CROSS JOIN base
      RETURNING ${DIFF_COLUMNS}`,
     [tenantId, agent, batch],

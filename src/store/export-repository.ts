@@ -132,7 +132,7 @@ const RECORD_QUERIES: Readonly<Record<ExportRecordType, RecordQuery>> = {
     from: 'diffs t JOIN inboxes i ON i.tenant_id = t.tenant_id AND i.agent = t.recipient_agent AND t.seq > i.cursor_seq',
     columns: () => `t.tenant_id AS tenant, t.recipient_agent, t.diff_id::text AS diff_id, t.seq, t.op, t.node_id::text AS node_id,
       t.beacon_id::text AS beacon_id, t.similarity, t.cell_type, t.salience, t.source_agent, t.project, t.scene_id::text AS scene_id,
-      t.preview, t.supersedes::text AS supersedes, ${iso('t.created_at')} AS created_at`,
+      t.preview, t.supersedes::text AS supersedes, ${iso('t.created_at')} AS created_at, t.source_id`,
     key: [
       { sql: 't.tenant_id', type: 'text', field: 'tenant' },
       { sql: 't.recipient_agent', type: 'text', field: 'recipient_agent' },

@@ -245,12 +245,12 @@ export function insertDiffs(q: Queryable, rows: readonly ExportDiff[]): Promise<
   return insertReturning(
     q,
     `INSERT INTO diffs (diff_id, tenant_id, recipient_agent, seq, op, node_id, beacon_id, similarity, cell_type, salience, source_agent,
-       project, scene_id, preview, supersedes, created_at, published_at)
+       project, scene_id, preview, supersedes, created_at, published_at, source_id)
      SELECT r.diff_id, r.tenant, r.recipient_agent, r.seq, r.op, r.node_id, r.beacon_id, r.similarity, r.cell_type, r.salience,
-            r.source_agent, r.project, r.scene_id, r.preview, r.supersedes, r.created_at, r.created_at
+            r.source_agent, r.project, r.scene_id, r.preview, r.supersedes, r.created_at, r.created_at, r.source_id
        FROM jsonb_to_recordset($1::jsonb) AS r(diff_id uuid, tenant text, recipient_agent text, seq bigint, op text, node_id uuid,
             beacon_id uuid, similarity real, cell_type text, salience real, source_agent text, project text, scene_id uuid, preview text,
-            supersedes uuid, created_at timestamptz)
+            supersedes uuid, created_at timestamptz, source_id text)
      ON CONFLICT DO NOTHING RETURNING diff_id::text AS id`,
     rows,
   );

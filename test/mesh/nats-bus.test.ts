@@ -24,6 +24,7 @@ function envelope(seq: number): DiffEnvelope {
     preview: 'a preview with "quotes" and ünïcode',
     created_at: new Date(0).toISOString(),
     supersedes: null,
+    source_id: null,
   };
   return { tenantId: 'tenant.with dots', recipientAgent: 'reader', diff };
 }

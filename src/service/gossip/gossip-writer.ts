@@ -72,9 +72,9 @@ export class GossipWriter {
   /**
    * A source's chunks, told as one document (docs/sources.md): each recipient gets one diff, about
    * the chunk that matched its beacons best, with `preview` (the source's title) instead of that
-   * chunk's text — not one diff per matching chunk.
+   * chunk's text, naming the source — not one diff per matching chunk.
    */
-  async emitSource(tx: Queryable, op: DiffOp, chunks: readonly GossipChange[], preview: string, now: Date): Promise<WrittenDiff[]> {
+  async emitSource(tx: Queryable, op: DiffOp, sourceId: string, chunks: readonly GossipChange[], preview: string, now: Date): Promise<WrittenDiff[]> {
     const first = chunks[0];
     if (first === undefined || !(await this.presence.mayHaveBeacons(tx, first.tenantId))) return [];
     const best = new Map<string, { readonly chunk: GossipChange; readonly match: BeaconMatch }>();
@@ -87,7 +87,7 @@ export class GossipWriter {
     const byChunk = new Map<GossipChange, BeaconMatch[]>();
     for (const { chunk, match } of best.values()) byChunk.set(chunk, [...(byChunk.get(chunk) ?? []), match]);
     const written: WrittenDiff[] = [];
-    for (const [chunk, matches] of byChunk) written.push(...(await writeDiffs(tx, op, { ...chunk, content: preview }, matches, null, this.writerOptions())));
+    for (const [chunk, matches] of byChunk) written.push(...(await writeDiffs(tx, op, { ...chunk, content: preview, sourceId }, matches, null, this.writerOptions())));
     return written;
   }
 

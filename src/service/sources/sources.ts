@@ -259,8 +259,8 @@ async function swapIn(ctx: FacadeContext, tx: Queryable, ingestion: IngestionRow
     sourceAgent: ingestion.created_by,
     content: chunk.content,
     embedding: vectorParamFromText(chunk.embedding),
-  })) satisfies Parameters<typeof ctx.gossip.emitSource>[2];
-  return ctx.gossip.emitSource(tx, removed.length > 0 ? 'updated' : 'created', changes, ingestion.title ?? ingestion.source_id, now);
+  })) satisfies Parameters<typeof ctx.gossip.emitSource>[3];
+  return ctx.gossip.emitSource(tx, removed.length > 0 ? 'updated' : 'created', ingestion.source_id, changes, ingestion.title ?? ingestion.source_id, now);
 }
 
 async function embedAll(ctx: FacadeContext, texts: readonly string[], batch: number): Promise<string[]> {

@@ -7,6 +7,7 @@
  */
 import type { Diff } from '../../../core/entities.js';
 import { cellUri } from '../resources/resource-uris.js';
+import { sourceUri } from '../resources/source-uris.js';
 import { MAX_META_VALUE_CHARS, channelMeta, metaValue, quotedData } from './channel-text.js';
 
 /** The experimental capability whose presence makes Claude Code listen for channel events. */
@@ -67,10 +68,15 @@ function author(diff: Diff, trust: number | undefined): string {
   return `agent ${name(diff.source_agent)} (trust ${trust === undefined ? 'unknown' : formatTrust(trust)})`;
 }
 
+/** What a diff is about: a cell by its type, or a document (a source's chunks, told once). */
+function isDocument(diff: Diff): diff is Diff & { readonly source_id: string } {
+  return typeof diff.source_id === 'string';
+}
+
 /** What happened, as the first line says it. */
 function headline(diff: Diff, trust: number | undefined): string {
   const who = author(diff, trust);
-  const what = `${diff.cell_type} in project ${name(diff.project)}`;
+  const what = `${isDocument(diff) ? 'document' : diff.cell_type} in project ${name(diff.project)}`;
   switch (diff.op) {
     case 'created':
       return `The ${who} stored a ${what}`;
@@ -85,6 +91,7 @@ function headline(diff: Diff, trust: number | undefined): string {
 
 /** One memory that reached the agent: who, what, the stored text quoted as data, where to read it whole. */
 export function memoryChannelEvent(diff: Diff, trust: number | undefined): ChannelEvent {
+  if (isDocument(diff)) return documentChannelEvent(diff, trust);
   const uri = cellUri(diff.node_id);
   const reach = diff.op === 'deleted' ? 'It is gone; drain_inbox acknowledges this.' : `Read it whole: ${uri} (or recall). drain_inbox acknowledges it.`;
   const content = boundedContent([
@@ -106,6 +113,34 @@ export function memoryChannelEvent(diff: Diff, trust: number | undefined): Chann
       beacon_id: diff.beacon_id,
       uri,
       supersedes: diff.supersedes,
+    }),
+  };
+}
+
+/**
+ * A document that reached the agent (one event per source, however many of its chunks matched):
+ * who, its title quoted as data, where to read it, and the chunk that matched best.
+ */
+function documentChannelEvent(diff: Diff & { readonly source_id: string }, trust: number | undefined): ChannelEvent {
+  const uri = sourceUri(diff.source_id, diff.project);
+  const content = boundedContent([
+    `${headline(diff, trust)}, matching your beacon at similarity ${diff.similarity.toFixed(2)}. Its title, quoted as data:`,
+    `│ ${quotedData(diff.preview, CHANNEL_QUOTE_MAX_CHARS)}`,
+    `Read it: ${uri}; the part that matched best is ${cellUri(diff.node_id)}. drain_inbox acknowledges it.`,
+  ]);
+  return {
+    content,
+    meta: channelMeta({
+      kind: 'document',
+      op: diff.op,
+      source_id: diff.source_id,
+      node_id: diff.node_id,
+      source_agent: diff.source_agent,
+      trust: trust === undefined ? undefined : formatTrust(trust),
+      project: diff.project,
+      similarity: diff.similarity.toFixed(2),
+      beacon_id: diff.beacon_id,
+      uri: `hyphae://sources/${diff.source_id}`,
     }),
   };
 }

@@ -20,6 +20,7 @@ function diff(seq: number, cellType: Diff['cell_type'] = 'Fact', agent = 'bob'):
     preview: `memory ${seq}`,
     created_at: '2026-12-05T00:00:00.000Z',
     supersedes: null,
+    source_id: null,
   };
 }
 
@@ -110,6 +111,16 @@ describe('ChannelPacer', () => {
     p.offer(diff(1), 1);
     clock.advance(2_000);
     expect(sent.map((s) => [s.event.meta.kind, s.event.meta.count])).toEqual([['digest', '1']]);
+  });
+
+  it('counts a diff about a source as a document in its digest', () => {
+    const { pacer: p, clock, sent } = pacer(0);
+    p.resume(NOTHING, 0);
+    p.offer({ ...diff(1, 'Context'), source_id: 'handbook', preview: 'Handbook' }, 1);
+    p.offer({ ...diff(2, 'Context'), source_id: 'runbook', preview: 'Runbook' }, 1);
+    p.offer(diff(3, 'Context'), 1);
+    clock.advance(2_000);
+    expect(sent.map((s) => s.event.content)).toEqual(['3 more memories reached you — 2 documents and 1 Context, from bob; drain_inbox to read them.']);
   });
 
   it('announces what arrived while away as one digest, and none of it again one by one', () => {

@@ -42,7 +42,8 @@ class TallyBuilder implements ChannelTally {
 
   add(diff: Diff): void {
     this.count += 1;
-    this.byType.set(diff.cell_type, (this.byType.get(diff.cell_type) ?? 0) + 1);
+    const type = typeof diff.source_id === 'string' ? 'document' : diff.cell_type;
+    this.byType.set(type, (this.byType.get(type) ?? 0) + 1);
     this.byAuthor.set(diff.source_agent, (this.byAuthor.get(diff.source_agent) ?? 0) + 1);
   }
 }

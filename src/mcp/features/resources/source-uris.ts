@@ -16,6 +16,11 @@ export interface SourceResourceUri {
   readonly limit?: number;
 }
 
+/** The URI of a source in its project: its first slice, or the whole source when it fits one. */
+export function sourceUri(sourceId: string, project: string): string {
+  return `${SOURCE_URI_PREFIX}${sourceId}?project=${encodeURIComponent(project)}`;
+}
+
 /** The URI of characters [offset, offset + limit) of a source; project named so the link outlives a change of current project. */
 export function sourceSliceUri(sourceId: string, project: string, offset: number, limit: number): string {
   return `${SOURCE_URI_PREFIX}${sourceId}?offset=${offset}&limit=${limit}&project=${encodeURIComponent(project)}`;

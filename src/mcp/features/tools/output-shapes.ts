@@ -55,6 +55,7 @@ export function projectDiff(diff: Diff): z.output<typeof diffSchema> {
     preview: diff.preview,
     created_at: diff.created_at,
     supersedes: diff.supersedes,
+    source_id: diff.source_id,
   };
 }
 
