@@ -46,16 +46,22 @@ function testFiles(dir: string): string[] {
   return found;
 }
 
+/** What a source file imports: the module specifiers as written, and the files of ours they name. */
+export function importsOf(file: string): { readonly specifiers: readonly string[]; readonly ours: readonly string[] } {
+  const specifiers = [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((match) => match[1] ?? '');
+  const ours = specifiers.filter((s) => s.startsWith('.')).map((s) => sourceOf(join(dirname(file), s)));
+  return { specifiers, ours: ours.filter((f) => f !== undefined) };
+}
+
 /** Whether a file, or a file of ours it imports (transitively), imports a module that starts a process. */
 function processStarter(): (file: string) => boolean {
-  const importsOf = new Map<string, { readonly startsProcess: boolean; readonly ours: readonly string[] }>();
+  const known = new Map<string, { readonly startsProcess: boolean; readonly ours: readonly string[] }>();
   const read = (file: string): { readonly startsProcess: boolean; readonly ours: readonly string[] } => {
-    let imports = importsOf.get(file);
+    let imports = known.get(file);
     if (imports === undefined) {
-      const specifiers = [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((match) => match[1] ?? '');
-      const ours = specifiers.filter((s) => s.startsWith('.')).map((s) => sourceOf(join(dirname(file), s)));
-      imports = { startsProcess: specifiers.some((s) => STARTS_A_PROCESS.has(s)), ours: ours.filter((f) => f !== undefined) };
-      importsOf.set(file, imports);
+      const { specifiers, ours } = importsOf(file);
+      imports = { startsProcess: specifiers.some((s) => STARTS_A_PROCESS.has(s)), ours };
+      known.set(file, imports);
     }
     return imports;
   };
