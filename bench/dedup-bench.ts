@@ -17,7 +17,7 @@ import { HashEmbedder } from '../src/embed/hash-embedder.js';
 import { MiniLmEmbedder } from '../src/embed/minilm-embedder.js';
 import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/index.js';
-import { defaultNearDuplicateSimilarityFor } from '../src/service/facade-config.js';
+import { defaultRestatementSimilarityFor } from '../src/service/facade-config.js';
 import { restatementContrast } from '../src/service/cells/restatement-contrast.js';
 import { openPgDb } from '../src/store/pg-driver.js';
 import type { RealPostgres } from '../test/support/real-postgres.js';
@@ -67,7 +67,7 @@ async function fixtureRows(rows: BenchRow[]): Promise<void> {
       await scorePairs(embedder, DISTINCT_PAIRS),
       await scorePairs(embedder, CONTRADICTION_PAIRS),
     ];
-    const chosen = defaultNearDuplicateSimilarityFor(embedder.modelId);
+    const chosen = defaultRestatementSimilarityFor(embedder.modelId);
     const [lowestSame, highestDistinct] = [Math.min(...same.map((p) => p.similarity)), Math.max(...distinct.map((p) => p.similarity))];
     rows.push({
       metric: `${embedder.modelId}: most similar distinct pair`,
@@ -100,8 +100,8 @@ async function costAt(server: RealPostgres, cells: number, rows: BenchRow[]): Pr
   const db = await openPgDb({ url });
   const facades: ManagedMemoryFacade[] = [];
   try {
-    const on = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000, nearDuplicateSimilarity: COST_SIMILARITY } });
-    const off = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000, nearDuplicateSimilarity: null } });
+    const on = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000, restatementSimilarity: COST_SIMILARITY } });
+    const off = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000, restatementSimilarity: null } });
     facades.push(on, off);
     const key = await on.keyAdmin.createKey({ tenant: TENANT, agent: 'bench', default_project: PROJECT, projects: [PROJECT] });
     const principal: Principal = await on.authenticate(key.key);

@@ -46,7 +46,7 @@ async function cosine(embedder: Embedder, a: string, b: string): Promise<number>
 
 /** Confusion rows for one embedder, on a migrated database for it. */
 export async function mergeConfusionRows(db: Db, embedder: Embedder, similarity: number | null, rows: BenchRow[]): Promise<void> {
-  const facade = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000, nearDuplicateSimilarity: similarity } });
+  const facade = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000, restatementSimilarity: similarity } });
   let tenant = 0;
   try {
     for (const group of GROUPS) {

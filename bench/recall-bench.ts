@@ -17,7 +17,7 @@ import { SEARCH_MODES, type SearchMode } from '../src/core/cell-types.js';
 import type { Principal } from '../src/core/principal.js';
 import type { Embedder } from '../src/embed/embedder.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/index.js';
-import { defaultHybridWeightsFor, defaultNearDuplicateSimilarityFor, type HybridWeights } from '../src/service/facade-config.js';
+import { defaultHybridWeightsFor, defaultRestatementSimilarityFor, type HybridWeights } from '../src/service/facade-config.js';
 import type { PgliteDb } from '../src/store/pglite-driver.js';
 import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
 import { benchEmbedder } from './harness/embedders.js';
@@ -44,7 +44,7 @@ interface Loaded {
 
 /** The fixture's memories as cells of one project (similarity off, so every memory is a cell), statistics analysed. */
 async function load(embedder: Embedder, fixture: RecallFixture): Promise<Loaded> {
-  const engine = await openEngine(embedder, { prepare: applyBenchHnsw, config: { nearDuplicateSimilarity: null }, key: { default_project: 'fixture', projects: ['fixture'] } });
+  const engine = await openEngine(embedder, { prepare: applyBenchHnsw, config: { restatementSimilarity: null }, key: { default_project: 'fixture', projects: ['fixture'] } });
   const { db, facade, principal } = engine;
   const indexOf = new Map<string, number>();
   for (const [i, memory] of fixture.memories.entries()) {
@@ -124,7 +124,7 @@ async function qualityRows(kind: string, fixture: RecallFixture, rows: BenchRow[
       sweep.push(`${weights.identifier}/${weights.text}: ${round(score.top1, 2)}/${round(score.top5, 2)}`);
     }
     rows.push({ metric: `${embedder.modelId} hybrid weight sweep`, value: WEIGHT_SWEEP.length, unit: 'settings', note: `identifier/text: top-1/top-5 — ${sweep.join('; ')}` });
-    const similarity = defaultNearDuplicateSimilarityFor(embedder.modelId);
+    const similarity = defaultRestatementSimilarityFor(embedder.modelId);
     await mergeConfusionRows(loaded.db, embedder, similarity, rows);
     if (similarity !== null) await storeGuardCostRows(loaded.db, embedder, similarity, rows);
   } finally {

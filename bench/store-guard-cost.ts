@@ -21,7 +21,7 @@ const GUARD_ROUNDS = 200;
 
 /** Milliseconds per store of every pair, in fresh tenants named after `run`. */
 async function storeMs(db: Db, embedder: Embedder, similarity: number | null, run: string): Promise<number> {
-  const facade = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000, nearDuplicateSimilarity: similarity } });
+  const facade = createMemoryFacade({ db, embedder, config: { hitFlushIntervalMs: 3_600_000, restatementSimilarity: similarity } });
   try {
     let elapsed = 0;
     for (const [i, pair] of PAIRS.entries()) {

@@ -8,7 +8,7 @@
 import type { Embedder } from '../src/embed/embedder.js';
 import { HashEmbedder } from '../src/embed/hash-embedder.js';
 import { MINILM_MODEL_ID, MiniLmEmbedder } from '../src/embed/minilm-embedder.js';
-import { defaultNearDuplicateSimilarityFor, type FacadeConfig } from '../src/service/index.js';
+import { defaultRestatementSimilarityFor, type FacadeConfig } from '../src/service/index.js';
 import { syntheticCorpus } from './corpus.js';
 import { rotation } from './harness/alternate.js';
 import { BULK_KEY, bulkLoad } from './harness/bulk-load.js';
@@ -33,7 +33,7 @@ export async function storeHnswCostRows(measuredStores: number, corpusSeed: numb
   }
   const kinds: readonly { label: string; embedder: Embedder; config: Partial<FacadeConfig> }[] = [
     { label: 'hash', embedder: new HashEmbedder(), config: {} },
-    { label: 'minilm (vectors precomputed)', embedder: precomputedEmbedder(MINILM_MODEL_ID, corpus, minilmVectors), config: { nearDuplicateSimilarity: defaultNearDuplicateSimilarityFor(MINILM_MODEL_ID) } },
+    { label: 'minilm (vectors precomputed)', embedder: precomputedEmbedder(MINILM_MODEL_ID, corpus, minilmVectors), config: { restatementSimilarity: defaultRestatementSimilarityFor(MINILM_MODEL_ID) } },
   ];
   const rows: BenchRow[] = [];
   for (const { label, embedder, config } of kinds) {

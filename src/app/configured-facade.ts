@@ -34,17 +34,17 @@ export function createConfiguredFacade(wiring: FacadeWiring): ManagedMemoryFacad
   });
 }
 
-/** The facade's slices of the configuration (limits, inbox bounds, import spool, reinforcement), plus what the caller adds. */
+/** The facade's slices of the configuration (limits, inbox bounds, import spool, restatement), plus what the caller adds. */
 function facadeConfigFrom(config: HyphaeConfig, extra: Partial<FacadeConfig> = {}): Partial<FacadeConfig> {
   const { maxInboxDiffs, diffRetentionDays } = config.gossip;
-  const { nearDuplicateSimilarity } = config.reinforcement;
+  const { restatementSimilarity } = config.cells;
   return {
     ...config.limits,
     maxInboxDiffs,
     diffRetentionDays,
     ...config.import,
-    // Unset: the embedder's own similarity (defaultNearDuplicateSimilarityFor).
-    ...(nearDuplicateSimilarity === undefined ? {} : { nearDuplicateSimilarity }),
+    // Unset: the embedder's own similarity (defaultRestatementSimilarityFor).
+    ...(restatementSimilarity === undefined ? {} : { restatementSimilarity }),
     ...extra,
   };
 }

@@ -131,11 +131,11 @@ describe('loadConfig', () => {
   });
 
   it('reads the near-duplicate similarity: unset is the embedder default, 0 and off disable, anything else outside (0, 1] is refused', () => {
-    expect(loadConfig({}).reinforcement.nearDuplicateSimilarity).toBeUndefined();
-    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: '0.9' }).reinforcement.nearDuplicateSimilarity).toBe(0.9);
-    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: '1' }).reinforcement.nearDuplicateSimilarity).toBe(1);
-    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: 'off' }).reinforcement.nearDuplicateSimilarity).toBeNull();
-    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: '0' }).reinforcement.nearDuplicateSimilarity).toBeNull();
+    expect(loadConfig({}).cells.restatementSimilarity).toBeUndefined();
+    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: '0.9' }).cells.restatementSimilarity).toBe(0.9);
+    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: '1' }).cells.restatementSimilarity).toBe(1);
+    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: 'off' }).cells.restatementSimilarity).toBeNull();
+    expect(loadConfig({ HYPHAE_DEDUP_SIMILARITY: '0' }).cells.restatementSimilarity).toBeNull();
     for (const bad of ['1.5', '-0.2', 'high', '0,9']) expect(() => loadConfig({ HYPHAE_DEDUP_SIMILARITY: bad }), bad).toThrow(InvalidArgumentError);
   });
 

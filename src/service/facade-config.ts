@@ -29,10 +29,10 @@ export interface FacadeConfig extends ConfiguredFacadeSettings {
   /** Member cells get_scene lists and a consolidation summarizes at most: the scene's newest. */
   readonly maxSceneCells: number;
   /**
-   * Cosine similarity at which a store reinforces a current cell of its project and type instead
-   * of writing one (near-duplicate-reinforcement.ts); null turns reinforcement off.
+   * Cosine similarity at which a store that restates a current cell of its project and type
+   * corroborates it instead of writing one (cells/restatement.ts); null turns restatement off.
    */
-  readonly nearDuplicateSimilarity: number | null;
+  readonly restatementSimilarity: number | null;
   /** The mode of a recall or query that names none. */
   readonly recallMode: SearchMode;
   /** Hybrid ranking: cosine similarity + identifier × (share of the query's identifiers a cell holds) + text × (share of its other terms, by rarity). */
@@ -61,7 +61,7 @@ const DEFAULT_FACADE_CONFIG: FacadeConfig = {
   introspectionCacheMs: INTROSPECTION_CACHE_MS,
   maxBeaconCandidates: 4_096,
   maxSceneCells: 500,
-  nearDuplicateSimilarity: null,
+  restatementSimilarity: null,
   recallMode: 'hybrid',
   hybridWeights: { identifier: 0.2, text: 0 },
 };
@@ -78,14 +78,14 @@ export function defaultBeaconThresholdFor(modelId: string): number {
 }
 
 /**
- * The near-duplicate similarity that suits the embedder, chosen on bench/near-duplicate-fixture.ts
+ * The restatement similarity that suits the embedder, chosen on bench/near-duplicate-fixture.ts
  * (`npm run bench dedup` prints the confusion counts): the lowest of 0.75, 0.8 … 0.95 at least 0.05
  * above the fixture's most similar pair of distinct statements (minilm 0.76, use-lite 0.79) — a
  * false merge loses a statement, a missed one only leaves a duplicate. Feature hashing scores shared words, not meaning — its restatements (0.13–0.76)
  * overlap its distinct pairs (0–0.54) — so it merges nothing unless a similarity is set; so does a
  * model this table does not know.
  */
-export function defaultNearDuplicateSimilarityFor(modelId: string): number | null {
+export function defaultRestatementSimilarityFor(modelId: string): number | null {
   if (modelId.startsWith('all-minilm')) return 0.85;
   if (modelId.startsWith('use-lite')) return 0.85;
   return null;

@@ -6,7 +6,7 @@
 export { createMemoryFacade } from './facade/create-memory-facade.js';
 export type { ManagedMemoryFacade, MemoryFacadeDeps } from './facade/create-memory-facade.js';
 export type { HydrateOption, LiveDiffListener, LiveSubscription, MemoryFacade } from './memory-facade.js';
-export { defaultNearDuplicateSimilarityFor } from './facade-config.js';
+export { defaultRestatementSimilarityFor } from './facade-config.js';
 export type { FacadeConfig } from './facade-config.js';
 export type { DiffFeed } from './gossip/diff-feed.js';
 export type { OutboxSignal } from './gossip/gossip-writer.js';

@@ -56,7 +56,7 @@ describe('the composed process limits', () => {
     const overCells = await runtime.facade.store(author, { content: 'one cell too many', cell_type: 'Fact', salience: 0.5 }).catch((e: unknown) => e);
     expect((overCells as HyphaeError).details).toMatchObject({ quota: 'cells_per_tenant', limit: 5 });
     // A restatement adds no cell, so a full tenant can still reinforce what it holds.
-    expect(runtime.facade.config.nearDuplicateSimilarity).toBe(0.99);
+    expect(runtime.facade.config.restatementSimilarity).toBe(0.99);
     const restated = await runtime.facade.store(author, { content: 'queue depth alarms fired 4', cell_type: 'Risk', salience: 0.8 });
     expect(restated).toMatchObject({ reinforced: true, corroborations: 1 });
     await runtime.facade.openSession(author, { project: 'first' });

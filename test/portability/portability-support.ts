@@ -53,7 +53,7 @@ export function databasesOf(kind: DatabaseKind): Databases {
 export const HASH = (): HashEmbedder => new HashEmbedder();
 
 export function facadeOver(db: Db, embedder: Embedder): ManagedMemoryFacade {
-  return createMemoryFacade({ db, embedder, authCacheTtlMs: 0, config: { hitFlushIntervalMs: 3_600_000, nearDuplicateSimilarity: 0.95 } });
+  return createMemoryFacade({ db, embedder, authCacheTtlMs: 0, config: { hitFlushIntervalMs: 3_600_000, restatementSimilarity: 0.95 } });
 }
 
 export interface Populated {

@@ -56,7 +56,7 @@ describe.each(TEST_DRIVERS)('restatement on %s (minilm)', (driver) => {
   const diffsOf = async (p: Principal): Promise<readonly Diff[]> => (await rt.facade.pullDiffs(p, { since: EPOCH, limit: 500 })).diffs;
 
   it('uses the per-embedder default similarity', () => {
-    expect(rt.facade.config.nearDuplicateSimilarity).toBe(0.85);
+    expect(rt.facade.config.restatementSimilarity).toBe(0.85);
   });
 
   it("reinforces the cell a rewording restates: no new cell, its energy renewed, the peer's corroboration counted and its trust raised", async () => {
@@ -208,7 +208,7 @@ describe('restatement with the similarity switched off', () => {
   let rt: TestRuntime;
 
   beforeAll(async () => {
-    rt = await createTestRuntime({ embedder: 'minilm', facade: { nearDuplicateSimilarity: null } });
+    rt = await createTestRuntime({ embedder: 'minilm', facade: { restatementSimilarity: null } });
   });
   afterAll(async () => rt.close());
 
@@ -233,7 +233,7 @@ describe.each(TEST_DRIVERS)('identical restatements on %s (hash, no similarity)'
   afterAll(async () => rt.close());
 
   it('reinforces a cell with the same text once case, spacing and closing punctuation are set aside, and keeps the restatement in its history', async () => {
-    expect(rt.facade.config.nearDuplicateSimilarity).toBeNull();
+    expect(rt.facade.config.restatementSimilarity).toBeNull();
     const tenant = freshTenant();
     const author = await rt.principal({ tenant, agent: 'author', default_project: 'p' });
     const peer = await rt.principal({ tenant, agent: 'peer', default_project: 'p' });

@@ -1,6 +1,6 @@
 /** The configuration schema: every setting, by group, in the order the configuration table lists them. */
 import { databaseSettings, embedSettings, knnSettings } from './backend-settings.js';
-import { channelSettings, gossipSettings, importSettings, limitSettings, reinforcementSettings, sourceSettings } from './memory-settings.js';
+import { cellSettings, channelSettings, gossipSettings, importSettings, limitSettings, sourceSettings } from './memory-settings.js';
 import { oauthSettings, publicUrlSetting } from './oauth-settings.js';
 import { grpcSettings, hookSettings, httpSettings, keySettings, logSettings, requestSettings, workerSettings } from './server-settings.js';
 import type { GroupValues, SettingGroup } from './setting.js';
@@ -14,7 +14,7 @@ export const CONFIG_SCHEMA = {
   database: databaseSettings,
   knn: knnSettings,
   embed: embedSettings,
-  reinforcement: reinforcementSettings,
+  cells: cellSettings,
   gossip: gossipSettings,
   limits: limitSettings,
   sources: sourceSettings,

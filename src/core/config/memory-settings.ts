@@ -1,4 +1,4 @@
-/** Settings of the memory itself: per-tenant limits, gossip, the Claude Code channel, sources, imports, reinforcement. */
+/** Settings of the memory itself: per-tenant limits, gossip, the Claude Code channel, sources, imports, restatement. */
 import { z } from 'zod';
 import { integer, onOff, urlString } from './setting-parsers.js';
 import { setting } from './setting.js';
@@ -107,8 +107,9 @@ export const importSettings = {
   }),
 } as const;
 
-export const reinforcementSettings = {
-  nearDuplicateSimilarity: setting({
+/** How a store treats a cell that restates a current one (docs/memory-model.md). */
+export const cellSettings = {
+  restatementSimilarity: setting({
     env: 'HYPHAE_DEDUP_SIMILARITY',
     parse: z
       .string()

@@ -131,7 +131,7 @@ async function writeStore(ctx: FacadeContext, tx: Queryable, principal: Principa
   const replayed = key === null ? null : await findCellByIdempotencyKey(tx, principal.tenantId, principal.agent, key);
   if (replayed !== null) return { row: replayable(principal, replayed), diffs: [] };
   if (superseded === null) {
-    if (ctx.config.nearDuplicateSimilarity !== null) await setTransactionEfSearch(tx, RESTATEMENT_EF_SEARCH);
+    if (ctx.config.restatementSimilarity !== null) await setTransactionEfSearch(tx, RESTATEMENT_EF_SEARCH);
     const candidate = {
       tenantId: principal.tenantId,
       project: scope.project,
@@ -148,7 +148,7 @@ async function writeStore(ctx: FacadeContext, tx: Queryable, principal: Principa
       sourceRef: input.source_ref ?? null,
       metadata: input.metadata ?? {},
     };
-    const restated = await applyRestatement(tx, candidate, ctx.config.nearDuplicateSimilarity);
+    const restated = await applyRestatement(tx, candidate, ctx.config.restatementSimilarity);
     if (restated !== null && restated.replay) return { row: replayable(principal, restated.row), diffs: [] };
     if (restated !== null) {
       await declareRelations(tx, principal, restated.row.node_id, input.relations ?? [], now);

@@ -16,7 +16,7 @@ import { toVectorParam } from '../../store/vector-param.js';
 import type { DiffFeed } from '../gossip/diff-feed.js';
 import { toMemoryNode } from './entity-mapping.js';
 import { ExtractiveSceneSummarizer } from '../sessions/extractive-scene-summarizer.js';
-import { defaultBeaconThresholdFor, defaultHybridWeightsFor, defaultNearDuplicateSimilarityFor, facadeConfig, type FacadeConfig } from '../facade-config.js';
+import { defaultBeaconThresholdFor, defaultHybridWeightsFor, defaultRestatementSimilarityFor, facadeConfig, type FacadeConfig } from '../facade-config.js';
 import { GossipWriter, type OutboxSignal } from '../gossip/gossip-writer.js';
 import { HitRecorder } from '../recall/hit-recorder.js';
 import { LiveStreamRegistry } from '../gossip/live-stream-registry.js';
@@ -120,7 +120,7 @@ function createFacadeContext(deps: MemoryFacadeDeps): FacadeContext {
   const { db, embedder } = deps;
   const config = facadeConfig({
     defaultBeaconThreshold: defaultBeaconThresholdFor(embedder.modelId),
-    nearDuplicateSimilarity: defaultNearDuplicateSimilarityFor(embedder.modelId),
+    restatementSimilarity: defaultRestatementSimilarityFor(embedder.modelId),
     hybridWeights: defaultHybridWeightsFor(embedder.modelId),
     ...deps.config,
   });
