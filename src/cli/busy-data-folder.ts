@@ -3,10 +3,11 @@
  * and routes that exist: a running `hyphae serve` is reached over its HTTP port (`--remote`, REST);
  * any other holder is to be stopped first.
  */
+import { DEFAULT_CONFIG } from '../core/config.js';
 import { DataDirLockedError } from '../store/errors.js';
 
 /** Where a server started with the defaults answers; the holder's own line names its address. */
-const DEFAULT_URL = 'http://127.0.0.1:8787';
+const DEFAULT_URL = `http://${DEFAULT_CONFIG.http.host}:${DEFAULT_CONFIG.http.port}`;
 const URL_NOTE = `(the URL it printed when it started; ${DEFAULT_URL} with the default --port)`;
 
 function remedyWhileServing(command: string): string {

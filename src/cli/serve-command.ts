@@ -5,7 +5,7 @@
  * and the outbox, close the bus and the database (PGlite is closed cleanly, never corrupted).
  */
 import { openHyphaeApp } from '../app/index.js';
-import { loadProcessConfig } from '../core/config.js';
+import { DEFAULT_CONFIG, loadProcessConfig } from '../core/config.js';
 import { describeLoggableError } from '../core/loggable-error.js';
 import { SERVER_VERSION } from '../mcp/protocol/server-version.js';
 import { SERVE_OPTIONS, configFlags, parseCommand } from './args.js';
@@ -17,8 +17,8 @@ import { onShutdownSignal } from './shutdown.js';
 
 const SERVE_USAGE =
   'Usage: hyphae serve [--host H] [--port P] [--grpc-port P] [--data-dir D] [--database-url URL] [--nats-url URL] [--embedder E]\n' +
-  '  --host: the address both ports listen on (HYPHAE_HOST, default 127.0.0.1)\n' +
-  '  --port: HTTP — REST, MCP, console (HYPHAE_PORT, default 8787); --grpc-port: gRPC (HYPHAE_GRPC_PORT, default 50051, 0 = off)\n';
+  `  --host: the address both ports listen on (HYPHAE_HOST, default ${DEFAULT_CONFIG.http.host})\n` +
+  `  --port: HTTP — REST, MCP, console (HYPHAE_PORT, default ${DEFAULT_CONFIG.http.port}); --grpc-port: gRPC (HYPHAE_GRPC_PORT, default ${DEFAULT_CONFIG.grpc.port}, 0 = off)\n`;
 
 export async function runServeCommand(argv: readonly string[]): Promise<void> {
   const parsed = parseCommand(argv, SERVE_OPTIONS);

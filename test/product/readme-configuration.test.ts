@@ -26,7 +26,7 @@ function configurationRows(): Row[] {
   return rows;
 }
 
-/** Variables loadConfig reads (a nonsense value is refused or changes the config); `hyphae worker`'s own port is read elsewhere. */
+/** Variables loadConfig reads (a nonsense value is refused or changes the config). */
 function readByLoadConfig(variable: string): boolean {
   try {
     return JSON.stringify(loadConfig({ [variable]: 'zz:not-a-value' })) !== JSON.stringify(loadConfig({}));
