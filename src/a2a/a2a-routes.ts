@@ -18,7 +18,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { UnauthenticatedError, isHyphaeError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
-import { API_KEY_HEADER, AUTHORIZATION_HEADER, acceptsAccessTokens, authenticateCredential, bodyTooLargeError, credentialOf, missingCredentialError, rememberRefusal, LiveStream, SSE_HEARTBEAT, startSseStream } from '../surface-shared/index.js';
+import { API_KEY_HEADER, AUTHORIZATION_HEADER, acceptsAccessTokens, authenticateCredential, bodyTooLargeError, credentialOf, missingCredentialError, rememberRefusal, LiveStream, SSE_HEARTBEAT, startSseStream, SSE_HEARTBEAT_MS, SSE_MAX_BUFFERED_BYTES } from '../surface-shared/index.js';
 import {
   RPC_INTERNAL_ERROR,
   RPC_INVALID_PARAMS,
@@ -104,8 +104,8 @@ function isStream<T>(value: unknown): value is AsyncGenerator<T, void, undefined
 
 export function registerA2aRoutes(app: FastifyInstance, deps: A2aRouteDeps): A2aRoutes {
   const log = deps.log ?? ((message: string): void => app.log.error(message));
-  const heartbeat = { everyMs: deps.heartbeatMs ?? 15_000, frame: SSE_HEARTBEAT };
-  const maxBufferedBytes = deps.maxBufferedBytes ?? 1024 * 1024;
+  const heartbeat = { everyMs: deps.heartbeatMs ?? SSE_HEARTBEAT_MS, frame: SSE_HEARTBEAT };
+  const maxBufferedBytes = deps.maxBufferedBytes ?? SSE_MAX_BUFFERED_BYTES;
   // The SDK checks versions and capabilities against this card; callers get one naming their URL.
   const baseCard = agentCard('', deps.version);
   const taskStore = new BoundedTaskStore(deps.maxFinishedTasksPerAgent);

@@ -24,7 +24,7 @@ export type { FailedAuthLimiterOptions } from './failed-auth-limiter.js';
 export { acceptsEventStream, mediaType } from './media-types.js';
 export { OAuthChallenges, refusalOf, rememberRefusal, scopeRefusalOf, tokenRefusalReason } from './oauth-challenge.js';
 export { PROTECTED_RESOURCE_PATHS, protectedResourceMetadata, resourceMetadataUrl } from '../auth/oauth/protected-resource.js';
-export { LiveStream, LiveStreams, STALLED_CLIENT_MS } from './live-stream.js';
+export { LiveStream, LiveStreams, SSE_HEARTBEAT_MS, SSE_MAX_BUFFERED_BYTES, STALLED_CLIENT_MS } from './live-stream.js';
 export type { LiveStreamOptions, LiveStreamsOptions, StreamOverflow, StreamSink } from './live-stream.js';
 export { SSE_HEARTBEAT, responseSink, sseEvent, sseOpening, startSseStream, writeSseHead } from './sse-stream.js';
 export { SYSTEM_CLOCK } from './stream-clock.js';

@@ -41,6 +41,9 @@ export interface LiveStreamOptions {
 }
 
 export const STALLED_CLIENT_MS = 30_000;
+/** What an SSE route uses unless told otherwise: a comment every 15 s, 1 MiB unsent at most. */
+export const SSE_HEARTBEAT_MS = 15_000;
+export const SSE_MAX_BUFFERED_BYTES = 1024 * 1024;
 
 interface HeldFrame {
   readonly frame: string;

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../core/errors.js';
 import type { LiveSubscription, MemoryFacade } from '../../service/memory-facade.js';
-import { LiveStreams, SSE_HEARTBEAT, sseEvent, sseOpening, startSseStream } from '../../surface-shared/index.js';
+import { LiveStreams, SSE_HEARTBEAT, sseEvent, sseOpening, startSseStream, SSE_HEARTBEAT_MS, SSE_MAX_BUFFERED_BYTES } from '../../surface-shared/index.js';
 import { authenticateRequest } from '../request-authentication.js';
 import { coerceQuery, parseRequestPart, queryScalarKinds } from './request-validation.js';
 import type { RouteInput } from './rest-route.js';
@@ -53,8 +53,8 @@ export function registerEventStreamRoutes(
   routes: readonly EventStreamRoute[],
   settings: EventStreamSettings = {},
 ): EventStreams {
-  const heartbeat = { everyMs: settings.heartbeatMs ?? 15_000, frame: SSE_HEARTBEAT };
-  const maxBufferedBytes = settings.maxBufferedBytes ?? 1024 * 1024;
+  const heartbeat = { everyMs: settings.heartbeatMs ?? SSE_HEARTBEAT_MS, frame: SSE_HEARTBEAT };
+  const maxBufferedBytes = settings.maxBufferedBytes ?? SSE_MAX_BUFFERED_BYTES;
   const streams = new LiveStreams();
   for (const route of routes) {
     const queryKinds = queryScalarKinds(route.schemas.query);

@@ -10,7 +10,7 @@ import type { FastifyReply } from 'fastify';
 import { ERROR_SPECS, UnauthenticatedError, isHyphaeError } from '../../core/errors.js';
 import type { Principal } from '../../core/principal.js';
 import type { MemoryFacade } from '../../service/memory-facade.js';
-import { LiveStreams, sseEvent, startSseStream } from '../../surface-shared/index.js';
+import { LiveStreams, sseEvent, startSseStream, SSE_HEARTBEAT_MS, SSE_MAX_BUFFERED_BYTES } from '../../surface-shared/index.js';
 import type { JsonRpcId } from '../protocol/json-rpc.js';
 import { serializeError } from '../protocol/json-rpc.js';
 import { toRpcError } from '../protocol/rpc-errors.js';
@@ -49,8 +49,8 @@ function errorFrame(id: JsonRpcId, error: unknown): string {
 }
 
 export function createListenPushStreams(options: ListenPushStreamOptions): ListenPushStreams {
-  const heartbeat = { everyMs: options.heartbeatMs ?? 15_000, frame: ':\n\n' };
-  const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
+  const heartbeat = { everyMs: options.heartbeatMs ?? SSE_HEARTBEAT_MS, frame: ':\n\n' };
+  const maxBufferedBytes = options.maxBufferedBytes ?? SSE_MAX_BUFFERED_BYTES;
   const streams = new LiveStreams();
 
   return {

@@ -19,7 +19,7 @@ import type { StreamDropReason } from '../../metrics/index.js';
 import type { Diff } from '../../core/entities.js';
 import { ERROR_SPECS, RateLimitedError, isHyphaeError } from '../../core/errors.js';
 import type { MemoryFacade } from '../../service/memory-facade.js';
-import { LiveStreams, SSE_HEARTBEAT, acceptsEventStream, sseEvent, sseOpening, startSseStream } from '../../surface-shared/index.js';
+import { LiveStreams, SSE_HEARTBEAT, acceptsEventStream, sseEvent, sseOpening, startSseStream, SSE_HEARTBEAT_MS, SSE_MAX_BUFFERED_BYTES } from '../../surface-shared/index.js';
 import { diffNotification, headerWantsDiffs, DIFFS_HEADER } from '../protocol/diff-extension.js';
 import { RPC_INVALID_REQUEST } from '../protocol/json-rpc.js';
 import type { JsonRpcNotificationMessage } from '../protocol/json-rpc.js';
@@ -87,8 +87,8 @@ function lastEventIdOf(request: FastifyRequest): number | undefined | null {
 }
 
 export function createPushStream(options: PushStreamOptions): PushStream {
-  const heartbeat = { everyMs: options.heartbeatMs ?? 15_000, frame: SSE_HEARTBEAT };
-  const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
+  const heartbeat = { everyMs: options.heartbeatMs ?? SSE_HEARTBEAT_MS, frame: SSE_HEARTBEAT };
+  const maxBufferedBytes = options.maxBufferedBytes ?? SSE_MAX_BUFFERED_BYTES;
   const opening = sseOpening(options.retryMs ?? 2_000);
   const streams = new LiveStreams({ onCount: (delta) => options.metrics?.addLiveStreams(delta) });
   const countDiff = (): void => options.metrics?.countDiffsDelivered('sse', 1);
