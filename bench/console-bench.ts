@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { defaultBundleDir } from '../src/console/index.js';
 import { startConsoleServer } from '../test/support/console-server.js';
 import { findChromium, launchChromium } from '../test/support/chromium.js';
+import { alternate } from './harness/alternate.js';
 import { percentile, type BenchRow, type BenchSection } from './harness/section.js';
 
 const LOADS = 15;
@@ -67,24 +68,26 @@ export async function runConsoleBench(): Promise<BenchSection> {
     const baseline: LoadTimes = { domContentLoaded: [], rendered: [] };
     const signIn: LoadTimes = { domContentLoaded: [], rendered: [] };
     const signedIn: LoadTimes = { domContentLoaded: [], rendered: [] };
-    for (let i = 0; i < LOADS; i += 1) {
-      // A fresh context per load: an empty cache, as on a first visit.
-      for (const [times, path, ready] of [
-        [baseline, '/healthz', undefined],
-        [signIn, '/console/', (page: Page) => page.getByLabel('API key').waitFor()],
-        [signedIn, '/console/#/memories', (page: Page) => page.getByRole('list', { name: 'Cells' }).waitFor()],
-      ] as const) {
-        const context = await chromium.newContext(origin);
-        if (times === signedIn) await context.addInitScript({ content: signedInScript(server.keys.admin.key) });
-        const page = await context.newPage();
-        const started = Date.now();
-        await page.goto(`${server.url}${path}`);
-        if (ready !== undefined) await ready(page);
-        times.rendered.push(Date.now() - started);
-        times.domContentLoaded.push(await navigationTiming(page));
-        await context.close();
-      }
-    }
+    // A fresh context per load: an empty cache, as on a first visit; the three pages in turns, the order rotating.
+    const firstLoad = async (times: LoadTimes, path: string, ready?: (page: Page) => Promise<void>): Promise<void> => {
+      const context = await chromium.newContext(origin);
+      if (times === signedIn) await context.addInitScript({ content: signedInScript(server.keys.admin.key) });
+      const page = await context.newPage();
+      const started = Date.now();
+      await page.goto(`${server.url}${path}`);
+      if (ready !== undefined) await ready(page);
+      times.rendered.push(Date.now() - started);
+      times.domContentLoaded.push(await navigationTiming(page));
+      await context.close();
+    };
+    await alternate(
+      {
+        baseline: () => firstLoad(baseline, '/healthz'),
+        signIn: () => firstLoad(signIn, '/console/', (page) => page.getByLabel('API key').waitFor()),
+        signedIn: () => firstLoad(signedIn, '/console/#/memories', (page) => page.getByRole('list', { name: 'Cells' }).waitFor()),
+      },
+      LOADS,
+    );
 
     await server.rest('bob', 'POST', '/v1/beacons', { text: 'bench gossip about releases', threshold: 0.2 });
     const context = await chromium.newContext(origin);

@@ -15,6 +15,7 @@ import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/ind
 import { migrate } from '../src/store/migrator.js';
 import { openPgDb } from '../src/store/pg-driver.js';
 import type { RealPostgres } from '../test/support/real-postgres.js';
+import { round } from './harness/measure.js';
 import { percentile, type BenchRow } from './harness/section.js';
 import { announced, HYPHAE_BIN, REPO_ROOT, stopChild } from './harness/processes.js';
 import { processCpuMs, processRssBytes, processTreeCpuMs } from './harness/process-cpu.js';
@@ -31,7 +32,7 @@ const IDLE_SAMPLE_MS = 10_000;
 const BASE_STORES = 200;
 const STORES_PER_AGENT = 3;
 
-const r3 = (x: number): number => Number(x.toPrecision(3));
+const r3 = (x: number): number => round(x);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface ServeProcess {
