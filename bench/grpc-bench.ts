@@ -20,6 +20,7 @@ import { createHyphaeMetrics } from '../src/metrics/index.js';
 import { openEngine } from './harness/engine.js';
 import { round3, sequentialRate, summarise } from './harness/measure.js';
 import { loadAverageRow, opRounds, type SideOps } from './harness/op-rounds.js';
+import { ratioRow } from './harness/rows.js';
 import type { BenchRow, BenchSection } from './harness/section.js';
 import { syntheticCorpus } from './corpus.js';
 import { postJson, type LoopbackResponse } from './harness/loopback-post.js';
@@ -65,14 +66,14 @@ function rowsFor(operation: string, sides: Record<Side, SideOps>): BenchRow[] {
     const rate = sequentialRate(values.samples);
     const baseRate = sequentialRate(base.samples);
     rows.push(
-      { metric: `${operation} p50 ${label} vs facade`, value: round3(values.p50), unit: 'ms', baseline: round3(base.p50), ratio: round3(values.p50 / base.p50) },
-      { metric: `${operation} p99 ${label} vs facade`, value: round3(values.p99), unit: 'ms', baseline: round3(base.p99), ratio: round3(values.p99 / base.p99) },
+      ratioRow(`${operation} p50 ${label} vs facade`, 'ms', values.p50, base.p50),
+      ratioRow(`${operation} p99 ${label} vs facade`, 'ms', values.p99, base.p99),
       { metric: `${operation} throughput ${label} vs facade`, value: Math.round(rate), unit: 'ops/s', baseline: Math.round(baseRate), ratio: round3(rate / baseRate), note: `${values.samples.length} sequential calls` },
     );
   }
   for (const other of ['rest', 'mcp'] as const) {
     const otherP50 = summarise(sides[other].latencies).p50;
-    rows.push({ metric: `${operation} p50 gRPC vs ${other.toUpperCase()}`, value: round3(grpcP50), unit: 'ms', baseline: round3(otherP50), ratio: round3(grpcP50 / otherP50) });
+    rows.push(ratioRow(`${operation} p50 gRPC vs ${other.toUpperCase()}`, 'ms', grpcP50, otherP50));
   }
   return rows;
 }

@@ -30,6 +30,7 @@ import { migrate } from '../src/store/migrator.js';
 import { alternate } from './harness/alternate.js';
 import { openBenchDb } from './harness/database.js';
 import { round3 } from './harness/measure.js';
+import { ratioRow } from './harness/rows.js';
 import { percentile } from './harness/section.js';
 import type { BenchRow, BenchSection } from './harness/section.js';
 import { runLoad } from './harness/http-load.js';
@@ -369,13 +370,13 @@ export async function runMcpBench(): Promise<BenchSection> {
         baseline: round3(serialSdkCounted.statementsPerCall + 2 * serialSdkCounted.transactionsPerCall),
         note: `c=1; ${round3(serialOursCounted.statementsPerCall)} statements and ${round3(serialOursCounted.transactionsPerCall)} transactions per call (BEGIN and COMMIT counted as round trips)`,
       },
-      { metric: `HTTP p50 (c=${CONCURRENCY}) vs SDK server`, value: round3(percentile(oursC.latencies, 50)), unit: 'ms', baseline: round3(percentile(sdkC.latencies, 50)), ratio: round3(percentile(oursC.latencies, 50) / percentile(sdkC.latencies, 50)) },
-      { metric: `HTTP p99 (c=${CONCURRENCY}) vs SDK server`, value: round3(percentile(oursC.latencies, 99)), unit: 'ms', baseline: round3(percentile(sdkC.latencies, 99)), ratio: round3(percentile(oursC.latencies, 99) / percentile(sdkC.latencies, 99)), target: '≤ 1' },
+      ratioRow(`HTTP p50 (c=${CONCURRENCY}) vs SDK server`, 'ms', percentile(oursC.latencies, 50), percentile(sdkC.latencies, 50)),
+      ratioRow(`HTTP p99 (c=${CONCURRENCY}) vs SDK server`, 'ms', percentile(oursC.latencies, 99), percentile(sdkC.latencies, 99), { target: '≤ 1' }),
       { metric: 'protocol only: HTTP throughput vs SDK server', value: Math.round(rate(protocolOurs)), unit: 'calls/s', baseline: Math.round(rate(protocolSdk)), ratio: round3(rate(protocolOurs) / rate(protocolSdk)), target: '≥ 5', note: 'in-memory facade answering list_beacons: protocol cost without the database' },
       { metric: 'protocol only: server CPU per call vs SDK server', value: Math.round(cpuPerCall(protocolOurs)), unit: 'µs', baseline: Math.round(cpuPerCall(protocolSdk)), ratio: round3(cpuPerCall(protocolSdk) / cpuPerCall(protocolOurs)), note: `ratio = SDK / hyphae; the load generator spent ${Math.round(clientCpuPerCall(protocolOurs))} vs ${Math.round(clientCpuPerCall(protocolSdk))} µs per call` },
-      { metric: 'protocol only: HTTP p99 vs SDK server', value: round3(percentile(protocolOurs.latencies, 99)), unit: 'ms', baseline: round3(percentile(protocolSdk.latencies, 99)), ratio: round3(percentile(protocolOurs.latencies, 99) / percentile(protocolSdk.latencies, 99)), target: '≤ 1' },
-      { metric: 'HTTP p50 (c=1) vs SDK server', value: round3(percentile(serialOurs.latencies, 50)), unit: 'ms', baseline: round3(percentile(serialSdk.latencies, 50)), ratio: round3(percentile(serialOurs.latencies, 50) / percentile(serialSdk.latencies, 50)) },
-      { metric: 'HTTP p99 (c=1) vs SDK server', value: round3(percentile(serialOurs.latencies, 99)), unit: 'ms', baseline: round3(percentile(serialSdk.latencies, 99)), ratio: round3(percentile(serialOurs.latencies, 99) / percentile(serialSdk.latencies, 99)), target: '≤ 1' },
+      ratioRow('protocol only: HTTP p99 vs SDK server', 'ms', percentile(protocolOurs.latencies, 99), percentile(protocolSdk.latencies, 99), { target: '≤ 1' }),
+      ratioRow('HTTP p50 (c=1) vs SDK server', 'ms', percentile(serialOurs.latencies, 50), percentile(serialSdk.latencies, 50)),
+      ratioRow('HTTP p99 (c=1) vs SDK server', 'ms', percentile(serialOurs.latencies, 99), percentile(serialSdk.latencies, 99), { target: '≤ 1' }),
     ];
     const full = concurrent.get('hyphae-full-app');
     if (full !== undefined) {

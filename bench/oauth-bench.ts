@@ -17,9 +17,10 @@ import { resolveHttpConfig } from '../src/http/http-config.js';
 import { createHyphaeMetrics } from '../src/metrics/index.js';
 import { startAuthorizationServer } from '../test/support/authorization-server.js';
 import { openEngine } from './harness/engine.js';
-import { elapsedMs, round3 } from './harness/measure.js';
+import { elapsedMs } from './harness/measure.js';
 import { loadAverageRow, opRounds } from './harness/op-rounds.js';
-import { percentile, type BenchRow, type BenchSection } from './harness/section.js';
+import { ratioRow } from './harness/rows.js';
+import { percentile, type BenchSection } from './harness/section.js';
 import { postJson } from './harness/loopback-post.js';
 
 const PUBLIC_URL = 'http://127.0.0.1:8787';
@@ -30,10 +31,6 @@ const AUTH_ONLY_CALLS = 2_000;
 const BEACONS = 5;
 const MCP_ACCEPT = { accept: 'application/json, text/event-stream' };
 const CALL = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_beacons', arguments: { limit: 10 } } };
-
-function ratioRow(metric: string, unit: string, token: number, key: number, extra: Partial<BenchRow> = {}): BenchRow {
-  return { metric, value: round3(token), unit, baseline: round3(key), ratio: round3(token / key), ...extra };
-}
 
 /** Microseconds per authentication, `calls` in a row after 100 untimed. */
 async function microsecondsEach(calls: number, authenticate: () => Promise<unknown>): Promise<number> {

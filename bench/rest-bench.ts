@@ -15,6 +15,7 @@ import { openEngine } from './harness/engine.js';
 import { postJson } from './harness/loopback-post.js';
 import { perSecond, round3, summarise } from './harness/measure.js';
 import { loadAverageRow, opRounds, type SideOps } from './harness/op-rounds.js';
+import { ratioRow } from './harness/rows.js';
 import type { BenchRow, BenchSection } from './harness/section.js';
 
 const SEED_CELLS = 1_000;
@@ -31,10 +32,10 @@ function rowsFor(operation: string, direct: SideOps, rest: SideOps): BenchRow[] 
   const restCpu = rest.cpuMs / r.samples.length;
   const directCpu = direct.cpuMs / d.samples.length;
   return [
-    { metric: `${operation} p50 REST vs facade`, value: round3(r.p50), unit: 'ms', baseline: round3(d.p50), ratio: round3(r.p50 / d.p50), target: '≤ 1.15', note: `${r.samples.length} sequential ops each side` },
-    { metric: `${operation} p99 REST vs facade`, value: round3(r.p99), unit: 'ms', baseline: round3(d.p99), ratio: round3(r.p99 / d.p99) },
+    ratioRow(`${operation} p50 REST vs facade`, 'ms', r.p50, d.p50, { target: '≤ 1.15', note: `${r.samples.length} sequential ops each side` }),
+    ratioRow(`${operation} p99 REST vs facade`, 'ms', r.p99, d.p99),
     { metric: `${operation} throughput REST vs facade`, value: Math.round(restRate), unit: 'ops/s', baseline: Math.round(directRate), ratio: round3(restRate / directRate) },
-    { metric: `${operation} CPU per op REST vs facade`, value: round3(restCpu), unit: 'ms', baseline: round3(directCpu), ratio: round3(restCpu / directCpu), note: 'HTTP client included; less sensitive to a busy machine than wall time' },
+    ratioRow(`${operation} CPU per op REST vs facade`, 'ms', restCpu, directCpu, { note: 'HTTP client included; less sensitive to a busy machine than wall time' }),
     { metric: `${operation} HTTP added at p50`, value: round3(r.p50 - d.p50), unit: 'ms' },
   ];
 }
