@@ -61,6 +61,9 @@ describe('replies as values', () => {
     const wire = '{"jsonrpc":"2.0","id":1,"result":{"tools":[],"ttlMs":0,"cacheScope":"private","resultType":"complete"}}';
     expect(serializeReply({ id: 1, result: withResultMembers({ tools: [] }, members) })).toBe(wire);
     expect(serializeReply({ id: 1, result: withResultMembers(new PreparedJson('{"tools":[]}'), members) })).toBe(wire);
+    const meta = { resultType: 'complete', _meta: new PreparedJson('{"s":1}') };
+    expect(serializeReply({ id: 1, result: withResultMembers(new PreparedJson('{"tools":[]}'), meta) })).toBe('{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete","_meta":{"s":1}}}');
+    expect(serializeReply({ id: 1, result: withResultMembers({ tools: [], gone: undefined }, meta) })).toBe('{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete","_meta":{"s":1}}}');
     expect(serializeReply({ id: 1, result: withResultMembers(new PreparedJson('{}'), { resultType: 'complete' }) })).toBe(
       '{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}',
     );

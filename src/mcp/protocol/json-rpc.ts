@@ -110,7 +110,11 @@ export function serializeError(id: JsonRpcId | null, error: JsonRpcErrorObject):
 
 export type JsonObject = Readonly<Record<string, unknown>>;
 
-/** JSON text made once ahead of time (the tools/list result), spliced into every reply as it is. */
+/**
+ * JSON text made once and spliced into replies as it is: the tools/list result (once per process),
+ * or a result's member whose text was needed anyway (a tool result's structuredContent, which its
+ * text block carries too). A result is a PreparedJson, or an object whose members may be.
+ */
 export class PreparedJson {
   constructor(readonly text: string) {}
 }
@@ -134,16 +138,30 @@ export type JsonRpcReply = JsonRpcResultReply | JsonRpcErrorReply;
 
 export const PARSE_ERROR_REPLY: JsonRpcErrorReply = { id: null, error: { code: RPC_PARSE_ERROR, message: 'Parse error: the message is not valid JSON' } };
 
+/** A result's JSON text, member by member so a PreparedJson member is spliced, in JSON.stringify's key order. */
+function resultText(result: JsonRpcResult): string {
+  if (result instanceof PreparedJson) return result.text;
+  let text = '';
+  for (const key of Object.keys(result)) {
+    const value = result[key];
+    const member = value instanceof PreparedJson ? value.text : JSON.stringify(value);
+    // As JSON.stringify does: a member with no JSON form (undefined) is left out.
+    if (member !== undefined) text += `${text === '' ? '' : ','}${JSON.stringify(key)}:${member}`;
+  }
+  return `{${text}}`;
+}
+
 /** A reply's wire text: the one place a reply becomes text. */
 export function serializeReply(reply: JsonRpcReply): string {
   if ('error' in reply) return serializeError(reply.id, reply.error);
-  return serializeResult(reply.id, reply.result instanceof PreparedJson ? reply.result.text : JSON.stringify(reply.result));
+  return serializeResult(reply.id, resultText(reply.result));
 }
 
 /** A result with members appended after its own, in their order (the stateless revision's cache hints, resultType, _meta). */
 export function withResultMembers(result: JsonRpcResult, members: JsonObject): JsonRpcResult {
-  if (!(result instanceof PreparedJson)) return { ...result, ...members };
-  const appended = JSON.stringify(members).slice(1, -1);
+  // Object.assign, not spread: this runs on every stateless reply, and spread costs far more here.
+  if (!(result instanceof PreparedJson)) return Object.assign({}, result, members);
+  const appended = resultText(members).slice(1, -1);
   const inner = result.text.trim();
   return new PreparedJson(inner === '{}' ? `{${appended}}` : `${inner.slice(0, -1)},${appended}}`);
 }

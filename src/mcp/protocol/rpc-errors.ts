@@ -4,7 +4,7 @@ import { ERROR_SPECS, toHyphaeError } from '../../core/errors.js';
 import type { FieldIssue } from '../../core/errors.js';
 import { describeLoggableError } from '../../core/loggable-error.js';
 import type { JsonObject, JsonRpcErrorObject } from './json-rpc.js';
-import { RPC_INVALID_PARAMS } from './json-rpc.js';
+import { PreparedJson, RPC_INVALID_PARAMS } from './json-rpc.js';
 
 /** A facade error as a JSON-RPC error object: code from the error table, `data.code` the stable name. */
 export function toRpcError(thrown: unknown): JsonRpcErrorObject {
@@ -82,6 +82,6 @@ export function invalidArgumentsError(toolName: string, issues: readonly FieldIs
 
 /** Schema failure for 2025-11-25: a tool result the model can read and correct itself from. */
 export function invalidArgumentsResult(toolName: string, issues: readonly FieldIssue[]): JsonObject {
-  const structured = { error: { code: 'INVALID_ARGUMENT', message: describeIssues(toolName, issues), issues } };
-  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: true };
+  const structured = JSON.stringify({ error: { code: 'INVALID_ARGUMENT', message: describeIssues(toolName, issues), issues } });
+  return { content: [{ type: 'text', text: structured }], structuredContent: new PreparedJson(structured), isError: true };
 }

@@ -8,7 +8,7 @@
  */
 import type { Principal } from '../../core/principal.js';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcId, JsonRpcParams, JsonRpcReply, JsonRpcRequest, JsonRpcResult } from '../protocol/json-rpc.js';
-import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, serializeReply, withResultMembers } from '../protocol/json-rpc.js';
+import { PreparedJson, RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, serializeReply, withResultMembers } from '../protocol/json-rpc.js';
 import { ADVERTISED_PROTOCOL_VERSIONS, STATELESS_CONTENT_VERSION } from '../protocol/protocol-version.js';
 import { RPC_RESOURCE_NOT_FOUND, clipName, methodFailure } from '../protocol/rpc-errors.js';
 import type { ServerInfo } from '../protocol/server-version.js';
@@ -58,11 +58,11 @@ export function statelessError(error: JsonRpcErrorObject): JsonRpcErrorObject {
 }
 
 export class StatelessMethods {
-  /** What every complete result ends with: its resultType and the server's identity. */
+  /** What every complete result ends with: its resultType and the server's identity (its JSON made once). */
   private readonly completeMembers: JsonObject;
 
   constructor(private readonly options: StatelessMethodsOptions) {
-    this.completeMembers = { resultType: 'complete', _meta: { [META_SERVER_INFO]: options.serverInfo } };
+    this.completeMembers = { resultType: 'complete', _meta: new PreparedJson(JSON.stringify({ [META_SERVER_INFO]: options.serverInfo })) };
   }
 
   /** The closing result of a listen stream (graceful end, e.g. shutdown), tagged with its subscription id, as its wire text. */
@@ -113,7 +113,7 @@ export class StatelessMethods {
   }
 
   private result(id: JsonRpcId, result: JsonRpcResult, cache?: CacheHint): StatelessOutcome {
-    const members = cache === undefined ? this.completeMembers : { ttlMs: cache.ttlMs, cacheScope: cache.cacheScope, ...this.completeMembers };
+    const members = cache === undefined ? this.completeMembers : Object.assign({ ttlMs: cache.ttlMs, cacheScope: cache.cacheScope }, this.completeMembers);
     return { kind: 'answered', stateless: true, httpStatus: 200, reply: { id, result: withResultMembers(result, members) } };
   }
 

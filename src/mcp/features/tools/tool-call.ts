@@ -6,7 +6,7 @@
 import type { Principal } from '../../../core/principal.js';
 import type { MemoryFacade } from '../../../service/memory-facade.js';
 import type { JsonRpcParams, JsonRpcResult } from '../../protocol/json-rpc.js';
-import { RPC_INVALID_PARAMS, isPlainObject } from '../../protocol/json-rpc.js';
+import { PreparedJson, RPC_INVALID_PARAMS, isPlainObject } from '../../protocol/json-rpc.js';
 import type { ProtocolVersion } from '../../protocol/protocol-version.js';
 import { reportsSchemaErrorsAsToolResults } from '../../protocol/protocol-version.js';
 import { clipName, invalidArgumentsError, invalidArgumentsResult, methodFailure, toFieldIssues } from '../../protocol/rpc-errors.js';
@@ -60,8 +60,10 @@ export class ToolCaller implements McpToolFeature {
       return { kind: 'error', error: methodFailure(error, this.log, `tool ${tool.name}`) };
     }
     observe('ok');
-    // The text block stays first; links follow for the revisions that have resource_link.
-    const content = [{ type: 'text', text: JSON.stringify(outcome.structured) }, ...resourceLinkBlocks(outcome.links, contentVersion)];
-    return { kind: 'result', result: { content, structuredContent: outcome.structured, isError: false } };
+    // The text block stays first; links follow for the revisions that have resource_link. Its text is structuredContent's JSON: made once, written twice.
+    const structured = JSON.stringify(outcome.structured);
+    const content: unknown[] = [{ type: 'text', text: structured }];
+    for (const block of resourceLinkBlocks(outcome.links, contentVersion)) content.push(block);
+    return { kind: 'result', result: { content, structuredContent: new PreparedJson(structured), isError: false } };
   }
 }
