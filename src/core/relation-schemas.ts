@@ -78,3 +78,49 @@ export const cellRelationsSchema = z.strictObject({
   relations: z.array(relationSchema),
 });
 export type CellRelations = z.output<typeof cellRelationsSchema>;
+
+/** Subgraph bounds (docs/relations.md). */
+export const SUBGRAPH_DEFAULT_DEPTH = 2;
+export const SUBGRAPH_MAX_DEPTH = 10;
+export const SUBGRAPH_DEFAULT_MEMBERS = 200;
+export const SUBGRAPH_MAX_MEMBERS = 1000;
+
+export const subgraphDepthSchema = z
+  .int()
+  .min(1, 'at least 1')
+  .max(SUBGRAPH_MAX_DEPTH, `at most ${SUBGRAPH_MAX_DEPTH}`)
+  .describe(`Hops to walk from the cell (1–${SUBGRAPH_MAX_DEPTH}, default ${SUBGRAPH_DEFAULT_DEPTH})`);
+export const subgraphMaxMembersSchema = z
+  .int()
+  .min(1, 'at least 1')
+  .max(SUBGRAPH_MAX_MEMBERS, `at most ${SUBGRAPH_MAX_MEMBERS}`)
+  .describe(`Most members answered, the cell itself included (1–${SUBGRAPH_MAX_MEMBERS}, default ${SUBGRAPH_DEFAULT_MEMBERS})`);
+
+export const subgraphInputSchema = z.strictObject({
+  depth: subgraphDepthSchema.default(SUBGRAPH_DEFAULT_DEPTH),
+  max_members: subgraphMaxMembersSchema.default(SUBGRAPH_DEFAULT_MEMBERS),
+  relation_types: z.array(relationTypeSchema).min(1).max(50).optional().describe('Walk only edges of these types (explicit or implicit)'),
+});
+export type SubgraphInput = z.input<typeof subgraphInputSchema>;
+
+export const SUBGRAPH_MEMBER_KINDS = ['cell', 'scene', 'session', 'source', 'corroboration'] as const;
+
+export const subgraphMemberSchema = z.strictObject({
+  id: z.string().describe('node_id, scene_id, session_id, corroboration_id, or a source’s source_id'),
+  kind: z.enum(SUBGRAPH_MEMBER_KINDS),
+  project: z.string().nullable(),
+  cell_type: z.string().nullable().describe('a cell’s type; null for other kinds'),
+  preview: z.string().nullable().describe('the start of a cell’s or restatement’s text, a scene’s or source’s title'),
+  depth: z.int().describe('hops from the start cell (0 for it)'),
+  discovered_relation: z.string().nullable().describe('the type of the edge it was reached through; null for the start cell'),
+  discovered_via: z.string().nullable().describe('id of the member it was reached from; null for the start cell'),
+});
+export type SubgraphMember = z.output<typeof subgraphMemberSchema>;
+
+export const subgraphSchema = z.strictObject({
+  node_id: z.string(),
+  members: z.array(subgraphMemberSchema).describe('breadth-first: by depth, then by the member reached from, the relation type and the id'),
+  relations: z.array(relationSchema).describe('every edge among the members'),
+  truncated: z.boolean().describe('max_members clipped the walk: more lay within depth'),
+});
+export type Subgraph = z.output<typeof subgraphSchema>;

@@ -61,7 +61,7 @@ import type {
   SourcesPage,
 } from '../core/source-schemas.js';
 import type { ImportBody } from './portability/import-spool.js';
-import type { AddRelationsInput, CellRelations, RelationInput } from '../core/relation-schemas.js';
+import type { AddRelationsInput, CellRelations, RelationInput, Subgraph, SubgraphInput } from '../core/relation-schemas.js';
 
 export interface HydrateOption {
   /** Return full nodes with each hit (REST); MCP asks for ids and distances only. */
@@ -180,6 +180,12 @@ export interface MemoryFacade {
 
   /** The relations the cell declares to cells the principal can read, oldest first. */
   cellRelations(principal: Principal, nodeId: string): Promise<CellRelations>;
+  /**
+   * What surrounds a cell: the members reachable from it over explicit relations and implicit
+   * edges, breadth-first, with the edges among them; members the principal cannot read are
+   * neither answered nor walked through.
+   */
+  cellSubgraph(principal: Principal, nodeId: string, input: SubgraphInput): Promise<Subgraph>;
   /** Adds typed relations from a cell to cells the principal can read (docs/relations.md); answers every relation the cell declares. */
   addRelations(principal: Principal, nodeId: string, input: AddRelationsInput): Promise<CellRelations>;
   /** Deletes one relation the cell declares (NOT_FOUND when it declares no such relation). */

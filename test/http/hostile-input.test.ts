@@ -167,6 +167,7 @@ function validQueries(f: Fixtures): Record<string, readonly Record<string, strin
     sourceStatus: [{ project: 'fuzz' }],
     deleteSource: [{ project: 'fuzz' }],
     deleteCellRelation: [{ to: f.cellId, type: 'depends_on' }],
+    getCellSubgraph: [{ depth: '3', max_members: '50', relation_types: 'answers,in_scene' }],
   };
 }
 

@@ -80,4 +80,32 @@ describe('relations over REST', () => {
       expect(shape(await storeWith(id), id)).toEqual(randomStore);
     }
   });
+
+  it('answers GET /v1/cells/{id}/subgraph, narrowed by relation_types; 400 naming the limit past depth 10 or 1000 members', async () => {
+    const a = await store(writer.key, 'Backups run nightly at two.');
+    const b = await store(writer.key, 'Restores are rehearsed monthly.', { relations: [{ to: a, type: 'depends_on' }] });
+    const c = await store(writer.key, 'The rehearsal log lives in the ops wiki.', { relations: [{ to: b, type: 'documents' }] });
+    const pattern = '/v1/cells/{id}/subgraph';
+    const whole = await call('GET', `/v1/cells/${b}/subgraph?depth=3&max_members=10`, pattern, writer.key);
+    expect(whole.statusCode, whole.body).toBe(200);
+    expect(whole.json()).toMatchObject({ node_id: b, truncated: false });
+    expect(whole.json().members.map((m: { id: string; depth: number }) => [m.id, m.depth])).toEqual([
+      [b, 0],
+      [a, 1],
+      [c, 1],
+    ]);
+    const narrowed = await call('GET', `/v1/cells/${b}/subgraph?relation_types=documents,answers`, pattern, writer.key);
+    expect(narrowed.json().members.map((m: { id: string }) => m.id)).toEqual([b, c]);
+    expect(narrowed.json().relations).toEqual([{ from: c, to: b, type: 'documents' }]);
+    for (const [query, field, message] of [
+      ['depth=11', 'query.depth', 'at most 10'],
+      ['max_members=1001', 'query.max_members', 'at most 1000'],
+    ]) {
+      const refused = await call('GET', `/v1/cells/${b}/subgraph?${query}`, pattern, writer.key);
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().error.details.issues).toContainEqual({ path: field, message });
+    }
+    const foreign = await call('GET', `/v1/cells/${b}/subgraph`, pattern, stranger.key);
+    expect(foreign.statusCode).toBe(404);
+  });
 });

@@ -117,7 +117,54 @@ describe('MCP resources over Streamable HTTP', () => {
     expect(resourceTemplates).toEqual([
       expect.objectContaining({ uriTemplate: 'hyphae://cells/{node_id}', mimeType: 'text/markdown' }),
       expect.objectContaining({ uriTemplate: 'hyphae://sources/{source_id}{?offset,limit,project}', mimeType: 'text/plain' }),
+      expect.objectContaining({ uriTemplate: 'hyphae://cells/{node_id}/subgraph{?depth,max_members}', mimeType: 'application/json' }),
     ]);
+  });
+
+  it('stores relations through the store tool and reads hyphae://cells/{id}/subgraph; foreign or random ids are not found alike', async () => {
+    const question = (await call(alice.client, 'store', { content: 'Which region hosts the billing replicas?', cell_type: 'Context' })).structured;
+    const answer = (
+      await call(alice.client, 'store', {
+        content: 'Billing replicas live in eu-west-2 and us-east-1.',
+        cell_type: 'Fact',
+        relations: [{ to: question.node_id, type: 'answers' }],
+      })
+    ).structured;
+    const uri = `hyphae://cells/${String(answer.node_id)}/subgraph?depth=1&max_members=5`;
+    const result = ReadResourceResultSchema.parse(await alice.client.readResource({ uri }));
+    const [outline, json] = result.contents as { uri: string; mimeType: string; text: string }[];
+    expect(outline).toMatchObject({ uri, mimeType: 'text/markdown' });
+    expect(outline?.text).toContain(`hyphae://cells/${String(question.node_id)} (answers of ${String(answer.node_id)})`);
+    const graph = JSON.parse(json?.text ?? 'null') as { members: { id: string; depth: number }[]; relations: unknown[]; truncated: boolean };
+    expect(graph.members.map((m) => [m.id, m.depth])).toEqual([
+      [answer.node_id, 0],
+      [question.node_id, 1],
+    ]);
+    expect(graph.relations).toEqual([{ from: answer.node_id, to: question.node_id, type: 'answers' }]);
+    expect(graph.truncated).toBe(false);
+    await expectNotFound(mallory.client, uri);
+    await expectNotFound(narrow.client, uri);
+    await expectNotFound(alice.client, `hyphae://cells/${randomUUID()}/subgraph`);
+    await expectNotFound(alice.client, `hyphae://cells/${String(answer.node_id)}/subgraph?depth=1&depth=2`);
+    await expect(alice.client.readResource({ uri: `hyphae://cells/${String(answer.node_id)}/subgraph?depth=11` })).rejects.toMatchObject({ code: -32602 });
+    // A relation to another tenant's cell is refused by the store tool as a random id is.
+    const foreign = (await call(mallory.client, 'store', { content: 'Evil Corp keeps replicas on the moon.', cell_type: 'Fact' })).structured;
+    const refusals = await Promise.all(
+      [String(foreign.node_id), randomUUID()].map(async (to) => {
+        const refused = (await alice.client.callTool({ name: 'store', arguments: { content: 'Replicas moved.', cell_type: 'Fact', relations: [{ to, type: 'contradicts' }] } }).then(
+          () => ({}),
+          (error: unknown) => error,
+        )) as { code?: unknown; message?: unknown; data?: unknown };
+        return JSON.stringify({ code: refused.code, message: refused.message, data: refused.data }).replaceAll(to, '<id>');
+      }),
+    );
+    expect(refusals[0]).toEqual(refusals[1]);
+    expect(refusals[0]).toContain('not found');
+    // The other tests of this file count acme's and evil's cells: leave none behind.
+    const acme = await runtime.principal({ tenant: 'acme', agent: 'alice' });
+    const evil = await runtime.principal({ tenant: 'evil', agent: 'mallory' });
+    for (const id of [answer.node_id, question.node_id]) await runtime.facade.deleteCell(acme, String(id));
+    await runtime.facade.deleteCell(evil, String(foreign.node_id));
   });
 
   it('reads the content of every recalled cell through its resource_link', async () => {

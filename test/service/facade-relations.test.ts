@@ -3,135 +3,18 @@
  * afterwards, read back, deleted one at a time, bounded per cell, spelled as snake_case words
  * that are not the server's implicit edges; a target the caller cannot read — another tenant's,
  * another project's, deleted — is refused exactly as a random id is; a relation goes with either
- * of its cells. Runs on PGlite and on PostgreSQL over the wire.
+ * of its cells. Runs on PGlite and on PostgreSQL over the wire (native PostgreSQL:
+ * test/store/relations-native.test.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HyphaeError } from '../../src/core/errors.js';
-import type { Principal } from '../../src/core/principal.js';
-import { MAX_RELATIONS_PER_CELL } from '../../src/core/relation-schemas.js';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
-import { expectCode, expectInvalidField, freshTenant, MISSING_ID } from '../support/facade-expectations.js';
-
-/** The error a call failed with, the refused id replaced, so refusals of different ids compare whole. */
-async function refusal(promise: Promise<unknown>, id: string): Promise<unknown> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HyphaeError);
-  const { code, message, details } = error as HyphaeError;
-  return JSON.parse(JSON.stringify({ code, message, details }).replaceAll(id, '<id>'));
-}
+import { relationScenarios } from '../support/relation-scenarios.js';
 
 describe.each(TEST_DRIVERS)('relations on %s', (driver) => {
   let rt: TestRuntime;
-  let serial = 0;
-
   beforeAll(async () => {
     rt = await createTestRuntime({ driver });
   });
   afterAll(async () => rt.close());
-
-  /** A cell with words of its own, so no store reinforces another. */
-  const cell = async (p: Principal, extra: Record<string, unknown> = {}): Promise<string> => {
-    serial += 1;
-    const words = ['amber', 'birch', 'cobalt', 'delta', 'ember', 'fjord', 'garnet', 'harbor', 'indigo', 'juniper'];
-    const content = `Note ${serial}: the ${words[serial % words.length]} ${words[(serial * 3) % words.length]} runbook ${serial * 7919} covers step ${serial}.`;
-    return (await rt.facade.store(p, { content, cell_type: 'Fact', salience: 0.5, ...extra })).node_id;
-  };
-
-  it('declares relations at store time and afterwards, reads them back and deletes one', async () => {
-    const tenant = freshTenant();
-    const w = await rt.principal({ tenant, agent: 'w', default_project: 'p' });
-    const question = await cell(w);
-    const risk = await cell(w);
-    const answer = await cell(w, { relations: [{ to: question, type: 'answers' }, { to: question, type: 'answers' }] });
-    expect((await rt.facade.cellRelations(w, answer)).relations).toEqual([{ from: answer, to: question, type: 'answers' }]);
-
-    const added = await rt.facade.addRelations(w, answer, { relations: [{ to: risk.toUpperCase(), type: 'mitigates' }, { to: question, type: 'answers' }] });
-    expect(added.relations).toEqual([
-      { from: answer, to: question, type: 'answers' },
-      { from: answer, to: risk, type: 'mitigates' },
-    ]);
-    await rt.facade.deleteRelation(w, answer, { to: question, type: 'answers' });
-    expect((await rt.facade.cellRelations(w, answer)).relations).toEqual([{ from: answer, to: risk, type: 'mitigates' }]);
-    await expectCode(rt.facade.deleteRelation(w, answer, { to: question, type: 'answers' }), 'NOT_FOUND');
-  });
-
-  it('refuses a target of another tenant, another project or a deleted cell exactly as a random id', async () => {
-    const tenant = freshTenant();
-    const w = await rt.principal({ tenant, agent: 'w', projects: ['p'], default_project: 'p' });
-    const wide = await rt.principal({ tenant, agent: 'wide', projects: ['p', 'q'], default_project: 'q' });
-    const stranger = await rt.principal({ tenant: freshTenant('other'), agent: 'w', default_project: 'p' });
-    const mine = await cell(w);
-    const foreign = await cell(stranger);
-    const otherProject = await cell(wide);
-    const deleted = await cell(w);
-    await rt.facade.deleteCell(w, deleted);
-
-    const random = await refusal(rt.facade.addRelations(w, mine, { relations: [{ to: MISSING_ID, type: 'answers' }] }), MISSING_ID);
-    expect(random).toMatchObject({ code: 'NOT_FOUND' });
-    for (const target of [foreign, otherProject, deleted]) {
-      expect(await refusal(rt.facade.addRelations(w, mine, { relations: [{ to: target, type: 'answers' }] }), target)).toEqual(random);
-      expect(await refusal(rt.facade.store(w, { content: `A statement about ${target}`, cell_type: 'Fact', salience: 0.5, relations: [{ to: target, type: 'answers' }] }), target)).toEqual(random);
-    }
-    // Nothing of a refused store was written.
-    expect((await rt.facade.listCells(w, { limit: 100 })).items.map((c) => c.node_id)).toEqual([mine]);
-    // The relation the wider key declares to another project is not shown to a key that cannot read that project.
-    const inP = await cell(w);
-    await rt.facade.addRelations(wide, mine, { relations: [{ to: otherProject, type: 'depends_on' }, { to: inP, type: 'depends_on' }] });
-    expect((await rt.facade.cellRelations(w, mine)).relations.map((r) => r.to)).toEqual([inP]);
-  });
-
-  it('spells types as snake_case words, leaves implicit edge names to the server, bounds relations per cell', async () => {
-    const tenant = freshTenant();
-    const w = await rt.principal({ tenant, agent: 'w', default_project: 'p' });
-    const from = await cell(w);
-    const to = await cell(w);
-    for (const type of ['Answers', 'depends-on', '_x', 'a__b', 'x'.repeat(41), 'supersedes', 'in_scene', '']) {
-      await expectInvalidField(rt.facade.addRelations(w, from, { relations: [{ to, type }] }), 'relations.0.type');
-    }
-    await expectInvalidField(rt.facade.addRelations(w, from, { relations: [{ to: from, type: 'answers' }] }), 'relations');
-    const targets: string[] = [];
-    for (let i = 0; i <= MAX_RELATIONS_PER_CELL; i += 1) targets.push(await cell(w));
-    const many = targets.map((t) => ({ to: t, type: 'cites' }));
-    await expectInvalidField(rt.facade.store(w, { content: 'Too many relations here.', cell_type: 'Fact', salience: 0.5, relations: many }), 'relations');
-    await rt.facade.addRelations(w, from, { relations: many.slice(0, MAX_RELATIONS_PER_CELL - 1) });
-    await rt.facade.addRelations(w, from, { relations: [{ to, type: 'cites' }] });
-    await expectInvalidField(rt.facade.addRelations(w, from, { relations: [many[MAX_RELATIONS_PER_CELL] as { to: string; type: string }] }), 'relations');
-    expect((await rt.facade.cellRelations(w, from)).relations).toHaveLength(MAX_RELATIONS_PER_CELL);
-  });
-
-  it('needs the writer role to add or delete, the reader role to read', async () => {
-    const tenant = freshTenant();
-    const w = await rt.principal({ tenant, agent: 'w', default_project: 'p' });
-    const r = await rt.principal({ tenant, agent: 'r', roles: ['reader'], default_project: 'p' });
-    const a = await cell(w);
-    const b = await cell(w, { relations: [] });
-    await expectCode(rt.facade.addRelations(r, a, { relations: [{ to: b, type: 'answers' }] }), 'FORBIDDEN');
-    await expectCode(rt.facade.deleteRelation(r, a, { to: b, type: 'answers' }), 'FORBIDDEN');
-    expect((await rt.facade.cellRelations(r, a)).relations).toEqual([]);
-  });
-
-  it('deletes a relation with either of its cells: delete, forget and purge', async () => {
-    const tenant = freshTenant();
-    const w = await rt.principal({ tenant, agent: 'w', default_project: 'p' });
-    const admin = await rt.principal({ tenant, agent: 'root', roles: ['admin'], default_project: 'p' });
-    const a = await cell(w);
-    const b = await cell(w, { relations: [{ to: a, type: 'answers' }] });
-    const c = await cell(w, { relations: [{ to: b, type: 'answers' }] });
-    const count = async (): Promise<number> =>
-      (await rt.db.query<{ n: number }>('SELECT count(*)::int AS n FROM cell_relations WHERE tenant_id = $1', [tenant])).rows[0]?.n ?? -1;
-    expect(await count()).toBe(2);
-    await rt.facade.deleteCell(w, a);
-    expect((await rt.facade.cellRelations(w, b)).relations).toEqual([]);
-    expect(await count()).toBe(1);
-    await rt.facade.deleteCell(w, b);
-    expect((await rt.facade.cellRelations(w, c)).relations).toEqual([]);
-    expect(await count()).toBe(0);
-    await cell(w, { relations: [{ to: c, type: 'answers' }] });
-    expect(await count()).toBe(1);
-    await rt.facade.purgeProject(admin, { project: 'p' });
-    expect(await count()).toBe(0);
-  });
+  relationScenarios(() => rt);
 });

@@ -1,7 +1,22 @@
-/** `/v1/cells/{id}/relations`: read, add and delete the typed relations a cell declares (docs/relations.md). */
-import { addRelationsInputSchema, cellRelationsSchema, deleteRelationInputSchema } from '../../core/relation-schemas.js';
+/** `/v1/cells/{id}/relations` and `/subgraph`: the typed relations a cell declares, and what surrounds it (docs/relations.md). */
+import { z } from 'zod';
+import {
+  addRelationsInputSchema,
+  cellRelationsSchema,
+  deleteRelationInputSchema,
+  subgraphDepthSchema,
+  subgraphMaxMembersSchema,
+  subgraphSchema,
+} from '../../core/relation-schemas.js';
 import { cellIdParamsSchema } from './path-params.js';
 import { defineRoute, type RestRoute } from './rest-route.js';
+
+/** The subgraph's query: the facade's input, with relation_types as one comma-separated value. */
+const subgraphQuerySchema = z.strictObject({
+  depth: subgraphDepthSchema.optional(),
+  max_members: subgraphMaxMembersSchema.optional(),
+  relation_types: z.string().min(1).max(2048).optional().describe('Walk only edges of these types, comma-separated (e.g. answers,supersedes)'),
+});
 
 export const relationRoutes: readonly RestRoute[] = [
   defineRoute({
@@ -15,6 +30,21 @@ export const relationRoutes: readonly RestRoute[] = [
     errors: ['NOT_FOUND'],
     async handle(facade, { principal, params }) {
       return { status: 200, payload: await facade.cellRelations(principal, params.id) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/v1/cells/:id/subgraph',
+    operationId: 'getCellSubgraph',
+    summary: 'What surrounds a cell: members reachable over relations and implicit edges, breadth-first, and the edges among them',
+    tag: 'cells',
+    schemas: { params: cellIdParamsSchema, query: subgraphQuerySchema },
+    success: { status: 200, description: 'The subgraph', schema: subgraphSchema },
+    errors: ['NOT_FOUND'],
+    async handle(facade, { principal, params, query }) {
+      const { relation_types: types, ...bounds } = query;
+      const input = types === undefined ? bounds : { ...bounds, relation_types: types.split(',') };
+      return { status: 200, payload: await facade.cellSubgraph(principal, params.id, input) };
     },
   }),
   defineRoute({

@@ -43,6 +43,7 @@ import { sessionSceneOperations } from '../sessions/sessions-scenes.js';
 import { createSourceOperations } from '../sources/sources.js';
 import type { SourceIngestionConfig } from '../sources/source-ingestion-runner.js';
 import { relationOperations } from '../relations/relation-operations.js';
+import { subgraphOperations } from '../relations/subgraph.js';
 
 export interface MemoryFacadeDeps {
   readonly db: Db;
@@ -94,6 +95,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     ...consoleViewOperations(ctx),
     ...sources.operations,
     ...relationOperations(ctx),
+    ...subgraphOperations(ctx),
   });
   return {
     ...operations,

@@ -55,6 +55,7 @@ export const OPERATION_ROLES = {
   deleteSource: 'writer',
   sourceStatus: 'reader',
   cellRelations: 'reader',
+  cellSubgraph: 'reader',
   addRelations: 'writer',
   deleteRelation: 'writer',
 } as const satisfies Readonly<Record<keyof FacadeOperations, Role>>;

@@ -88,6 +88,7 @@ export function createProtocolFacadeDouble(): MemoryFacade {
     deleteSource: unexpected('deleteSource'),
     sourceStatus: unexpected('sourceStatus'),
     cellRelations: unexpected('cellRelations'),
+    cellSubgraph: unexpected('cellSubgraph'),
     addRelations: unexpected('addRelations'),
     deleteRelation: unexpected('deleteRelation'),
   };

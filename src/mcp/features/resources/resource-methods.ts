@@ -18,6 +18,7 @@ import { cellTemplate, inboxDescriptor, resourceDescriptor, sourceTemplate } fro
 import { INBOX_URI, parseResourceUri } from './resource-uris.js';
 import { sourceContents } from './source-presentation.js';
 import { parseSourceUri } from './source-uris.js';
+import { parseSubgraphUri, subgraphContents, subgraphTemplate, type SubgraphResourceUri } from './subgraph-resource.js';
 import type { SourceResourceUri } from './source-uris.js';
 import { subscriptionKeyOf } from './session-subscriptions.js';
 import type { SessionSubscriptions } from '../../server/handshake-methods.js';
@@ -80,13 +81,15 @@ export class ResourceMethods implements McpResourceFeature {
   }
 
   templates(version: ProtocolVersion): JsonObject {
-    return { resourceTemplates: [cellTemplate(version), sourceTemplate(version)] };
+    return { resourceTemplates: [cellTemplate(version), sourceTemplate(version), subgraphTemplate(version)] };
   }
 
   async read(params: JsonRpcParams, principal: Principal): Promise<JsonObject> {
     const uri = requireUri(params);
     const source = parseSourceUri(uri);
     if (source !== null) return this.readSource(source, uri, principal);
+    const subgraph = parseSubgraphUri(uri);
+    if (subgraph !== null) return this.readSubgraph(subgraph, uri, principal);
     const target = parseResourceUri(uri);
     if (target === null) throw resourceNotFound(uri);
     try {
@@ -104,6 +107,16 @@ export class ResourceMethods implements McpResourceFeature {
         ...(target.afterSeq === undefined ? {} : { after_seq: target.afterSeq }),
       });
       return { contents: inboxContents(peek, uri === INBOX_URI ? INBOX_URI : uri) };
+    } catch (error) {
+      throw asMethodError(error, uri);
+    }
+  }
+
+  /** What surrounds a cell; a cell the caller cannot read is not found like an unknown id, a bound out of range is invalid params. */
+  private async readSubgraph(target: SubgraphResourceUri, uri: string, principal: Principal): Promise<JsonObject> {
+    const { nodeId, ...bounds } = target;
+    try {
+      return { contents: subgraphContents(await this.facade.cellSubgraph(principal, nodeId, bounds), uri) };
     } catch (error) {
       throw asMethodError(error, uri);
     }

@@ -1,0 +1,189 @@
+/**
+ * The subgraph around one cell (docs/relations.md): a breadth-first walk over explicit relations
+ * and the implicit edges derived from what the schema records, in ONE statement (a recursive CTE,
+ * PostgreSQL and PGlite alike). Each step of the recursion is one BFS level held as arrays (the
+ * level's members in order, how each was reached, everything seen so far), so a node is visited
+ * once whatever the cycles. A node the caller may not read (another tenant, a project outside
+ * `projects`) is filtered where it is found: it is neither a member nor walked through.
+ *
+ * Nodes are keyed as text: `cell:<uuid>`, `scene:<uuid>`, `session:<uuid>`,
+ * `corroboration:<uuid>`, `source:<project>:<source_id>` (a project name holds no ':').
+ */
+import type { Queryable } from './db.js';
+
+export interface SubgraphRequest {
+  readonly tenantId: string;
+  /** The projects the caller may read; null: every project of the tenant. */
+  readonly projects: readonly string[] | null;
+  readonly startNodeId: string;
+  readonly depth: number;
+  readonly maxMembers: number;
+  /** Only edges of these types are walked and answered; null: every type. */
+  readonly relationTypes: readonly string[] | null;
+  readonly previewChars: number;
+}
+
+export interface SubgraphMemberRow {
+  readonly kind: 'cell' | 'scene' | 'session' | 'source' | 'corroboration';
+  readonly id: string;
+  readonly project: string | null;
+  readonly cell_type: string | null;
+  readonly preview: string | null;
+  readonly depth: number;
+  readonly discovered_relation: string | null;
+  readonly discovered_via: string | null;
+}
+
+export interface SubgraphRows {
+  readonly members: SubgraphMemberRow[];
+  readonly relations: { from: string; to: string; type: string }[];
+  readonly truncated: boolean;
+}
+
+/** A key's uuid when it is of this kind, else NULL (CASE keeps the cast from other kinds' keys). */
+const uuidOf = (key: string, kind: string): string => `(CASE WHEN ${key} LIKE '${kind}:%' THEN substr(${key}, ${kind.length + 2})::uuid END)`;
+const sourceProject = (key: string): string => `(CASE WHEN ${key} LIKE 'source:%' THEN split_part(${key}, ':', 2) END)`;
+const sourceId = (key: string): string => `(CASE WHEN ${key} LIKE 'source:%' THEN substr(${key}, length(split_part(${key}, ':', 2)) + 9) END)`;
+const visible = (tenant: string, project: string): string => `(${tenant} = $1 AND ($2::text[] IS NULL OR ${project} = ANY($2::text[])))`;
+const typeAllowed = (type: string): string => `($6::text[] IS NULL OR ${type} = ANY($6::text[]))`;
+
+/**
+ * Every edge touching the nodes of `frontier` (a FROM item aliased f, with columns key and pos): the frontier
+ * node (via) and its position, the edge as from/to keys and type, and the node at the other end
+ * with the tenant and project that decide whether the caller may read it.
+ */
+function edgesOf(frontier: string): string {
+  const cellKey = (alias: string): string => `'cell:' || ${alias}.node_id`;
+  return `
+    SELECT f.pos, f.key AS via, e.from_key, e.to_key, e.type, e.other, e.other_tenant, e.other_project
+    FROM ${frontier}
+    JOIN cells c ON c.node_id = ${uuidOf('f.key', 'cell')} AND c.tenant_id = $1
+    CROSS JOIN LATERAL (
+      SELECT f.key AS from_key, ${cellKey('n')} AS to_key, r.relation_type AS type, ${cellKey('n')} AS other, n.tenant_id AS other_tenant, n.project AS other_project
+        FROM cell_relations r JOIN cells n ON n.node_id = r.to_node_id WHERE r.from_node_id = c.node_id
+      UNION ALL
+      SELECT ${cellKey('n')}, f.key, r.relation_type, ${cellKey('n')}, n.tenant_id, n.project
+        FROM cell_relations r JOIN cells n ON n.node_id = r.from_node_id WHERE r.to_node_id = c.node_id
+      UNION ALL
+      SELECT f.key, ${cellKey('n')}, 'supersedes', ${cellKey('n')}, n.tenant_id, n.project FROM cells n WHERE n.node_id = c.supersedes
+      UNION ALL
+      SELECT ${cellKey('n')}, f.key, 'supersedes', ${cellKey('n')}, n.tenant_id, n.project FROM cells n WHERE n.node_id = c.superseded_by
+      UNION ALL
+      SELECT f.key, ${cellKey('n')}, 'promoted_from', ${cellKey('n')}, n.tenant_id, n.project FROM cells n WHERE n.node_id = c.origin_node_id
+      UNION ALL
+      SELECT ${cellKey('n')}, f.key, 'promoted_from', ${cellKey('n')}, n.tenant_id, n.project FROM cells n WHERE n.node_id = c.promoted_node_id
+      UNION ALL
+      SELECT f.key, 'scene:' || s.scene_id, 'in_scene', 'scene:' || s.scene_id, s.tenant_id, s.project
+        FROM scenes s WHERE s.tenant_id = c.tenant_id AND s.scene_id = c.scene_id
+      UNION ALL
+      SELECT f.key, 'session:' || s.session_id, 'in_session', 'session:' || s.session_id, s.tenant_id, s.project
+        FROM sessions s WHERE s.tenant_id = c.tenant_id AND s.session_id = c.session_id
+      UNION ALL
+      SELECT f.key, 'corroboration:' || k.corroboration_id, 'corroborated_by', 'corroboration:' || k.corroboration_id, k.tenant_id, c.project
+        FROM corroborations k WHERE k.tenant_id = c.tenant_id AND k.node_id = c.node_id
+      UNION ALL
+      SELECT f.key, 'source:' || s.project || ':' || s.source_id, 'chunk_of', 'source:' || s.project || ':' || s.source_id, s.tenant_id, s.project
+        FROM sources s WHERE s.tenant_id = c.tenant_id AND s.project = c.project AND s.source_id = c.source_id
+      UNION ALL
+      SELECT f.key, ${cellKey('n')}, 'next_chunk', ${cellKey('n')}, n.tenant_id, n.project FROM cells n
+        WHERE n.tenant_id = c.tenant_id AND n.project = c.project AND n.source_id = c.source_id AND n.chunk_index = c.chunk_index + 1
+      UNION ALL
+      SELECT ${cellKey('n')}, f.key, 'next_chunk', ${cellKey('n')}, n.tenant_id, n.project FROM cells n
+        WHERE n.tenant_id = c.tenant_id AND n.project = c.project AND n.source_id = c.source_id AND n.chunk_index = c.chunk_index - 1
+      UNION ALL
+      -- A conversation is a thread: each later turn links to its first one.
+      SELECT f.key, ${cellKey('n')}, 'same_thread', ${cellKey('n')}, n.tenant_id, n.project FROM cells n
+        JOIN sources s ON s.tenant_id = n.tenant_id AND s.project = n.project AND s.source_id = n.source_id AND s.format = 'conversation'
+        WHERE c.chunk_index > 0 AND n.tenant_id = c.tenant_id AND n.project = c.project AND n.source_id = c.source_id AND n.chunk_index = 0
+      UNION ALL
+      SELECT ${cellKey('n')}, f.key, 'same_thread', ${cellKey('n')}, n.tenant_id, n.project FROM cells n
+        JOIN sources s ON s.tenant_id = n.tenant_id AND s.project = n.project AND s.source_id = n.source_id AND s.format = 'conversation'
+        WHERE c.chunk_index = 0 AND n.tenant_id = c.tenant_id AND n.project = c.project AND n.source_id = c.source_id AND n.chunk_index > 0
+    ) e
+    UNION ALL
+    SELECT f.pos, f.key, ${cellKey('n')}, f.key, 'in_scene', ${cellKey('n')}, n.tenant_id, n.project
+      FROM ${frontier} JOIN cells n ON n.tenant_id = $1 AND n.scene_id = ${uuidOf('f.key', 'scene')}
+    UNION ALL
+    SELECT f.pos, f.key, ${cellKey('n')}, f.key, 'in_session', ${cellKey('n')}, n.tenant_id, n.project
+      FROM ${frontier} JOIN cells n ON n.tenant_id = $1 AND n.session_id = ${uuidOf('f.key', 'session')}
+    UNION ALL
+    SELECT f.pos, f.key, ${cellKey('n')}, f.key, 'chunk_of', ${cellKey('n')}, n.tenant_id, n.project
+      FROM ${frontier} JOIN cells n ON n.tenant_id = $1 AND n.project = ${sourceProject('f.key')} AND n.source_id = ${sourceId('f.key')}
+    UNION ALL
+    SELECT f.pos, f.key, ${cellKey('n')}, f.key, 'corroborated_by', ${cellKey('n')}, n.tenant_id, n.project
+      FROM ${frontier} JOIN corroborations k ON k.tenant_id = $1 AND k.corroboration_id = ${uuidOf('f.key', 'corroboration')}
+      JOIN cells n ON n.node_id = k.node_id`;
+}
+
+/** The id a key names: a source's source_id, else the uuid after the kind. */
+const idOf = (key: string): string =>
+  `(CASE WHEN ${key} LIKE 'source:%' THEN ${sourceId(key)} ELSE substr(${key}, strpos(${key}, ':') + 1) END)`;
+
+const SUBGRAPH_SQL = `
+WITH RECURSIVE walk (depth, frontier, vias, rels, seen, total, truncated) AS (
+  SELECT 0, ARRAY['cell:' || c.node_id], ARRAY[NULL::text], ARRAY[NULL::text], ARRAY['cell:' || c.node_id], 1, false
+  FROM cells c WHERE c.node_id = $3::uuid AND ${visible('c.tenant_id', 'c.project')}
+  UNION ALL
+  SELECT w.depth + 1, level.keys, level.vias, level.rels, w.seen || level.keys, w.total + cardinality(level.keys), level.more
+  FROM walk w
+  CROSS JOIN LATERAL (
+    SELECT
+      coalesce((array_agg(d.other ORDER BY d.pos, d.type, d.other))[1:$5 - w.total], '{}') AS keys,
+      coalesce((array_agg(d.via ORDER BY d.pos, d.type, d.other))[1:$5 - w.total], '{}') AS vias,
+      coalesce((array_agg(d.type ORDER BY d.pos, d.type, d.other))[1:$5 - w.total], '{}') AS rels,
+      count(*) > $5 - w.total AS more
+    FROM (
+      SELECT DISTINCT ON (e.other) e.other, e.pos, e.type, e.via
+      FROM (${edgesOf('unnest(w.frontier) WITH ORDINALITY AS f(key, pos)')}) e
+      WHERE e.other <> ALL (w.seen) AND ${visible('e.other_tenant', 'e.other_project')} AND ${typeAllowed('e.type')}
+      ORDER BY e.other, e.pos, e.type
+    ) d
+  ) level
+  WHERE w.depth < $4 AND cardinality(w.frontier) > 0 AND NOT w.truncated
+),
+members AS (
+  SELECT m.key, w.depth, m.via, m.rel, m.ord FROM walk w CROSS JOIN LATERAL unnest(w.frontier, w.vias, w.rels) WITH ORDINALITY AS m(key, via, rel, ord)
+),
+edges AS (
+  SELECT DISTINCT e.from_key, e.to_key, e.type
+  FROM (${edgesOf('(SELECT key, ord AS pos FROM members) f')}) e
+  WHERE e.other IN (SELECT key FROM members) AND ${typeAllowed('e.type')}
+)
+SELECT
+  (SELECT coalesce(jsonb_agg(jsonb_build_object(
+      'kind', split_part(m.key, ':', 1),
+      'id', ${idOf('m.key')},
+      'project', coalesce(c.project, sc.project, se.project, ${sourceProject('m.key')}, kc.project),
+      'cell_type', c.cell_type,
+      'preview', coalesce(left(c.content, $7), sc.title, so.title, left(k.content, $7)),
+      'depth', m.depth,
+      'discovered_relation', m.rel,
+      'discovered_via', ${idOf('m.via')}
+    ) ORDER BY m.depth, m.ord), '[]'::jsonb)
+   FROM members m
+   LEFT JOIN cells c ON c.node_id = ${uuidOf('m.key', 'cell')}
+   LEFT JOIN scenes sc ON sc.tenant_id = $1 AND sc.scene_id = ${uuidOf('m.key', 'scene')}
+   LEFT JOIN sessions se ON se.tenant_id = $1 AND se.session_id = ${uuidOf('m.key', 'session')}
+   LEFT JOIN sources so ON so.tenant_id = $1 AND so.project = ${sourceProject('m.key')} AND so.source_id = ${sourceId('m.key')}
+   LEFT JOIN corroborations k ON k.tenant_id = $1 AND k.corroboration_id = ${uuidOf('m.key', 'corroboration')}
+   LEFT JOIN cells kc ON kc.node_id = k.node_id) AS members,
+  (SELECT coalesce(jsonb_agg(jsonb_build_object('from', ${idOf('x.from_key')}, 'to', ${idOf('x.to_key')}, 'type', x.type)
+      ORDER BY x.from_key, x.to_key, x.type), '[]'::jsonb) FROM edges x) AS relations,
+  (SELECT coalesce(bool_or(truncated), false) FROM walk) AS truncated,
+  (SELECT count(*) FROM walk) AS levels`;
+
+/** The subgraph, or null when the start cell is not one the caller may read. */
+export async function subgraphOf(q: Queryable, request: SubgraphRequest): Promise<SubgraphRows | null> {
+  const result = await q.query<SubgraphRows & { levels: number | string }>(SUBGRAPH_SQL, [
+    request.tenantId,
+    request.projects,
+    request.startNodeId,
+    request.depth,
+    request.maxMembers,
+    request.relationTypes,
+    request.previewChars,
+  ]);
+  const row = result.rows[0];
+  if (row === undefined || Number(row.levels) === 0) return null;
+  return { members: row.members, relations: row.relations, truncated: row.truncated };
+}

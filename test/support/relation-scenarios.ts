@@ -1,0 +1,126 @@
+/** The relation scenarios (docs/relations.md), declared on any harness: test/service/facade-relations.test.ts (PGlite, pg over the wire), test/store/relations-native.test.ts (native PostgreSQL). */
+import { expect, it } from 'vitest';
+import { HyphaeError } from '../../src/core/errors.js';
+import type { Principal } from '../../src/core/principal.js';
+import { MAX_RELATIONS_PER_CELL } from '../../src/core/relation-schemas.js';
+import { expectCode, expectInvalidField, freshTenant, MISSING_ID } from './facade-expectations.js';
+import type { ScenarioHarness } from './scenario-harness.js';
+
+/** The error a call failed with, the refused id replaced, so refusals of different ids compare whole. */
+async function refusal(promise: Promise<unknown>, id: string): Promise<unknown> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(HyphaeError);
+  const { code, message, details } = error as HyphaeError;
+  return JSON.parse(JSON.stringify({ code, message, details }).replaceAll(id, '<id>'));
+}
+
+/** Declares the scenarios (call inside a describe); h() answers the harness once its beforeAll ran. */
+export function relationScenarios(h: () => ScenarioHarness): void {
+  let serial = 0;
+
+  /** A cell with words of its own, so no store reinforces another. */
+  const cell = async (p: Principal, extra: Record<string, unknown> = {}): Promise<string> => {
+    serial += 1;
+    const words = ['amber', 'birch', 'cobalt', 'delta', 'ember', 'fjord', 'garnet', 'harbor', 'indigo', 'juniper'];
+    const content = `Note ${serial}: the ${words[serial % words.length]} ${words[(serial * 3) % words.length]} runbook ${serial * 7919} covers step ${serial}.`;
+    return (await h().facade.store(p, { content, cell_type: 'Fact', salience: 0.5, ...extra })).node_id;
+  };
+
+  it('declares relations at store time and afterwards, reads them back and deletes one', async () => {
+    const tenant = freshTenant();
+    const w = await h().principal({ tenant, agent: 'w', default_project: 'p' });
+    const question = await cell(w);
+    const risk = await cell(w);
+    const answer = await cell(w, { relations: [{ to: question, type: 'answers' }, { to: question, type: 'answers' }] });
+    expect((await h().facade.cellRelations(w, answer)).relations).toEqual([{ from: answer, to: question, type: 'answers' }]);
+
+    const added = await h().facade.addRelations(w, answer, { relations: [{ to: risk.toUpperCase(), type: 'mitigates' }, { to: question, type: 'answers' }] });
+    expect(added.relations).toEqual([
+      { from: answer, to: question, type: 'answers' },
+      { from: answer, to: risk, type: 'mitigates' },
+    ]);
+    await h().facade.deleteRelation(w, answer, { to: question, type: 'answers' });
+    expect((await h().facade.cellRelations(w, answer)).relations).toEqual([{ from: answer, to: risk, type: 'mitigates' }]);
+    await expectCode(h().facade.deleteRelation(w, answer, { to: question, type: 'answers' }), 'NOT_FOUND');
+  });
+
+  it('refuses a target of another tenant, another project or a deleted cell exactly as a random id', async () => {
+    const tenant = freshTenant();
+    const w = await h().principal({ tenant, agent: 'w', projects: ['p'], default_project: 'p' });
+    const wide = await h().principal({ tenant, agent: 'wide', projects: ['p', 'q'], default_project: 'q' });
+    const stranger = await h().principal({ tenant: freshTenant('other'), agent: 'w', default_project: 'p' });
+    const mine = await cell(w);
+    const foreign = await cell(stranger);
+    const otherProject = await cell(wide);
+    const deleted = await cell(w);
+    await h().facade.deleteCell(w, deleted);
+
+    const random = await refusal(h().facade.addRelations(w, mine, { relations: [{ to: MISSING_ID, type: 'answers' }] }), MISSING_ID);
+    expect(random).toMatchObject({ code: 'NOT_FOUND' });
+    for (const target of [foreign, otherProject, deleted]) {
+      expect(await refusal(h().facade.addRelations(w, mine, { relations: [{ to: target, type: 'answers' }] }), target)).toEqual(random);
+      expect(await refusal(h().facade.store(w, { content: `A statement about ${target}`, cell_type: 'Fact', salience: 0.5, relations: [{ to: target, type: 'answers' }] }), target)).toEqual(random);
+    }
+    // Nothing of a refused store was written.
+    expect((await h().facade.listCells(w, { limit: 100 })).items.map((c) => c.node_id)).toEqual([mine]);
+    // The relation the wider key declares to another project is not shown to a key that cannot read that project.
+    const inP = await cell(w);
+    await h().facade.addRelations(wide, mine, { relations: [{ to: otherProject, type: 'depends_on' }, { to: inP, type: 'depends_on' }] });
+    expect((await h().facade.cellRelations(w, mine)).relations.map((r) => r.to)).toEqual([inP]);
+  });
+
+  it('spells types as snake_case words, leaves implicit edge names to the server, bounds relations per cell', async () => {
+    const tenant = freshTenant();
+    const w = await h().principal({ tenant, agent: 'w', default_project: 'p' });
+    const from = await cell(w);
+    const to = await cell(w);
+    for (const type of ['Answers', 'depends-on', '_x', 'a__b', 'x'.repeat(41), 'supersedes', 'in_scene', '']) {
+      await expectInvalidField(h().facade.addRelations(w, from, { relations: [{ to, type }] }), 'relations.0.type');
+    }
+    await expectInvalidField(h().facade.addRelations(w, from, { relations: [{ to: from, type: 'answers' }] }), 'relations');
+    const targets: string[] = [];
+    for (let i = 0; i <= MAX_RELATIONS_PER_CELL; i += 1) targets.push(await cell(w));
+    const many = targets.map((t) => ({ to: t, type: 'cites' }));
+    await expectInvalidField(h().facade.store(w, { content: 'Too many relations here.', cell_type: 'Fact', salience: 0.5, relations: many }), 'relations');
+    await h().facade.addRelations(w, from, { relations: many.slice(0, MAX_RELATIONS_PER_CELL - 1) });
+    await h().facade.addRelations(w, from, { relations: [{ to, type: 'cites' }] });
+    await expectInvalidField(h().facade.addRelations(w, from, { relations: [many[MAX_RELATIONS_PER_CELL] as { to: string; type: string }] }), 'relations');
+    expect((await h().facade.cellRelations(w, from)).relations).toHaveLength(MAX_RELATIONS_PER_CELL);
+  });
+
+  it('needs the writer role to add or delete, the reader role to read', async () => {
+    const tenant = freshTenant();
+    const w = await h().principal({ tenant, agent: 'w', default_project: 'p' });
+    const r = await h().principal({ tenant, agent: 'r', roles: ['reader'], default_project: 'p' });
+    const a = await cell(w);
+    const b = await cell(w, { relations: [] });
+    await expectCode(h().facade.addRelations(r, a, { relations: [{ to: b, type: 'answers' }] }), 'FORBIDDEN');
+    await expectCode(h().facade.deleteRelation(r, a, { to: b, type: 'answers' }), 'FORBIDDEN');
+    expect((await h().facade.cellRelations(r, a)).relations).toEqual([]);
+  });
+
+  it('deletes a relation with either of its cells: delete, forget and purge', async () => {
+    const tenant = freshTenant();
+    const w = await h().principal({ tenant, agent: 'w', default_project: 'p' });
+    const admin = await h().principal({ tenant, agent: 'root', roles: ['admin'], default_project: 'p' });
+    const a = await cell(w);
+    const b = await cell(w, { relations: [{ to: a, type: 'answers' }] });
+    const c = await cell(w, { relations: [{ to: b, type: 'answers' }] });
+    const count = async (): Promise<number> =>
+      (await h().db.query<{ n: number }>('SELECT count(*)::int AS n FROM cell_relations WHERE tenant_id = $1', [tenant])).rows[0]?.n ?? -1;
+    expect(await count()).toBe(2);
+    await h().facade.deleteCell(w, a);
+    expect((await h().facade.cellRelations(w, b)).relations).toEqual([]);
+    expect(await count()).toBe(1);
+    await h().facade.deleteCell(w, b);
+    expect((await h().facade.cellRelations(w, c)).relations).toEqual([]);
+    expect(await count()).toBe(0);
+    await cell(w, { relations: [{ to: c, type: 'answers' }] });
+    expect(await count()).toBe(1);
+    await h().facade.purgeProject(admin, { project: 'p' });
+    expect(await count()).toBe(0);
+  });
+}
