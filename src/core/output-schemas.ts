@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { DIFF_OPS, ROLES } from './cell-types.js';
 import { cellTypeSchema, layerSchema, uuidSchema } from './schemas.js';
+import { relationSchema } from './relation-schemas.js';
 
 const timestampSchema = z.iso.datetime({ offset: true }).describe('RFC 3339 timestamp');
 const nextCursorSchema = z.string().nullable().describe('Cursor of the next page; null on the last page');
@@ -132,12 +133,13 @@ export const chunkOfSourceSchema = z
   .strictObject({ source_id: z.string(), chunk_index: z.int().min(0), char_start: z.int().min(0), char_end: z.int().min(0) })
   .describe('Present when the cell is a chunk of a source: read the source around it with GET /v1/sources/{source_id}?offset=char_start');
 const relatedChunksSchema = z.array(uuidSchema).describe('num_related_chunks: the adjacent chunks of the same source, in source order');
+const graphContextSchema = z.array(relationSchema).describe('graph_context: the hit’s one-hop relations, declared and implicit, at most 10');
 export const recallIdsResultSchema = z.strictObject({
-  results: z.array(z.strictObject({ node_id: uuidSchema, distance: distanceSchema, score: scoreSchema, source: chunkOfSourceSchema.optional(), related_chunks: relatedChunksSchema.optional() })),
+  results: z.array(z.strictObject({ node_id: uuidSchema, distance: distanceSchema, score: scoreSchema, source: chunkOfSourceSchema.optional(), related_chunks: relatedChunksSchema.optional(), relations: graphContextSchema.optional() })),
 });
 /** REST `recall`/`query` results: each hit hydrated with its full node. */
 export const recallNodesResultSchema = z.strictObject({
-  results: z.array(z.strictObject({ node: memoryNodeSchema, distance: distanceSchema, score: scoreSchema, source: chunkOfSourceSchema.optional(), related_chunks: relatedChunksSchema.optional() })),
+  results: z.array(z.strictObject({ node: memoryNodeSchema, distance: distanceSchema, score: scoreSchema, source: chunkOfSourceSchema.optional(), related_chunks: relatedChunksSchema.optional(), relations: graphContextSchema.optional() })),
 });
 
 export const cellsPageSchema = z.strictObject({ cells: z.array(memoryNodeSchema), next_cursor: nextCursorSchema });

@@ -11,6 +11,9 @@ export const MAX_RELATION_TYPE_CHARS = 40;
 /** Most explicit relations one cell declares (from it); a store's `relations` holds at most this many. */
 export const MAX_RELATIONS_PER_CELL = 32;
 
+/** Most one-hop relations a recall hit carries with graph_context (docs/relations.md). */
+export const GRAPH_CONTEXT_PER_HIT = 10;
+
 /** The edges derived from recorded facts: never stored as relations, so no agent may declare one. */
 export const IMPLICIT_RELATION_TYPES = [
   'supersedes',

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { CELL_TYPES, LAYERS, SEARCH_MODES } from './cell-types.js';
 import { isClientIdempotencyKey, RESERVED_KEY_MESSAGE } from './idempotency-keys.js';
-import { relationsInputSchema } from './relation-schemas.js';
+import { GRAPH_CONTEXT_PER_HIT, relationsInputSchema } from './relation-schemas.js';
 import { DEFAULT_TRUST } from './principal.js';
 import { AGENT_NAME_MESSAGE, STORABLE_TEXT_MESSAGE, isAgentName, isStorableText, isStorableTimestamp, jsonValueProblem } from './text-rules.js';
 
@@ -108,6 +108,10 @@ const searchFields = {
     .max(5)
     .optional()
     .describe('0–5 (default 0): with each hit that is a chunk of a source, the ids of up to this many chunks of the same source on each side of it'),
+  graph_context: z
+    .boolean()
+    .optional()
+    .describe(`true: each hit carries its one-hop relations {from, to, type} — declared relations and the edges the server knows (supersedes, in_scene…) — at most ${GRAPH_CONTEXT_PER_HIT} a hit`),
 };
 
 export const recallInputSchema = z.strictObject(searchFields);

@@ -187,3 +187,30 @@ export async function subgraphOf(q: Queryable, request: SubgraphRequest): Promis
   if (row === undefined || Number(row.levels) === 0) return null;
   return { members: row.members, relations: row.relations, truncated: row.truncated };
 }
+
+/**
+ * Each cell's one-hop edges (explicit and implicit) to what the caller may read, at most
+ * `perCell` a cell (by type, then the other end's id): recall's graph context.
+ */
+export async function oneHopRelations(
+  q: Queryable,
+  request: { readonly tenantId: string; readonly projects: readonly string[] | null; readonly nodeIds: readonly string[]; readonly perCell: number },
+): Promise<Map<string, { from: string; to: string; type: string }[]>> {
+  const out = new Map<string, { from: string; to: string; type: string }[]>();
+  if (request.nodeIds.length === 0) return out;
+  const result = await q.query<{ node_id: string; relations: { from: string; to: string; type: string }[] }>(
+    `SELECT substr(x.via, 6) AS node_id,
+       jsonb_agg(jsonb_build_object('from', ${idOf('x.from_key')}, 'to', ${idOf('x.to_key')}, 'type', x.type) ORDER BY x.rank) AS relations
+     FROM (
+       SELECT d.*, row_number() OVER (PARTITION BY d.via ORDER BY d.type, d.other, d.from_key) AS rank
+       FROM (SELECT DISTINCT e.via, e.from_key, e.to_key, e.type, e.other
+             FROM (${edgesOf('unnest($3::text[]) WITH ORDINALITY AS f(key, pos)')}) e
+             WHERE ${visible('e.other_tenant', 'e.other_project')}) d
+     ) x
+     WHERE x.rank <= $4
+     GROUP BY x.via`,
+    [request.tenantId, request.projects, request.nodeIds.map((id) => `cell:${id}`), request.perCell],
+  );
+  for (const row of result.rows) out.set(row.node_id, row.relations);
+  return out;
+}

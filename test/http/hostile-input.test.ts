@@ -96,6 +96,7 @@ function validBodies(f: Fixtures): Record<string, readonly Record<string, string
     recency_bias: '0.5',
     kind: j('all'),
     num_related_chunks: '2',
+    graph_context: 'true',
   };
   return {
     storeCell: [
@@ -339,6 +340,7 @@ describe('MCP over HTTP: hostile tool arguments never yield a 5xx or an internal
       recency_bias: '0.5',
       kind: j('knowledge'),
       num_related_chunks: '1',
+      graph_context: 'true',
     };
     return {
       store: {

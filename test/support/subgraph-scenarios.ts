@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import type { InvalidArgumentError } from '../../src/core/errors.js';
 import type { Principal } from '../../src/core/principal.js';
-import type { Subgraph } from '../../src/core/relation-schemas.js';
+import { GRAPH_CONTEXT_PER_HIT, type Subgraph } from '../../src/core/relation-schemas.js';
 import { expectCode, freshTenant } from './facade-expectations.js';
 import type { ScenarioHarness } from './scenario-harness.js';
 
@@ -145,5 +145,26 @@ export function subgraphScenarios(h: () => ScenarioHarness): void {
       const error = await expectCode(h().facade.cellSubgraph(w, start, input), 'INVALID_ARGUMENT');
       expect((error as InvalidArgumentError).issues).toContainEqual({ path: field, message: limit });
     }
+  });
+
+  it('graph_context gives each recall hit its one-hop relations, at most GRAPH_CONTEXT_PER_HIT, readable ends only', async () => {
+    const tenant = freshTenant();
+    const narrow = await h().principal({ tenant, agent: 'narrow', projects: ['p'], default_project: 'p' });
+    const wide = await h().principal({ tenant, agent: 'wide', projects: ['p', 'q'], default_project: 'q' });
+    const hub = (await h().facade.store(narrow, { content: 'The lighthouse beacon rotates every twelve seconds.', cell_type: 'Fact', salience: 0.5 })).node_id;
+    const targets: string[] = [];
+    for (let i = 0; i < GRAPH_CONTEXT_PER_HIT + 2; i += 1) targets.push(await cell(narrow));
+    const hidden = await cell(wide);
+    await h().facade.addRelations(wide, hub, { relations: [...targets.map((to) => ({ to, type: 'cites' })), { to: hidden, type: 'aaa_hidden' }] });
+    const plain = await h().facade.recall(narrow, { query: 'lighthouse beacon rotates twelve seconds', k: 1, mode: 'lexical' });
+    expect(plain.results[0]?.node_id).toBe(hub);
+    expect(plain.results[0]).not.toHaveProperty('relations');
+    const withContext = await h().facade.recall(narrow, { query: 'lighthouse beacon rotates twelve seconds', k: 1, mode: 'lexical', graph_context: true }, { withNodes: true });
+    const relations = withContext.results[0]?.relations ?? [];
+    expect(relations).toHaveLength(GRAPH_CONTEXT_PER_HIT);
+    expect(relations).toEqual([...targets].sort().slice(0, GRAPH_CONTEXT_PER_HIT).map((to) => ({ from: hub, to, type: 'cites' })));
+    // The wide key sees the relation into its project first (by type).
+    const seenWide = await h().facade.recall(wide, { query: 'lighthouse beacon rotates twelve seconds', k: 1, mode: 'lexical', graph_context: true }, { project: 'p' });
+    expect(seenWide.results[0]?.relations?.[0]).toEqual({ from: hub, to: hidden, type: 'aaa_hidden' });
   });
 }

@@ -15,7 +15,7 @@ function hydratedHits(result: RecallResult): HydratedHits {
     results: result.results.map((hit) => {
       // The facade was asked for nodes; a hit without one is a facade bug, not a client error.
       if (hit.node === undefined) throw new UnavailableError('recall returned a hit without its node');
-      return { node: hit.node, distance: hit.distance, score: hit.score, ...(hit.source === undefined ? {} : { source: hit.source }), ...(hit.related_chunks === undefined ? {} : { related_chunks: hit.related_chunks }) };
+      return { node: hit.node, distance: hit.distance, score: hit.score, ...(hit.source === undefined ? {} : { source: hit.source }), ...(hit.related_chunks === undefined ? {} : { related_chunks: hit.related_chunks }), ...(hit.relations === undefined ? {} : { relations: hit.relations }) };
     }),
   };
 }

@@ -8,6 +8,8 @@ import { cellHistory, listCells } from '../../store/cell-repository.js';
 import { restatementRecordsOf } from '../../store/restatement-repository.js';
 import { searchCells, type KnnProject } from '../../store/cell-search.js';
 import { adjacentChunks, chunksOfSources, type ChunkOfSource } from '../../store/source-repository.js';
+import { oneHopRelations } from '../../store/subgraph-query.js';
+import { GRAPH_CONTEXT_PER_HIT, type Relation } from '../../core/relation-schemas.js';
 import { readableProjects, requireProject } from '../facade/authorization.js';
 import { parseInput, parseUuid } from '../facade/input-validation.js';
 import type { HydrateOption, MemoryFacade } from '../memory-facade.js';
@@ -137,11 +139,16 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
     found.map((h) => h.node_id),
   );
   const ids = found.map((h) => h.node_id);
-  const [chunks, related] = await Promise.all([chunksOfSources(ctx.db, principal.tenantId, ids), adjacentChunks(ctx.db, principal.tenantId, ids, input.num_related_chunks ?? 0)]);
-  const source = (id: string): { source?: ChunkOfSource; related_chunks?: string[] } => {
+  const [chunks, related, graph] = await Promise.all([
+    chunksOfSources(ctx.db, principal.tenantId, ids),
+    adjacentChunks(ctx.db, principal.tenantId, ids, input.num_related_chunks ?? 0),
+    input.graph_context === true ? oneHopRelations(ctx.db, { tenantId: principal.tenantId, projects: readableProjects(principal), nodeIds: ids, perCell: GRAPH_CONTEXT_PER_HIT }) : undefined,
+  ]);
+  const source = (id: string): { source?: ChunkOfSource; related_chunks?: string[]; relations?: Relation[] } => {
     const chunk = chunks.get(id);
     const near = related.get(id);
-    return chunk === undefined ? {} : { source: chunk, ...(near === undefined ? {} : { related_chunks: near }) };
+    const context = graph === undefined ? {} : { relations: graph.get(id) ?? [] };
+    return chunk === undefined ? context : { source: chunk, ...(near === undefined ? {} : { related_chunks: near }), ...context };
   };
   if (!withNodes) return { results: found.map(({ node_id, distance, score }) => ({ node_id, distance, score, ...source(node_id) })) };
   // The search statement returned the cells themselves: no second read by id.

@@ -7,11 +7,11 @@ import type { ToolOutcome } from './tool-definition.js';
 
 type ChunkOfSource = NonNullable<RecallResult['results'][number]['source']>;
 
-export function nearestCells(found: RecallResult): ToolOutcome<{ results: { node_id: string; distance: number; score: number; source?: ChunkOfSource; related_chunks?: string[] }[] }> {
+export function nearestCells(found: RecallResult): ToolOutcome<{ results: { node_id: string; distance: number; score: number; source?: ChunkOfSource; related_chunks?: string[]; relations?: { from: string; to: string; type: string }[] }[] }> {
   const links: CellLink[] = found.results.flatMap((hit) => {
     if (hit.node === undefined) return [];
     return [hit.source === undefined ? linkToNode(hit.node) : linkToChunk(hit.node, hit.source)];
   });
-  const results = found.results.map((hit) => ({ node_id: hit.node_id, distance: hit.distance, score: hit.score, ...(hit.source === undefined ? {} : { source: hit.source }), ...(hit.related_chunks === undefined ? {} : { related_chunks: [...hit.related_chunks] }) }));
+  const results = found.results.map((hit) => ({ node_id: hit.node_id, distance: hit.distance, score: hit.score, ...(hit.source === undefined ? {} : { source: hit.source }), ...(hit.related_chunks === undefined ? {} : { related_chunks: [...hit.related_chunks] }), ...(hit.relations === undefined ? {} : { relations: hit.relations.map((r) => ({ ...r })) }) }));
   return { structured: { results }, links };
 }
