@@ -7,7 +7,7 @@ export interface SpecRow {
 }
 
 /** recall's and query's optional ranking mode, filters and recency bias. */
-const SEARCH_CONTROLS = ['mode', 'metadata', 'source_agents', 'created_after', 'created_before', 'min_trust', 'recency_bias', 'kind', 'num_related_chunks'];
+const SEARCH_CONTROLS = ['mode', 'metadata', 'source_agents', 'created_after', 'created_before', 'min_trust', 'recency_bias', 'kind', 'num_related_chunks', 'graph_context'];
 
 export const SPEC_TABLE: Readonly<Record<string, SpecRow>> = {
   store: { args: ['content*', 'cell_type*', 'salience', 'scene_id', 'source_ref', 'metadata', 'idempotency_key', 'supersedes', 'relations'], readOnly: false, destructive: false, idempotent: false },
