@@ -1,6 +1,8 @@
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConfiguredEmbedder } from '../../src/app/configured-embedder.js';
+import { loadConfig } from '../../src/core/config.js';
 import { InvalidArgumentError, UnavailableError } from '../../src/core/errors.js';
 import { createEmbedder } from '../../src/embed/create-embedder.js';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
@@ -186,17 +188,16 @@ describe('openai embedder against our own worker over real HTTP', () => {
     await expect(new OpenAiEmbedder({ url: 'http://127.0.0.1:9/v1', model: 'hash-512-v1', dimension: 512, attempts: 2, backoff: fastBackoff }).embed(['x'])).rejects.toBeInstanceOf(UnavailableError);
   });
 
-  it('createEmbedder builds it from configuration, taking the API key from the environment', async () => {
+  it('the configuration builds it, taking the API key from HYPHAE_EMBED_API_KEY, else OPENAI_API_KEY', async () => {
+    const env = { HYPHAE_EMBEDDER: 'openai', HYPHAE_EMBED_URL: url, HYPHAE_EMBED_MODEL: 'hash-512-v1' };
     upstream.script();
-    process.env.HYPHAE_EMBED_API_KEY = 'sk-from-env';
-    try {
-      const configured = await createEmbedder({ kind: 'openai', url, model: 'hash-512-v1' });
-      expect(configured.dimension).toBe(512);
-      await configured.embed(['x']);
-      expect(upstream.seen[0]?.headers.authorization).toBe('Bearer sk-from-env');
-    } finally {
-      delete process.env.HYPHAE_EMBED_API_KEY;
-    }
+    const configured = await createConfiguredEmbedder(loadConfig({ ...env, HYPHAE_EMBED_API_KEY: 'sk-from-env', OPENAI_API_KEY: 'sk-openai' }));
+    expect(configured.dimension).toBe(512);
+    await configured.embed(['x']);
+    expect(upstream.seen[0]?.headers.authorization).toBe('Bearer sk-from-env');
+    upstream.script();
+    await (await createConfiguredEmbedder(loadConfig({ ...env, OPENAI_API_KEY: 'sk-openai' }))).embed(['y']);
+    expect(upstream.seen[0]?.headers.authorization).toBe('Bearer sk-openai');
     await expect(createEmbedder({ kind: 'openai', model: 'm' })).rejects.toBeInstanceOf(InvalidArgumentError);
     await expect(createEmbedder({ kind: 'openai', url, model: 'my-custom-model' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(createEmbedder({ kind: 'openai', url, model: 'my-custom-model', dimension: 512 })).resolves.toBeInstanceOf(OpenAiEmbedder);
