@@ -57,7 +57,7 @@ function edgesOf(frontier: string): string {
   return `
     SELECT f.pos, f.key AS via, e.from_key, e.to_key, e.type, e.other, e.other_tenant, e.other_project
     FROM ${frontier}
-    JOIN cells c ON c.node_id = ${uuidOf('f.key', 'cell')} AND c.tenant_id = $1
+    CROSS JOIN LATERAL (SELECT * FROM cells c0 WHERE c0.node_id = ${uuidOf('f.key', 'cell')} AND c0.tenant_id = $1 OFFSET 0) c
     CROSS JOIN LATERAL (
       SELECT f.key AS from_key, ${cellKey('n')} AS to_key, r.relation_type AS type, ${cellKey('n')} AS other, n.tenant_id AS other_tenant, n.project AS other_project
         FROM cell_relations r JOIN cells n ON n.node_id = r.to_node_id WHERE r.from_node_id = c.node_id
@@ -102,23 +102,26 @@ function edgesOf(frontier: string): string {
     ) e
     UNION ALL
     SELECT f.pos, f.key, ${cellKey('n')}, f.key, 'in_scene', ${cellKey('n')}, n.tenant_id, n.project
-      FROM ${frontier} JOIN cells n ON n.tenant_id = $1 AND n.scene_id = ${uuidOf('f.key', 'scene')}
+      FROM ${frontier} CROSS JOIN LATERAL (SELECT * FROM cells n0 WHERE n0.tenant_id = $1 AND n0.scene_id = ${uuidOf('f.key', 'scene')} OFFSET 0) n
     UNION ALL
     SELECT f.pos, f.key, ${cellKey('n')}, f.key, 'in_session', ${cellKey('n')}, n.tenant_id, n.project
-      FROM ${frontier} JOIN cells n ON n.tenant_id = $1 AND n.session_id = ${uuidOf('f.key', 'session')}
+      FROM ${frontier} CROSS JOIN LATERAL (SELECT * FROM cells n0 WHERE n0.tenant_id = $1 AND n0.session_id = ${uuidOf('f.key', 'session')} OFFSET 0) n
     UNION ALL
     SELECT f.pos, f.key, ${cellKey('n')}, f.key, 'chunk_of', ${cellKey('n')}, n.tenant_id, n.project
-      FROM ${frontier} JOIN cells n ON n.tenant_id = $1 AND n.project = ${sourceProject('f.key')} AND n.source_id = ${sourceId('f.key')}
+      FROM ${frontier} CROSS JOIN LATERAL (
+        SELECT * FROM cells n0 WHERE n0.tenant_id = $1 AND n0.project = ${sourceProject('f.key')} AND n0.source_id = ${sourceId('f.key')} OFFSET 0) n
     UNION ALL
     SELECT f.pos, f.key, ${cellKey('n')}, f.key, 'corroborated_by', ${cellKey('n')}, n.tenant_id, n.project
-      FROM ${frontier} JOIN corroborations k ON k.tenant_id = $1 AND k.corroboration_id = ${uuidOf('f.key', 'corroboration')}
-      JOIN cells n ON n.node_id = k.node_id`;
+      FROM ${frontier} CROSS JOIN LATERAL (
+        SELECT n0.* FROM corroborations k JOIN cells n0 ON n0.node_id = k.node_id
+        WHERE k.tenant_id = $1 AND k.corroboration_id = ${uuidOf('f.key', 'corroboration')} OFFSET 0) n`;
 }
 
 /** The id a key names: a source's source_id, else the uuid after the kind. */
 const idOf = (key: string): string =>
   `(CASE WHEN ${key} LIKE 'source:%' THEN ${sourceId(key)} ELSE substr(${key}, strpos(${key}, ':') + 1) END)`;
 
+// Every lookup from a frontier key is a LATERAL subquery the planner cannot flatten (OFFSET 0): an index probe per key, never a scan of cells.
 const SUBGRAPH_SQL = `
 WITH RECURSIVE walk (depth, frontier, vias, rels, seen, total, truncated) AS (
   SELECT 0, ARRAY['cell:' || c.node_id], ARRAY[NULL::text], ARRAY[NULL::text], ARRAY['cell:' || c.node_id], 1, false
@@ -161,12 +164,12 @@ SELECT
       'discovered_via', ${idOf('m.via')}
     ) ORDER BY m.depth, m.ord), '[]'::jsonb)
    FROM members m
-   LEFT JOIN cells c ON c.node_id = ${uuidOf('m.key', 'cell')}
-   LEFT JOIN scenes sc ON sc.tenant_id = $1 AND sc.scene_id = ${uuidOf('m.key', 'scene')}
-   LEFT JOIN sessions se ON se.tenant_id = $1 AND se.session_id = ${uuidOf('m.key', 'session')}
-   LEFT JOIN sources so ON so.tenant_id = $1 AND so.project = ${sourceProject('m.key')} AND so.source_id = ${sourceId('m.key')}
-   LEFT JOIN corroborations k ON k.tenant_id = $1 AND k.corroboration_id = ${uuidOf('m.key', 'corroboration')}
-   LEFT JOIN cells kc ON kc.node_id = k.node_id) AS members,
+   LEFT JOIN LATERAL (SELECT * FROM cells x WHERE x.node_id = ${uuidOf('m.key', 'cell')} OFFSET 0) c ON true
+   LEFT JOIN LATERAL (SELECT * FROM scenes x WHERE x.tenant_id = $1 AND x.scene_id = ${uuidOf('m.key', 'scene')} OFFSET 0) sc ON true
+   LEFT JOIN LATERAL (SELECT * FROM sessions x WHERE x.tenant_id = $1 AND x.session_id = ${uuidOf('m.key', 'session')} OFFSET 0) se ON true
+   LEFT JOIN LATERAL (SELECT * FROM sources x WHERE x.tenant_id = $1 AND x.project = ${sourceProject('m.key')} AND x.source_id = ${sourceId('m.key')} OFFSET 0) so ON true
+   LEFT JOIN LATERAL (SELECT * FROM corroborations x WHERE x.tenant_id = $1 AND x.corroboration_id = ${uuidOf('m.key', 'corroboration')} OFFSET 0) k ON true
+   LEFT JOIN LATERAL (SELECT * FROM cells x WHERE x.node_id = k.node_id OFFSET 0) kc ON true) AS members,
   (SELECT coalesce(jsonb_agg(jsonb_build_object('from', ${idOf('x.from_key')}, 'to', ${idOf('x.to_key')}, 'type', x.type)
       ORDER BY x.from_key, x.to_key, x.type), '[]'::jsonb) FROM edges x) AS relations,
   (SELECT coalesce(bool_or(truncated), false) FROM walk) AS truncated,
