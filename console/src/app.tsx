@@ -10,6 +10,8 @@ import { GossipPage } from './pages/gossip.js';
 import { InboxPage } from './pages/inbox.js';
 import { MemoriesPage } from './pages/memories.js';
 import { SignIn } from './pages/sign-in.js';
+import { SourcePage } from './pages/source.js';
+import { SourcesPage } from './pages/sources.js';
 import { href, useRoute, type Route } from './router.js';
 import { finishSignIn, isSignInReturn } from './oauth-sign-in.js';
 import { forgetCredential, hasRole, rememberCredential, SessionContext, storedCredential, useSession, type Session } from './session.js';
@@ -20,6 +22,8 @@ const TITLES: Readonly<Record<Route['page'], string>> = {
   gossip: 'Gossip',
   inbox: 'Inbox',
   admin: 'Admin',
+  sources: 'Sources',
+  source: 'Source',
   'not-found': 'Not found',
 };
 
@@ -43,6 +47,10 @@ function Page({ route }: { readonly route: Route }): JSX.Element {
           <p role="alert">This needs an admin key; yours is {identity.roles.join(', ')}.</p>
         </div>
       );
+    case 'sources':
+      return <SourcesPage params={route.params} />;
+    case 'source':
+      return <SourcePage id={route.id} params={route.params} />;
     case 'not-found':
       return (
         <div class="page">
@@ -59,6 +67,7 @@ function Shell({ route }: { readonly route: Route }): JSX.Element {
   const { identity, signOut } = useSession();
   const links: [Route['page'], string, string][] = [
     ['memories', '/memories', 'Memories'],
+    ['sources', '/sources', 'Sources'],
     ['gossip', '/gossip', 'Gossip'],
     ['inbox', '/inbox', 'Inbox'],
   ];
@@ -80,7 +89,7 @@ function Shell({ route }: { readonly route: Route }): JSX.Element {
           <ul>
             {links.map(([page, path, label]) => (
               <li key={page}>
-                <a href={href(path)} aria-current={route.page === page || (page === 'memories' && route.page === 'cell') ? 'page' : undefined}>
+                <a href={href(path)} aria-current={route.page === page || (page === 'memories' && route.page === 'cell') || (page === 'sources' && route.page === 'source') ? 'page' : undefined}>
                   {label}
                 </a>
               </li>

@@ -127,3 +127,36 @@ export type SourcesPage = z.output<typeof sourcesPageSchema>;
 export const ingestedSourceSchema = sourceStatusSchema.extend({ kind: z.enum(SOURCE_KINDS), title: z.string().nullable() });
 export type IngestedSource = z.output<typeof ingestedSourceSchema>;
 
+
+/** Chunks one page of GET /v1/sources/{id}/chunks answers at most. */
+export const MAX_CHUNKS_PER_PAGE = 200;
+
+export const sourceChunksInputSchema = z.strictObject({
+  source_id: sourceIdSchema,
+  project: sourceProjectField,
+  version: z.enum(['served', 'pending']).optional().describe('served: the chunks recall finds; pending: those of the ingestion under way. Default: served when there is one, else pending'),
+  limit: z.int().min(1).max(MAX_CHUNKS_PER_PAGE).default(50).describe(`Chunks per page (1–${MAX_CHUNKS_PER_PAGE})`),
+  cursor: storable(1, 64).optional().describe('Opaque cursor from a previous page'),
+});
+export type SourceChunksInput = z.input<typeof sourceChunksInputSchema>;
+
+export const sourceChunkSchema = z.strictObject({
+  chunk_index: z.int().min(0),
+  node_id: z.string().nullable().describe('The chunk cell (served chunks); null for a pending chunk, which is no cell yet'),
+  char_start: z.int().min(0).describe('First character of the chunk in the source (code points)'),
+  char_end: z.int().min(0).describe('One past its last character'),
+  heading_path: z.string().describe('The heading path embedded with it ("Title › Section › Subsection"; "" when none)'),
+  status: z.enum(['ready', 'embedded', 'waiting']).describe('ready: a searchable chunk cell; embedded: a pending chunk with its vector; waiting: a pending chunk not yet embedded'),
+});
+export type SourceChunk = z.output<typeof sourceChunkSchema>;
+
+export const sourceChunksPageSchema = z.strictObject({
+  source_id: z.string(),
+  project: z.string(),
+  version: z.enum(['served', 'pending']),
+  state: z.enum(SOURCE_STATES).describe('ready for the served version; the ingestion’s state for the pending one'),
+  chunks_total: z.int().min(0),
+  chunks: z.array(sourceChunkSchema),
+  next_cursor: z.string().nullable(),
+});
+export type SourceChunksPage = z.output<typeof sourceChunksPageSchema>;

@@ -55,6 +55,8 @@ import type {
   IngestedSource,
   ListSourcesInput,
   ReadSourceInput,
+  SourceChunksInput,
+  SourceChunksPage,
   SourceRefInput,
   SourceSlice,
   SourceStatus,
@@ -177,6 +179,8 @@ export interface MemoryFacade {
   deleteSource(principal: Principal, input: SourceRefInput): Promise<void>;
   /** Where the source's latest ingestion stands: queued, indexing (chunks done/total), ready or failed (reason). */
   sourceStatus(principal: Principal, input: SourceRefInput): Promise<SourceStatus>;
+  /** A page of a source's chunks (served, or the pending ingestion's): index, cell id, range, heading path, status. */
+  sourceChunks(principal: Principal, input: SourceChunksInput): Promise<SourceChunksPage>;
 
   /** The relations the cell declares to cells the principal can read, oldest first. */
   cellRelations(principal: Principal, nodeId: string): Promise<CellRelations>;

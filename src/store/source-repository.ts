@@ -383,37 +383,3 @@ export async function deleteSourceRows(tx: Queryable, key: SourceKey): Promise<b
   );
   return (result.rows[0]?.n ?? 0) > 0;
 }
-
-/** Where a chunk cell lies in its source. */
-export interface ChunkOfSource {
-  readonly source_id: string;
-  readonly chunk_index: number;
-  readonly char_start: number;
-  readonly char_end: number;
-}
-
-/** Of these cells, the chunks of sources, with their source and range (a recall names them on its hits). */
-export async function chunksOfSources(q: Queryable, tenantId: string, nodeIds: readonly string[]): Promise<Map<string, ChunkOfSource>> {
-  if (nodeIds.length === 0) return new Map();
-  const result = await q.query<ChunkOfSource & { node_id: string }>(
-    `SELECT node_id::text AS node_id, source_id, chunk_index, char_start, char_end FROM cells
-     WHERE tenant_id = $1 AND node_id = ANY($2::uuid[]) AND source_id IS NOT NULL`,
-    [tenantId, nodeIds],
-  );
-  return new Map(result.rows.map(({ node_id, ...chunk }) => [node_id, chunk]));
-}
-
-/** The chunks of the same source within `span` positions of each chunk (itself excluded), in source order, keyed by the chunk's id. */
-export async function adjacentChunks(q: Queryable, tenantId: string, nodeIds: readonly string[], span: number): Promise<Map<string, string[]>> {
-  if (nodeIds.length === 0 || span <= 0) return new Map();
-  const result = await q.query<{ node_id: string; related: string[] }>(
-    `SELECT c.node_id::text AS node_id,
-       ARRAY(SELECT n.node_id::text FROM cells n
-             WHERE n.tenant_id = c.tenant_id AND n.project = c.project AND n.source_id = c.source_id
-               AND n.chunk_index BETWEEN c.chunk_index - $3 AND c.chunk_index + $3 AND n.node_id <> c.node_id
-             ORDER BY n.chunk_index) AS related
-     FROM cells c WHERE c.tenant_id = $1 AND c.node_id = ANY($2::uuid[]) AND c.source_id IS NOT NULL`,
-    [tenantId, nodeIds, span],
-  );
-  return new Map(result.rows.map((row) => [row.node_id, row.related]));
-}

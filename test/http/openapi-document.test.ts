@@ -80,6 +80,7 @@ describe('the OpenAPI document', () => {
         'GET /v1/sources',
         'GET /v1/sources/{id}',
         'GET /v1/sources/{id}/status',
+        'GET /v1/sources/{id}/chunks',
         'DELETE /v1/sources/{id}',
         'GET /healthz',
         'GET /readyz',

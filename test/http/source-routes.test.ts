@@ -58,6 +58,26 @@ describe('/v1/sources', () => {
     expect((listed.json() as { sources: { source_id: string }[] }).sources.map((s) => s.source_id)).toEqual(['runbook']);
     expect((await call('GET', '/v1/sources?kind=memory', '/v1/sources', alice.key)).json()).toEqual({ sources: [], next_cursor: null });
 
+    // Its chunks, page by page: every chunk once, in order, each with its cell, range and heading path.
+    const chunks: { chunk_index: number; node_id: string | null; char_start: number; char_end: number; heading_path: string; status: string }[] = [];
+    for (let cursor: string | null = ''; cursor !== null; ) {
+      const page = await call('GET', `/v1/sources/runbook/chunks?limit=7${cursor === '' ? '' : `&cursor=${cursor}`}`, '/v1/sources/{id}/chunks', alice.key);
+      expect(page.statusCode, page.body).toBe(200);
+      const body = page.json() as { version: string; state: string; chunks_total: number; chunks: typeof chunks; next_cursor: string | null };
+      expect(body).toMatchObject({ version: 'served', state: 'ready' });
+      chunks.push(...body.chunks);
+      cursor = body.next_cursor;
+    }
+    expect(chunks.map((chunk) => chunk.chunk_index)).toEqual(chunks.map((_, i) => i));
+    expect(chunks.every((chunk) => chunk.status === 'ready' && chunk.node_id !== null)).toBe(true);
+    expect(chunks[0]?.heading_path).toBe('Runbook › Step 0');
+    expect(chunks.at(-1)?.heading_path).toBe('Runbook › Step 39');
+    const points = Array.from(text);
+    const cell = await call('GET', `/v1/cells/${chunks[5]?.node_id ?? ''}`, '/v1/cells/{id}', alice.key);
+    expect((cell.json() as { content: string }).content).toBe(`${chunks[5]?.heading_path ?? ''}\n\n${points.slice(chunks[5]?.char_start, chunks[5]?.char_end).join('')}`);
+    expect((await call('GET', '/v1/sources/runbook/chunks', '/v1/sources/{id}/chunks', mallory.key)).statusCode).toBe(404);
+    expect((await call('GET', '/v1/sources/runbook/chunks?version=pending', '/v1/sources/{id}/chunks', alice.key)).statusCode).toBe(404);
+    expect((await call('GET', '/v1/sources/runbook/chunks?cursor=bm9wZQ', '/v1/sources/{id}/chunks', alice.key)).statusCode).toBe(400);
     expect((await call('GET', '/v1/sources/runbook', '/v1/sources/{id}', mallory.key)).statusCode).toBe(404);
     expect((await call('DELETE', '/v1/sources/runbook', '/v1/sources/{id}', mallory.key)).statusCode).toBe(404);
     expect((await call('DELETE', '/v1/sources/runbook', '/v1/sources/{id}', alice.key)).statusCode).toBe(204);

@@ -278,6 +278,11 @@ function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<
       const indexing = await facade.sourceStatus(writer, { source_id: 'manual' });
       expect(indexing).toMatchObject({ state: 'indexing', chunks_done: 0, chunks_total: accepted.chunks_total, serving_previous: true });
       expect((await facade.readSource(writer, { source_id: 'manual' })).text).toBe('the old version');
+      const pendingChunks = await facade.sourceChunks(writer, { source_id: 'manual', version: 'pending', limit: 200 });
+      expect(pendingChunks).toMatchObject({ version: 'pending', state: 'indexing', chunks_total: accepted.chunks_total });
+      expect(pendingChunks.chunks.map((chunk) => [chunk.status, chunk.node_id])).toEqual(Array.from({ length: accepted.chunks_total }, () => ['waiting', null]));
+      expect(pendingChunks.chunks[1]?.heading_path).toMatch(/^Handbook kiwi › /);
+      expect(await facade.sourceChunks(writer, { source_id: 'manual' })).toMatchObject({ version: 'served', state: 'ready', chunks_total: 1 });
       gated.release();
       await waitFor(async () => (await facade.sourceStatus(writer, { source_id: 'manual' })).state === 'ready');
       expect((await facade.readSource(writer, { source_id: 'manual' })).text.startsWith('# Handbook kiwi')).toBe(true);

@@ -9,3 +9,4 @@ export type { ConsoleKeysOnly, ConsoleSignInDocument, GossipAgent, GossipEvent, 
 export interface ErrorBody {
   readonly error: { readonly code: string; readonly message: string; readonly details?: unknown };
 }
+export type { SourceChunk, SourceChunksPage, SourceSlice, SourceStatus, SourceSummary, SourcesPage } from '../../../src/core/source-schemas.js';

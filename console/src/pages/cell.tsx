@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { CELL_TYPES } from '../../../src/core/cell-types.js';
 import type { CellHistory, CellType, Corroboration, MemoryNode, StoredNode } from '../api/wire.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
+import { FactList } from '../components/fact-list.js';
 import { Done, ErrorNotice, Loading } from '../components/notices.js';
 import { useConfirmedAction } from '../components/use-confirmed-action.js';
 import { useLoad } from '../components/use-load.js';
@@ -39,16 +40,7 @@ function Provenance({ cell }: { readonly cell: MemoryNode }): JSX.Element {
     ['Current from', formatInstant(cell.valid_from)],
     ['Superseded at', formatInstant(cell.valid_until)],
   ];
-  return (
-    <dl class="facts">
-      {rows.map(([name, value]) => (
-        <div key={name}>
-          <dt>{name}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <FactList rows={rows} />;
 }
 
 function History({ cell, history }: CellView): JSX.Element {

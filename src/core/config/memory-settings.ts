@@ -84,6 +84,12 @@ export const sourceSettings = {
     parse: integer(1024, 1024 ** 3),
     doc: 'UTF-8 bytes one tenant\'s background source ingestions may hold at once (64 MiB, up to 1 GiB); one that would pass it is `429 RATE_LIMITED`, `details.limit = "source_pending_bytes_per_tenant"`',
   }),
+  embedConcurrency: setting({
+    env: 'HYPHAE_SOURCE_EMBED_CONCURRENCY',
+    default: '4',
+    parse: integer(1, 64),
+    doc: 'embedder calls of 16 chunks one ingestion keeps in flight at once; with embedding workers (`HYPHAE_EMBEDDER=nats`) they spread over the workers (docs/sources.md, "Embedding on the mesh\'s workers")',
+  }),
 } as const;
 
 /** REST imports (`POST /v1/admin/import`) spool their bodies before they are checked and written. */

@@ -5,6 +5,8 @@ import {
   ingestSourceInputSchema,
   listSourcesInputSchema,
   readSourceInputSchema,
+  sourceChunksInputSchema,
+  sourceChunksPageSchema,
   sourceIdSchema,
   sourceSliceSchema,
   sourcesPageSchema,
@@ -23,6 +25,7 @@ export const SOURCE_BODY_LIMIT_BYTES = 40 * 1024 * 1024;
 const sourceParamsSchema = z.strictObject({ id: sourceIdSchema });
 const projectQuerySchema = z.strictObject({ project: projectSchema.optional().describe('The source’s project; default: your current project') });
 const sliceQuerySchema = readSourceInputSchema.omit({ source_id: true });
+const chunksQuerySchema = sourceChunksInputSchema.omit({ source_id: true });
 
 export const sourceRoutes: readonly RestRoute[] = [
   defineRoute({
@@ -76,6 +79,19 @@ export const sourceRoutes: readonly RestRoute[] = [
     errors: ['NOT_FOUND'],
     async handle(facade, { principal, params, query }) {
       return { status: 200, payload: await facade.sourceStatus(principal, { ...query, source_id: params.id }) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/v1/sources/:id/chunks',
+    operationId: 'sourceChunks',
+    summary: 'Page through a source’s chunks in order: cell id, character range, heading path and status, of the served version or the pending ingestion',
+    tag: 'sources',
+    schemas: { params: sourceParamsSchema, query: chunksQuerySchema },
+    success: { status: 200, description: 'One page of chunks', schema: sourceChunksPageSchema },
+    errors: ['NOT_FOUND'],
+    async handle(facade, { principal, params, query }) {
+      return { status: 200, payload: await facade.sourceChunks(principal, { ...query, source_id: params.id }) };
     },
   }),
   defineRoute({

@@ -54,6 +54,7 @@ export const OPERATION_ROLES = {
   listSources: 'reader',
   deleteSource: 'writer',
   sourceStatus: 'reader',
+  sourceChunks: 'reader',
   cellRelations: 'reader',
   cellSubgraph: 'reader',
   addRelations: 'writer',

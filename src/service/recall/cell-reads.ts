@@ -7,7 +7,7 @@ import { listCellsInputSchema, queryInputSchema, recallInputSchema, searchProjec
 import { cellHistory, listCells } from '../../store/cell-repository.js';
 import { restatementRecordsOf } from '../../store/restatement-repository.js';
 import { searchCells, type KnnProject } from '../../store/cell-search.js';
-import { adjacentChunks, chunksOfSources, type ChunkOfSource } from '../../store/source-repository.js';
+import { adjacentChunks, chunksOfSources, type ChunkOfSource } from '../../store/source-chunk-repository.js';
 import { oneHopRelations } from '../../store/subgraph-query.js';
 import { GRAPH_CONTEXT_PER_HIT, type Relation } from '../../core/relation-schemas.js';
 import { readableProjects, requireProject } from '../facade/authorization.js';

@@ -22,7 +22,7 @@ import {
   saveDraftEmbeddings,
   type IngestionRow,
 } from '../../store/source-repository.js';
-import { toVectorText } from '../../store/vector-text.js';
+import { embedChunkTexts } from './source-embedding.js';
 
 export interface SourceIngestionConfig {
   /** A source of more UTF-8 bytes is refused (TOO_LARGE) before anything is written. */
@@ -37,6 +37,8 @@ export interface SourceIngestionConfig {
   readonly maxAttempts: number;
   /** Chunks embedded per batch (and per lease renewal). */
   readonly embedBatch: number;
+  /** Batches in flight at once: with embedding workers they spread over the workers. */
+  readonly embedConcurrency: number;
   /** Queued or indexing ingestions one tenant may have; one more background ingestion is RATE_LIMITED. */
   readonly pendingMax: number;
   /** UTF-8 bytes one tenant's queued or indexing ingestions may hold; past it a background ingestion is RATE_LIMITED. */
@@ -120,18 +122,32 @@ export class SourceIngestionRunner {
     }
     for (;;) {
       if (this.closed) return;
-      const drafts = await draftsToEmbed(db, ingestionId, config.embedBatch);
+      // A round: up to embedConcurrency batches in flight, each saved (and the lease renewed) as it completes.
+      const drafts = await draftsToEmbed(db, ingestionId, config.embedBatch * config.embedConcurrency);
       if (drafts.length === 0) break;
-      let vectors: Float32Array[];
+      let leaseLost = false;
+      // Saves one at a time: each counts the drafts embedded before it, so chunks_done only grows.
+      let saved: Promise<void> = Promise.resolve();
+      const save = (first: number, vectors: readonly string[]): Promise<void> => {
+        const embedded = vectors.map((embedding, i) => ({ index: (drafts[first + i] as { chunk_index: number }).chunk_index, embedding }));
+        saved = saved.then(async () => {
+          const at = clock();
+          if (!(await saveDraftEmbeddings(db, ingestionId, this.owner, embedded, at, this.leaseUntil(at)))) leaseLost = true;
+        });
+        return saved;
+      };
       try {
-        vectors = await this.deps.embedder.embed(drafts.map((draft) => draft.content));
+        await embedChunkTexts(
+          this.deps.embedder,
+          drafts.map((draft) => draft.content),
+          { batch: config.embedBatch, concurrency: config.embedConcurrency },
+          save,
+        );
       } catch (error) {
         await failIngestion(db, ingestionId, this.owner, failureReason(error), clock());
         return;
       }
-      const embedded = drafts.map((draft, i) => ({ index: draft.chunk_index, embedding: toVectorText(vectors[i] as Float32Array) }));
-      const at = clock();
-      if (!(await saveDraftEmbeddings(db, ingestionId, this.owner, embedded, at, this.leaseUntil(at)))) return;
+      if (leaseLost) return;
     }
     await this.finish(claimed);
   }

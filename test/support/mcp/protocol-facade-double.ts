@@ -87,6 +87,7 @@ export function createProtocolFacadeDouble(): MemoryFacade {
     listSources: unexpected('listSources'),
     deleteSource: unexpected('deleteSource'),
     sourceStatus: unexpected('sourceStatus'),
+    sourceChunks: unexpected('sourceChunks'),
     cellRelations: unexpected('cellRelations'),
     cellSubgraph: unexpected('cellSubgraph'),
     addRelations: unexpected('addRelations'),

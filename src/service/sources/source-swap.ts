@@ -1,0 +1,40 @@
+/** The writes that make a version of a source the served one, and the check that keeps overwrite: false honest. */
+import { ConflictError } from '../../core/errors.js';
+import type { WrittenDiff } from '../../mesh/diff-writer.js';
+import type { Queryable } from '../../store/db.js';
+import { CHUNK_CELL_TYPE, CHUNK_SALIENCE, deleteSourceChunks, findIngestion, findSource, insertChunksAndServe, type IngestionRow, type SourceKey } from '../../store/source-repository.js';
+import { vectorParamFromText } from '../../store/vector-param.js';
+import type { FacadeContext } from '../facade/facade-context.js';
+import { admitChunkCells } from './source-admission.js';
+
+/** CONFLICT when the source exists or an ingestion of it is pending (overwrite: false). */
+export async function refuseExisting(q: Queryable, key: SourceKey): Promise<void> {
+  if ((await findSource(q, key)) !== null || (await findIngestion(q, key)) !== null) {
+    throw new ConflictError(`source ${key.sourceId} exists in project ${key.project}; send overwrite: true to replace it`, { details: { source_id: key.sourceId } });
+  }
+}
+
+/**
+ * The swap: the source's old chunk cells (their terms and diffs) out, the ingestion's drafts in as
+ * chunk cells, the ingestion served — one transaction, so a reader sees one version's chunks —
+ * and one diff per recipient for the whole source.
+ */
+export async function swapIn(ctx: FacadeContext, tx: Queryable, ingestion: IngestionRow, now: Date): Promise<WrittenDiff[]> {
+  const key = { tenantId: ingestion.tenant_id, project: ingestion.project, sourceId: ingestion.source_id };
+  const removed = await deleteSourceChunks(tx, key);
+  await admitChunkCells(tx, ingestion.tenant_id, ingestion.chunks_total, ctx.config.maxCellsPerTenant);
+  for (let i = 0; i < ingestion.chunks_total; i += 1) await ctx.quotas.admitCell(tx, ingestion.tenant_id);
+  const inserted = await insertChunksAndServe(tx, ingestion, now);
+  const changes = inserted.map((chunk) => ({
+    tenantId: ingestion.tenant_id,
+    nodeId: chunk.node_id,
+    project: ingestion.project,
+    cellType: CHUNK_CELL_TYPE,
+    salience: CHUNK_SALIENCE,
+    sceneId: null,
+    sourceAgent: ingestion.created_by,
+    content: chunk.content,
+    embedding: vectorParamFromText(chunk.embedding),
+  })) satisfies Parameters<typeof ctx.gossip.emitSource>[3];
+  return ctx.gossip.emitSource(tx, removed.length > 0 ? 'updated' : 'created', ingestion.source_id, changes, ingestion.title ?? ingestion.source_id, now);
+}
