@@ -37,12 +37,13 @@ export function createConfiguredFacade(wiring: FacadeWiring): ManagedMemoryFacad
 /** The facade's slices of the configuration (limits, inbox bounds, import spool, restatement), plus what the caller adds. */
 function facadeConfigFrom(config: HyphaeConfig, extra: Partial<FacadeConfig> = {}): Partial<FacadeConfig> {
   const { maxInboxDiffs, diffRetentionDays } = config.gossip;
-  const { restatementSimilarity } = config.cells;
+  const { restatementSimilarity, feedbackLearning } = config.cells;
   return {
     ...config.limits,
     maxInboxDiffs,
     diffRetentionDays,
     ...config.import,
+    feedbackLearning,
     // Unset: the embedder's own similarity (defaultRestatementSimilarityFor).
     ...(restatementSimilarity === undefined ? {} : { restatementSimilarity }),
     ...extra,

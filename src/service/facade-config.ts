@@ -37,6 +37,8 @@ export interface FacadeConfig extends ConfiguredFacadeSettings {
   readonly recallMode: SearchMode;
   /** Hybrid ranking: cosine similarity + identifier × (share of the query's identifiers a cell holds) + text × (share of its other terms, by rarity). */
   readonly hybridWeights: HybridWeights;
+  /** Learning from ground truth (docs/feedback-learning.md): feedback records evidence and recall reads it; off, neither. */
+  readonly feedbackLearning: boolean;
 }
 
 export interface HybridWeights {
@@ -64,6 +66,7 @@ const DEFAULT_FACADE_CONFIG: FacadeConfig = {
   restatementSimilarity: null,
   recallMode: 'hybrid',
   hybridWeights: { identifier: 0.2, text: 0 },
+  feedbackLearning: DEFAULT_CONFIG.cells.feedbackLearning,
 };
 
 /**

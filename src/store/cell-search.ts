@@ -15,6 +15,7 @@ import type { Db, Queryable } from './db.js';
 import { MAX_EF_SEARCH, setTransactionEfSearch } from './knn-session.js';
 import { lexicalScore, rareIdentifierHolders, tenantTermPrefix, termMatching, type LexicalText } from './lexical-terms.js';
 import { estimatedHolders, type TermStatistics } from './term-statistics.js';
+import { learntGain, nearestEvidenceCells, type LearntEvidence } from './evidence-search.js';
 import type { VectorParam } from './vector-param.js';
 
 /** Where a search looks: a named project, or the caller's current project resolved in the same statement. */
@@ -66,6 +67,8 @@ export interface CellSearch {
   readonly recencyBias: number;
   /** How common terms are (term-statistics.ts): hybrid recall looks up no identifier they say far more of the tenant's cells hold than its bound. */
   readonly termStatistics?: TermStatistics;
+  /** Learning from ground truth on (evidence-search.ts): vector and hybrid recall read the tenant's evidence; absent, none is read. */
+  readonly learnt?: LearntEvidence;
 }
 
 export interface KnnHit {
@@ -110,7 +113,7 @@ export async function searchCells(db: Db, search: CellSearch, filter: KnnFilter,
 
 /** A search that ranks by cosine alone: vector mode, or hybrid when nothing lexical can add to it. */
 function isPlainKnn(search: CellSearch, tenantId: string): boolean {
-  if (search.recencyBias > 0) return false;
+  if (search.recencyBias > 0 || learntOf(search) !== undefined) return false;
   if (search.mode === 'vector') return true;
   return search.mode === 'hybrid' && search.weights.text === 0 && identifiersToLookUp(search, tenantId).length === 0;
 }
@@ -122,6 +125,11 @@ function identifiersToLookUp(search: CellSearch, tenantId: string): readonly str
   if (statistics === undefined) return query.identifiers;
   const prefix = tenantTermPrefix(tenantId);
   return query.identifiers.filter((id) => estimatedHolders(statistics, prefix + id) <= COMMON_IDENTIFIER_MARGIN * HYBRID_TERM_CELLS);
+}
+
+/** The evidence a search reads: none when learning is off, and none in lexical mode, which ranks by words alone. */
+function learntOf(search: CellSearch): LearntEvidence | undefined {
+  return search.mode === 'lexical' ? undefined : search.learnt;
 }
 
 /** The filter as conditions on cells; $1 is the query vector, $2 the tenant, $3 the layer. */
@@ -188,12 +196,16 @@ async function termRankedCells(q: Queryable, search: CellSearch, filter: KnnFilt
       ORDER BY m.matched DESC, m.node_id LIMIT $${pool})`,
     ...(search.mode === 'lexical' ? [] : [`(SELECT node_id FROM cells WHERE ${where.sql} ORDER BY embedding <=> $1::vector LIMIT $${pool})`]),
   ];
+  const learnt = learntOf(search);
+  if (learnt !== undefined) scans.push(nearestEvidenceCells(where, learnt, pool));
   const matched = lexicalScore('ct.terms');
-  const score = search.mode === 'lexical' ? matched : `1 - (c.embedding <=> $1::vector) + ${matched}`;
+  const gain = learnt === undefined ? '' : ' + learnt.gain';
+  const score = search.mode === 'lexical' ? matched : `1 - (c.embedding <=> $1::vector) + ${matched}${gain}`;
   const columns = [withCells ? cellColumns('c') : 'c.node_id::text AS node_id', ...(search.recencyBias > 0 ? ['c.created_at AS stored_at'] : [])];
   const scored = `SELECT (c.embedding <=> $1::vector)::float8 AS distance, (${score})::float8 AS score, ${columns.join(', ')}
     FROM (${scans.join(' UNION ')}) AS pool CROSS JOIN LATERAL ${byKey('cells', 'pool.node_id')} AS c
     LEFT JOIN LATERAL ${byKey('cell_tenant_terms', 'pool.node_id')} AS ct ON true
+    ${learnt === undefined ? '' : learntGain(where, learnt, 'c.node_id', '(c.embedding <=> $1::vector)')}
     WHERE c.tenant_id = $2`;
   return rankedHits(q, where, lexical.ctes, scored, search.recencyBias, k, withCells);
 }
@@ -211,6 +223,11 @@ async function nearestRankedCells(q: Queryable, search: CellSearch, filter: KnnF
   const columns = [withCells ? CELL_COLUMNS : 'node_id::text AS node_id', ...(search.recencyBias > 0 ? ['created_at AS stored_at'] : [])].join(', ');
   const candidates = [`(SELECT 0::bigint AS held, (embedding <=> $1::vector)::float8 AS distance, ${columns} FROM cells
       WHERE ${where.sql} ORDER BY embedding <=> $1::vector LIMIT $${pool})`];
+  const learnt = learntOf(search);
+  if (learnt !== undefined) {
+    candidates.push(`(SELECT 0::bigint, (embedding <=> $1::vector)::float8, ${columns} FROM ${nearestEvidenceCells(where, learnt, pool)} AS en
+      CROSS JOIN LATERAL ${byKey('cells', 'en.evidence_node')} AS cells)`);
+  }
   const ctes: string[] = [];
   let share = '0';
   if (identifiers.length > 0) {
@@ -220,8 +237,10 @@ async function nearestRankedCells(q: Queryable, search: CellSearch, filter: KnnF
       CROSS JOIN LATERAL ${byKey('cells', 'r.cell')} AS cells WHERE ${where.sql})`);
   }
   // A cell both lists name comes once, with the identifiers it holds.
-  const scored = `SELECT pool.*, (1 - distance + ${share} * held)::float8 AS score
-    FROM (SELECT DISTINCT ON (node_id) * FROM (${candidates.join(' UNION ALL ')}) AS candidates ORDER BY node_id, held DESC) AS pool`;
+  const gain = learnt === undefined ? '' : ' + learnt.gain';
+  const scored = `SELECT pool.*, (1 - distance + ${share} * held${gain})::float8 AS score
+    FROM (SELECT DISTINCT ON (node_id) * FROM (${candidates.join(' UNION ALL ')}) AS candidates ORDER BY node_id, held DESC) AS pool
+    ${learnt === undefined ? '' : learntGain(where, learnt, 'pool.node_id::uuid', 'pool.distance')}`;
   return rankedHits(q, where, ctes, scored, search.recencyBias, k, withCells);
 }
 

@@ -123,4 +123,10 @@ export const cellSettings = {
       .transform((v) => (v === 'off' || Number(v) === 0 ? null : Number(v))),
     doc: 'cosine similarity at which a store that restates a current cell of its project and type reinforces it instead of adding one (unset: per embedder, minilm `0.85`, use-lite `0.85`, hash and remote models off); `0` or `off` disables ([docs/memory-model.md](docs/memory-model.md#near-duplicate-reinforcement))',
   }),
+  feedbackLearning: setting({
+    env: 'HYPHAE_FEEDBACK_LEARNING',
+    default: 'off',
+    parse: onOff,
+    doc: 'learning from ground truth: a judged query becomes evidence for its true cells, read by vector and hybrid recall; `off` neither records nor reads any ([docs/feedback-learning.md](docs/feedback-learning.md))',
+  }),
 } as const;

@@ -1,0 +1,97 @@
+/**
+ * Two memory facades over one database, one learning from ground truth and one not, with the learner
+ * the feedback concern calls: PGlite in-process or a throwaway native PostgreSQL.
+ */
+import { createConfiguredEmbedder, createConfiguredFacade } from '../../src/app/index.js';
+import { Teardown } from '../../src/app/teardown.js';
+import { loadConfig } from '../../src/core/config.js';
+import type { Principal } from '../../src/core/principal.js';
+import type { Embedder } from '../../src/embed/embedder.js';
+import { createEvidenceLearner, type EvidenceLearner, type JudgedQuery } from '../../src/service/feedback/evidence-learner.js';
+import type { ManagedMemoryFacade } from '../../src/service/index.js';
+import type { Db } from '../../src/store/db.js';
+import { applyMigrations } from '../../src/store/migrator.js';
+import { openPgDb } from '../../src/store/pg-driver.js';
+import { toVectorParam } from '../../src/store/vector-param.js';
+import { startRealPostgres } from '../support/real-postgres.js';
+import { createTestDb } from '../support/test-db.js';
+
+export type LearningBackend = 'pglite' | 'native';
+
+export interface LearningRuntime {
+  readonly db: Db;
+  readonly embedder: Embedder;
+  /** Recall reads learnt evidence. */
+  readonly learning: ManagedMemoryFacade;
+  /** The same database, learning off. */
+  readonly plain: ManagedMemoryFacade;
+  readonly learner: EvidenceLearner;
+  principal(tenant: string, agent: string, trust?: number): Promise<Principal>;
+  /** A judgement of `query` naming `truth` true, sent by `sender`. */
+  judge(sender: Principal, query: string, truth: readonly string[], requestId?: string): Promise<readonly string[]>;
+  close(): Promise<void>;
+}
+
+async function openDatabase(backend: LearningBackend, embedder: Embedder, teardown: Teardown): Promise<Db> {
+  const identity = { modelId: embedder.modelId, dimension: embedder.dimension };
+  if (backend === 'pglite') {
+    const db = await createTestDb(identity);
+    teardown.add(() => db.close());
+    return db;
+  }
+  const server = await startRealPostgres();
+  teardown.add(() => server.close());
+  const db = await openPgDb({ url: server.url, max: 4 });
+  teardown.add(() => db.close());
+  await applyMigrations(db, identity);
+  return db;
+}
+
+export async function openLearningRuntime(backend: LearningBackend, embedderKind: 'hash' | 'minilm' | 'use-lite' = 'hash'): Promise<LearningRuntime> {
+  const config = loadConfig({ HYPHAE_EMBEDDER: embedderKind });
+  const teardown = new Teardown();
+  try {
+    const embedder = await createConfiguredEmbedder(config);
+    teardown.add(() => embedder.close());
+    const db = await openDatabase(backend, embedder, teardown);
+    const facade = (feedbackLearning: boolean): ManagedMemoryFacade => {
+      const made = createConfiguredFacade({ db, embedder, config, clock: () => new Date(), authCacheTtlMs: 0, facade: { hitFlushIntervalMs: 3_600_000, feedbackLearning } });
+      teardown.add(() => made.close());
+      return made;
+    };
+    const learning = facade(true);
+    const plain = facade(false);
+    const learner = createEvidenceLearner({ db, clock: () => new Date(), embeddingModel: embedder.modelId, enabled: true });
+    let requests = 0;
+    return {
+      db,
+      embedder,
+      learning,
+      plain,
+      learner,
+      async principal(tenant, agent, trust): Promise<Principal> {
+        const key = await learning.keyAdmin.createKey({ tenant, agent, ...(trust === undefined ? {} : { trust }) });
+        return learning.authenticate(key.key);
+      },
+      async judge(sender, query, truth, requestId): Promise<readonly string[]> {
+        const [vector] = await embedder.embed([query]);
+        const judged: JudgedQuery = {
+          tenantId: sender.tenantId,
+          requestId: requestId ?? `req-${++requests}`,
+          queryEmbedding: toVectorParam(vector ?? new Float32Array()),
+          embeddingModel: embedder.modelId,
+          queryText: query,
+          truthCellIds: truth,
+          agentId: sender.agent,
+          label: 'agent',
+          senderTrust: sender.trust,
+        };
+        return learner.learn(judged);
+      },
+      close: () => teardown.run(),
+    };
+  } catch (error) {
+    await teardown.abandon();
+    throw error;
+  }
+}
