@@ -1,5 +1,5 @@
 /**
- * The background upkeep of a server's database: diff and beacon retention, and for the embedded
+ * The background upkeep of a server's database: diff, beacon and recall-log retention, and for the embedded
  * PGlite folder (which has no autovacuum) the statistics and vacuum passes autovacuum would run.
  */
 import { startRetention } from '../mesh/retention.js';
@@ -13,6 +13,7 @@ const DEFAULT_MAINTENANCE_CHECK_INTERVAL_MS = 2_000;
 
 export interface BackgroundMaintenanceOptions {
   readonly diffRetentionDays: number;
+  readonly recallLogRetentionDays: number;
   readonly clock: () => Date;
   readonly onError: (error: unknown) => void;
   /** Embedded only: how often table growth and dead rows are checked. */
@@ -26,6 +27,7 @@ export interface BackgroundMaintenance {
 export async function startBackgroundMaintenance(db: Db, options: BackgroundMaintenanceOptions): Promise<BackgroundMaintenance> {
   const retention = startRetention(db, {
     diffRetentionDays: options.diffRetentionDays,
+    recallLogRetentionDays: options.recallLogRetentionDays,
     intervalMs: RETENTION_INTERVAL_MS,
     clock: options.clock,
     onError: options.onError,

@@ -44,6 +44,7 @@ function facadeConfigFrom(config: HyphaeConfig, extra: Partial<FacadeConfig> = {
     diffRetentionDays,
     ...config.import,
     feedbackLearning,
+    ...config.feedback,
     // Unset: the embedder's own similarity (defaultRestatementSimilarityFor).
     ...(restatementSimilarity === undefined ? {} : { restatementSimilarity }),
     ...extra,

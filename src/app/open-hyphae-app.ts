@@ -53,6 +53,7 @@ export async function openHyphaeApp(config: HyphaeConfig, options: HyphaeAppOpti
     teardown.add(() => facade.close());
     const upkeep = await startBackgroundMaintenance(db, {
       diffRetentionDays: facade.config.diffRetentionDays,
+      recallLogRetentionDays: facade.config.recallLogRetentionDays,
       clock,
       onError,
       ...(parts.maintenanceCheckIntervalMs === undefined ? {} : { maintenanceCheckIntervalMs: parts.maintenanceCheckIntervalMs }),

@@ -53,6 +53,8 @@ export type RecallHit = Output<typeof recallIdsResultSchema>['results'][number] 
 };
 
 export interface RecallResult {
+  /** Names this answer in the recall log: what feedback judges (docs/feedback.md). */
+  readonly request_id: string;
   readonly results: readonly RecallHit[];
 }
 

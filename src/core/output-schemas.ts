@@ -134,11 +134,14 @@ export const chunkOfSourceSchema = z
   .describe('Present when the cell is a chunk of a source: read the source around it with GET /v1/sources/{source_id}?offset=char_start');
 const relatedChunksSchema = z.array(uuidSchema).describe('num_related_chunks: the adjacent chunks of the same source, in source order');
 const graphContextSchema = z.array(relationSchema).describe('graph_context: the hit’s one-hop relations, declared and implicit, at most 10');
+const requestIdSchema = uuidSchema.describe('Names this answer: send it with POST /v1/feedback (or hydradb_feedback) to judge it (docs/feedback.md)');
 export const recallIdsResultSchema = z.strictObject({
+  request_id: requestIdSchema,
   results: z.array(z.strictObject({ node_id: uuidSchema, distance: distanceSchema, score: scoreSchema, source: chunkOfSourceSchema.optional(), related_chunks: relatedChunksSchema.optional(), relations: graphContextSchema.optional() })),
 });
 /** REST `recall`/`query` results: each hit hydrated with its full node. */
 export const recallNodesResultSchema = z.strictObject({
+  request_id: requestIdSchema,
   results: z.array(z.strictObject({ node: memoryNodeSchema, distance: distanceSchema, score: scoreSchema, source: chunkOfSourceSchema.optional(), related_chunks: relatedChunksSchema.optional(), relations: graphContextSchema.optional() })),
 });
 

@@ -12,6 +12,8 @@ export interface Principal {
   /** Where cells go when the principal has no open session. */
   readonly defaultProject: string;
   readonly trust: number;
+  /** A person signed in to the web console (an access token issued to its client), not an agent's credential. */
+  readonly human?: boolean;
   /**
    * Until when the access token this principal came from is known valid (ms since the epoch): a
    * JWT's `exp`; for an introspected token, when its answer is due again (never past `exp`). Absent for an API key.

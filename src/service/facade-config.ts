@@ -4,8 +4,8 @@ import type { SearchMode } from '../core/cell-types.js';
 import { DEFAULT_CONFIG, type HyphaeConfig } from '../core/config.js';
 import { DEFAULT_ENERGY_TABLE, DEFAULT_PROMOTION_POLICY, type EnergyTable, type PromotionPolicy } from '../core/energy.js';
 
-/** The facade's slices of the process configuration (src/core/config/memory-settings.ts): limits, inbox bounds, import spool. */
-type ConfiguredFacadeSettings = HyphaeConfig['limits'] & Pick<HyphaeConfig['gossip'], 'maxInboxDiffs' | 'diffRetentionDays'> & HyphaeConfig['import'];
+/** The facade's slices of the process configuration (src/core/config/memory-settings.ts, feedback-settings.ts): limits, inbox bounds, import spool, the recall log. */
+type ConfiguredFacadeSettings = HyphaeConfig['limits'] & Pick<HyphaeConfig['gossip'], 'maxInboxDiffs' | 'diffRetentionDays'> & HyphaeConfig['import'] & HyphaeConfig['feedback'];
 
 export interface FacadeConfig extends ConfiguredFacadeSettings {
   readonly energyTable: EnergyTable;
@@ -51,6 +51,7 @@ const DEFAULT_FACADE_CONFIG: FacadeConfig = {
   maxInboxDiffs: DEFAULT_CONFIG.gossip.maxInboxDiffs,
   diffRetentionDays: DEFAULT_CONFIG.gossip.diffRetentionDays,
   ...DEFAULT_CONFIG.import,
+  ...DEFAULT_CONFIG.feedback,
   energyTable: DEFAULT_ENERGY_TABLE,
   promotion: DEFAULT_PROMOTION_POLICY,
   defaultBeaconThreshold: 0.6,

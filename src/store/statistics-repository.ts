@@ -4,8 +4,8 @@
  */
 import type { Queryable } from './db.js';
 
-/** The tables whose plans depend on size (kNN on the HNSW indexes versus a btree scan and a sort), and cell_tenant_terms, whose statistics weigh lexical recall's terms. */
-const MEMORY_TABLES = ['cells', 'cell_tenant_terms', 'corroborations', 'beacons', 'diffs', 'inboxes', 'scenes', 'sessions'] as const;
+/** The tables whose plans depend on size (kNN on the HNSW indexes versus a btree scan and a sort), cell_tenant_terms, whose statistics weigh lexical recall's terms, and the recall log, written by every recall and trimmed by retention. */
+const MEMORY_TABLES = ['cells', 'cell_tenant_terms', 'corroborations', 'beacons', 'diffs', 'inboxes', 'scenes', 'sessions', 'recall_requests'] as const;
 
 /** The names among `names` that are memory tables: only those are ever spliced into a statement. */
 function memoryTablesAmong(names: readonly string[]): string[] {

@@ -81,8 +81,9 @@ describe('the gRPC port through Connect-RPC clients', () => {
       const client = connectClient(MemoryService, server.grpc.address, protocol);
       const { node } = await client.store({ content: `a ${protocol} note about deploy windows`, cellType: 'Fact', metadata: { via: protocol } }, withKey(writerKey));
       expect(node?.metadata).toEqual({ via: protocol });
-      const { results } = await client.recall({ query: `a ${protocol} note about deploy windows`, k: 1 }, withKey(writerKey));
+      const { results, requestId } = await client.recall({ query: `a ${protocol} note about deploy windows`, k: 1 }, withKey(writerKey));
       expect(results[0]?.node?.nodeId).toBe(node?.nodeId);
+      expect(requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       const missing = await connectFailure(client.getCell({ nodeId: '00000000-0000-4000-8000-000000000000' }, withKey(writerKey)));
       expect(missing.code).toBe(Code.NotFound);
       expect(missing.findDetails(ErrorDetailSchema)[0]?.code).toBe('NOT_FOUND');

@@ -36,6 +36,15 @@ describe('identityFromClaims', () => {
     });
   });
 
+  it('marks a token issued to the console client as a person (client_id, else azp), and no other token', () => {
+    const withConsole: IdentityPolicy = { ...POLICY, console: { clientId: 'hyphae-console', scope: 'openid hyphae:read' } };
+    expect(identityFromClaims({ ...CLAIMS, client_id: 'hyphae-console' }, withConsole).human).toBe(true);
+    expect(identityFromClaims({ ...CLAIMS, azp: 'hyphae-console' }, withConsole).human).toBe(true);
+    expect(identityFromClaims({ ...CLAIMS, client_id: 'ci-agent', azp: 'hyphae-console' }, withConsole).human).toBeUndefined();
+    expect(identityFromClaims({ ...CLAIMS, client_id: 'ci-agent' }, withConsole).human).toBeUndefined();
+    expect(identityFromClaims({ ...CLAIMS, client_id: 'hyphae-console' }, POLICY).human).toBeUndefined();
+  });
+
   it('maps each hyphae scope to its role, from `scope` or an `scp` array', () => {
     expect(identityFromClaims({ ...CLAIMS, scope: 'hyphae:admin' }, POLICY).roles).toEqual(['admin']);
     expect(identityFromClaims({ ...CLAIMS, scope: undefined, scp: ['hyphae:read'] }, POLICY).roles).toEqual(['reader']);

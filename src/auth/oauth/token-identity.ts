@@ -21,7 +21,7 @@ export interface TokenIdentity extends Omit<Principal, 'keyId' | 'trust'> {
   readonly expiresAt: number | undefined;
 }
 
-export type IdentityPolicy = Pick<OAuthConfig, 'issuer' | 'tenantClaim' | 'defaultTenant' | 'allowedTenants' | 'agentClaim' | 'projectsClaim'>;
+export type IdentityPolicy = Pick<OAuthConfig, 'issuer' | 'tenantClaim' | 'defaultTenant' | 'allowedTenants' | 'agentClaim' | 'projectsClaim' | 'console'>;
 
 const tenantSchema = createKeyInputSchema.shape.tenant;
 
@@ -37,7 +37,15 @@ export function identityFromClaims(claims: VerifiedClaims, policy: IdentityPolic
     projects,
     defaultProject: projects.find((project) => project !== ALL_PROJECTS) ?? DEFAULT_PROJECT,
     expiresAt: typeof claims.exp === 'number' ? claims.exp * 1000 : undefined,
+    ...(issuedToConsole(claims, policy) ? { human: true } : {}),
   };
+}
+
+/** A token issued to the console's client is a person's sign-in (RFC 9068 `client_id`, or `azp` where the provider says it that way). */
+function issuedToConsole(claims: VerifiedClaims, policy: IdentityPolicy): boolean {
+  const consoleClient = policy.console?.clientId;
+  if (consoleClient === undefined) return false;
+  return claims.client_id === consoleClient || (claims.client_id === undefined && claims.azp === consoleClient);
 }
 
 function tenantOf(claims: VerifiedClaims, policy: IdentityPolicy): string {

@@ -2,6 +2,7 @@
 import { databaseSettings, embedSettings, knnSettings } from './backend-settings.js';
 import { cellSettings, channelSettings, gossipSettings, importSettings, limitSettings, sourceSettings } from './memory-settings.js';
 import { oauthSettings, publicUrlSetting } from './oauth-settings.js';
+import { feedbackSettings } from './feedback-settings.js';
 import { grpcSettings, hookSettings, httpSettings, keySettings, logSettings, requestSettings, workerSettings } from './server-settings.js';
 import type { GroupValues, SettingGroup } from './setting.js';
 
@@ -20,6 +21,7 @@ export const CONFIG_SCHEMA = {
   sources: sourceSettings,
   import: importSettings,
   channel: channelSettings,
+  feedback: feedbackSettings,
   oauth: oauthSettings,
   worker: workerSettings,
   hook: hookSettings,

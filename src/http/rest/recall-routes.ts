@@ -7,11 +7,13 @@ import { UnavailableError } from '../../core/errors.js';
 import { defineRoute, type RestRoute } from './rest-route.js';
 
 interface HydratedHits {
+  readonly request_id: string;
   readonly results: readonly { node: unknown; distance: number; score: number }[];
 }
 
 function hydratedHits(result: RecallResult): HydratedHits {
   return {
+    request_id: result.request_id,
     results: result.results.map((hit) => {
       // The facade was asked for nodes; a hit without one is a facade bug, not a client error.
       if (hit.node === undefined) throw new UnavailableError('recall returned a hit without its node');

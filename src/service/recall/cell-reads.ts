@@ -17,6 +17,8 @@ import { decodeCursor, pageOf } from '../facade/page-cursor.js';
 import type { FacadeContext } from '../facade/facade-context.js';
 import { validityOf } from '../facade/read-validity.js';
 import { visibleCell } from '../facade/visibility.js';
+import { logRecall, newRequestId } from './recall-log.js';
+import type { RecallOperation } from '../../store/recall-log-repository.js';
 
 export type CellReadOperations = Pick<MemoryFacade, 'getCell' | 'cellHistory' | 'listCells' | 'recall' | 'query'>;
 
@@ -72,12 +74,12 @@ export function cellReadOperations(ctx: FacadeContext): CellReadOperations {
 
     async recall(principal, raw, options): Promise<RecallResult> {
       const input = parseInput(recallInputSchema, raw);
-      return search(ctx, principal, input, 'L0', options);
+      return search(ctx, principal, input, 'L0', options, 'recall');
     },
 
     async query(principal, raw, options): Promise<RecallResult> {
       const input = parseInput(queryInputSchema, raw);
-      return search(ctx, principal, input, input.layer, options);
+      return search(ctx, principal, input, input.layer, options, 'query');
     },
   };
 }
@@ -94,14 +96,19 @@ function searchedProject(principal: Principal, options: HydrateOption | undefine
   return { kind: 'named', project };
 }
 
+/** The name of the project a search looks in, resolved as the search resolves it. */
+async function projectName(ctx: FacadeContext, principal: Principal, project: KnnProject): Promise<string> {
+  return project.kind === 'named' ? project.project : (await ctx.scopes.resolve(ctx.db, principal)).project;
+}
+
 /**
  * Recall in the principal's current project (or a named one), ranked by the input's mode (the
  * configured one by default), every filter inside the search; the hits are recorded (batched) for
- * energy and promotion.
+ * energy and promotion, and the answer is logged under its request_id (recall-log.ts).
  */
-async function search(ctx: FacadeContext, principal: Principal, input: SearchInput, layer: MemoryNode['layer'], options: HydrateOption | undefined): Promise<RecallResult> {
+async function search(ctx: FacadeContext, principal: Principal, input: SearchInput, layer: MemoryNode['layer'], options: HydrateOption | undefined, operation: RecallOperation): Promise<RecallResult> {
   const project = searchedProject(principal, options);
-  const vector = await ctx.embed(input.query);
+  const [vector, searchedName] = await Promise.all([ctx.embed(input.query), projectName(ctx, principal, project)]);
   const withNodes = options?.withNodes === true;
   const mode = input.mode ?? ctx.config.recallMode;
   const identifiers = identifierTokens(input.query);
@@ -140,10 +147,14 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
     found.map((h) => h.node_id),
   );
   const ids = found.map((h) => h.node_id);
+  const requestId = newRequestId();
+  const { query, ...rest } = input;
+  const logged = { operation, project: searchedName, query, vector, arguments: { ...rest, ...options?.validity, ...(options?.project === undefined ? {} : { project: options.project }) }, resultIds: ids };
   const [chunks, related, graph] = await Promise.all([
     chunksOfSources(ctx.db, principal.tenantId, ids),
     adjacentChunks(ctx.db, principal.tenantId, ids, input.num_related_chunks ?? 0),
     input.graph_context === true ? oneHopRelations(ctx.db, { tenantId: principal.tenantId, projects: readableProjects(principal), nodeIds: ids, perCell: GRAPH_CONTEXT_PER_HIT }) : undefined,
+    logRecall(ctx, principal, requestId, logged),
   ]);
   const source = (id: string): { source?: ChunkOfSource; related_chunks?: string[]; relations?: Relation[] } => {
     const chunk = chunks.get(id);
@@ -151,9 +162,10 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
     const context = graph === undefined ? {} : { relations: graph.get(id) ?? [] };
     return chunk === undefined ? context : { source: chunk, ...(near === undefined ? {} : { related_chunks: near }), ...context };
   };
-  if (!withNodes) return { results: found.map(({ node_id, distance, score }) => ({ node_id, distance, score, ...source(node_id) })) };
+  if (!withNodes) return { request_id: requestId, results: found.map(({ node_id, distance, score }) => ({ node_id, distance, score, ...source(node_id) })) };
   // The search statement returned the cells themselves: no second read by id.
   return {
+    request_id: requestId,
     results: found.flatMap((h) => (h.cell === undefined ? [] : [{ node_id: h.node_id, distance: h.distance, score: h.score, node: ctx.node(h.cell), ...source(h.node_id) }])),
   };
 }
