@@ -26,6 +26,7 @@ export const SECTIONS: readonly SectionEntry[] = [
   { name: 'console', module: './console-bench.js', exportName: 'runConsoleBench' },
   { name: 'recall', module: './recall-bench.js', exportName: 'runRecallBench' },
   { name: 'feedback', module: './feedback-bench.js', exportName: 'runFeedbackBench' },
+  { name: 'relations', module: './relations-bench.js', exportName: 'runRelationsBench' },
   { name: 'operator', module: '../operator/bench/operator-bench.js', exportName: 'runOperatorBench' },
   // Only when named (`npm run bench scale`): a million cells, 10k live streams, 1k agents take a while.
   { name: 'scale', module: './scale-bench.js', exportName: 'runScaleBench', onlyWhenNamed: true },

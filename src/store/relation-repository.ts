@@ -2,51 +2,63 @@
 import type { Relation, RelationInput } from '../core/relation-schemas.js';
 import type { Queryable } from './db.js';
 
+export interface DeclaredRelations {
+  /** The targets the caller may read (the rest were refused: the caller rolls the transaction back). */
+  readonly readable: Set<string>;
+  /** How many relations the cell declared before this statement. */
+  readonly held: number;
+  readonly added: Relation[];
+}
+
 /**
- * The cells among `nodeIds` of the tenant that lie in `projects` (null: every project), each with
- * a FOR SHARE lock so none is deleted before the transaction that relates to it commits.
+ * Adds relations from one cell to those of their targets that are cells of the tenant in
+ * `projects` (null: every project), each target locked FOR SHARE so none is deleted before the
+ * transaction commits; one that already exists is kept as it is. One statement: a store that
+ * declares relations pays one round trip for them. The caller refuses (and rolls back) when a
+ * target is not readable or the bound is passed.
  */
-export async function readableCellIds(q: Queryable, tenantId: string, nodeIds: readonly string[], projects: readonly string[] | null): Promise<Set<string>> {
-  if (nodeIds.length === 0) return new Set();
-  const result = await q.query<{ node_id: string }>(
-    `SELECT node_id::text AS node_id FROM cells
-     WHERE tenant_id = $1 AND node_id = ANY($2::uuid[]) AND ($3::text[] IS NULL OR project = ANY($3::text[]))
-     ORDER BY node_id FOR SHARE`,
-    [tenantId, nodeIds, projects],
+export async function declareRelationRows(
+  q: Queryable,
+  request: {
+    readonly tenantId: string;
+    readonly fromNodeId: string;
+    readonly relations: readonly RelationInput[];
+    readonly projects: readonly string[] | null;
+    readonly createdBy: string;
+    readonly now: Date;
+  },
+): Promise<DeclaredRelations> {
+  if (request.relations.length === 0) return { readable: new Set(), held: 0, added: [] };
+  const result = await q.query<{ readable: string[] | null; held: number; added: Relation[] | null }>(
+    `WITH wanted AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS r(to_node_id uuid, relation_type text)),
+     readable AS (
+       SELECT node_id FROM cells
+       WHERE tenant_id = $1 AND node_id IN (SELECT to_node_id FROM wanted) AND ($4::text[] IS NULL OR project = ANY($4::text[]))
+       ORDER BY node_id FOR SHARE),
+     added AS (
+       INSERT INTO cell_relations (tenant_id, from_node_id, to_node_id, relation_type, created_by, created_at)
+       SELECT $1, $2::uuid, w.to_node_id, w.relation_type, $5, $6 FROM wanted w JOIN readable t ON t.node_id = w.to_node_id
+       ON CONFLICT (from_node_id, to_node_id, relation_type) DO NOTHING
+       RETURNING from_node_id::text AS "from", to_node_id::text AS "to", relation_type AS type)
+     SELECT (SELECT array_agg(node_id::text) FROM readable) AS readable,
+       (SELECT count(*)::int FROM cell_relations WHERE tenant_id = $1 AND from_node_id = $2) AS held,
+       (SELECT jsonb_agg(jsonb_build_object('from', a.from, 'to', a.to, 'type', a.type)) FROM added a) AS added`,
+    [
+      request.tenantId,
+      request.fromNodeId,
+      JSON.stringify(request.relations.map((r) => ({ to_node_id: r.to, relation_type: r.type }))),
+      request.projects,
+      request.createdBy,
+      request.now.toISOString(),
+    ],
   );
-  return new Set(result.rows.map((row) => row.node_id));
+  const row = result.rows[0];
+  return { readable: new Set(row?.readable ?? []), held: row?.held ?? 0, added: row?.added ?? [] };
 }
 
 /** Serialises the transactions that add relations from one cell until commit, so each counts the others against the bound. */
 export async function lockRelationsFrom(q: Queryable, fromNodeId: string): Promise<void> {
   await q.query("SELECT pg_advisory_xact_lock(hashtextextended('cell_relations:' || $1, 0))", [fromNodeId]);
-}
-
-/** How many relations the cell declares. */
-export async function countRelationsFrom(q: Queryable, tenantId: string, fromNodeId: string): Promise<number> {
-  const result = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM cell_relations WHERE tenant_id = $1 AND from_node_id = $2', [tenantId, fromNodeId]);
-  return result.rows[0]?.n ?? 0;
-}
-
-/** Adds relations from one cell; one that already exists is kept as it is. Returns those added. */
-export async function insertRelations(
-  q: Queryable,
-  tenantId: string,
-  fromNodeId: string,
-  relations: readonly RelationInput[],
-  createdBy: string,
-  now: Date,
-): Promise<Relation[]> {
-  if (relations.length === 0) return [];
-  const result = await q.query<Relation>(
-    `INSERT INTO cell_relations (tenant_id, from_node_id, to_node_id, relation_type, created_by, created_at)
-     SELECT $1, $2::uuid, r.to_node_id, r.relation_type, $4, $5
-     FROM jsonb_to_recordset($3::jsonb) AS r(to_node_id uuid, relation_type text)
-     ON CONFLICT (from_node_id, to_node_id, relation_type) DO NOTHING
-     RETURNING from_node_id::text AS "from", to_node_id::text AS "to", relation_type AS type`,
-    [tenantId, fromNodeId, JSON.stringify(relations.map((r) => ({ to_node_id: r.to, relation_type: r.type }))), createdBy, now.toISOString()],
-  );
-  return result.rows;
 }
 
 /** Deletes one relation; false when the cell declares no such relation. */

@@ -9,7 +9,7 @@
  * Nodes are keyed as text: `cell:<uuid>`, `scene:<uuid>`, `session:<uuid>`,
  * `corroboration:<uuid>`, `source:<project>:<source_id>` (a project name holds no ':').
  */
-import type { Queryable } from './db.js';
+import type { Db, Queryable } from './db.js';
 
 export interface SubgraphRequest {
   readonly tenantId: string;
@@ -122,13 +122,23 @@ const idOf = (key: string): string =>
   `(CASE WHEN ${key} LIKE 'source:%' THEN ${sourceId(key)} ELSE substr(${key}, strpos(${key}, ':') + 1) END)`;
 
 // Every lookup from a frontier key is a LATERAL subquery the planner cannot flatten (OFFSET 0): an index probe per key, never a scan of cells.
+// Each step expands one level once: its edges (kept as arrays for the answer's relations) and, within depth and
+// max_members, the next level. The last level is expanded by one more step that adds no member, so every member's
+// edges are read exactly once.
 const SUBGRAPH_SQL = `
-WITH RECURSIVE walk (depth, frontier, vias, rels, seen, total, truncated) AS (
-  SELECT 0, ARRAY['cell:' || c.node_id], ARRAY[NULL::text], ARRAY[NULL::text], ARRAY['cell:' || c.node_id], 1, false
+WITH RECURSIVE walk (depth, frontier, vias, rels, seen, total, truncated, edge_from, edge_to, edge_type) AS (
+  SELECT 0, ARRAY['cell:' || c.node_id], ARRAY[NULL::text], ARRAY[NULL::text], ARRAY['cell:' || c.node_id], 1, false, '{}'::text[], '{}'::text[], '{}'::text[]
   FROM cells c WHERE c.node_id = $3::uuid AND ${visible('c.tenant_id', 'c.project')}
   UNION ALL
-  SELECT w.depth + 1, level.keys, level.vias, level.rels, w.seen || level.keys, w.total + cardinality(level.keys), level.more
+  SELECT w.depth + 1, level.keys, level.vias, level.rels, w.seen || level.keys, w.total + cardinality(level.keys), level.more,
+    found.froms, found.tos, found.types
   FROM walk w
+  CROSS JOIN LATERAL (
+    SELECT coalesce(array_agg(e.pos), '{}') AS positions, coalesce(array_agg(e.via), '{}') AS vias, coalesce(array_agg(e.from_key), '{}') AS froms,
+      coalesce(array_agg(e.to_key), '{}') AS tos, coalesce(array_agg(e.type), '{}') AS types, coalesce(array_agg(e.other), '{}') AS others
+    FROM (${edgesOf('unnest(w.frontier) WITH ORDINALITY AS f(key, pos)')}) e
+    WHERE ${visible('e.other_tenant', 'e.other_project')} AND ${typeAllowed('e.type')}
+  ) found
   CROSS JOIN LATERAL (
     SELECT
       coalesce((array_agg(d.other ORDER BY d.pos, d.type, d.other))[1:$5 - w.total], '{}') AS keys,
@@ -136,21 +146,21 @@ WITH RECURSIVE walk (depth, frontier, vias, rels, seen, total, truncated) AS (
       coalesce((array_agg(d.type ORDER BY d.pos, d.type, d.other))[1:$5 - w.total], '{}') AS rels,
       count(*) > $5 - w.total AS more
     FROM (
-      SELECT DISTINCT ON (e.other) e.other, e.pos, e.type, e.via
-      FROM (${edgesOf('unnest(w.frontier) WITH ORDINALITY AS f(key, pos)')}) e
-      WHERE e.other <> ALL (w.seen) AND ${visible('e.other_tenant', 'e.other_project')} AND ${typeAllowed('e.type')}
-      ORDER BY e.other, e.pos, e.type
+      SELECT DISTINCT ON (x.other) x.other, x.pos, x.type, x.via
+      FROM unnest(found.positions, found.vias, found.types, found.others) AS x(pos, via, type, other)
+      WHERE w.depth < $4 AND NOT w.truncated AND x.other <> ALL (w.seen)
+      ORDER BY x.other, x.pos, x.type
     ) d
   ) level
-  WHERE w.depth < $4 AND cardinality(w.frontier) > 0 AND NOT w.truncated
+  WHERE cardinality(w.frontier) > 0
 ),
 members AS (
   SELECT m.key, w.depth, m.via, m.rel, m.ord FROM walk w CROSS JOIN LATERAL unnest(w.frontier, w.vias, w.rels) WITH ORDINALITY AS m(key, via, rel, ord)
 ),
 edges AS (
   SELECT DISTINCT e.from_key, e.to_key, e.type
-  FROM (${edgesOf('(SELECT key, ord AS pos FROM members) f')}) e
-  WHERE e.other IN (SELECT key FROM members) AND ${typeAllowed('e.type')}
+  FROM walk w CROSS JOIN LATERAL unnest(w.edge_from, w.edge_to, w.edge_type) AS e(from_key, to_key, type)
+  WHERE e.from_key IN (SELECT key FROM members) AND e.to_key IN (SELECT key FROM members)
 )
 SELECT
   (SELECT coalesce(jsonb_agg(jsonb_build_object(
@@ -175,17 +185,24 @@ SELECT
   (SELECT coalesce(bool_or(truncated), false) FROM walk) AS truncated,
   (SELECT count(*) FROM walk) AS levels`;
 
-/** The subgraph, or null when the start cell is not one the caller may read. */
-export async function subgraphOf(q: Queryable, request: SubgraphRequest): Promise<SubgraphRows | null> {
-  const result = await q.query<SubgraphRows & { levels: number | string }>(SUBGRAPH_SQL, [
-    request.tenantId,
-    request.projects,
-    request.startNodeId,
-    request.depth,
-    request.maxMembers,
-    request.relationTypes,
-    request.previewChars,
-  ]);
+/**
+ * The subgraph, or null when the start cell is not one the caller may read. The statement is
+ * planned once per connection (a generic plan, for this transaction only): its every step is an
+ * index probe whatever the values, and planning it anew cost as much as a recall.
+ */
+export async function subgraphOf(db: Db, request: SubgraphRequest): Promise<SubgraphRows | null> {
+  const result = await db.transaction(async (tx) => {
+    await tx.query("SELECT set_config('plan_cache_mode', $1, true)", ['force_generic_plan']);
+    return tx.query<SubgraphRows & { levels: number | string }>(SUBGRAPH_SQL, [
+      request.tenantId,
+      request.projects,
+      request.startNodeId,
+      request.depth,
+      request.maxMembers,
+      request.relationTypes,
+      request.previewChars,
+    ]);
+  });
   const row = result.rows[0];
   if (row === undefined || Number(row.levels) === 0) return null;
   return { members: row.members, relations: row.relations, truncated: row.truncated };

@@ -8,7 +8,7 @@ import { InvalidArgumentError, NotFoundError } from '../../core/errors.js';
 import type { Principal } from '../../core/principal.js';
 import { MAX_RELATIONS_PER_CELL, type Relation, type RelationInput } from '../../core/relation-schemas.js';
 import type { Queryable } from '../../store/db.js';
-import { countRelationsFrom, insertRelations, readableCellIds } from '../../store/relation-repository.js';
+import { declareRelationRows } from '../../store/relation-repository.js';
 import { readableProjects } from '../facade/authorization.js';
 
 /** The relations, ids lowercased and repeats dropped, in the order given. */
@@ -38,11 +38,17 @@ export async function declareRelations(
   if (wanted.some((r) => r.to === fromNodeId)) {
     throw new InvalidArgumentError('a cell cannot relate to itself', [{ path: 'relations', message: 'to names the cell itself' }]);
   }
-  const readable = await readableCellIds(tx, principal.tenantId, [...new Set(wanted.map((r) => r.to))], readableProjects(principal));
+  const { readable, held, added } = await declareRelationRows(tx, {
+    tenantId: principal.tenantId,
+    fromNodeId,
+    relations: wanted,
+    projects: readableProjects(principal),
+    createdBy: principal.agent,
+    now,
+  });
+  // Nothing written survives a refusal: the caller's transaction rolls back.
   const unreadable = wanted.find((r) => !readable.has(r.to));
   if (unreadable !== undefined) throw new NotFoundError('cell', unreadable.to);
-  const held = await countRelationsFrom(tx, principal.tenantId, fromNodeId);
-  const added = await insertRelations(tx, principal.tenantId, fromNodeId, wanted, principal.agent, now);
   if (held + added.length > MAX_RELATIONS_PER_CELL) {
     throw new InvalidArgumentError(`a cell declares at most ${MAX_RELATIONS_PER_CELL} relations; this one would hold ${held + added.length}`, [
       { path: 'relations', message: `at most ${MAX_RELATIONS_PER_CELL} relations per cell` },
