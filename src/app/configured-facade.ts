@@ -37,7 +37,7 @@ export function createConfiguredFacade(wiring: FacadeWiring): ManagedMemoryFacad
 /** The facade's slices of the configuration (limits, inbox bounds, import spool, restatement), plus what the caller adds. */
 function facadeConfigFrom(config: HyphaeConfig, extra: Partial<FacadeConfig> = {}): Partial<FacadeConfig> {
   const { maxInboxDiffs, diffRetentionDays } = config.gossip;
-  const { restatementSimilarity, feedbackLearning } = config.cells;
+  const { restatementSimilarity, feedbackLearning, retentionDefaults } = config.cells;
   return {
     ...config.limits,
     maxInboxDiffs,
@@ -47,6 +47,7 @@ function facadeConfigFrom(config: HyphaeConfig, extra: Partial<FacadeConfig> = {
     ...config.feedback,
     // Unset: the embedder's own similarity (defaultRestatementSimilarityFor).
     ...(restatementSimilarity === undefined ? {} : { restatementSimilarity }),
+    retentionDefaults,
     ...extra,
   };
 }

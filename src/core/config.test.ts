@@ -139,6 +139,14 @@ describe('loadConfig', () => {
     for (const bad of ['1.5', '-0.2', 'high', '0,9']) expect(() => loadConfig({ HYPHAE_DEDUP_SIMILARITY: bad }), bad).toThrow(InvalidArgumentError);
   });
 
+  it('reads the default retention per cell type: unset keeps every type, a bad entry names the variable', () => {
+    expect(loadConfig({}).cells.retentionDefaults).toEqual({});
+    expect(loadConfig({ HYPHAE_RETENTION_DEFAULTS: 'Task=30d,Context=12h' }).cells.retentionDefaults).toEqual({ Task: 2_592_000, Context: 43_200 });
+    for (const bad of ['Task=30', 'Chore=1d', 'Task=0d', 'Task=1d,Task=2d']) {
+      expect(() => loadConfig({ HYPHAE_RETENTION_DEFAULTS: bad }), bad).toThrow(/HYPHAE_RETENTION_DEFAULTS/);
+    }
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ HYPHAE_DATABASE_URL: '' }).database.embedded).toBe(true);
   });

@@ -38,6 +38,7 @@ export const memoryNodeSchema = z
     corroborations: z.int().min(0).describe('Stores that restated this cell and reinforced it instead of writing their own'),
     stated_by: z.array(z.string()).min(1).describe('The agents who stated it: its author first, then each agent that restated it'),
     trust: z.number().min(0).max(1).describe("Its author's trust, raised by each further agent that restated it"),
+    expires_at: timestampSchema.nullable().describe('When it is forgotten (expires_at, ttl_seconds or its type\'s default retention); null: kept'),
   })
   .describe('A stored memory cell');
 
@@ -92,6 +93,10 @@ export const diffSchema = z
     created_at: timestampSchema,
     supersedes: uuidSchema.nullable().describe('On an `updated` diff: the node that node_id supersedes'),
     source_id: z.string().nullable().describe('When the change is a document (a source, docs/sources.md): its source_id, node_id its best-matching chunk and preview its title; null for a cell'),
+    expires_at: timestampSchema
+      .nullable()
+      .optional()
+      .describe('When the cell it tells of expires; from then the diff shows no preview and is no longer pushed (docs/expiry.md); null: kept'),
   })
   .describe('A change gossiped to a beacon owner');
 

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { CELL_TYPES, LAYERS, SEARCH_MODES } from './cell-types.js';
+import { MAX_TTL_SECONDS, MIN_TTL_SECONDS } from './expiry.js';
 import { isClientIdempotencyKey, RESERVED_KEY_MESSAGE } from './idempotency-keys.js';
 import { GRAPH_CONTEXT_PER_HIT, relationsInputSchema } from './relation-schemas.js';
 import { DEFAULT_TRUST } from './principal.js';
@@ -21,6 +22,21 @@ const storableText = (min: number, max?: number): z.ZodString => {
 export const timestampInputSchema = z.iso
   .datetime({ offset: true })
   .refine(isStorableTimestamp, 'must be a real date and time in years 0001–9999 with an offset within ±15:59');
+
+/** When a stored item is forgotten (docs/expiry.md): an instant or a lifetime, at most one; without either its type's default retention applies. */
+export function expiryFields(what: string): { expires_at: z.ZodOptional<z.ZodType<string>>; ttl_seconds: z.ZodOptional<z.ZodInt> } {
+  return {
+    expires_at: timestampInputSchema
+      .optional()
+      .describe(`When this ${what} is forgotten: a future RFC 3339 instant at most 100 years ahead; from then no read returns it, and maintenance deletes it. Not with ttl_seconds`),
+    ttl_seconds: z
+      .int()
+      .min(MIN_TTL_SECONDS)
+      .max(MAX_TTL_SECONDS)
+      .optional()
+      .describe(`Seconds this ${what} is kept (1 to 3155760000, 100 years); then no read returns it. Not with expires_at`),
+  };
+}
 
 export const cellTypeSchema = z.enum(CELL_TYPES).describe('Kind of memory cell');
 export const layerSchema = z.enum(LAYERS).describe('L0 raw cells, L1 scene consolidations, L2 promoted durable knowledge');
@@ -66,6 +82,7 @@ export const storeInputSchema = z.strictObject({
     .optional()
     .describe('node_id of a current cell of your current project that this one replaces (e.g. a reversed Decision): the old one stops being recalled, is kept in its history, and agents told about it hear of the change'),
   relations: relationsInputSchema.optional(),
+  ...expiryFields('memory'),
 });
 
 /** An agent's name: one rule wherever a name enters (core/text-rules.ts isAgentName). */

@@ -21,6 +21,7 @@ export function toDiff(row: DiffRow): Diff {
     created_at: row.created_at,
     supersedes: row.supersedes ?? null,
     source_id: row.source_id ?? null,
+    expires_at: row.expires_at ?? null,
   };
 }
 

@@ -24,6 +24,8 @@ export interface ChangedCell {
   readonly content: string;
   /** Set when the change is a source's chunk, told as the document (its diff names the source). */
   readonly sourceId?: string;
+  /** When the cell expires (RFC 3339); its diffs carry it so reads and pushes drop its text then. */
+  readonly expiresAt?: string | null;
 }
 
 export interface WrittenDiff {
@@ -76,6 +78,7 @@ export async function writeDiffs(
         preview,
         supersedes,
         sourceId: cell.sourceId ?? null,
+        expiresAt: cell.expiresAt ?? null,
       },
     ]);
     // Under the inbox row lock allocateInboxSeqs holds: seqs are gap-free, so the oldest kept is seq - max + 1.

@@ -2,6 +2,7 @@
 import { INTROSPECTION_CACHE_MS } from '../auth/oauth/token-introspection.js';
 import type { SearchMode } from '../core/cell-types.js';
 import { DEFAULT_CONFIG, type HyphaeConfig } from '../core/config.js';
+import type { RetentionDefaults } from '../core/expiry.js';
 import { DEFAULT_ENERGY_TABLE, DEFAULT_PROMOTION_POLICY, type EnergyTable, type PromotionPolicy } from '../core/energy.js';
 
 /** The facade's slices of the process configuration (src/core/config/memory-settings.ts, feedback-settings.ts): limits, inbox bounds, import spool, the recall log. */
@@ -39,6 +40,8 @@ export interface FacadeConfig extends ConfiguredFacadeSettings {
   readonly hybridWeights: HybridWeights;
   /** Learning from ground truth (docs/feedback-learning.md): feedback records evidence and recall reads it; off, neither. */
   readonly feedbackLearning: boolean;
+  /** Seconds a cell of a type is kept when its store names no expiry (HYPHAE_RETENTION_DEFAULTS); a type absent is kept. */
+  readonly retentionDefaults: RetentionDefaults;
 }
 
 export interface HybridWeights {
@@ -68,6 +71,7 @@ const DEFAULT_FACADE_CONFIG: FacadeConfig = {
   recallMode: 'hybrid',
   hybridWeights: { identifier: 0.2, text: 0 },
   feedbackLearning: DEFAULT_CONFIG.cells.feedbackLearning,
+  retentionDefaults: {},
 };
 
 /**

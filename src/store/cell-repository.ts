@@ -2,7 +2,7 @@
 import type { CellType, Layer } from '../core/cell-types.js';
 import type { SourceRef } from '../core/entities.js';
 import { identifierTokens } from '../core/identifier-tokens.js';
-import { CellConditions, type Validity } from './cell-conditions.js';
+import { CellConditions, liveRow, type Validity } from './cell-conditions.js';
 import { CELL_COLUMNS, cellColumns, withEmbedding, type CellRow, type CellWithEmbedding } from './cell-row.js';
 import type { Queryable } from './db.js';
 import { keysetPage, type KeysetPosition } from './sql/keyset-page.js';
@@ -28,6 +28,8 @@ export interface NewCell {
   readonly supersedes?: string | null;
   /** The author's trust (its key's); restatements by other agents raise it. */
   readonly trust: number;
+  /** When the cell is forgotten (docs/expiry.md); null or absent: kept. */
+  readonly expiresAt?: Date | null;
   readonly embedding: VectorParam;
   readonly now: Date;
 }
@@ -41,8 +43,8 @@ export async function insertCell(q: Queryable, cell: NewCell): Promise<CellRow |
     `WITH cell AS (
        INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, scene_id, session_id, source_agent,
          source_ref, metadata, idempotency_key, layer, origin_node_id, embedding, reinforced_at, created_at, updated_at,
-         valid_from, supersedes, trust)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14, $15::vector, $16, $16, $16, $16, $17, $18)
+         valid_from, supersedes, trust, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14, $15::vector, $16, $16, $16, $16, $17, $18, $21)
        ON CONFLICT (tenant_id, source_agent, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
        RETURNING *),
      terms AS (INSERT INTO cell_tenant_terms (node_id, terms) SELECT node_id, ${cellTermsOf('$20::text', '$4', '$19::text[]')} FROM cell)
@@ -68,14 +70,18 @@ export async function insertCell(q: Queryable, cell: NewCell): Promise<CellRow |
       cell.trust,
       identifierTokens(cell.content),
       tenantTermPrefix(cell.tenantId),
+      cell.expiresAt?.toISOString() ?? null,
     ],
   );
   return result.rows[0] ?? null;
 }
 
-/** The cell, row-locked for the rest of the transaction (supersession reads and closes it). */
+/** The cell, row-locked for the rest of the transaction (supersession reads and closes it); null when gone or expired. */
 export async function lockCell(q: Queryable, tenantId: string, nodeId: string): Promise<CellRow | null> {
-  const result = await q.query<CellRow>(`SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND node_id = $2 FOR UPDATE`, [tenantId, nodeId]);
+  const result = await q.query<CellRow>(`SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND node_id = $2 AND ${liveRow()} FOR UPDATE`, [
+    tenantId,
+    nodeId,
+  ]);
   return result.rows[0] ?? null;
 }
 
@@ -109,7 +115,7 @@ export async function cellHistory(q: Queryable, tenantId: string, nodeId: string
          JOIN forward ON c.tenant_id = $1 AND c.node_id = forward.superseded_by AND c.supersedes = forward.node_id
        ),
        chain AS (SELECT node_id, depth FROM back UNION SELECT node_id, depth FROM forward)
-     SELECT ${CELL_COLUMNS} FROM cells JOIN chain USING (node_id) WHERE cells.tenant_id = $1 ORDER BY chain.depth`,
+     SELECT ${CELL_COLUMNS} FROM cells JOIN chain USING (node_id) WHERE cells.tenant_id = $1 AND ${liveRow('cells')} ORDER BY chain.depth`,
     [tenantId, nodeId],
   );
   return result.rows;
@@ -118,7 +124,7 @@ export async function cellHistory(q: Queryable, tenantId: string, nodeId: string
 /** The cell a store with this key wrote — or reinforced (reinforcement_keys): its replay returns that cell. */
 export async function findCellByIdempotencyKey(q: Queryable, tenantId: string, agent: string, key: string): Promise<CellRow | null> {
   const result = await q.query<CellRow>(
-    `SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND (
+    `SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND ${liveRow()} AND (
        (source_agent = $2 AND idempotency_key = $3)
        OR node_id = (SELECT r.node_id FROM reinforcement_keys r WHERE r.tenant_id = $1 AND r.agent = $2 AND r.idempotency_key = $3))
      LIMIT 1`,
@@ -128,13 +134,13 @@ export async function findCellByIdempotencyKey(q: Queryable, tenantId: string, a
 }
 
 export async function findCell(q: Queryable, tenantId: string, nodeId: string): Promise<CellRow | null> {
-  const result = await q.query<CellRow>(`SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND node_id = $2`, [tenantId, nodeId]);
+  const result = await q.query<CellRow>(`SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND node_id = $2 AND ${liveRow()}`, [tenantId, nodeId]);
   return result.rows[0] ?? null;
 }
 
 export async function findCells(q: Queryable, tenantId: string, nodeIds: readonly string[]): Promise<CellRow[]> {
   if (nodeIds.length === 0) return [];
-  const result = await q.query<CellRow>(`SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND node_id = ANY($2::uuid[])`, [
+  const result = await q.query<CellRow>(`SELECT ${CELL_COLUMNS} FROM cells WHERE tenant_id = $1 AND node_id = ANY($2::uuid[]) AND ${liveRow()}`, [
     tenantId,
     nodeIds,
   ]);
@@ -249,7 +255,8 @@ export async function insertPromotedCopy(
   now: Date,
 ): Promise<CellWithEmbedding | null> {
   const claimed = await q.query(
-    `UPDATE cells SET promoted_node_id = $3 WHERE tenant_id = $1 AND node_id = $2 AND promoted_node_id IS NULL AND layer = 'L0' AND valid_until IS NULL`,
+    `UPDATE cells SET promoted_node_id = $3
+     WHERE tenant_id = $1 AND node_id = $2 AND promoted_node_id IS NULL AND layer = 'L0' AND valid_until IS NULL AND ${liveRow()}`,
     [tenantId, originId, copyId],
   );
   if (claimed.rowCount === 0) return null;
@@ -257,9 +264,9 @@ export async function insertPromotedCopy(
     `WITH copy AS (
        INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, scene_id, session_id, source_agent,
          source_ref, metadata, layer, origin_node_id, embedding, reinforced_at, created_at, updated_at,
-         corroborations, corroborators, trust)
+         corroborations, corroborators, trust, expires_at)
        SELECT $3, tenant_id, project, content, cell_type, salience, NULL, NULL, source_agent,
-         source_ref, metadata, 'L2', node_id, embedding, $4, $4, $4, corroborations, corroborators, trust
+         source_ref, metadata, 'L2', node_id, embedding, $4, $4, $4, corroborations, corroborators, trust, expires_at
        FROM cells WHERE tenant_id = $1 AND node_id = $2
        RETURNING *),
      terms AS (INSERT INTO cell_tenant_terms (node_id, terms) SELECT copy.node_id, t.terms FROM copy JOIN cell_tenant_terms t ON t.node_id = copy.origin_node_id)
@@ -273,7 +280,7 @@ export async function insertPromotedCopy(
 export async function sceneMemberCells(q: Queryable, tenantId: string, sceneId: string, limit: number): Promise<CellRow[]> {
   const result = await q.query<CellRow>(
     `SELECT ${cellColumns('newest')} FROM (
-       SELECT * FROM cells WHERE tenant_id = $1 AND scene_id = $2 AND layer = 'L0' AND valid_until IS NULL
+       SELECT * FROM cells WHERE tenant_id = $1 AND scene_id = $2 AND layer = 'L0' AND valid_until IS NULL AND ${liveRow()}
         ORDER BY created_at DESC, node_id DESC LIMIT $3
      ) AS newest ORDER BY newest.created_at, newest.node_id`,
     [tenantId, sceneId, limit],

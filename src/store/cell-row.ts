@@ -27,7 +27,8 @@ export function cellColumns(t = ''): string {
   ${isoText(c('created_at'))} AS created_at, ${isoText(c('updated_at'))} AS updated_at,
   ${isoText(c('valid_from'))} AS valid_from, ${isoText(c('valid_until'))} AS valid_until,
   ${c('supersedes')}::text AS supersedes, ${c('superseded_by')}::text AS superseded_by,
-  ${c('corroborations')} AS corroborations, ${c('corroborators')} AS corroborators, ${c('trust')} AS trust`;
+  ${c('corroborations')} AS corroborations, ${c('corroborators')} AS corroborators, ${c('trust')} AS trust,
+  ${isoText(c('expires_at'))} AS expires_at`;
 }
 
 export const CELL_COLUMNS = cellColumns();

@@ -2,6 +2,7 @@
 import type { CellType, DiffOp } from '../core/cell-types.js';
 import type { Diff } from '../core/entities.js';
 import type { Queryable } from './db.js';
+import { liveRow } from './cell-conditions.js';
 import { isoText } from './sql-time.js';
 
 /** A diff as stored is its wire shape: the columns come out of SQL as they go on the wire. */
@@ -13,10 +14,14 @@ export type DeliveryRow = DiffRow & {
   readonly recipient_agent: string;
 };
 
-/** The columns of a diff as every statement returns them; both drivers read int8 and real as JS numbers. */
+/**
+ * The columns of a diff as every statement returns them; both drivers read int8 and real as JS
+ * numbers. A diff of an expired cell shows no preview (docs/expiry.md): its text is gone from every read.
+ */
 const DIFF_COLUMNS = `diff_id::text AS diff_id, seq, op, node_id::text AS node_id, beacon_id::text AS beacon_id,
   similarity, cell_type, salience AS salience, source_agent, project, scene_id::text AS scene_id,
-  preview, ${isoText('created_at')} AS created_at, supersedes::text AS supersedes, source_id`;
+  CASE WHEN ${liveRow()} THEN preview ELSE '' END AS preview, ${isoText('created_at')} AS created_at, supersedes::text AS supersedes, source_id,
+  ${isoText('expires_at')} AS expires_at`;
 
 /** A diff's columns and its addressing (DeliveryRow). */
 export const DELIVERY_COLUMNS = `tenant_id, recipient_agent, ${DIFF_COLUMNS}`;
@@ -52,6 +57,8 @@ export interface NewDiff {
   readonly supersedes: string | null;
   /** The source when the diff tells of a document; null for a cell. */
   readonly sourceId: string | null;
+  /** When the cell it tells of expires (RFC 3339); null or absent: kept. */
+  readonly expiresAt?: string | null;
 }
 
 /**
@@ -79,6 +86,7 @@ export async function insertInboxDiffs(q: Queryable, tenantId: string, agent: st
       preview: d.preview,
       supersedes: d.supersedes,
       source_id: d.sourceId,
+      expires_at: d.expiresAt ?? null,
     })),
   );
   const result = await q.query<DiffRow>(
@@ -87,12 +95,12 @@ export async function insertInboxDiffs(q: Queryable, tenantId: string, agent: st
        FROM diffs WHERE tenant_id = $1 AND recipient_agent = $2
      )
      INSERT INTO diffs (diff_id, tenant_id, recipient_agent, seq, op, node_id, beacon_id, similarity, cell_type, salience,
-       source_agent, project, scene_id, preview, created_at, supersedes, source_id)
+       source_agent, project, scene_id, preview, created_at, supersedes, source_id, expires_at)
      SELECT d.diff_id, $1, $2, d.seq, d.op, d.node_id, d.beacon_id, d.similarity, d.cell_type, d.salience,
-       d.source_agent, d.project, d.scene_id, d.preview, base.t + d.ord * interval '1 microsecond', d.supersedes, d.source_id
+       d.source_agent, d.project, d.scene_id, d.preview, base.t + d.ord * interval '1 microsecond', d.supersedes, d.source_id, d.expires_at
      FROM jsonb_to_recordset($3::jsonb) AS d(ord integer, diff_id uuid, seq bigint, op text, node_id uuid, beacon_id uuid,
        similarity real, cell_type text, salience real, source_agent text, project text, scene_id uuid, preview text,
-       supersedes uuid, source_id text)
+       supersedes uuid, source_id text, expires_at timestamptz)
      CROSS JOIN base
      RETURNING ${DIFF_COLUMNS}`,
     [tenantId, agent, batch],

@@ -5,6 +5,7 @@
  * whole (keys, inbox positions and their diffs) is left out of a project's export.
  */
 import type { ExportRecordType } from '../core/export-format.js';
+import { liveRow } from './cell-conditions.js';
 import type { Queryable } from './db.js';
 import { SqlConditions } from './sql/conditions.js';
 import { isoText } from './sql-time.js';
@@ -30,6 +31,8 @@ interface RecordQuery {
   readonly key: readonly { readonly sql: string; readonly type: string; readonly field: string }[];
   /** Whether a project export holds this record type, and through which column. */
   readonly project: 'column' | 'none' | 'tenant-level';
+  /** The expiry condition of a record type that expires (docs/expiry.md): an expired record is not exported. */
+  readonly live?: string;
 }
 
 const iso = (column: string): string => isoText(column);
@@ -81,6 +84,7 @@ const RECORD_QUERIES: Readonly<Record<ExportRecordType, RecordQuery>> = {
       { sql: 't.source_id', type: 'text', field: 'source_id' },
     ],
     project: 'column',
+    live: liveRow('t'),
   },
   cell: {
     from: 'cells t',
@@ -97,10 +101,11 @@ const RECORD_QUERIES: Readonly<Record<ExportRecordType, RecordQuery>> = {
       ${withVectors ? ', t.embedding::text AS embedding' : ''}`,
     key: [{ sql: 't.node_id', type: 'uuid', field: 'node_id' }],
     project: 'column',
+    live: liveRow('t'),
   },
   // Its project is its cell's: a project's export holds the corroborations of its cells.
   corroboration: {
-    from: '(SELECT k.*, c.project FROM corroborations k JOIN cells c ON c.node_id = k.node_id) t',
+    from: `(SELECT k.*, c.project FROM corroborations k JOIN cells c ON c.node_id = k.node_id AND ${liveRow('c')}) t`,
     columns: () => `t.tenant_id AS tenant, t.corroboration_id::text AS corroboration_id, t.node_id::text AS node_id, t.agent, t.content,
       t.salience, t.scene_id::text AS scene_id, t.session_id::text AS session_id, t.source_ref, t.metadata, t.similarity,
       ${iso('t.created_at')} AS created_at`,
@@ -132,7 +137,7 @@ const RECORD_QUERIES: Readonly<Record<ExportRecordType, RecordQuery>> = {
     from: 'diffs t JOIN inboxes i ON i.tenant_id = t.tenant_id AND i.agent = t.recipient_agent AND t.seq > i.cursor_seq',
     columns: () => `t.tenant_id AS tenant, t.recipient_agent, t.diff_id::text AS diff_id, t.seq, t.op, t.node_id::text AS node_id,
       t.beacon_id::text AS beacon_id, t.similarity, t.cell_type, t.salience, t.source_agent, t.project, t.scene_id::text AS scene_id,
-      t.preview, t.supersedes::text AS supersedes, ${iso('t.created_at')} AS created_at, t.source_id`,
+      CASE WHEN ${liveRow('t')} THEN t.preview ELSE '' END AS preview, t.supersedes::text AS supersedes, ${iso('t.created_at')} AS created_at, t.source_id`,
     key: [
       { sql: 't.tenant_id', type: 'text', field: 'tenant' },
       { sql: 't.recipient_agent', type: 'text', field: 'recipient_agent' },
@@ -155,7 +160,7 @@ export async function exportPage(
   options: { readonly withVectors: boolean; readonly after: ExportPosition | null; readonly limit: number },
 ): Promise<ExportRow[]> {
   const spec = RECORD_QUERIES[type];
-  const where = new SqlConditions([], ['TRUE']);
+  const where = new SqlConditions([], [spec.live ?? 'TRUE']);
   where.add((n) => `t.tenant_id = $${n}`, scope.tenantId ?? undefined);
   if (spec.project === 'column') where.add((n) => `t.project = $${n}`, scope.project ?? undefined);
   if (options.after !== null) {

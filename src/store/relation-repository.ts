@@ -1,5 +1,6 @@
 /** SQL for explicit relations between cells (migration 0016, docs/relations.md). Every statement is scoped by tenant_id. */
 import type { Relation, RelationInput } from '../core/relation-schemas.js';
+import { liveRow } from './cell-conditions.js';
 import type { Queryable } from './db.js';
 
 export interface DeclaredRelations {
@@ -33,7 +34,7 @@ export async function declareRelationRows(
     `WITH wanted AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS r(to_node_id uuid, relation_type text)),
      readable AS (
        SELECT node_id FROM cells
-       WHERE tenant_id = $1 AND node_id IN (SELECT to_node_id FROM wanted) AND ($4::text[] IS NULL OR project = ANY($4::text[]))
+       WHERE tenant_id = $1 AND node_id IN (SELECT to_node_id FROM wanted) AND ($4::text[] IS NULL OR project = ANY($4::text[])) AND ${liveRow()}
        ORDER BY node_id FOR SHARE),
      added AS (
        INSERT INTO cell_relations (tenant_id, from_node_id, to_node_id, relation_type, created_by, created_at)
@@ -74,7 +75,7 @@ export async function deleteRelation(q: Queryable, tenantId: string, fromNodeId:
 export async function relationsFrom(q: Queryable, tenantId: string, fromNodeId: string, projects: readonly string[] | null): Promise<Relation[]> {
   const result = await q.query<Relation>(
     `SELECT r.from_node_id::text AS "from", r.to_node_id::text AS "to", r.relation_type AS type
-     FROM cell_relations r JOIN cells c ON c.node_id = r.to_node_id AND c.tenant_id = $1
+     FROM cell_relations r JOIN cells c ON c.node_id = r.to_node_id AND c.tenant_id = $1 AND ${liveRow('c')}
      WHERE r.tenant_id = $1 AND r.from_node_id = $2 AND ($3::text[] IS NULL OR c.project = ANY($3::text[]))
      ORDER BY r.created_at, r.to_node_id, r.relation_type`,
     [tenantId, fromNodeId, projects],

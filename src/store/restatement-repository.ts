@@ -26,7 +26,8 @@ export async function restatedCell(
   where: { readonly tenantId: string; readonly project: string; readonly cellType: CellType; readonly content: string },
   vector: VectorParam | null,
 ): Promise<RestatedCell | null> {
-  const current = `tenant_id = $1 AND project = $2 AND cell_type = $3 AND layer = 'L0' AND valid_until IS NULL`;
+  // An expiring cell is never restated: the restatement's text would outlive its expiry, or its own store's wish (docs/expiry.md).
+  const current = `tenant_id = $1 AND project = $2 AND cell_type = $3 AND layer = 'L0' AND valid_until IS NULL AND expires_at IS NULL`;
   const identical = `SELECT node_id::text AS node_id, content, 1::float8 AS similarity, true AS identical FROM cells
      WHERE ${current} AND hyphae_statement_key(content) = hyphae_statement_key($4) LIMIT 1`;
   const params: unknown[] = [where.tenantId, where.project, where.cellType, where.content];
@@ -73,7 +74,7 @@ export async function recordRestatement(q: Queryable, restatement: Restatement):
        UPDATE cells SET corroborations = corroborations + 1, reinforced_at = $5, updated_at = $5,
          corroborators = CASE WHEN $3 = source_agent OR $3 = ANY(corroborators) THEN corroborators ELSE corroborators || $3::text END,
          trust = CASE WHEN $3 = source_agent OR $3 = ANY(corroborators) THEN trust ELSE 1 - (1 - trust) * (1 - $4::real) END
-       WHERE tenant_id = $1 AND node_id = $2 AND valid_until IS NULL
+       WHERE tenant_id = $1 AND node_id = $2 AND valid_until IS NULL AND expires_at IS NULL
        RETURNING *),
      recorded AS (
        INSERT INTO corroborations (corroboration_id, tenant_id, node_id, agent, content, salience, scene_id, session_id, source_ref, metadata, similarity, created_at)

@@ -1,5 +1,6 @@
 /** SQL for scenes. Every statement is scoped by tenant_id. */
 import type { Scene } from '../core/entities.js';
+import { liveRow } from './cell-conditions.js';
 import type { Queryable } from './db.js';
 import { SqlConditions } from './sql/conditions.js';
 import { keysetPage, type KeysetPosition } from './sql/keyset-page.js';
@@ -12,7 +13,7 @@ export type SceneRow = Omit<Scene, 'consolidated'> & {
 };
 
 const SCENE_COLUMNS = `s.scene_id::text AS scene_id, s.project, s.title, s.created_by, ${isoText('s.created_at')} AS created_at,
-  (SELECT count(*) FROM cells c WHERE c.tenant_id = s.tenant_id AND c.scene_id = s.scene_id)::int AS cell_count,
+  (SELECT count(*) FROM cells c WHERE c.tenant_id = s.tenant_id AND c.scene_id = s.scene_id AND ${liveRow('c')})::int AS cell_count,
   CASE WHEN s.consolidated_at IS NULL THEN NULL ELSE ${isoText('s.consolidated_at')} END AS consolidated_at,
   s.consolidated_node_id::text AS consolidated_node_id`;
 

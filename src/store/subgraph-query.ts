@@ -4,11 +4,12 @@
  * PostgreSQL and PGlite alike). Each step of the recursion is one BFS level held as arrays (the
  * level's members in order, how each was reached, everything seen so far), so a node is visited
  * once whatever the cycles. A node the caller may not read (another tenant, a project outside
- * `projects`) is filtered where it is found: it is neither a member nor walked through.
+ * `projects`, an expired cell or source) is filtered where it is found: it is neither a member nor walked through.
  *
  * Nodes are keyed as text: `cell:<uuid>`, `scene:<uuid>`, `session:<uuid>`,
  * `corroboration:<uuid>`, `source:<project>:<source_id>` (a project name holds no ':').
  */
+import { liveRow } from './cell-conditions.js';
 import type { Db, Queryable } from './db.js';
 
 export interface SubgraphRequest {
@@ -57,21 +58,21 @@ function edgesOf(frontier: string): string {
   return `
     SELECT f.pos, f.key AS via, e.from_key, e.to_key, e.type, e.other, e.other_tenant, e.other_project
     FROM ${frontier}
-    CROSS JOIN LATERAL (SELECT * FROM cells c0 WHERE c0.node_id = ${uuidOf('f.key', 'cell')} AND c0.tenant_id = $1 OFFSET 0) c
+    CROSS JOIN LATERAL (SELECT * FROM cells c0 WHERE c0.node_id = ${uuidOf('f.key', 'cell')} AND c0.tenant_id = $1 AND ${liveRow('c0')} OFFSET 0) c
     CROSS JOIN LATERAL (
       SELECT f.key AS from_key, ${cellKey('n')} AS to_key, r.relation_type AS type, ${cellKey('n')} AS other, n.tenant_id AS other_tenant, n.project AS other_project
-        FROM cell_relations r JOIN cells n ON n.node_id = r.to_node_id WHERE r.from_node_id = c.node_id
+        FROM cell_relations r JOIN cells n ON n.node_id = r.to_node_id AND ${liveRow('n')} WHERE r.from_node_id = c.node_id
       UNION ALL
       SELECT ${cellKey('n')}, f.key, r.relation_type, ${cellKey('n')}, n.tenant_id, n.project
-        FROM cell_relations r JOIN cells n ON n.node_id = r.from_node_id WHERE r.to_node_id = c.node_id
+        FROM cell_relations r JOIN cells n ON n.node_id = r.from_node_id AND ${liveRow('n')} WHERE r.to_node_id = c.node_id
       UNION ALL
-      SELECT f.key, ${cellKey('n')}, 'supersedes', ${cellKey('n')}, n.tenant_id, n.project FROM cells n WHERE n.node_id = c.supersedes
+      SELECT f.key, ${cellKey('n')}, 'supersedes', ${cellKey('n')}, n.tenant_id, n.project FROM cells n WHERE ${liveRow('n')} AND n.node_id = c.supersedes
       UNION ALL
-      SELECT ${cellKey('n')}, f.key, 'supersedes', ${cellKey('n')}, n.tenant_id, n.project FROM cells n WHERE n.node_id = c.superseded_by
+      SELECT ${cellKey('n')}, f.key, 'supersedes', ${cellKey('n')}, n.tenant_id, n.project FROM cells n WHERE ${liveRow('n')} AND n.node_id = c.superseded_by
       UNION ALL
-      SELECT f.key, ${cellKey('n')}, 'promoted_from', ${cellKey('n')}, n.tenant_id, n.project FROM cells n WHERE n.node_id = c.origin_node_id
+      SELECT f.key, ${cellKey('n')}, 'promoted_from', ${cellKey('n')}, n.tenant_id, n.project FROM cells n WHERE ${liveRow('n')} AND n.node_id = c.origin_node_id
       UNION ALL
-      SELECT ${cellKey('n')}, f.key, 'promoted_from', ${cellKey('n')}, n.tenant_id, n.project FROM cells n WHERE n.node_id = c.promoted_node_id
+      SELECT ${cellKey('n')}, f.key, 'promoted_from', ${cellKey('n')}, n.tenant_id, n.project FROM cells n WHERE ${liveRow('n')} AND n.node_id = c.promoted_node_id
       UNION ALL
       SELECT f.key, 'scene:' || s.scene_id, 'in_scene', 'scene:' || s.scene_id, s.tenant_id, s.project
         FROM scenes s WHERE s.tenant_id = c.tenant_id AND s.scene_id = c.scene_id
@@ -83,37 +84,37 @@ function edgesOf(frontier: string): string {
         FROM corroborations k WHERE k.tenant_id = c.tenant_id AND k.node_id = c.node_id
       UNION ALL
       SELECT f.key, 'source:' || s.project || ':' || s.source_id, 'chunk_of', 'source:' || s.project || ':' || s.source_id, s.tenant_id, s.project
-        FROM sources s WHERE s.tenant_id = c.tenant_id AND s.project = c.project AND s.source_id = c.source_id
+        FROM sources s WHERE ${liveRow('s')} AND s.tenant_id = c.tenant_id AND s.project = c.project AND s.source_id = c.source_id
       UNION ALL
       SELECT f.key, ${cellKey('n')}, 'next_chunk', ${cellKey('n')}, n.tenant_id, n.project FROM cells n
-        WHERE n.tenant_id = c.tenant_id AND n.project = c.project AND n.source_id = c.source_id AND n.chunk_index = c.chunk_index + 1
+        WHERE ${liveRow('n')} AND n.tenant_id = c.tenant_id AND n.project = c.project AND n.source_id = c.source_id AND n.chunk_index = c.chunk_index + 1
       UNION ALL
       SELECT ${cellKey('n')}, f.key, 'next_chunk', ${cellKey('n')}, n.tenant_id, n.project FROM cells n
-        WHERE n.tenant_id = c.tenant_id AND n.project = c.project AND n.source_id = c.source_id AND n.chunk_index = c.chunk_index - 1
+        WHERE ${liveRow('n')} AND n.tenant_id = c.tenant_id AND n.project = c.project AND n.source_id = c.source_id AND n.chunk_index = c.chunk_index - 1
       UNION ALL
       -- A conversation is a thread: each later turn links to its first one.
       SELECT f.key, ${cellKey('n')}, 'same_thread', ${cellKey('n')}, n.tenant_id, n.project FROM cells n
         JOIN sources s ON s.tenant_id = n.tenant_id AND s.project = n.project AND s.source_id = n.source_id AND s.format = 'conversation'
-        WHERE c.chunk_index > 0 AND n.tenant_id = c.tenant_id AND n.project = c.project AND n.source_id = c.source_id AND n.chunk_index = 0
+        WHERE ${liveRow('n')} AND c.chunk_index > 0 AND n.tenant_id = c.tenant_id AND n.project = c.project AND n.source_id = c.source_id AND n.chunk_index = 0
       UNION ALL
       SELECT ${cellKey('n')}, f.key, 'same_thread', ${cellKey('n')}, n.tenant_id, n.project FROM cells n
         JOIN sources s ON s.tenant_id = n.tenant_id AND s.project = n.project AND s.source_id = n.source_id AND s.format = 'conversation'
-        WHERE c.chunk_index = 0 AND n.tenant_id = c.tenant_id AND n.project = c.project AND n.source_id = c.source_id AND n.chunk_index > 0
+        WHERE ${liveRow('n')} AND c.chunk_index = 0 AND n.tenant_id = c.tenant_id AND n.project = c.project AND n.source_id = c.source_id AND n.chunk_index > 0
     ) e
     UNION ALL
     SELECT f.pos, f.key, ${cellKey('n')}, f.key, 'in_scene', ${cellKey('n')}, n.tenant_id, n.project
-      FROM ${frontier} CROSS JOIN LATERAL (SELECT * FROM cells n0 WHERE n0.tenant_id = $1 AND n0.scene_id = ${uuidOf('f.key', 'scene')} OFFSET 0) n
+      FROM ${frontier} CROSS JOIN LATERAL (SELECT * FROM cells n0 WHERE n0.tenant_id = $1 AND ${liveRow('n0')} AND n0.scene_id = ${uuidOf('f.key', 'scene')} OFFSET 0) n
     UNION ALL
     SELECT f.pos, f.key, ${cellKey('n')}, f.key, 'in_session', ${cellKey('n')}, n.tenant_id, n.project
-      FROM ${frontier} CROSS JOIN LATERAL (SELECT * FROM cells n0 WHERE n0.tenant_id = $1 AND n0.session_id = ${uuidOf('f.key', 'session')} OFFSET 0) n
+      FROM ${frontier} CROSS JOIN LATERAL (SELECT * FROM cells n0 WHERE n0.tenant_id = $1 AND ${liveRow('n0')} AND n0.session_id = ${uuidOf('f.key', 'session')} OFFSET 0) n
     UNION ALL
     SELECT f.pos, f.key, ${cellKey('n')}, f.key, 'chunk_of', ${cellKey('n')}, n.tenant_id, n.project
       FROM ${frontier} CROSS JOIN LATERAL (
-        SELECT * FROM cells n0 WHERE n0.tenant_id = $1 AND n0.project = ${sourceProject('f.key')} AND n0.source_id = ${sourceId('f.key')} OFFSET 0) n
+        SELECT * FROM cells n0 WHERE n0.tenant_id = $1 AND ${liveRow('n0')} AND n0.project = ${sourceProject('f.key')} AND n0.source_id = ${sourceId('f.key')} OFFSET 0) n
     UNION ALL
     SELECT f.pos, f.key, ${cellKey('n')}, f.key, 'corroborated_by', ${cellKey('n')}, n.tenant_id, n.project
       FROM ${frontier} CROSS JOIN LATERAL (
-        SELECT n0.* FROM corroborations k JOIN cells n0 ON n0.node_id = k.node_id
+        SELECT n0.* FROM corroborations k JOIN cells n0 ON n0.node_id = k.node_id AND ${liveRow('n0')}
         WHERE k.tenant_id = $1 AND k.corroboration_id = ${uuidOf('f.key', 'corroboration')} OFFSET 0) n`;
 }
 
@@ -128,7 +129,7 @@ const idOf = (key: string): string =>
 const SUBGRAPH_SQL = `
 WITH RECURSIVE walk (depth, frontier, vias, rels, seen, total, truncated, edge_from, edge_to, edge_type) AS (
   SELECT 0, ARRAY['cell:' || c.node_id], ARRAY[NULL::text], ARRAY[NULL::text], ARRAY['cell:' || c.node_id], 1, false, '{}'::text[], '{}'::text[], '{}'::text[]
-  FROM cells c WHERE c.node_id = $3::uuid AND ${visible('c.tenant_id', 'c.project')}
+  FROM cells c WHERE c.node_id = $3::uuid AND ${liveRow('c')} AND ${visible('c.tenant_id', 'c.project')}
   UNION ALL
   SELECT w.depth + 1, level.keys, level.vias, level.rels, w.seen || level.keys, w.total + cardinality(level.keys), level.more,
     found.froms, found.tos, found.types

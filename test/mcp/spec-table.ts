@@ -10,7 +10,7 @@ export interface SpecRow {
 const SEARCH_CONTROLS = ['mode', 'metadata', 'source_agents', 'created_after', 'created_before', 'min_trust', 'recency_bias', 'kind', 'num_related_chunks', 'graph_context'];
 
 export const SPEC_TABLE: Readonly<Record<string, SpecRow>> = {
-  store: { args: ['content*', 'cell_type*', 'salience', 'scene_id', 'source_ref', 'metadata', 'idempotency_key', 'supersedes', 'relations'], readOnly: false, destructive: false, idempotent: false },
+  store: { args: ['content*', 'cell_type*', 'salience', 'scene_id', 'source_ref', 'metadata', 'idempotency_key', 'supersedes', 'relations', 'expires_at', 'ttl_seconds'], readOnly: false, destructive: false, idempotent: false },
   recall: { args: ['query*', 'k', 'cell_types', 'scene_id', ...SEARCH_CONTROLS], readOnly: true, destructive: false, idempotent: true },
   query: { args: ['query*', 'layer*', 'k', 'cell_types', 'scene_id', ...SEARCH_CONTROLS], readOnly: true, destructive: false, idempotent: true },
   open_session: { args: ['project*', 'title'], readOnly: false, destructive: false, idempotent: false },

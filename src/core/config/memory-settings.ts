@@ -1,5 +1,6 @@
 /** Settings of the memory itself: per-tenant limits, gossip, the Claude Code channel, sources, imports, restatement. */
 import { z } from 'zod';
+import { parseRetentionDefaults, type RetentionDefaults } from '../expiry.js';
 import { integer, onOff, urlString } from './setting-parsers.js';
 import { setting } from './setting.js';
 
@@ -128,5 +129,18 @@ export const cellSettings = {
     default: 'off',
     parse: onOff,
     doc: 'learning from ground truth: a judged query becomes evidence for its true cells, read by vector and hybrid recall; `off` neither records nor reads any ([docs/feedback-learning.md](docs/feedback-learning.md))',
+  }),
+  retentionDefaults: setting({
+    env: 'HYPHAE_RETENTION_DEFAULTS',
+    default: '',
+    parse: z.string().transform((text, ctx): RetentionDefaults => {
+      try {
+        return parseRetentionDefaults(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+        return z.NEVER;
+      }
+    }),
+    doc: 'how long cells of a type are kept when a store names no `expires_at` or `ttl_seconds`: `Type=<n><unit>,…` with units `s m h d w y`, each 1s–100y (e.g. `Task=30d,Context=12h`); a type not listed is kept ([docs/expiry.md](docs/expiry.md))',
   }),
 } as const;

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { PROMOTABLE_TYPES } from '../../core/cell-types.js';
 import type { PurgedProject, StoredNode } from '../../core/entities.js';
 import { ConflictError, InvalidArgumentError, NotFoundError } from '../../core/errors.js';
+import { expiryOf } from '../../core/expiry.js';
 import type { Principal } from '../../core/principal.js';
 import { forgetCellsInputSchema, purgeProjectInputSchema, storeInputSchema, type StoreInput } from '../../core/schemas.js';
 import type { WrittenDiff } from '../../mesh/diff-writer.js';
@@ -38,6 +39,8 @@ export function cellWriteOperations(ctx: FacadeContext): CellWriteOperations {
     async store(principal, raw): Promise<StoredNode> {
       const input = parseInput(storeInputSchema, raw);
       checkStoreLimits(input);
+      // Refused before anything is read or embedded; the transaction computes it again at the store's instant.
+      expiryOf(input, ctx.config.retentionDefaults[input.cell_type], ctx.clock());
       const key = input.idempotency_key ?? null;
       if (key !== null) {
         const existing = await findCellByIdempotencyKey(ctx.db, principal.tenantId, principal.agent, key);
@@ -130,7 +133,9 @@ async function writeStore(ctx: FacadeContext, tx: Queryable, principal: Principa
   // A replay whose original committed since the check before this transaction: return it, or it would reinforce its own cell.
   const replayed = key === null ? null : await findCellByIdempotencyKey(tx, principal.tenantId, principal.agent, key);
   if (replayed !== null) return { row: replayable(principal, replayed), diffs: [] };
-  if (superseded === null) {
+  const expiresAt = expiryOf(input, ctx.config.retentionDefaults[input.cell_type], now);
+  // An expiring store is its own cell: a restatement's text lives as long as the cell it reinforces (docs/expiry.md).
+  if (superseded === null && expiresAt === null) {
     if (ctx.config.restatementSimilarity !== null) await setTransactionEfSearch(tx, RESTATEMENT_EF_SEARCH);
     const candidate = {
       tenantId: principal.tenantId,
@@ -172,6 +177,7 @@ async function writeStore(ctx: FacadeContext, tx: Queryable, principal: Principa
       layer: 'L0',
       supersedes: superseded?.node_id ?? null,
       embedding,
+      expiresAt,
     },
     now,
   );

@@ -8,6 +8,7 @@ import type { GossipAgent, GossipEvent, Identity, QuotaUsage } from '../../core/
 import { recentGossipInputSchema, watchGossipInputSchema } from '../../core/console-schemas.js';
 import type { Diff } from '../../core/entities.js';
 import { ForbiddenError, UnavailableError } from '../../core/errors.js';
+import { hasExpired } from '../../core/expiry.js';
 import { hasRole, type Principal } from '../../core/principal.js';
 import { toDiff } from '../../mesh/diff-row.js';
 import { agentsWithActiveKeys, liveBeaconsPerAgent, openSessionsPerAgent, recentDeliveries, tenantLiveBeacons } from '../../store/gossip-view-repository.js';
@@ -75,7 +76,7 @@ export function consoleViewOperations(ctx: FacadeContext): ConsoleViewOperations
       const visible = diffVisibleTo(principal);
       const seen = new Set<string>();
       const deliver = ({ recipientAgent, diff }: { readonly recipientAgent: string; readonly diff: Diff }): void => {
-        if ((recipient !== undefined && recipientAgent !== recipient) || !visible(diff)) return;
+        if ((recipient !== undefined && recipientAgent !== recipient) || !visible(diff) || hasExpired(diff.expires_at, Date.now())) return;
         const id = `${recipientAgent}:${diff.diff_id}`;
         if (seen.has(id)) return;
         seen.add(id);

@@ -29,6 +29,7 @@ export function toMemoryNode(row: CellRow, now: Date, table: EnergyTable): Memor
     corroborations: row.corroborations,
     stated_by: [row.source_agent, ...row.corroborators],
     trust: row.trust,
+    expires_at: row.expires_at,
   };
 }
 

@@ -34,6 +34,7 @@ export function cellChange(row: CellRow, embedding: VectorParam): GossipChange {
     sourceAgent: row.source_agent,
     content: row.content,
     embedding,
+    expiresAt: row.expires_at,
   };
 }
 

@@ -1,6 +1,7 @@
 /** The facade's side of gossip delivery: pull by time, drain and peek the inbox, and the live subscription. */
 import type { DiffsSince, DrainedInbox, InboxPeek } from '../../core/entities.js';
 import { UnavailableError } from '../../core/errors.js';
+import { hasExpired } from '../../core/expiry.js';
 import { drainInboxInputSchema, peekInboxInputSchema, pullDiffsInputSchema } from '../../core/schemas.js';
 import { toDiff } from '../../mesh/diff-row.js';
 import { drainInbox } from '../../mesh/inbox-drain.js';
@@ -40,7 +41,8 @@ export function inboxFeedOperations(ctx: FacadeContext): InboxFeedOperations {
       const visible = diffVisibleTo(principal);
       return ctx.streams.open(
         principal.keyId,
-        () => feed.subscribe(principal.tenantId, principal.agent, (diff) => (visible(diff) ? listener(diff) : undefined), afterSeq),
+        // A diff of a cell that expired before it could be pushed is not pushed (docs/expiry.md).
+        () => feed.subscribe(principal.tenantId, principal.agent, (diff) => (visible(diff) && !hasExpired(diff.expires_at, Date.now()) ? listener(diff) : undefined), afterSeq),
         principal,
       );
     },

@@ -118,6 +118,8 @@ async function consolidate(ctx: FacadeContext, principal: Principal, scene: Scen
         idempotencyKey: null,
         layer: 'L1',
         embedding,
+        // The summary quotes its members: it is forgotten with the first of them to expire.
+        expiresAt: earliestExpiry(members),
       },
       now,
     );
@@ -127,4 +129,9 @@ async function consolidate(ctx: FacadeContext, principal: Principal, scene: Scen
   });
   ctx.diffsCommitted(diffs);
   return row;
+}
+
+function earliestExpiry(members: readonly CellRow[]): Date | null {
+  const instants = members.flatMap((m) => (m.expires_at === null ? [] : [Date.parse(m.expires_at)]));
+  return instants.length === 0 ? null : new Date(Math.min(...instants));
 }

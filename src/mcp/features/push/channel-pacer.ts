@@ -12,6 +12,7 @@
  * Nothing here is the durable path: the inbox keeps every memory until drain_inbox.
  */
 import type { Diff } from '../../../core/entities.js';
+import { hasExpired } from '../../../core/expiry.js';
 import { SYSTEM_CLOCK, type StreamClock } from '../../../surface-shared/index.js';
 import type { ChannelEvent, ChannelTally } from './channel-event.js';
 import { digestChannelEvent, memoryChannelEvent } from './channel-event.js';
@@ -107,6 +108,11 @@ export class ChannelPacer {
 
   private take(offer: Offer): void {
     if (this.closed) return;
+    // A memory that expired before its turn is dealt with but never announced (docs/expiry.md).
+    if (offer.kind === 'memory' && hasExpired(offer.diff.expires_at, Date.now())) {
+      this.take({ kind: 'withheld', seq: offer.diff.seq });
+      return;
+    }
     if (this.early !== null) {
       this.early.push(offer);
       return;

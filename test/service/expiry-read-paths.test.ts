@@ -1,0 +1,55 @@
+/**
+ * Expiry (docs/expiry.md): a cell stored with `ttl_seconds: 2` is returned by every read path
+ * before, and by none once 2 s have passed — with no sweep run, its row still in the table. Every
+ * facade operation is named here either as a read path checked below or as one that returns no
+ * stored cell, so a new operation fails this file until it is classified.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Principal } from '../../src/core/principal.js';
+import type { FacadeOperations } from '../../src/service/facade/operation-roles.js';
+import { OPERATION_ROLES } from '../../src/service/facade/operation-roles.js';
+import { freshTenant } from '../support/facade-expectations.js';
+import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
+import { waitFor } from '../support/wait-for.js';
+import { expiryWorld, seenBy, READ_PATHS, type ExpiryWorld } from './expiry-world.js';
+
+/** Operations that return no stored cell text: writes, keys, beacons, sessions, identity, live pushes (tested in their own files). */
+const NOT_CELL_READS = [
+  'store', 'deleteCell', 'forgetCells', 'purgeProject', 'openSession', 'closeSession', 'consolidateScene', 'placeBeacon', 'listBeacons',
+  'deleteBeacon', 'subscribeResource', 'unsubscribeResource', 'resourceSubscriptions', 'subscribeDiffs', 'channelBacklog', 'markChannelSettled',
+  'authorTrust', 'createKey', 'listKeys', 'revokeKey', 'rotateKey', 'importTenant', 'whoAmI', 'gossipAgents', 'watchGossip', 'quotaUsage',
+  'ingestSource', 'deleteSource', 'addRelations', 'deleteRelation', 'readSource', 'listSources', 'sourceStatus',
+] as const satisfies readonly (keyof FacadeOperations)[];
+
+describe('the read paths an expiry must reach', () => {
+  it('names every facade operation: a read path checked here, or one that returns no stored cell', () => {
+    const named = new Set<string>([...Object.keys(READ_PATHS).map((path) => path.split(':')[0] ?? path), ...NOT_CELL_READS]);
+    expect(Object.keys(OPERATION_ROLES).filter((operation) => !named.has(operation))).toEqual([]);
+  });
+});
+
+describe.each(TEST_DRIVERS)('a cell with ttl_seconds 2 on %s', (driver) => {
+  let rt: TestRuntime;
+  beforeAll(async () => {
+    rt = await createTestRuntime({ driver });
+  });
+  afterAll(async () => rt.close());
+
+  it('is returned by every read path before it expires and by none after, with no sweep run', async () => {
+    const tenant = freshTenant();
+    const admin = await rt.principal({ tenant, agent: 'author', roles: ['admin', 'writer', 'reader'] });
+    const watcher: Principal = await rt.principal({ tenant, agent: 'watcher' });
+    const drainers = [await rt.principal({ tenant, agent: 'drainer-1' }), await rt.principal({ tenant, agent: 'drainer-2' })];
+    const world: ExpiryWorld = await expiryWorld(rt.facade, admin, watcher, drainers, 2);
+
+    for (const [path, read] of Object.entries(READ_PATHS)) {
+      expect(await seenBy(read, world), `${path} before expiry`).toBe(true);
+    }
+    await waitFor(() => Date.now() > Date.parse(world.expiresAt) + 50);
+    for (const [path, read] of Object.entries(READ_PATHS)) {
+      expect(await seenBy(read, world), `${path} after expiry`).toBe(false);
+    }
+    const { rows } = await rt.db.query<{ n: number }>('SELECT count(*)::int AS n FROM cells WHERE node_id = $1', [world.canaryId]);
+    expect(rows[0]?.n, 'no sweep ran: the row is still there').toBe(1);
+  });
+});
