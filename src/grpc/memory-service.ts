@@ -66,6 +66,7 @@ import {
   StoreResponseSchema,
 } from './gen/hyphae/v1/memory_pb.js';
 import { fieldsOf, messageOf } from './message-mapping.js';
+import { relationRpcs } from './relation-rpcs.js';
 import { sourceRpcs } from './source-rpcs.js';
 import { watchDiffs, type WatchDiffsOptions } from './watch-diffs.js';
 
@@ -174,5 +175,6 @@ export function memoryService(facade: MemoryServiceFacade, options: WatchDiffsOp
       return messageOf(PurgeProjectResponseSchema, await facade.purgeProject(principalOf(context), input));
     },
     ...sourceRpcs(facade),
+    ...relationRpcs(facade),
   };
 }

@@ -4,32 +4,16 @@
  * the same facade, with the same error codes; Recall takes kind and num_related_chunks and names a
  * chunk hit's source.
  */
-import { Code, ConnectError } from '@connectrpc/connect';
+import { Code } from '@connectrpc/connect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeyAdministration } from '../../src/auth/key-administration.js';
-import { createEmbedder } from '../../src/embed/create-embedder.js';
-import type { Embedder } from '../../src/embed/embedder.js';
-import { ErrorDetailSchema } from '../../src/grpc/gen/hyphae/v1/errors_pb.js';
 import { MemoryService } from '../../src/grpc/gen/hyphae/v1/memory_pb.js';
-import { MemoryBus } from '../../src/mesh/memory-bus.js';
 import { connectClient, withKey } from '../support/grpc/connect-clients.js';
-import { createMeshTestDb } from '../support/mesh/mesh-test-db.js';
 import { handbook } from '../support/source-fixtures.js';
-import { startGrpcReplica, type GrpcReplica } from './grpc-replica.js';
-
-async function failure(promise: Promise<unknown>): Promise<{ status: Code; code: string | undefined; paths: string[] }> {
-  try {
-    await promise;
-  } catch (error) {
-    const failed = ConnectError.from(error);
-    const detail = failed.findDetails(ErrorDetailSchema)[0];
-    return { status: failed.code, code: detail?.code, paths: detail?.issues.map((issue) => issue.path) ?? [] };
-  }
-  throw new Error('the call succeeded');
-}
+import type { GrpcReplica } from './grpc-replica.js';
+import { failure, startKeyedReplica, type KeyedReplica } from './keyed-replica.js';
 
 describe('sources over the gRPC port', () => {
-  let embedder: Embedder;
+  let replica: KeyedReplica;
   let server: GrpcReplica;
   let writerKey = '';
   let readerKey = '';
@@ -37,19 +21,11 @@ describe('sources over the gRPC port', () => {
   const document = handbook('quince', 6);
 
   beforeAll(async () => {
-    embedder = await createEmbedder({ kind: 'hash' });
-    const db = await createMeshTestDb(embedder.dimension);
-    server = await startGrpcReplica({ name: 'sources', db, bus: new MemoryBus(), embedder });
-    const admin = createKeyAdministration(db);
-    writerKey = (await admin.createKey({ tenant: 'acme', agent: 'writer' })).key;
-    readerKey = (await admin.createKey({ tenant: 'acme', agent: 'reader', roles: ['reader'] })).key;
-    otherKey = (await admin.createKey({ tenant: 'globex', agent: 'writer' })).key;
+    replica = await startKeyedReplica('sources');
+    ({ server, writerKey, readerKey, otherKey } = replica);
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await embedder?.close();
-  });
+  afterAll(async () => replica?.close());
 
   it('ingests, lists by kind, reads in slices, recalls by kind with related chunks, reports status and deletes', async () => {
     const client = connectClient(MemoryService, server.grpc.address);
