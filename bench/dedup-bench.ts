@@ -1,5 +1,5 @@
 /**
- * Near-duplicate reinforcement (issue 17): (1) the confusion counts behind each embedder's default
+ * Restatements (issue 17): (1) the confusion counts behind each embedder's default
  * similarity, on bench/near-duplicate-fixture.ts — restatements that must merge (TP/FN), distinct
  * statements that must not (FP/TN), and same-words contradictions merged — at the default and its
  * neighbours; (2) what the check costs a store: facade stores with it on against the same stores

@@ -122,7 +122,7 @@ export const cellSettings = {
       .string()
       .regex(/^(off|0|0?\.\d+|1|1\.0+)$/, 'a cosine similarity in (0, 1], or 0 / off to disable near-duplicate reinforcement')
       .transform((v) => (v === 'off' || Number(v) === 0 ? null : Number(v))),
-    doc: 'cosine similarity at which a store that restates a current cell of its project and type reinforces it instead of adding one (unset: per embedder, minilm `0.85`, use-lite `0.85`, hash and remote models off); `0` or `off` disables ([docs/memory-model.md](docs/memory-model.md#near-duplicate-reinforcement))',
+    doc: 'cosine similarity at which a store that restates a current cell of its project and type reinforces it instead of adding one (unset: per embedder, minilm `0.85`, use-lite `0.85`, hash and remote models off); `0` or `off` disables ([docs/memory-model.md](docs/memory-model.md#restatements))',
   }),
   feedbackLearning: setting({
     env: 'HYPHAE_FEEDBACK_LEARNING',
