@@ -15,6 +15,8 @@ import { buildHttpApp, type HttpAppDeps, type MountRoutes } from '../http/build-
 import { httpConfigOf } from '../http/http-config.js';
 import { SERVER_VERSION, channelSettingsOf, createMcpRoutes, createPushStream } from '../mcp/index.js';
 import type { ChannelSettings, ListenPushStreams, PushStream, PushStreamOptions } from '../mcp/index.js';
+import type { HydraConnection, ToolsetChoice } from '../mcp/index.js';
+import { serveToolsets } from './serve-toolsets.js';
 
 /** GET /mcp push stream settings (keep-alive interval, buffer bound); defaults in src/mcp/transports/push-stream.ts. */
 export type PushStreamSettings = Pick<PushStreamOptions, 'heartbeatMs' | 'maxBufferedBytes'>;
@@ -25,6 +27,10 @@ export interface SurfacesAppDeps extends Omit<HttpAppDeps, 'routes'> {
   readonly console?: boolean;
   /** Claude Code channel events on /mcp (HYPHAE_MCP_CHANNEL and its settings); absent: off. */
   readonly channel?: ChannelSettings;
+  /** The toolsets /mcp serves when a request names none (HYPHAE_MCP_TOOLSETS); absent: hyphae's eleven tools. */
+  readonly toolsets?: ToolsetChoice;
+  /** The HydraDB tools' defaults (HYDRADB_DATABASE, HYDRADB_COLLECTION). */
+  readonly hydradb?: HydraConnection;
 }
 
 /** The app with every surface on it, and its MCP pushes (tests count their open streams). */
@@ -44,7 +50,7 @@ export interface ServeAppOptions {
 
 /** The HTTP app with REST (its own), MCP at /mcp and, when configured, A2A. */
 export async function buildSurfacesApp(deps: SurfacesAppDeps): Promise<SurfacesApp> {
-  const { pushStream: pushSettings, console: withConsole, channel, ...httpDeps } = deps;
+  const { pushStream: pushSettings, console: withConsole, channel, toolsets, hydradb, ...httpDeps } = deps;
   const { facade, metrics, version } = deps;
   // The stream is built before the app whose log its background lookups report to.
   let warn = (_error: unknown): void => undefined;
@@ -55,7 +61,16 @@ export async function buildSurfacesApp(deps: SurfacesAppDeps): Promise<SurfacesA
     ...(channel === undefined ? {} : { channel }),
     onError: (error) => warn(error),
   });
-  const mcp = createMcpRoutes({ facade, pushStream, observer: metrics, pushDrops: metrics, serverVersion: version, channel: channel !== undefined });
+  const mcp = createMcpRoutes({
+    facade,
+    pushStream,
+    observer: metrics,
+    pushDrops: metrics,
+    serverVersion: version,
+    channel: channel !== undefined,
+    ...(toolsets === undefined ? {} : { toolsets }),
+    ...(hydradb === undefined ? {} : { hydradb }),
+  });
   // Opt-in, and outside the OpenAPI document: A2A is its own protocol with its own card.
   const mountA2a: MountRoutes = (app) => {
     registerA2aRoutes(app, { facade, version, metrics, ...(deps.config.oauth === undefined ? {} : { oauth: deps.config.oauth }) });
@@ -85,6 +100,7 @@ export function buildServeAppWithStreams(hyphae: HyphaeApp, options: ServeAppOpt
     ...(options.pushStream === undefined ? {} : { pushStream: options.pushStream }),
     console: config.http.console,
     ...(channel === undefined ? {} : { channel }),
+    ...serveToolsets(config),
   });
 }
 

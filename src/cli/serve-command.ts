@@ -8,6 +8,7 @@ import { openHyphaeApp } from '../app/index.js';
 import { DEFAULT_CONFIG, loadProcessConfig } from '../core/config.js';
 import { describeLoggableError } from '../core/loggable-error.js';
 import { SERVER_VERSION } from '../mcp/protocol/server-version.js';
+import { GRAPH_TOOLS_NOT_OFFERED } from '../mcp/index.js';
 import { SERVE_OPTIONS, configFlags, parseCommand } from './args.js';
 import { printBootstrapBanner } from './bootstrap-banner.js';
 import { GRPC_PORT, HTTP_PORT, listenExplained } from './port-in-use.js';
@@ -48,6 +49,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<void> {
     // Before the "serving on" line: whoever waits for that line finds the gRPC port up too.
     process.stderr.write(grpc === undefined ? 'hyphae serve: gRPC off (HYPHAE_GRPC_PORT=0 or --grpc-port 0)\n' : `hyphae serve: gRPC, gRPC-Web and Connect (h2c) on ${grpc.address}\n`);
     process.stderr.write(consoleUrl === undefined ? 'hyphae serve: web console off (HYPHAE_CONSOLE=off)\n' : `hyphae serve: web console at ${consoleUrl}\n`);
+    if (config.mcpToolsets.graphTools === true) process.stderr.write(`hyphae serve: ${GRAPH_TOOLS_NOT_OFFERED}\n`);
     process.stderr.write(
       `hyphae ${SERVER_VERSION} serving on ${address} (${config.database.embedded ? `embedded, data in ${config.database.dataDir}` : 'PostgreSQL'}; ` +
         `embedder ${hyphae.embedder.modelId}; bus ${config.gossip.natsUrl === undefined ? 'in-process' : 'NATS'})\n`,

@@ -89,7 +89,7 @@ export const storeInputSchema = z.strictObject({
 export const agentNameSchema = z.string().min(1).max(128).refine(isAgentName, AGENT_NAME_MESSAGE);
 
 /** A metadata equality filter: each key's value is a JSON scalar. */
-const metadataFilterSchema = z
+export const metadataFilterSchema = z
   .record(storableText(1, 128), z.union([storableText(0, 1024), z.number(), z.boolean(), z.null()]))
   .refine((filter) => Object.keys(filter).length <= 16, 'at most 16 keys')
   .describe('Only cells whose metadata has each of these keys with exactly this value (a string, number, boolean or null)');

@@ -59,6 +59,8 @@ export function registerHealthRoutes(
   options: { readonly version: string; readonly probes: readonly ReadinessCheck[]; readonly timeoutMs: number },
 ): void {
   app.get('/healthz', async () => ({ status: 'ok', version: options.version }));
+  // The liveness path HydraDB's MCP server documents, for probes and clients written against it.
+  app.get('/health', async () => ({ status: 'ok', version: options.version }));
 
   app.get('/readyz', async (request, reply) => {
     const states = await Promise.all(options.probes.map((probe) => runProbe(probe, options.timeoutMs)));

@@ -21,3 +21,8 @@ export { hookReport, DEFAULT_HOOK_LIMIT } from './client/hook-report.js';
 export type { HookReport } from './client/hook-report.js';
 export { facadeInboxReader, remoteInboxReader } from './client/inbox-reader.js';
 export type { InboxReader } from './client/inbox-reader.js';
+export { GRAPH_TOOLS_NOT_OFFERED } from './features/hydradb/hydradb-tools.js';
+export { projectOfCall } from './features/hydradb/hydradb-scope.js';
+export type { HydraCall } from './features/hydradb/hydradb-tool.js';
+export type { HydraConnection } from './features/hydradb/hydradb-scope.js';
+export type { ToolsetChoice } from './features/toolsets.js';

@@ -64,6 +64,7 @@ import type {
 } from '../core/source-schemas.js';
 import type { ImportBody } from './portability/import-spool.js';
 import type { AddRelationsInput, CellRelations, RelationInput, Subgraph, SubgraphInput } from '../core/relation-schemas.js';
+import type { NumberedSources, NumberedSourcesInput } from '../core/source-catalog-schemas.js';
 
 export interface HydrateOption {
   /** Return full nodes with each hit (REST); MCP asks for ids and distances only. */
@@ -72,6 +73,14 @@ export interface HydrateOption {
   readonly validity?: ValidityInput;
   /** Search this project of the key's scope instead of the current one (REST `project`). */
   readonly project?: string;
+  /** Search these projects of the key's scope together, each checked (the HydraDB toolset's `collections`). */
+  readonly projects?: readonly string[];
+  /** Only chunks of these sources (source_id). */
+  readonly sourceIds?: readonly string[];
+  /** Only chunks of sources titled one of these (exact, ignoring case). */
+  readonly titles?: readonly string[];
+  /** Only cells whose text holds each of these strings, ignoring case: the words of an `and` query, or one phrase. */
+  readonly containsAll?: readonly string[];
 }
 
 export interface LiveDiffListener {
@@ -181,6 +190,10 @@ export interface MemoryFacade {
   sourceStatus(principal: Principal, input: SourceRefInput): Promise<SourceStatus>;
   /** A page of a source's chunks (served, or the pending ingestion's): index, cell id, range, heading path, status. */
   sourceChunks(principal: Principal, input: SourceChunksInput): Promise<SourceChunksPage>;
+  /** One family of the project's served sources by page number, newest first, with how many there are in all. */
+  numberedSources(principal: Principal, input: NumberedSourcesInput): Promise<NumberedSources>;
+  /** The subgraph around a served source, walked from its first chunk (NOT_FOUND for a source the principal cannot read). */
+  sourceSubgraph(principal: Principal, source: SourceRefInput, input: SubgraphInput): Promise<Subgraph>;
 
   /** The relations the cell declares to cells the principal can read, oldest first. */
   cellRelations(principal: Principal, nodeId: string): Promise<CellRelations>;

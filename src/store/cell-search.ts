@@ -21,6 +21,8 @@ import type { VectorParam } from './vector-param.js';
 /** Where a search looks: a named project, or the caller's current project resolved in the same statement. */
 export type KnnProject =
   | { readonly kind: 'named'; readonly project: string }
+  /** Several named projects at once (each already checked against the caller's scope). */
+  | { readonly kind: 'projects'; readonly projects: readonly string[] }
   | {
       readonly kind: 'current';
       readonly agent: string;
@@ -49,6 +51,15 @@ export interface KnnFilter {
   readonly minTrust?: number;
   /** Only chunks of knowledge sources, or only cells and chunks of memory sources (docs/sources.md); absent: every cell. */
   readonly kind?: 'memory' | 'knowledge';
+  /** Only chunks of these sources (by source_id). */
+  readonly sourceIds?: readonly string[];
+  /** The cell's text holds each of these (words, or one phrase) as written, ignoring case. */
+  readonly containsAll?: readonly string[];
+}
+
+/** A LIKE pattern matching `text` anywhere, its own wildcards escaped. */
+function containing(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** The condition of a kind: a chunk's kind is its source's; a cell of no source is memory. */
@@ -137,6 +148,8 @@ function filterConditions(vector: VectorParam, filter: KnnFilter): CellCondition
   const where = new CellConditions([vector, filter.tenantId, filter.layer], ['tenant_id = $2', 'layer = $3']);
   if (filter.project.kind === 'named') {
     where.add((n) => `project = $${n}`, filter.project.project);
+  } else if (filter.project.kind === 'projects') {
+    where.add((n) => `project = ANY($${n}::text[])`, filter.project.projects);
   } else {
     const { agent, defaultProject, projects } = filter.project;
     const [a, p, d] = [where.bind(agent), where.bind(projects), where.bind(defaultProject)];
@@ -152,6 +165,8 @@ function filterConditions(vector: VectorParam, filter: KnnFilter): CellCondition
     .add((n) => `created_at < $${n}::timestamptz`, filter.createdBefore)
     .add((n) => `trust >= $${n}::real`, filter.minTrust)
     .add(kindCondition, filter.kind)
+    .add((n) => `source_id = ANY($${n}::text[])`, filter.sourceIds)
+    .add((n) => `lower(content) LIKE ALL($${n}::text[])`, filter.containsAll?.map(containing))
     .validity(filter.validity);
 }
 

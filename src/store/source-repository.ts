@@ -57,7 +57,7 @@ export interface IngestionRow {
   readonly updated_at: string;
 }
 
-const SUMMARY_COLUMNS = `source_id, project, kind, format, title, metadata, to_char(observation_date, 'YYYY-MM-DD') AS observation_date,
+export const SUMMARY_COLUMNS = `source_id, project, kind, format, title, metadata, to_char(observation_date, 'YYYY-MM-DD') AS observation_date,
   total_chars, total_bytes, chunk_count, created_by, ${isoText('created_at')} AS created_at, ${isoText('updated_at')} AS updated_at`;
 
 const INGESTION_COLUMNS = `ingestion_id::text AS ingestion_id, tenant_id, project, source_id, kind, format, title, metadata,

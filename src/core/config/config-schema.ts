@@ -5,6 +5,7 @@ import { oauthSettings, publicUrlSetting } from './oauth-settings.js';
 import { feedbackSettings } from './feedback-settings.js';
 import { grpcSettings, hookSettings, httpSettings, keySettings, logSettings, requestSettings, workerSettings } from './server-settings.js';
 import type { GroupValues, SettingGroup } from './setting.js';
+import { toolsetSettings } from './toolset-settings.js';
 
 export const CONFIG_SCHEMA = {
   http: { ...httpSettings, publicUrl: publicUrlSetting },
@@ -25,6 +26,7 @@ export const CONFIG_SCHEMA = {
   oauth: oauthSettings,
   worker: workerSettings,
   hook: hookSettings,
+  mcpToolsets: toolsetSettings,
 } as const satisfies Readonly<Record<string, SettingGroup>>;
 
 export type ConfigSchema = typeof CONFIG_SCHEMA;

@@ -9,6 +9,7 @@ import type { MemoryFacade } from '../../service/memory-facade.js';
 import { API_KEY_HEADER, AUTHORIZATION_HEADER, acceptsAccessTokens, authenticateCredential, credentialOf, missingCredentialError } from '../../surface-shared/index.js';
 import { isStatelessProtocolVersion, isSupportedProtocolVersion } from '../protocol/protocol-version.js';
 import { headerValue, refuseVersionHeader, sendFacadeError } from './http-replies.js';
+import { HYDRADB_API_KEY_HEADER } from './hydradb-request.js';
 
 const principals = new WeakMap<FastifyRequest, Principal>();
 /** Requests authenticated by an OAuth access token rather than a key. */
@@ -34,7 +35,8 @@ export function refusesVersionHeader(request: FastifyRequest): boolean {
 /** The onRequest hook of an /mcp route; `deferVersionCheck` on POST, whose revision the body may decide. */
 export function mcpAuthentication(facade: Pick<MemoryFacade, 'authenticate' | 'authenticateBearer'>, deferVersionCheck: boolean) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const credential = credentialOf(request.headers[API_KEY_HEADER], request.headers[AUTHORIZATION_HEADER]);
+    // HydraDB clients may send their key as X-HydraDB-Api-Key; Hyphae's own header comes first.
+    const credential = credentialOf(request.headers[API_KEY_HEADER] ?? request.headers[HYDRADB_API_KEY_HEADER], request.headers[AUTHORIZATION_HEADER]);
     if (credential === undefined) {
       await sendFacadeError(reply, missingCredentialError(acceptsAccessTokens(request)));
       return;

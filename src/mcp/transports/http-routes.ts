@@ -41,6 +41,13 @@ import {
 import { roleRefusalIn } from './scope-refusal.js';
 import { checkStatelessHeaders } from './stateless-http-headers.js';
 import { CHANNEL_HEADER, headerDeclinesChannel } from '../features/push/channel-settings.js';
+import type { HydraConnection } from '../features/hydradb/hydradb-scope.js';
+import type { HydraCall } from '../features/hydradb/hydradb-tool.js';
+import type { SourceLinks } from '../features/hydradb/source-links.js';
+import { DEFAULT_TOOLSETS } from '../features/toolsets.js';
+import type { ToolsetChoice } from '../features/toolsets.js';
+import { isRefusal, requestConnection, requestedToolsets } from './hydradb-request.js';
+import type { Refusal } from './hydradb-request.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -60,6 +67,12 @@ export interface McpRouteDeps {
   readonly listenHeartbeatMs?: number;
   /** The server offers Claude Code channel events (initialize declares them unless the client declines, `x-hyphae-channel: off`). */
   readonly channel?: boolean;
+  /** The toolsets served when a request names none (`?toolset=`); default hyphae's eleven tools. */
+  readonly toolsets?: ToolsetChoice;
+  /** The HydraDB tools' defaults from the server's environment (HYDRADB_DATABASE, HYDRADB_COLLECTION). */
+  readonly hydradb?: HydraConnection;
+  /** Mints hydradb_inspect's download links (the REST slice route verifies them). */
+  readonly links?: SourceLinks;
 }
 
 /** The /mcp routes, built before the app they go on, so their owner can count their pushes. */
@@ -81,12 +94,32 @@ export function createMcpRoutes(deps: McpRouteDeps): McpRoutes {
   // Without a log of its own, failures go to the log of the app the routes are mounted on.
   let appLog: McpLog = (): void => undefined;
   const log: McpLog = deps.log ?? ((message) => appLog(message));
-  const dispatcher = new McpDispatcher({
-    features: createMcpFeatures({ facade: deps.facade, log, ...(deps.observer === undefined ? {} : { observer: deps.observer }) }),
-    log,
-    ...(deps.serverVersion === undefined ? {} : { serverVersion: deps.serverVersion }),
-    channel: deps.channel === true,
-  });
+  const serverToolsets = deps.toolsets ?? DEFAULT_TOOLSETS;
+  const dispatcherFor = (toolsets: ToolsetChoice, hydradb?: HydraCall): McpDispatcher =>
+    new McpDispatcher({
+      features: createMcpFeatures({
+        facade: deps.facade,
+        log,
+        toolsets,
+        ...(deps.observer === undefined ? {} : { observer: deps.observer }),
+        ...(hydradb === undefined ? {} : { hydradb }),
+      }),
+      log,
+      ...(deps.serverVersion === undefined ? {} : { serverVersion: deps.serverVersion }),
+      channel: deps.channel === true,
+    });
+  // Requests without the HydraDB tools share one dispatcher; one with them gets its own, bound to its headers.
+  const dispatcher = dispatcherFor(DEFAULT_TOOLSETS);
+
+  /** The dispatcher this request is served by, or why it is refused. */
+  function requestDispatcher(request: FastifyRequest, principal: Principal): McpDispatcher | Refusal {
+    const choice = requestedToolsets(request, serverToolsets);
+    if (isRefusal(choice)) return choice;
+    if (!choice.toolsets.includes('hydradb')) return dispatcher;
+    const connection = requestConnection(request, principal, authenticatedByToken(request), deps.hydradb ?? {});
+    if (isRefusal(connection)) return connection;
+    return dispatcherFor(choice, { ...connection, ...(deps.links === undefined ? {} : { links: deps.links }) });
+  }
   const errorHandler = mcpErrorHandler(log, refusesVersionHeader);
   const listenStreams = createListenPushStreams({
     facade: deps.facade,
@@ -112,7 +145,9 @@ export function createMcpRoutes(deps: McpRouteDeps): McpRoutes {
     }
     const principal = mcpPrincipalOf(request);
     if (principal === undefined) return sendRpcError(reply, 401, codedError('UNAUTHENTICATED', 'missing or invalid API key'), id);
-    if (stateless && isPlainObject(body)) return serveStateless(request, reply, principal, body, incoming);
+    const served = requestDispatcher(request, principal);
+    if (isRefusal(served)) return sendRpcError(reply, served.status, served.error, id);
+    if (stateless && isPlainObject(body)) return serveStateless(request, reply, principal, body, incoming, served);
     const header = headerValue(request, 'mcp-protocol-version');
     if (isStatelessProtocolVersion(header) && isPlainObject(body) && Object.hasOwn(body, 'id') && typeof body.method === 'string') {
       // The header names the stateless revision, the body does not carry what that revision requires.
@@ -131,7 +166,7 @@ export function createMcpRoutes(deps: McpRouteDeps): McpRoutes {
       subscriptions: storedSubscriptions(deps.facade, principal, sessionId),
       channel: deps.channel === true && !headerDeclinesChannel(request.headers[CHANNEL_HEADER]),
     };
-    const outcome = await dispatcher.handle(incoming, session);
+    const outcome = await served.handle(incoming, session);
     if (outcome.kind === 'accepted') return reply.code(202).send();
     // A handshake-revision body never opens a listen (that is a stateless request); the type still allows it.
     if (outcome.kind === 'listen') return sendRpcError(reply, 400, { code: RPC_INVALID_REQUEST, message: 'Invalid Request' }, id);
@@ -155,6 +190,7 @@ export function createMcpRoutes(deps: McpRouteDeps): McpRoutes {
     principal: Principal,
     body: Record<string, unknown>,
     incoming: IncomingMessage,
+    served: McpDispatcher,
   ): Promise<FastifyReply> {
     const id = incoming.replyId;
     const rejection = checkStatelessHeaders(request.headers, body);
@@ -162,7 +198,7 @@ export function createMcpRoutes(deps: McpRouteDeps): McpRoutes {
     if (body.method === 'subscriptions/listen' && !acceptsEventStream(request.headers.accept, { wildcards: true })) {
       return sendRpcError(reply, 406, { code: RPC_INVALID_REQUEST, message: 'Not Acceptable: subscriptions/listen answers with text/event-stream' }, id);
     }
-    const outcome = await dispatcher.handle(incoming, { principal, protocolVersion: ASSUMED_PROTOCOL_VERSION });
+    const outcome = await served.handle(incoming, { principal, protocolVersion: ASSUMED_PROTOCOL_VERSION });
     if (outcome.kind === 'listen') {
       await listenStreams.open(reply, principal, outcome.id, outcome.filter);
       return reply;

@@ -28,6 +28,8 @@ import { openListenPush, REVOKED_LISTEN_MESSAGE } from '../features/push/listen-
 import type { ListenPush } from '../features/push/listen-push.js';
 import { startStdioPush } from '../features/push/stdio-push.js';
 import type { ChannelSettings } from '../features/push/channel-session.js';
+import type { HydraCall } from '../features/hydradb/hydradb-tool.js';
+import type { ToolsetChoice } from '../features/toolsets.js';
 
 /** Generous for a 32 KiB cell with metadata; bounds memory against a stream that never sends a newline. */
 export const MAX_STDIO_MESSAGE_CHARS = 1024 * 1024;
@@ -45,6 +47,10 @@ export interface StdioServerOptions {
   readonly observer?: McpCallObserver;
   /** Claude Code channel events (declared at initialize, pushed after it); absent: off. */
   readonly channel?: ChannelSettings;
+  /** Which toolsets the process serves (default: hyphae's eleven tools). */
+  readonly toolsets?: ToolsetChoice;
+  /** The HydraDB tools' defaults, from the launch's environment (checked against the key at start). */
+  readonly hydradb?: HydraCall;
 }
 
 /**
@@ -72,7 +78,13 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
   const { input, output, signal } = options;
   const log = options.log ?? ((): void => undefined);
   const dispatcher = new McpDispatcher({
-    features: createMcpFeatures({ facade: options.facade, log, ...(options.observer === undefined ? {} : { observer: options.observer }) }),
+    features: createMcpFeatures({
+      facade: options.facade,
+      log,
+      ...(options.observer === undefined ? {} : { observer: options.observer }),
+      ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
+      ...(options.hydradb === undefined ? {} : { hydradb: options.hydradb }),
+    }),
     log,
     channel: options.channel !== undefined,
   });

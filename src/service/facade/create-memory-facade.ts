@@ -44,6 +44,7 @@ import { createSourceOperations } from '../sources/sources.js';
 import type { SourceIngestionConfig } from '../sources/source-ingestion-runner.js';
 import { relationOperations } from '../relations/relation-operations.js';
 import { subgraphOperations } from '../relations/subgraph.js';
+import { sourceCatalogOperations } from '../sources/source-catalog.js';
 
 export interface MemoryFacadeDeps {
   readonly db: Db;
@@ -96,6 +97,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     ...sources.operations,
     ...relationOperations(ctx),
     ...subgraphOperations(ctx),
+    ...sourceCatalogOperations(ctx),
   });
   return {
     ...operations,

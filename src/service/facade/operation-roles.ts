@@ -59,6 +59,8 @@ export const OPERATION_ROLES = {
   cellSubgraph: 'reader',
   addRelations: 'writer',
   deleteRelation: 'writer',
+  numberedSources: 'reader',
+  sourceSubgraph: 'reader',
 } as const satisfies Readonly<Record<keyof FacadeOperations, Role>>;
 
 type Operation = (principal: Principal, ...rest: never[]) => Promise<unknown>;

@@ -16,6 +16,7 @@ import type { HydrateOption, MemoryFacade } from '../memory-facade.js';
 import { decodeCursor, pageOf } from '../facade/page-cursor.js';
 import type { FacadeContext } from '../facade/facade-context.js';
 import { validityOf } from '../facade/read-validity.js';
+import { narrowedBy, searchNarrowing, searchedProjects } from './search-narrowing.js';
 import { visibleCell } from '../facade/visibility.js';
 import { logRecall, newRequestId } from './recall-log.js';
 import type { RecallOperation } from '../../store/recall-log-repository.js';
@@ -98,6 +99,7 @@ function searchedProject(principal: Principal, options: HydrateOption | undefine
 
 /** The name of the project a search looks in, resolved as the search resolves it. */
 async function projectName(ctx: FacadeContext, principal: Principal, project: KnnProject): Promise<string> {
+  if (project.kind === 'projects') return project.projects.join(',');
   return project.kind === 'named' ? project.project : (await ctx.scopes.resolve(ctx.db, principal)).project;
 }
 
@@ -107,8 +109,8 @@ async function projectName(ctx: FacadeContext, principal: Principal, project: Kn
  * energy and promotion, and the answer is logged under its request_id (recall-log.ts).
  */
 async function search(ctx: FacadeContext, principal: Principal, input: SearchInput, layer: MemoryNode['layer'], options: HydrateOption | undefined, operation: RecallOperation): Promise<RecallResult> {
-  const project = searchedProject(principal, options);
-  const [vector, searchedName] = await Promise.all([ctx.embed(input.query), projectName(ctx, principal, project)]);
+  const project = searchedProjects(principal, options) ?? searchedProject(principal, options);
+  const [vector, searchedName, narrowing] = await Promise.all([ctx.embed(input.query), projectName(ctx, principal, project), searchNarrowing(ctx, principal, options)]);
   const withNodes = options?.withNodes === true;
   const mode = input.mode ?? ctx.config.recallMode;
   const identifiers = identifierTokens(input.query);
@@ -137,6 +139,7 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
       ...(input.created_before === undefined ? {} : { createdBefore: input.created_before }),
       ...(input.min_trust === undefined ? {} : { minTrust: input.min_trust }),
       ...(input.kind === undefined || input.kind === 'all' ? {} : { kind: input.kind }),
+      ...narrowing,
       validity: validityOf(options?.validity),
     },
     input.k,
@@ -149,7 +152,7 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
   const ids = found.map((h) => h.node_id);
   const requestId = newRequestId();
   const { query, ...rest } = input;
-  const logged = { operation, project: searchedName, query, vector, arguments: { ...rest, ...options?.validity, ...(options?.project === undefined ? {} : { project: options.project }) }, resultIds: ids };
+  const logged = { operation, project: searchedName, query, vector, arguments: { ...rest, ...options?.validity, ...narrowedBy(options) }, resultIds: ids };
   const [chunks, related, graph] = await Promise.all([
     chunksOfSources(ctx.db, principal.tenantId, ids),
     adjacentChunks(ctx.db, principal.tenantId, ids, input.num_related_chunks ?? 0),

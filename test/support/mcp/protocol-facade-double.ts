@@ -90,6 +90,8 @@ export function createProtocolFacadeDouble(): MemoryFacade {
     sourceChunks: unexpected('sourceChunks'),
     cellRelations: unexpected('cellRelations'),
     cellSubgraph: unexpected('cellSubgraph'),
+    numberedSources: unexpected('numberedSources'),
+    sourceSubgraph: unexpected('sourceSubgraph'),
     addRelations: unexpected('addRelations'),
     deleteRelation: unexpected('deleteRelation'),
   };

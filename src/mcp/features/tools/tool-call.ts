@@ -12,7 +12,8 @@ import { reportsSchemaErrorsAsToolResults } from '../../protocol/protocol-versio
 import { clipName, invalidArgumentsError, invalidArgumentsResult, methodFailure, toFieldIssues } from '../../protocol/rpc-errors.js';
 import type { McpToolFeature, ToolCallOutcome } from '../../server/mcp-features.js';
 import { resourceLinkBlocks } from '../resources/resource-wire.js';
-import { TOOLS_LIST_RESULT, findTool } from './tool-registry.js';
+import { HYPHAE_ROSTER } from './tool-registry.js';
+import type { ToolRoster } from './tool-registry.js';
 
 /** Where tool calls are counted and timed (the process metrics); outcome `invalid` = schema failure. */
 export interface McpCallObserver {
@@ -24,18 +25,21 @@ function invalidParams(message: string): ToolCallOutcome {
 }
 
 export class ToolCaller implements McpToolFeature {
-  readonly listResult: JsonRpcResult = TOOLS_LIST_RESULT;
+  readonly listResult: JsonRpcResult;
 
   constructor(
     private readonly facade: MemoryFacade,
     private readonly log: (message: string) => void,
     private readonly observer: McpCallObserver | undefined,
-  ) {}
+    private readonly roster: ToolRoster = HYPHAE_ROSTER,
+  ) {
+    this.listResult = roster.listResult;
+  }
 
   async call(params: JsonRpcParams, principal: Principal, contentVersion: ProtocolVersion): Promise<ToolCallOutcome> {
     const name = params.name;
     if (typeof name !== 'string') return invalidParams('Invalid params: name must be the name of a tool');
-    const tool = findTool(name);
+    const tool = this.roster.find(name);
     if (tool === undefined) return invalidParams(`Unknown tool: ${clipName(name)}`);
     const args = params.arguments === undefined ? {} : params.arguments;
     if (!isPlainObject(args)) return invalidParams('Invalid params: arguments must be an object');
@@ -62,7 +66,7 @@ export class ToolCaller implements McpToolFeature {
     observe('ok');
     // The text block stays first; links follow for the revisions that have resource_link. Its text is structuredContent's JSON: made once, written twice.
     const structured = JSON.stringify(outcome.structured);
-    const content: unknown[] = [{ type: 'text', text: structured }];
+    const content: unknown[] = [{ type: 'text', text: outcome.text ?? structured }];
     for (const block of resourceLinkBlocks(outcome.links, contentVersion)) content.push(block);
     return { kind: 'result', result: { content, structuredContent: new PreparedJson(structured), isError: false } };
   }

@@ -15,6 +15,8 @@ export interface ToolAnnotations {
 export interface ToolOutcome<T> {
   readonly structured: T;
   readonly links: readonly CellLink[];
+  /** The text block, when the tool writes its own (HydraDB tools); absent: structuredContent's JSON. */
+  readonly text?: string;
 }
 
 /** A result that names no cell. */

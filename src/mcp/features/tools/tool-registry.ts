@@ -64,17 +64,31 @@ export interface ToolDescriptor {
   readonly annotations: ToolAnnotations & { readonly title: string };
 }
 
-export const TOOL_DESCRIPTORS: readonly ToolDescriptor[] = MCP_TOOLS.map((tool) => ({
-  name: tool.name,
-  title: tool.title,
-  description: tool.description,
-  inputSchema: toToolJsonSchema(tool.input, 'input'),
-  outputSchema: outputJsonSchema(tool),
-  annotations: { title: tool.title, ...tool.annotations },
-}));
+/** A tool's tools/list entry. */
+export function describeTool(tool: McpTool): ToolDescriptor {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toToolJsonSchema(tool.input, 'input'),
+    outputSchema: outputJsonSchema(tool),
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+}
+
+export const TOOL_DESCRIPTORS: readonly ToolDescriptor[] = MCP_TOOLS.map(describeTool);
 
 /** The tools/list result as JSON text, computed once. */
 export const TOOLS_LIST_RESULT_JSON: string = JSON.stringify({ tools: TOOL_DESCRIPTORS });
 
 /** The same, as the result value every tools/list reply splices in. */
 export const TOOLS_LIST_RESULT: PreparedJson = new PreparedJson(TOOLS_LIST_RESULT_JSON);
+
+/** The tools one entry serves: its tools/list result, made once, and each tool by name. */
+export interface ToolRoster {
+  readonly listResult: PreparedJson;
+  find(name: string): McpTool | undefined;
+}
+
+/** The eleven tools alone (the `hyphae` toolset): the very list above. */
+export const HYPHAE_ROSTER: ToolRoster = { listResult: TOOLS_LIST_RESULT, find: findTool };

@@ -1,0 +1,12 @@
+/** What `hyphae serve` hands /mcp from its configuration: the default toolsets and the HydraDB defaults (docs/coming-from-hydradb.md). */
+import type { HyphaeConfig } from '../core/config.js';
+import { hydraEnvironment } from '../core/config/hydradb-environment.js';
+import type { HydraConnection, ToolsetChoice } from '../mcp/index.js';
+
+export function serveToolsets(config: HyphaeConfig): { readonly toolsets: ToolsetChoice; readonly hydradb: HydraConnection } {
+  const hydra = hydraEnvironment(config.mcpToolsets);
+  return {
+    toolsets: { toolsets: config.mcpToolsets.toolsets, legacyTools: config.mcpToolsets.legacyTools },
+    hydradb: { ...(hydra.database === undefined ? {} : { database: hydra.database }), ...(hydra.collection === undefined ? {} : { collection: hydra.collection }) },
+  };
+}
