@@ -27,6 +27,8 @@ export const SECTIONS: readonly SectionEntry[] = [
   { name: 'recall', module: './recall-bench.js', exportName: 'runRecallBench' },
   { name: 'feedback', module: './feedback-bench.js', exportName: 'runFeedbackBench' },
   { name: 'relations', module: './relations-bench.js', exportName: 'runRelationsBench' },
+  { name: 'sources', module: './sources-bench.js', exportName: 'runSourcesBench' },
+  { name: 'sources-recall', module: './source-recall-bench.js', exportName: 'runSourceRecallBench' },
   { name: 'operator', module: '../operator/bench/operator-bench.js', exportName: 'runOperatorBench' },
   // Only when named (`npm run bench scale`): a million cells, 10k live streams, 1k agents take a while.
   { name: 'scale', module: './scale-bench.js', exportName: 'runScaleBench', onlyWhenNamed: true },

@@ -23,12 +23,12 @@ const BATCH_EFFECT_TEXTS = 64;
 const HOP_SAMPLES = 500;
 const HASH_THROUGHPUT_TEXTS = 4_096;
 
-interface WorkerChild {
+export interface WorkerChild {
   stop(): Promise<void>;
 }
 
 /** Starts `hyphae worker --no-http` and resolves once it announces its subject. */
-async function startWorkerProcess(natsUrl: string, embedder: 'use-lite' | 'hash'): Promise<WorkerChild> {
+export async function startWorkerProcess(natsUrl: string, embedder: 'use-lite' | 'hash' | 'minilm'): Promise<WorkerChild> {
   const child: ChildProcess = spawn(process.execPath, [HYPHAE_BIN, 'worker', '--nats-url', natsUrl, '--no-http', '--embedder', embedder], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -23,6 +23,8 @@ export interface EngineOptions {
   readonly key?: Readonly<Record<string, unknown>>;
   /** Accepts OAuth access tokens as this configuration says. */
   readonly oauth?: MemoryFacadeDeps['oauth'];
+  /** Source ingestion's limits and timing (e.g. every source embedded within the call). */
+  readonly sources?: MemoryFacadeDeps['sources'];
   /** Runs on the migrated database before the facade is built (e.g. BENCH_HNSW). */
   readonly prepare?: (db: PgliteDb) => Promise<void>;
 }
@@ -33,7 +35,13 @@ export async function openEngine(embedder: Embedder, options: EngineOptions = {}
   try {
     await migrate(db, { modelId: embedder.modelId, dimension: embedder.dimension });
     await options.prepare?.(db);
-    const facade = createMemoryFacade({ db, embedder, config: { ...QUIET_HITS, ...options.config }, ...(options.oauth === undefined ? {} : { oauth: options.oauth }) });
+    const facade = createMemoryFacade({
+      db,
+      embedder,
+      config: { ...QUIET_HITS, ...options.config },
+      ...(options.oauth === undefined ? {} : { oauth: options.oauth }),
+      ...(options.sources === undefined ? {} : { sources: options.sources }),
+    });
     const { key } = await facade.keyAdmin.createKey({ tenant: 'bench', agent: 'bench', ...options.key });
     const principal = await facade.authenticate(key);
     return {
