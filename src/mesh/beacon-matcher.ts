@@ -64,7 +64,8 @@ export class BeaconMatcher {
   }
 }
 
-function beaconAccepts(beacon: BeaconCandidate, cell: MatchableCell): boolean {
+/** Whether the beacon takes the cell: its author's own only when asked for, its project, cell types and scene. */
+export function beaconAccepts(beacon: BeaconCandidate, cell: MatchableCell): boolean {
   if (beacon.owner_agent === cell.sourceAgent && !beacon.include_own) return false;
   if (beacon.project !== null ? beacon.project !== cell.project : !watchesProject(beacon.owner_projects, cell.project)) return false;
   if (beacon.cell_types !== null && !beacon.cell_types.includes(cell.cellType)) return false;

@@ -2,6 +2,7 @@
 import type { Relation, RelationInput } from '../core/relation-schemas.js';
 import { liveRow } from './cell-conditions.js';
 import type { Queryable } from './db.js';
+import { vectorParamFromText, type VectorParam } from './vector-param.js';
 
 export interface DeclaredRelations {
   /** The targets the caller may read (the rest were refused: the caller rolls the transaction back). */
@@ -81,4 +82,11 @@ export async function relationsFrom(q: Queryable, tenantId: string, fromNodeId: 
     [tenantId, fromNodeId, projects],
   );
   return result.rows;
+}
+
+/** The cell's embedding, to match the beacons a change of its relations reaches; null when it is not the tenant's. */
+export async function cellEmbeddingOf(q: Queryable, tenantId: string, nodeId: string): Promise<VectorParam | null> {
+  const result = await q.query<{ embedding: string }>('SELECT embedding::text AS embedding FROM cells WHERE tenant_id = $1 AND node_id = $2', [tenantId, nodeId]);
+  const row = result.rows[0];
+  return row === undefined ? null : vectorParamFromText(row.embedding);
 }

@@ -123,4 +123,36 @@ export function relationScenarios(h: () => ScenarioHarness): void {
     await h().facade.purgeProject(admin, { project: 'p' });
     expect(await count()).toBe(0);
   });
+
+  it('tells beacon owners of the cell that its relations changed: an updated diff of that cell, by the agent who changed them, in its project only', async () => {
+    const tenant = freshTenant();
+    const author = await h().principal({ tenant, agent: 'author', default_project: 'p' });
+    const linker = await h().principal({ tenant, agent: 'linker', default_project: 'p' });
+    const watcher = await h().principal({ tenant, agent: 'watcher', default_project: 'p' });
+    const outsider = await h().principal({ tenant, agent: 'outsider', projects: ['q'], default_project: 'q' });
+    const text = 'Refunds after noon go to the overnight queue of the billing desk.';
+    for (const p of [watcher, outsider, linker]) await h().facade.placeBeacon(p, { text, threshold: 0.3, include_own: false });
+    const decision = (await h().facade.store(author, { content: text, cell_type: 'Decision', salience: 0.9 })).node_id;
+    const target = await cell(author);
+    const targetContent = (await h().facade.getCell(author, target)).content;
+    const inbox = async (p: Principal): Promise<readonly { op: string; node_id: string; source_agent: string; supersedes: string | null; preview: string }[]> =>
+      (await h().facade.drainInbox(p, { page_size: 100 })).diffs;
+    expect((await inbox(watcher)).map((d) => [d.op, d.node_id])).toContainEqual(['created', decision]);
+    await inbox(linker);
+    await inbox(outsider);
+
+    await h().facade.addRelations(linker, decision, { relations: [{ to: target, type: 'cites' }] });
+    const told = await inbox(watcher);
+    expect(told).toEqual([expect.objectContaining({ op: 'updated', node_id: decision, source_agent: 'linker', supersedes: null, preview: text })]);
+    expect(JSON.stringify(told)).not.toContain(targetContent);
+    expect(await inbox(linker)).toEqual([]);
+    expect(await inbox(outsider)).toEqual([]);
+    // Declaring what is already declared changes nothing and tells nobody.
+    await h().facade.addRelations(linker, decision, { relations: [{ to: target, type: 'cites' }] });
+    expect(await inbox(watcher)).toEqual([]);
+
+    await h().facade.deleteRelation(author, decision, { to: target, type: 'cites' });
+    expect(await inbox(watcher)).toEqual([expect.objectContaining({ op: 'updated', node_id: decision, source_agent: 'author', supersedes: null })]);
+    expect(await inbox(outsider)).toEqual([]);
+  });
 }

@@ -4,7 +4,7 @@
  * After commit the facade tells the optional OutboxSignal, so a relay can publish at once.
  */
 import type { DiffOp } from '../../core/cell-types.js';
-import { BeaconMatcher, type BeaconMatch, type BeaconMatcherOptions } from '../../mesh/beacon-matcher.js';
+import { BeaconMatcher, beaconAccepts, type BeaconMatch, type BeaconMatcherOptions } from '../../mesh/beacon-matcher.js';
 import { writeDiffs, type ChangedCell, type DiffWriterOptions, type WrittenDiff } from '../../mesh/diff-writer.js';
 import { beaconsThatReceived } from '../../store/beacon-repository.js';
 import type { CellRow } from '../../store/cell-row.js';
@@ -108,5 +108,23 @@ export class GossipWriter {
     const audience = [...matches, ...told];
     if (audience.length === 0) return [];
     return writeDiffs(tx, 'updated', change, audience, supersededId, this.writerOptions());
+  }
+
+  /**
+   * A cell's relations changed (docs/relations.md): one `updated` diff of the cell, naming the
+   * agent who changed them, to every beacon the cell matches and every beacon told about it before
+   * that still takes it (its project, types, scene). It carries the cell's own preview, never a
+   * related cell's: a recipient reads the relations through its own key.
+   */
+  async emitRelationsChanged(tx: Queryable, change: GossipChange, now: Date): Promise<WrittenDiff[]> {
+    if (!(await this.presence.mayHaveBeacons(tx, change.tenantId))) return [];
+    const matches = await this.matcher.match(tx, change, now);
+    const seen = new Set(matches.map((m) => m.beaconId));
+    const told: BeaconMatch[] = (await beaconsThatReceived(tx, change.tenantId, change.nodeId, change.embedding, now))
+      .filter((b) => !seen.has(b.beacon_id) && beaconAccepts(b, change))
+      .map((b) => ({ beaconId: b.beacon_id, ownerAgent: b.owner_agent, similarity: b.similarity }));
+    const audience = [...matches, ...told];
+    if (audience.length === 0) return [];
+    return writeDiffs(tx, 'updated', change, audience, null, this.writerOptions());
   }
 }
