@@ -5,6 +5,7 @@ import { HashEmbedder } from '../src/embed/hash-embedder.js';
 import { MiniLmEmbedder } from '../src/embed/minilm-embedder.js';
 import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
 import { embedThroughput } from './harness/embedders.js';
+import { miniLmPrecisionRows } from './minilm-precision.js';
 import { roundTo } from './harness/measure.js';
 import type { BenchRow, BenchSection } from './harness/section.js';
 import { syntheticCorpus } from './corpus.js';
@@ -21,7 +22,7 @@ interface Probe {
 }
 
 /** Loads one embedder in a fresh process (bench/embed-probe.ts): first-load time and peak RSS, uncoloured by the others. */
-function probe(kind: 'minilm' | 'use-lite' | 'hash'): Probe {
+function probe(kind: 'minilm' | 'minilm-int8' | 'use-lite' | 'hash'): Probe {
   const script = fileURLToPath(new URL('./embed-probe.ts', import.meta.url));
   const run = spawnSync(process.execPath, ['--import', 'tsx', script, kind], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`embed probe for ${kind} exited with ${String(run.status)}: ${run.stderr.slice(-2000)}`);
@@ -54,6 +55,7 @@ async function spinningRows(texts: readonly string[]): Promise<BenchRow[]> {
   const sleeping = new MiniLmEmbedder();
   const spinning = new MiniLmEmbedder({ spinWhenIdle: true });
   const runs = { sleeping: { texts: 0, ms: 0, cpuMs: 0 }, spinning: { texts: 0, ms: 0, cpuMs: 0 } };
+  const id = sleeping.modelId;
   try {
     await sleeping.embed(texts.slice(0, 64));
     await spinning.embed(texts.slice(0, 64));
@@ -77,7 +79,7 @@ async function spinningRows(texts: readonly string[]): Promise<BenchRow[]> {
   const [sleep, spin] = [runs.sleeping, runs.spinning];
   return [
     {
-      metric: 'all-minilm-l6-v2-int8 calls of 64, threads spinning (worker, reembed)',
+      metric: `${id} calls of 64, threads spinning (worker, reembed)`,
       value: round(rate(spin)),
       unit: 'texts/s',
       baseline: round(rate(sleep)),
@@ -85,7 +87,7 @@ async function spinningRows(texts: readonly string[]): Promise<BenchRow[]> {
       note: 'baseline: threads sleeping between runs (the server); the two alternate',
     },
     {
-      metric: 'all-minilm-l6-v2-int8 CPU per text, threads spinning',
+      metric: `${id} CPU per text, threads spinning`,
       value: round(cpuPerText(spin)),
       unit: 'ms',
       baseline: round(cpuPerText(sleep)),
@@ -154,13 +156,17 @@ export async function runEmbedBench(): Promise<BenchSection> {
   for (const m of [minilm, useLite]) {
     rows.push({ metric: `${m.id} model load (fresh process)`, value: round(m.probe.loadMs), unit: 'ms', baseline: round(useLite.probe.loadMs), ratio: ratio(m.probe.loadMs, useLite.probe.loadMs), note: 'import + weights + session + one text; baseline use-lite' });
   }
+  const int8Probe = probe('minilm-int8');
+  rows.push({ metric: 'all-minilm-l6-v2-int8 model load (fresh process)', value: round(int8Probe.loadMs), unit: 'ms', baseline: round(useLite.probe.loadMs), ratio: ratio(int8Probe.loadMs, useLite.probe.loadMs), note: 'import + weights + session + one text; baseline use-lite' });
   for (const [name, p] of [
     [minilm.id, minilm.probe],
+    ['all-minilm-l6-v2-int8', int8Probe],
     [useLite.id, useLite.probe],
   ] as const) {
     rows.push({ metric: `${name} peak RSS (fresh process)`, value: round(p.peakRssBytes / 2 ** 20), unit: 'MiB', baseline: round(hashProbe.peakRssBytes / 2 ** 20), ratio: ratio(p.peakRssBytes, hashProbe.peakRssBytes), note: 'after loading and embedding 64 texts; baseline: the same process with the hash embedder' });
   }
   rows.push(...(await spinningRows(corpus.slice(0, MODEL_TEXTS))));
+  rows.push(...(await miniLmPrecisionRows(corpus)));
   rows.push({ metric: 'hash speed-up over minilm (batched)', value: ratio(hashRate, minilm.batched), unit: 'x', baseline: round(minilm.batched), ratio: ratio(hashRate, minilm.batched) });
   return { name: 'embedding only', rows };
 }

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { MINILM_MODEL_ID } from '../src/embed/minilm-embedder.js';
 import { announced, HYPHAE_BIN, REPO_ROOT, stopChild } from './harness/processes.js';
 import { postJson } from './harness/loopback-post.js';
 
@@ -17,7 +18,8 @@ const MEM0_DRIVER = fileURLToPath(new URL('./mem0-driver.py', import.meta.url));
 const MEM0_VENV_SCRIPT = fileURLToPath(new URL('../scripts/mem0-venv.sh', import.meta.url));
 const run = promisify(execFile);
 
-export const MINILM_MODEL = 'all-minilm-l6-v2-int8';
+/** The model `hyphae worker --embedder minilm` serves by default. */
+export const MINILM_MODEL = MINILM_MODEL_ID;
 export const MINILM_DIMENSION = 384;
 
 /** One call's latency and, for a search, the memories it returned (as the keys `store` answered). */

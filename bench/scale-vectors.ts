@@ -32,7 +32,8 @@ export class ScaleVectors {
     const dir = join(process.env.HYPHAE_ASSETS_DIR ?? join(homedir(), '.cache', 'hyphae'), 'bench');
     const file = join(dir, `scale-base-minilm-${BASE}.f32`);
     if (!existsSync(file)) {
-      const embedder = await createEmbedder({ kind: 'minilm' });
+      // The cached file holds int8 vectors, what the scale figures were measured with.
+      const embedder = await createEmbedder({ kind: 'minilm', model: SCALE_MODEL_ID });
       const texts = syntheticCorpus(BASE, 2026);
       const out = new Float32Array(BASE * SCALE_DIMENSION);
       for (let i = 0; i < BASE; i += 64) (await embedder.embed(texts.slice(i, i + 64))).forEach((v, j) => out.set(v, (i + j) * SCALE_DIMENSION));

@@ -4,7 +4,7 @@
  */
 import type { HyphaeConfig } from '../core/config.js';
 import type { Db } from '../store/db.js';
-import { migrate, type MigrateResult } from '../store/migrator.js';
+import { migrate, readEmbeddingIdentity, type MigrateResult } from '../store/migrator.js';
 import { openDb, type OpenDbConfig } from '../store/open-db.js';
 import { createConfiguredEmbedder } from './configured-embedder.js';
 
@@ -30,11 +30,12 @@ export interface MigratedDatabase {
  * are what the schema is checked against.
  */
 export async function openMigratedDatabase(config: HyphaeConfig, command: string): Promise<MigratedDatabase> {
-  const embedder = await createConfiguredEmbedder(config);
-  const identity = { modelId: embedder.modelId, dimension: embedder.dimension };
-  await embedder.close();
   const db = await openConfiguredDatabase(config, command);
   try {
+    const recordedModelId = (await readEmbeddingIdentity(db))?.modelId;
+    const embedder = await createConfiguredEmbedder(config, recordedModelId === undefined ? {} : { recordedModelId });
+    const identity = { modelId: embedder.modelId, dimension: embedder.dimension };
+    await embedder.close();
     const migration = await migrate(db, identity);
     return { db, migration, close: () => db.close() };
   } catch (error) {

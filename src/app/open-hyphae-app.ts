@@ -10,7 +10,7 @@ import { meteredEmbedder } from '../embed/metered-embedder.js';
 import { createHyphaeMetrics } from '../metrics/index.js';
 import { meteredFacade } from '../service/index.js';
 import { pingDatabase } from '../store/database-probe.js';
-import { migrate } from '../store/migrator.js';
+import { migrate, readEmbeddingIdentity } from '../store/migrator.js';
 import { startBackgroundMaintenance } from './background-maintenance.js';
 import { openConfiguredDatabase } from './configured-database.js';
 import { createConfiguredEmbedder } from './configured-embedder.js';
@@ -30,7 +30,8 @@ export async function openHyphaeApp(config: HyphaeConfig, options: HyphaeAppOpti
   try {
     const db = parts.db ?? (await openConfiguredDatabase(config, options.command));
     teardown.add(() => db.close());
-    const embedder = meteredEmbedder(parts.embedder ?? (await createConfiguredEmbedder(config)), metrics);
+    const recordedModelId = parts.embedder === undefined ? (await readEmbeddingIdentity(db))?.modelId : undefined;
+    const embedder = meteredEmbedder(parts.embedder ?? (await createConfiguredEmbedder(config, recordedModelId === undefined ? {} : { recordedModelId })), metrics);
     teardown.add(() => embedder.close());
     await migrate(db, { modelId: embedder.modelId, dimension: embedder.dimension });
 

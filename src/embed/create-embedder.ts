@@ -2,7 +2,7 @@ import { InvalidArgumentError } from '../core/errors.js';
 import type { Embedder, EmbedderKind } from './embedder.js';
 import { HashEmbedder } from './hash-embedder.js';
 import { knownDimension } from './known-dimensions.js';
-import { MINILM_MODEL_ID, MiniLmEmbedder } from './minilm-embedder.js';
+import { MINILM_INT8_MODEL_ID, MINILM_MODEL_ID, miniLmPrecisionOf, MiniLmEmbedder } from './minilm-embedder.js';
 import { NatsEmbedder } from './nats-embedder.js';
 import { OpenAiEmbedder } from './openai-embedder.js';
 import { UseLiteEmbedder } from './use-lite-embedder.js';
@@ -11,7 +11,7 @@ export interface EmbedderConfig {
   readonly kind: EmbedderKind;
   /** `openai`: base URL of an OpenAI-compatible API (e.g. http://worker:8080/v1). */
   readonly url?: string;
-  /** `openai`: the model name sent in requests; `nats`: the model id the workers serve. */
+  /** `openai`: the model name sent in requests; `nats`: the model id the workers serve; `minilm`: its model id (fp32 or int8; default fp32). */
   readonly model?: string;
   /** `openai`: bearer token (the configuration's HYPHAE_EMBED_API_KEY, else OPENAI_API_KEY); absent: none sent. */
   readonly apiKey?: string;
@@ -36,8 +36,11 @@ export async function createEmbedder(config: EmbedderConfig): Promise<Embedder> 
   switch (config.kind) {
     case 'hash':
       return new HashEmbedder(config.dimension === undefined ? {} : { dimension: config.dimension });
-    case 'minilm':
-      return new MiniLmEmbedder(config.embedsOnly === true ? { spinWhenIdle: true } : {});
+    case 'minilm': {
+      const precision = miniLmPrecisionOf(config.model ?? MINILM_MODEL_ID);
+      if (precision === undefined) throw invalid('model', `the minilm embedder runs ${MINILM_MODEL_ID} (fp32) or ${MINILM_INT8_MODEL_ID}, not '${String(config.model)}'`);
+      return new MiniLmEmbedder({ precision, ...(config.embedsOnly === true ? { spinWhenIdle: true } : {}) });
+    }
     case 'use-lite':
       return new UseLiteEmbedder();
     case 'openai': {
@@ -58,7 +61,7 @@ export async function createEmbedder(config: EmbedderConfig): Promise<Embedder> 
       if (!servers) throw invalid('natsUrl', 'the nats embedder needs the NATS URL of the workers (HYPHAE_NATS_URL)');
       const modelId = config.model ?? NATS_EMBED_DEFAULT_MODEL;
       const dimension = dimensionOf(modelId, config.dimension);
-      const fallback = config.fallback ? await createEmbedder({ kind: config.fallback, dimension }) : undefined;
+      const fallback = config.fallback ? await createEmbedder({ kind: config.fallback, dimension, ...(config.fallback === 'minilm' ? { model: modelId } : {}) }) : undefined;
       return NatsEmbedder.connect({
         servers,
         modelId,

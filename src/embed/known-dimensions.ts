@@ -1,4 +1,5 @@
 const KNOWN: Readonly<Record<string, number>> = {
+  'all-minilm-l6-v2': 384,
   'all-minilm-l6-v2-int8': 384,
   'use-lite-512': 512,
   'text-embedding-3-small': 1536,

@@ -2,22 +2,32 @@ import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, UnavailableError } from '../core/errors.js';
 import type { Embedder } from './embedder.js';
 import { meanPoolNormalized } from './mean-pooling.js';
-import { defaultMiniLmModelDir, readMiniLmModelFiles } from './minilm-model-files.js';
+import { defaultMiniLmModelDir, readMiniLmModelFiles, type MiniLmPrecision } from './minilm-model-files.js';
 import { tokenWindows } from './token-windows.js';
 
-export const MINILM_MODEL_ID = 'all-minilm-l6-v2-int8';
+/** The default: the model's own fp32 weights, vectors equal to sentence-transformers' (docs/embeddings.md, "Parity with the reference"). */
+export const MINILM_MODEL_ID = 'all-minilm-l6-v2';
+/** The int8 quantization: ≈2.4× less CPU per single text, half the file, vectors within cosine ≈0.976–1 of fp32. */
+export const MINILM_INT8_MODEL_ID = 'all-minilm-l6-v2-int8';
+const MODEL_IDS: Readonly<Record<MiniLmPrecision, string>> = { fp32: MINILM_MODEL_ID, int8: MINILM_INT8_MODEL_ID };
+
+/** The precision a minilm model id names, or undefined for any other model. */
+export function miniLmPrecisionOf(modelId: string): MiniLmPrecision | undefined {
+  return modelId === MINILM_MODEL_ID ? 'fp32' : modelId === MINILM_INT8_MODEL_ID ? 'int8' : undefined;
+}
 export const MINILM_DIMENSION = 384;
 /** all-MiniLM-L6-v2 was trained on inputs of up to 256 tokens ([CLS] and [SEP] included). */
 export const MINILM_WINDOW_TOKENS = 256;
 /** Windows embedded per text: 16 × 254 tokens, ~16 KB of English prose; the rest of a longer text is dropped (it bounds the cost of one text). */
 export const MINILM_MAX_WINDOWS = 16;
 /**
- * Windows per forward pass. The int8 model quantizes its activations dynamically, with one scale
- * per tensor: rows batched together change each other's vectors (cosine ~0.985–0.995 to the same
- * text alone, measured). One window per pass keeps a text's vector independent of its neighbours
- * and equal to the reference implementation, for ~20% less throughput.
+ * Windows per forward pass, by precision. The int8 model quantizes its activations dynamically, with
+ * one scale per tensor: rows batched together change each other's vectors (cosine ~0.985–0.995 to
+ * the same text alone, measured), so it runs one window per pass. fp32 rows do not touch each other
+ * (padding is masked; float rounding aside), and passes of 16 embed calls of 64 texts in about half
+ * the CPU of one window per pass.
  */
-export const MINILM_DEFAULT_BATCH_SIZE = 1;
+export const MINILM_DEFAULT_BATCH_SIZE: Readonly<Record<MiniLmPrecision, number>> = { fp32: 16, int8: 1 };
 /** Padded tokens per forward pass: bounds the attention tensors (heads × rows × tokens²) held at once. */
 const MINILM_PASS_TOKENS = 4_096;
 
@@ -47,14 +57,14 @@ interface LoadedModel {
 // One session per model folder and process: the weights and the ONNX Runtime thread pool are big and shareable.
 const loaded = new Map<string, Promise<LoadedModel>>();
 
-function loadModel(dir: string, threads: number, spinWhenIdle: boolean): Promise<LoadedModel> {
-  const key = `${dir}\0${threads}\0${spinWhenIdle}`;
+function loadModel(dir: string, precision: MiniLmPrecision, threads: number, spinWhenIdle: boolean): Promise<LoadedModel> {
+  const key = `${dir}\0${precision}\0${threads}\0${spinWhenIdle}`;
   let model = loaded.get(key);
   if (!model) {
     model = (async (): Promise<LoadedModel> => {
       const started = performance.now();
       const [files, ort, { Tokenizer }] = await Promise.all([
-        readMiniLmModelFiles(dir),
+        readMiniLmModelFiles(dir, precision),
         import('onnxruntime-node') as Promise<unknown> as Promise<OrtModule>,
         import('@huggingface/tokenizers'),
       ]);
@@ -81,9 +91,11 @@ function loadModel(dir: string, threads: number, spinWhenIdle: boolean): Promise
 }
 
 export interface MiniLmEmbedderOptions {
-  /** Folder with model.onnx and tokenizer.json; default: the @hyphae/model-all-minilm-l6-v2 package. */
+  /** Folder with model-fp16.onnx (fp32 arithmetic), model-int8.onnx and tokenizer.json; default: the @hyphae/model-all-minilm-l6-v2 package. */
   readonly modelDir?: string;
-  /** Windows per forward pass (see MINILM_DEFAULT_BATCH_SIZE: above 1, vectors depend on their batch). */
+  /** The weights: `fp32` (default, model id all-minilm-l6-v2) or `int8` (all-minilm-l6-v2-int8). */
+  readonly precision?: MiniLmPrecision;
+  /** Windows per forward pass (see MINILM_DEFAULT_BATCH_SIZE: above 1, int8 vectors depend on their batch). */
   readonly batchSize?: number;
   /** ONNX Runtime intra-op threads; default: the cores available, at most 4. */
   readonly threads?: number;
@@ -112,15 +124,16 @@ interface PendingRequest {
 }
 
 /**
- * all-MiniLM-L6-v2, int8, 384-d (the default embedder): WordPiece tokens in windows of 256,
+ * all-MiniLM-L6-v2, 384-d (the default embedder), fp32 or int8: WordPiece tokens in windows of 256,
  * mean-pooled over the attention mask and L2-normalised; a text of several windows is the
  * token-weighted mean of its windows' vectors, normalised again. Concurrent embed calls queue
  * their windows for one stream of forward passes (the session uses every thread it has); with a
  * batch size above 1 their windows also share passes.
  */
 export class MiniLmEmbedder implements Embedder {
-  readonly modelId = MINILM_MODEL_ID;
+  readonly modelId: string;
   readonly dimension = MINILM_DIMENSION;
+  readonly precision: MiniLmPrecision;
   private readonly modelDir: string;
   private readonly batchSize: number;
   private readonly threads: number;
@@ -131,7 +144,12 @@ export class MiniLmEmbedder implements Embedder {
   private passes = 0;
 
   constructor(options: MiniLmEmbedderOptions = {}) {
-    this.batchSize = checkedInteger('batchSize', options.batchSize ?? MINILM_DEFAULT_BATCH_SIZE, 1, 1024);
+    this.precision = options.precision ?? 'fp32';
+    if (this.precision !== 'fp32' && this.precision !== 'int8') {
+      throw new InvalidArgumentError('minilm precision must be fp32 or int8', [{ path: 'precision', message: `got ${String(this.precision)}` }]);
+    }
+    this.modelId = MODEL_IDS[this.precision];
+    this.batchSize = checkedInteger('batchSize', options.batchSize ?? MINILM_DEFAULT_BATCH_SIZE[this.precision], 1, 1024);
     this.threads = checkedInteger('threads', options.threads ?? Math.min(availableParallelism(), 4), 1, 64);
     this.modelDir = options.modelDir ?? defaultMiniLmModelDir();
     this.spinWhenIdle = options.spinWhenIdle ?? false;
@@ -139,13 +157,13 @@ export class MiniLmEmbedder implements Embedder {
 
   /** Loads the model now (it is otherwise loaded by the first embed); returns the load time in ms. */
   async warmUp(): Promise<number> {
-    return (await loadModel(this.modelDir, this.threads, this.spinWhenIdle)).loadMs;
+    return (await loadModel(this.modelDir, this.precision, this.threads, this.spinWhenIdle)).loadMs;
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (this.closed) throw new UnavailableError('the minilm embedder is closed');
     if (texts.length === 0) return [];
-    const model = await loadModel(this.modelDir, this.threads, this.spinWhenIdle);
+    const model = await loadModel(this.modelDir, this.precision, this.threads, this.spinWhenIdle);
     const windows = texts.map((text) =>
       tokenWindows(model.tokenizer.encode(text, { add_special_tokens: false }).ids, {
         windowTokens: MINILM_WINDOW_TOKENS,

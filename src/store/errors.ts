@@ -35,7 +35,7 @@ export class EmbeddingModelMismatchError extends ConflictError {
     const recordedModel = recorded.modelId ?? 'an unrecorded model';
     super(
       `this database was created with model ${recordedModel} (${recorded.dimension}-d) but this process uses ` +
-        `${configured.modelId} (${configured.dimension}-d); start with the --embedder it was created with, or move it ` +
+        `${configured.modelId} (${configured.dimension}-d); start with the --embedder (and HYPHAE_EMBED_MODEL) it was created with, or move it ` +
         'to this embedder with `hyphae reembed --embedder E` (same data folder or database URL; stop the servers first)',
       {
         ...options,

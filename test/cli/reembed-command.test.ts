@@ -50,11 +50,11 @@ describe('hyphae reembed: a folder created with use-lite-512 upgraded to the def
 
     const moved = await runHyphae(['reembed'], env);
     expect(moved.code, moved.stderr).toBe(0);
-    expect(moved.stderr).toContain('moving 3 cells and beacons from use-lite-512 (512-d) to all-minilm-l6-v2-int8 (384-d)');
+    expect(moved.stderr).toContain('moving 3 cells and beacons from use-lite-512 (512-d) to all-minilm-l6-v2 (384-d)');
     expect(moved.stderr).toMatch(/hyphae reembed: 3\/3 \(100%\) tenant default cells/);
-    expect(moved.stderr).toContain('the database now uses all-minilm-l6-v2-int8 (384-d)');
+    expect(moved.stderr).toContain('the database now uses all-minilm-l6-v2 (384-d)');
     const again = await runHyphae(['reembed'], env);
-    expect(again.stderr).toContain('already uses all-minilm-l6-v2-int8');
+    expect(again.stderr).toContain('already uses all-minilm-l6-v2');
 
     server = await startServer(['--port', '0'], env);
     const recalled = await fetch(`${server.url}/v1/recall`, { method: 'POST', headers, body: JSON.stringify({ query: QUESTION, k: 3 }) });

@@ -57,7 +57,7 @@ describe('the built dist/ without the sources (npm run build, then node bin/hyph
   it('serve with the default configuration migrates a fresh folder, stores and recalls a paraphrase, and stops cleanly', async () => {
     const server = await startServer(['--port', '0'], userEnv(), launcher);
     try {
-      expect(server.stderr()).toMatch(/embedder all-minilm-l6-v2-int8;/);
+      expect(server.stderr()).toMatch(/embedder all-minilm-l6-v2;/);
       for (let i = 0; i < 200 && !KEY_PATTERN.test(server.stdout()); i++) await new Promise((r) => setTimeout(r, 50));
       const key = KEY_PATTERN.exec(server.stdout())?.[0] ?? '';
       expect(key, server.stdout()).toMatch(KEY_PATTERN);

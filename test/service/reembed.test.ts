@@ -70,9 +70,9 @@ describe('reembedDatabase', { timeout: 120_000 }, () => {
     expect((await rt.facade.recall(a, { query: QUESTION, k: 5, mode: 'vector' })).results[0]?.node_id).not.toBe(target);
     const minilm = new CountingEmbedder(new MiniLmEmbedder());
     const outcome = await reembedDatabase(rt.db, minilm, { batchSize: 8 });
-    expect(outcome).toMatchObject({ status: 'done', from: { modelId: 'hash-512-v1', dimension: 512 }, to: { modelId: 'all-minilm-l6-v2-int8', dimension: 384 }, rows: 53, resumed: false });
+    expect(outcome).toMatchObject({ status: 'done', from: { modelId: 'hash-512-v1', dimension: 512 }, to: { modelId: 'all-minilm-l6-v2', dimension: 384 }, rows: 53, resumed: false });
     expect(minilm.texts).toBe(53);
-    expect(await readEmbeddingIdentity(rt.db)).toEqual({ modelId: 'all-minilm-l6-v2-int8', dimension: 384 });
+    expect(await readEmbeddingIdentity(rt.db)).toEqual({ modelId: 'all-minilm-l6-v2', dimension: 384 });
     const columns = await rt.db.query<{ table_name: string; type: string }>(
       `SELECT c.relname AS table_name, format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
         WHERE c.relname IN ('cells', 'beacons') AND a.attname LIKE 'embedding%' AND NOT a.attisdropped ORDER BY 1`,
@@ -97,7 +97,7 @@ describe('reembedDatabase', { timeout: 120_000 }, () => {
     // Tenant-scoped as ever: B's recall sees only B's ten cells.
     expect((await after.recall(b, { query: QUESTION, k: 100 })).results).toHaveLength(10);
     await expect(migrate(rt.db, { modelId: 'hash-512-v1', dimension: 512 })).rejects.toThrow(/hyphae reembed/);
-    expect(await reembedDatabase(rt.db, new MiniLmEmbedder())).toEqual({ status: 'already-current', identity: { modelId: 'all-minilm-l6-v2-int8', dimension: 384 } });
+    expect(await reembedDatabase(rt.db, new MiniLmEmbedder())).toEqual({ status: 'already-current', identity: { modelId: 'all-minilm-l6-v2', dimension: 384 } });
   });
 
   it('stopped between batches, the database keeps serving its old vectors; the next run resumes, embedding only what is left and what arrived meanwhile', async () => {
