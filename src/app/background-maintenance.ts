@@ -8,6 +8,8 @@ import type { Db } from '../store/db.js';
 import { analyzeMemoryTables, vacuumMemoryTables } from '../store/statistics-repository.js';
 
 const RETENTION_INTERVAL_MS = 3_600_000;
+/** How often expired items are erased: each is physically gone within this of its expiry, plus the pass itself (docs/expiry.md). */
+export const EXPIRY_SWEEP_INTERVAL_MS = 60_000;
 const ANALYZE_INTERVAL_MS = 300_000;
 const DEFAULT_MAINTENANCE_CHECK_INTERVAL_MS = 2_000;
 
@@ -18,6 +20,9 @@ export interface BackgroundMaintenanceOptions {
   readonly onError: (error: unknown) => void;
   /** Embedded only: how often table growth and dead rows are checked. */
   readonly maintenanceCheckIntervalMs?: number;
+  /** The facade's expiry sweep, run every EXPIRY_SWEEP_INTERVAL_MS (or this interval). */
+  readonly sweepExpired?: () => Promise<unknown>;
+  readonly expirySweepIntervalMs?: number;
 }
 
 export interface BackgroundMaintenance {
@@ -32,7 +37,12 @@ export async function startBackgroundMaintenance(db: Db, options: BackgroundMain
     clock: options.clock,
     onError: options.onError,
   });
-  if (db.driver !== 'pglite') return { stop: () => retention.stop() };
+  const sweep = startExpirySweep(options);
+  const stopMesh = async (): Promise<void> => {
+    await sweep.stop();
+    await retention.stop();
+  };
+  if (db.driver !== 'pglite') return { stop: stopMesh };
   const maintenance = startEmbeddedMaintenance(db, {
     checkIntervalMs: options.maintenanceCheckIntervalMs ?? DEFAULT_MAINTENANCE_CHECK_INTERVAL_MS,
     fullIntervalMs: ANALYZE_INTERVAL_MS,
@@ -40,7 +50,7 @@ export async function startBackgroundMaintenance(db: Db, options: BackgroundMain
   });
   const stop = async (): Promise<void> => {
     await maintenance.stop();
-    await retention.stop();
+    await stopMesh();
   };
   try {
     // Dead rows and statistics now. PGlite keeps no table statistics across a restart, so the
@@ -53,4 +63,26 @@ export async function startBackgroundMaintenance(db: Db, options: BackgroundMain
     throw error;
   }
   return { stop };
+}
+
+/** The expiry sweep on a timer; a pass still running when the next is due is not doubled. */
+function startExpirySweep(options: BackgroundMaintenanceOptions): BackgroundMaintenance {
+  const { sweepExpired } = options;
+  if (sweepExpired === undefined) return { stop: async () => undefined };
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    running ??= sweepExpired()
+      .then(() => undefined)
+      .catch(options.onError)
+      .finally(() => {
+        running = undefined;
+      });
+  }, options.expirySweepIntervalMs ?? EXPIRY_SWEEP_INTERVAL_MS);
+  timer.unref();
+  return {
+    async stop(): Promise<void> {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

@@ -55,6 +55,7 @@ export async function openHyphaeApp(config: HyphaeConfig, options: HyphaeAppOpti
     const upkeep = await startBackgroundMaintenance(db, {
       diffRetentionDays: facade.config.diffRetentionDays,
       recallLogRetentionDays: facade.config.recallLogRetentionDays,
+      sweepExpired: () => facade.sweepExpired(),
       clock,
       onError,
       ...(parts.maintenanceCheckIntervalMs === undefined ? {} : { maintenanceCheckIntervalMs: parts.maintenanceCheckIntervalMs }),

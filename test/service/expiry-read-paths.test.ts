@@ -5,7 +5,12 @@
  * stored cell, so a new operation fails this file until it is classified.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Role } from '../../src/core/cell-types.js';
 import type { Principal } from '../../src/core/principal.js';
+import { HashEmbedder } from '../../src/embed/hash-embedder.js';
+import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacade } from '../../src/service/index.js';
+import type { Db } from '../../src/store/db.js';
+import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../support/shared-database.js';
 import type { FacadeOperations } from '../../src/service/facade/operation-roles.js';
 import { OPERATION_ROLES } from '../../src/service/facade/operation-roles.js';
 import { freshTenant } from '../support/facade-expectations.js';
@@ -28,6 +33,33 @@ describe('the read paths an expiry must reach', () => {
   });
 });
 
+interface Core {
+  readonly db: Db;
+  readonly facade: MemoryFacade;
+  principal(tenant: string, agent: string, roles?: Role[]): Promise<Principal>;
+}
+
+async function readPathsForgetAnExpiredCell(core: Core): Promise<void> {
+  const tenant = freshTenant();
+  const admin = await core.principal(tenant, 'author', ['admin', 'writer', 'reader']);
+  const reader = async (agent: string): Promise<Principal> => core.principal(tenant, agent);
+  // The same world twice: one that lives an hour shows every path returns an expiring cell (on a
+  // loaded machine the reads could outlast 2 s), one of ttl_seconds 2 that none does once it passed.
+  const living: ExpiryWorld = await expiryWorld(core.facade, admin, await reader('watcher-1'), [await reader('drainer-1')], 3600);
+  const world: ExpiryWorld = await expiryWorld(core.facade, admin, await reader('watcher-2'), [await reader('drainer-2')], 2);
+  for (const [path, read] of Object.entries(READ_PATHS)) {
+    expect(await seenBy(read, living), `${path} while it lives`).toBe(true);
+  }
+  await waitFor(() => Date.now() > Date.parse(world.expiresAt) + 50);
+  for (const [path, read] of Object.entries(READ_PATHS)) {
+    expect(await seenBy(read, world), `${path} after expiry`).toBe(false);
+  }
+  const { rows } = await core.db.query<{ n: number }>('SELECT count(*)::int AS n FROM cells WHERE node_id = $1', [world.canaryId]);
+  expect(rows[0]?.n, 'no sweep ran: the row is still there').toBe(1);
+}
+
+const IT = 'is returned by every read path while it lives and by none once 2 s have passed, with no sweep run';
+
 describe.each(TEST_DRIVERS)('a cell with ttl_seconds 2 on %s', (driver) => {
   let rt: TestRuntime;
   beforeAll(async () => {
@@ -35,22 +67,30 @@ describe.each(TEST_DRIVERS)('a cell with ttl_seconds 2 on %s', (driver) => {
   });
   afterAll(async () => rt.close());
 
-  it('is returned by every read path while it lives and by none once 2 s have passed, with no sweep run', async () => {
-    const tenant = freshTenant();
-    const admin = await rt.principal({ tenant, agent: 'author', roles: ['admin', 'writer', 'reader'] });
-    const reader = async (agent: string): Promise<Principal> => rt.principal({ tenant, agent });
-    // The same world twice: one that lives an hour shows every path returns an expiring cell (on a
-    // loaded machine the reads could outlast 2 s), one of ttl_seconds 2 that none does once it passed.
-    const living: ExpiryWorld = await expiryWorld(rt.facade, admin, await reader('watcher-1'), [await reader('drainer-1')], 3600);
-    const world: ExpiryWorld = await expiryWorld(rt.facade, admin, await reader('watcher-2'), [await reader('drainer-2')], 2);
-    for (const [path, read] of Object.entries(READ_PATHS)) {
-      expect(await seenBy(read, living), `${path} while it lives`).toBe(true);
-    }
-    await waitFor(() => Date.now() > Date.parse(world.expiresAt) + 50);
-    for (const [path, read] of Object.entries(READ_PATHS)) {
-      expect(await seenBy(read, world), `${path} after expiry`).toBe(false);
-    }
-    const { rows } = await rt.db.query<{ n: number }>('SELECT count(*)::int AS n FROM cells WHERE node_id = $1', [world.canaryId]);
-    expect(rows[0]?.n, 'no sweep ran: the row is still there').toBe(1);
+  it(IT, async () => {
+    await readPathsForgetAnExpiredCell({ db: rt.db, facade: rt.facade, principal: (tenant, agent, roles) => rt.principal({ tenant, agent, ...(roles === undefined ? {} : { roles }) }) });
+  });
+});
+
+describe.skipIf(skipWithoutPostgres())('a cell with ttl_seconds 2 on native PostgreSQL', () => {
+  let database: SharedDatabase;
+  let core: Core & { readonly facade: ManagedMemoryFacade };
+  beforeAll(async () => {
+    database = await startSharedDatabase(64);
+    const db = await database.connect(4);
+    const facade = createMemoryFacade({ db, embedder: new HashEmbedder({ dimension: 64 }) });
+    core = {
+      db,
+      facade,
+      principal: async (tenant, agent, roles = ['writer', 'reader']) => facade.authenticate((await facade.keyAdmin.createKey({ tenant, agent, roles })).key),
+    };
+  });
+  afterAll(async () => {
+    await core?.facade.close();
+    await database?.close();
+  });
+
+  it(IT, async () => {
+    await readPathsForgetAnExpiredCell(core);
   });
 });

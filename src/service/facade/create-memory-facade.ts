@@ -4,6 +4,8 @@
  * (operation-roles.ts), re-validates its input, and scopes every statement by the principal's
  * tenant; a foreign id, or one outside the principal's project scope, reads as NOT_FOUND.
  */
+import { directExpiryEraser } from '../cells/expiry-eraser.js';
+import { sweepExpired, type ExpirySweep } from '../cells/expiry-sweep.js';
 import { createKeyAdministration, type KeyAdministration } from '../../auth/key-administration.js';
 import { KeyAuthenticator } from '../../auth/key-authenticator.js';
 import { TokenPrincipals } from '../../auth/oauth/token-principals.js';
@@ -76,6 +78,8 @@ export interface ManagedMemoryFacade extends MemoryFacade {
   flushHits(): Promise<void>;
   /** Live streams open through this facade (the per-process quota counts them). */
   readonly openLiveStreams: number;
+  /** One expiry sweep: what has expired is erased, tenant by tenant (docs/expiry.md); maintenance runs it on a timer. */
+  sweepExpired(): Promise<ExpirySweep>;
   /** Flushes hits and stops the flush timer; the db and embedder belong to the caller. */
   close(): Promise<void>;
 }
@@ -106,6 +110,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     authenticate: (apiKey) => ctx.authenticator.authenticate(apiKey),
     authenticateBearer: (token) => (ctx.tokenPrincipals === undefined ? Promise.reject(new UnauthenticatedError()) : ctx.tokenPrincipals.authenticate(token)),
     flushHits: () => ctx.hits.flush(),
+    sweepExpired: () => sweepExpired(ctx.db, directExpiryEraser(ctx)),
     get openLiveStreams(): number {
       return ctx.streams.openStreams;
     },
