@@ -23,7 +23,7 @@ const NOT_CELL_READS = [
   'store', 'deleteCell', 'forgetCells', 'purgeProject', 'openSession', 'closeSession', 'consolidateScene', 'placeBeacon', 'listBeacons',
   'deleteBeacon', 'subscribeResource', 'unsubscribeResource', 'resourceSubscriptions', 'subscribeDiffs', 'channelBacklog', 'markChannelSettled',
   'authorTrust', 'createKey', 'listKeys', 'revokeKey', 'rotateKey', 'importTenant', 'whoAmI', 'gossipAgents', 'watchGossip', 'quotaUsage',
-  'ingestSource', 'deleteSource', 'addRelations', 'deleteRelation', 'readSource', 'listSources', 'sourceStatus', 'sourceChunks',
+  'ingestSource', 'deleteSource', 'addRelations', 'deleteRelation', 'readSource', 'listSources', 'sourceStatus', 'sourceChunks', 'numberedSources', 'sourceSubgraph',
 ] as const satisfies readonly (keyof FacadeOperations)[];
 
 describe('the read paths an expiry must reach', () => {
