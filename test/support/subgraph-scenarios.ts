@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import type { InvalidArgumentError } from '../../src/core/errors.js';
 import type { Principal } from '../../src/core/principal.js';
 import { GRAPH_CONTEXT_PER_HIT, type Subgraph } from '../../src/core/relation-schemas.js';
-import { expectCode, freshTenant } from './facade-expectations.js';
+import { expectCode, freshTenant, MISSING_ID } from './facade-expectations.js';
 import type { ScenarioHarness } from './scenario-harness.js';
 
 const words = (seed: string, n: number): string => Array.from({ length: n }, (_, i) => `${seed}${i % 17} term${(i * 7) % 31}`).join(' ');
@@ -132,6 +132,14 @@ export function subgraphScenarios(h: () => ScenarioHarness): void {
     await expectCode(h().facade.cellSubgraph(narrow, hidden, {}), 'NOT_FOUND');
     const stranger = await h().principal({ tenant: freshTenant('other'), agent: 'x', default_project: 'p' });
     await expectCode(h().facade.cellSubgraph(stranger, start, {}), 'NOT_FOUND');
+    // Another project's or tenant's start reads exactly as a random id: the same code, message and details, the id aside.
+    const body = async (p: Principal, id: string): Promise<string> => {
+      const { code, message, details } = await expectCode(h().facade.cellSubgraph(p, id, {}), 'NOT_FOUND');
+      return JSON.stringify({ code, message, details }).replaceAll(id, '<id>');
+    };
+    const random = await body(narrow, MISSING_ID);
+    expect(await body(narrow, hidden)).toBe(random);
+    expect(await body(stranger, start)).toBe(random);
   });
 
   it('refuses depth 11 and max_members 1001 naming the limit', async () => {
