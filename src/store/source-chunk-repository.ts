@@ -51,29 +51,64 @@ export interface SourceChunkRow {
   readonly embedded: boolean;
 }
 
+/** A page of one version's chunks, read in one statement with the version's count and state: they agree. */
+export interface SourceChunkPage {
+  readonly total: number;
+  /** `ready` for the served version; the ingestion's state for a pending one. */
+  readonly state: string;
+  readonly rows: SourceChunkRow[];
+}
+
 // The content is the heading path, a blank line, then the source's characters [char_start, char_end) — or those characters alone.
 const headingPath = (t: string): string => `left(${t}.content, greatest(char_length(${t}.content) - (${t}.char_end - ${t}.char_start) - 2, 0))`;
 
-/** The served version's chunk cells after `afterIndex`, in source order. */
-export async function servedChunks(q: Queryable, key: SourceKey, afterIndex: number, limit: number): Promise<SourceChunkRow[]> {
-  const result = await q.query<SourceChunkRow>(
-    `SELECT c.chunk_index, c.node_id::text AS node_id, c.char_start, c.char_end, ${headingPath('c')} AS heading_path, true AS embedded
-     FROM cells c WHERE tenant_id = $1 AND project = $2 AND source_id = $3 AND chunk_index > $4
-     ORDER BY c.chunk_index LIMIT $5`,
-    [key.tenantId, key.project, key.sourceId, afterIndex, limit],
-  );
-  return result.rows;
+type PageRow = { total: number; state: string } & { [K in keyof SourceChunkRow]: SourceChunkRow[K] | null };
+
+function pageOf(rows: readonly PageRow[]): SourceChunkPage | null {
+  const first = rows[0];
+  if (first === undefined) return null;
+  return {
+    total: first.total,
+    state: first.state,
+    rows: rows
+      .filter((row) => row.chunk_index !== null)
+      .map((row) => ({
+        chunk_index: row.chunk_index as number,
+        node_id: row.node_id,
+        char_start: row.char_start as number,
+        char_end: row.char_end as number,
+        heading_path: row.heading_path as string,
+        embedded: row.embedded === true,
+      })),
+  };
 }
 
-/** The pending ingestion's drafts after `afterIndex`, in source order (none once it failed: its drafts are dropped). */
-export async function pendingChunks(q: Queryable, key: SourceKey, afterIndex: number, limit: number): Promise<SourceChunkRow[]> {
-  const result = await q.query<SourceChunkRow>(
-    `SELECT d.chunk_index, NULL::text AS node_id, d.char_start, d.char_end, ${headingPath('d')} AS heading_path,
-       d.embedding IS NOT NULL AS embedded
-     FROM source_chunk_drafts d JOIN source_ingestions i USING (ingestion_id)
-     WHERE i.tenant_id = $1 AND i.project = $2 AND i.source_id = $3 AND d.chunk_index > $4
-     ORDER BY d.chunk_index LIMIT $5`,
+/** The served version's chunk cells after `afterIndex`, in source order; null when no version is served. */
+export async function servedChunks(q: Queryable, key: SourceKey, afterIndex: number, limit: number): Promise<SourceChunkPage | null> {
+  const result = await q.query<PageRow>(
+    `SELECT s.chunk_count AS total, 'ready' AS state, c.* FROM sources s
+     LEFT JOIN LATERAL (
+       SELECT c.chunk_index, c.node_id::text AS node_id, c.char_start, c.char_end, ${headingPath('c')} AS heading_path, true AS embedded
+       FROM cells c WHERE c.tenant_id = s.tenant_id AND c.project = s.project AND c.source_id = s.source_id AND c.chunk_index > $4
+       ORDER BY c.chunk_index LIMIT $5) c ON true
+     WHERE s.tenant_id = $1 AND s.project = $2 AND s.source_id = $3
+     ORDER BY c.chunk_index`,
     [key.tenantId, key.project, key.sourceId, afterIndex, limit],
   );
-  return result.rows;
+  return pageOf(result.rows);
+}
+
+/** The pending ingestion's drafts after `afterIndex`, in source order (none once it failed: its drafts are dropped); null when none is pending. */
+export async function pendingChunks(q: Queryable, key: SourceKey, afterIndex: number, limit: number): Promise<SourceChunkPage | null> {
+  const result = await q.query<PageRow>(
+    `SELECT i.chunks_total AS total, i.state, d.* FROM source_ingestions i
+     LEFT JOIN LATERAL (
+       SELECT d.chunk_index, NULL::text AS node_id, d.char_start, d.char_end, ${headingPath('d')} AS heading_path, d.embedding IS NOT NULL AS embedded
+       FROM source_chunk_drafts d WHERE d.ingestion_id = i.ingestion_id AND d.chunk_index > $4
+       ORDER BY d.chunk_index LIMIT $5) d ON true
+     WHERE i.tenant_id = $1 AND i.project = $2 AND i.source_id = $3
+     ORDER BY d.chunk_index`,
+    [key.tenantId, key.project, key.sourceId, afterIndex, limit],
+  );
+  return pageOf(result.rows);
 }
