@@ -7,11 +7,11 @@ describe('embedderConfigFrom', () => {
     expect(embedderConfigFrom(loadConfig({}))).toEqual({ kind: 'minilm' });
   });
 
-  it('with HYPHAE_EMBED_MODEL unset, keeps minilm int8 for a database made with it (minilm and nats), and nothing else', () => {
+  it('with HYPHAE_EMBED_MODEL unset, keeps minilm int8 for a database made with it in process, not over nats', () => {
     const int8 = 'all-minilm-l6-v2-int8';
     expect(embedderConfigFrom(loadConfig({}), int8)).toEqual({ kind: 'minilm', model: int8 });
     expect(embedderConfigFrom(loadConfig({}), 'all-minilm-l6-v2')).toEqual({ kind: 'minilm' });
-    expect(embedderConfigFrom(loadConfig({ HYPHAE_EMBEDDER: 'nats', HYPHAE_NATS_URL: 'nats://127.0.0.1:4222' }), int8).model).toBe(int8);
+    expect(embedderConfigFrom(loadConfig({ HYPHAE_EMBEDDER: 'nats', HYPHAE_NATS_URL: 'nats://127.0.0.1:4222' }), int8).model).toBeUndefined();
     expect(embedderConfigFrom(loadConfig({ HYPHAE_EMBED_MODEL: 'all-minilm-l6-v2' }), int8).model).toBe('all-minilm-l6-v2');
     expect(embedderConfigFrom(loadConfig({ HYPHAE_EMBEDDER: 'hash' }), int8)).toEqual({ kind: 'hash' });
   });

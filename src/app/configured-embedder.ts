@@ -7,12 +7,14 @@ import { USE_LITE_MODEL_ID } from '../embed/use-lite-embedder.js';
 
 /**
  * The embedder's settings; `recordedModelId` is the model the database records, if any: with
- * HYPHAE_EMBED_MODEL unset, a database made with minilm's int8 model keeps it (minilm and nats), so
- * an upgrade to the fp32 default refuses nothing (`hyphae reembed` moves it to fp32).
+ * HYPHAE_EMBED_MODEL unset, a database made with minilm's int8 model keeps it in process, so an
+ * upgrade to the fp32 default refuses nothing (`hyphae reembed` moves it to fp32). Not over NATS:
+ * the workers could not know, so a server there is refused at start, naming the setting, rather
+ * than asking workers for a model they do not serve.
  */
 export function embedderConfigFrom(config: HyphaeConfig, recordedModelId?: string): EmbedderConfig {
   const { kind, url, dimension, localFallback } = config.embed;
-  const keepsInt8 = config.embed.model === undefined && (kind === 'minilm' || kind === 'nats') && recordedModelId === MINILM_INT8_MODEL_ID;
+  const keepsInt8 = config.embed.model === undefined && kind === 'minilm' && recordedModelId === MINILM_INT8_MODEL_ID;
   const model = keepsInt8 ? MINILM_INT8_MODEL_ID : config.embed.model;
   const apiKey = config.embed.apiKey ?? config.embed.openaiApiKey;
   const { natsUrl } = config.gossip;

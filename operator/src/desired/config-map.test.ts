@@ -44,6 +44,13 @@ describe('configMap', () => {
     expect(configMap(mesh, spec).metadata.name).toBe('demo-config');
   });
 
+  it("asks NATS for the workers' model when spec.workers.model names one", () => {
+    const { mesh, spec } = meshFixture({ workers: { model: 'all-minilm-l6-v2-int8' } });
+    expect((configMap(mesh, spec).data as Record<string, string>).HYPHAE_EMBED_MODEL).toBe('all-minilm-l6-v2-int8');
+    const unset = meshFixture();
+    expect(configMap(unset.mesh, unset.spec).data).not.toHaveProperty('HYPHAE_EMBED_MODEL');
+  });
+
   it('uses the external NATS URL and allows the ingress host', () => {
     const { mesh, spec } = meshFixture({ nats: { mode: 'external', url: 'nats://nats.infra:4222' }, ingress: { enabled: true, host: 'mem.example.com' } });
     const data = configMap(mesh, spec).data as Record<string, string>;

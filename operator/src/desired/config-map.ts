@@ -26,6 +26,8 @@ export function configMap(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject {
   const hosts = [svc, `${svc}.${ns}`, `${svc}.${ns}.svc`, `${svc}.${ns}.svc.cluster.local`];
   if (spec.ingress.enabled && spec.ingress.host) hosts.push(spec.ingress.host);
   data.HYPHAE_ALLOWED_HOSTS = hosts.join(',');
+  // The API pods ask NATS for the model the workers serve (their subject is named after it).
+  if (spec.workers.model !== undefined) data.HYPHAE_EMBED_MODEL = spec.workers.model;
   Object.assign(data, oauthSettings(spec));
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: metadata(mesh, names.config(mesh), 'config'), data };
 }

@@ -60,7 +60,7 @@ export const embedSettings = {
     doc: '`minilm` (all-MiniLM-L6-v2, 384-d, offline: the weights are `packages/model-all-minilm-l6-v2`), `use-lite` (Universal Sentence Encoder Lite, 512-d, offline), `hash` (fast feature hashing, no meaning), `openai` (any OpenAI-compatible `/v1/embeddings`), `nats` (embedding workers)',
   }),
   url: setting({ env: 'HYPHAE_EMBED_URL', parse: urlString(['http:', 'https:']), doc: 'remote embedder endpoint (required with `openai`)' }),
-  model: setting({ env: 'HYPHAE_EMBED_MODEL', parse: z.string().min(1), doc: 'the model: `minilm` `all-minilm-l6-v2` (fp32) or `all-minilm-l6-v2-int8` (unset: fp32, or int8 for a database made with it); remote embedders their model (`nats` unset: as `minilm`)' }),
+  model: setting({ env: 'HYPHAE_EMBED_MODEL', parse: z.string().min(1), doc: 'the model: `minilm` `all-minilm-l6-v2` (fp32) or `all-minilm-l6-v2-int8` (unset: fp32, or in process int8 for a database made with it); remote embedders their model (`nats` unset: as `minilm`)' }),
   apiKey: setting({ env: 'HYPHAE_EMBED_API_KEY', parse: z.string().min(1), doc: 'remote embedder key (`openai`)' }),
   openaiApiKey: setting({ env: 'OPENAI_API_KEY', parse: z.string().min(1), doc: 'the `openai` embedder\'s key when `HYPHAE_EMBED_API_KEY` is unset' }),
   dimension: setting({ env: 'HYPHAE_EMBED_DIMENSION', parse: integer(1, 2000), doc: 'vector length of a remote model Hyphae does not know by name' }),
