@@ -62,15 +62,23 @@ export async function runFeedbackBench(): Promise<BenchSection> {
               createdAt: new Date(),
             }),
           ),
+        feedback: () =>
+          timedBatch(async () => {
+            const judged = answers.pop();
+            if (judged === undefined) return;
+            await facade.submitFeedback(principal, { request_id: judged.requestId, rating: 'negative', feedback: 'the fourth hit held it', ground_truth_ids: [judged.truth] });
+          }),
       },
       rounds,
       { warmup: 1 },
     );
     const recall = summarise(timings.recall.flat());
     const insert = summarise(timings['log insert'].flat());
+    const feedback = summarise(timings.feedback.flat());
     const rows: BenchRow[] = [
       { metric: 'recall p50 (the log row written)', value: round(recall.p50), unit: 'ms', note: `${cells} cells, hash embedder, k 10` },
       { metric: 'recall log INSERT p50', value: round(insert.p50), unit: 'ms', baseline: round(recall.p50), ratio: round(insert.p50 / recall.p50), note: 'its share of a recall' },
+      { metric: 'feedback write p50', value: round(feedback.p50), unit: 'ms', baseline: round(recall.p50), ratio: round(feedback.p50 / recall.p50), note: 'rating, text and one ground-truth cell; against a recall' },
     ];
     return { name: 'feedback', rows };
   } finally {

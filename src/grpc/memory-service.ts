@@ -68,6 +68,7 @@ import {
 import { fieldsOf, messageOf } from './message-mapping.js';
 import { relationRpcs } from './relation-rpcs.js';
 import { sourceRpcs } from './source-rpcs.js';
+import { feedbackRpcs } from './feedback-rpcs.js';
 import { watchDiffs, type WatchDiffsOptions } from './watch-diffs.js';
 
 /** gRPC reads may ask for superseded versions or a past instant, as REST's do. */
@@ -176,5 +177,6 @@ export function memoryService(facade: MemoryServiceFacade, options: WatchDiffsOp
     },
     ...sourceRpcs(facade),
     ...relationRpcs(facade),
+    ...feedbackRpcs(facade),
   };
 }

@@ -30,3 +30,4 @@ export { authorizeOperation } from './facade/operation-authorization.js';
 export type { ImportBody } from './portability/import-spool.js';
 export type { ForeignImportTarget } from './portability/foreign-cell.js';
 export type { DumpReader } from './portability/dump-items.js';
+export type { FeedbackLearner, Judgement } from './feedback/feedback-learner.js';

@@ -65,6 +65,7 @@ import type {
 import type { ImportBody } from './portability/import-spool.js';
 import type { AddRelationsInput, CellRelations, RelationInput, Subgraph, SubgraphInput } from '../core/relation-schemas.js';
 import type { NumberedSources, NumberedSourcesInput } from '../core/source-catalog-schemas.js';
+import type { FeedbackInput, FeedbackReceipt } from '../core/feedback-schemas.js';
 
 export interface HydrateOption {
   /** Return full nodes with each hit (REST); MCP asks for ids and distances only. */
@@ -207,6 +208,15 @@ export interface MemoryFacade {
   addRelations(principal: Principal, nodeId: string, input: AddRelationsInput): Promise<CellRelations>;
   /** Deletes one relation the cell declares (NOT_FOUND when it declares no such relation). */
   deleteRelation(principal: Principal, nodeId: string, input: RelationInput): Promise<void>;
+
+  /**
+   * Records feedback on a logged recall or query by its request_id (docs/feedback.md), labelled
+   * agent or human by the credential: INVALID_ARGUMENT (`details.reason` `feedback_empty`) with
+   * neither text nor ground truth; NOT_FOUND for a request that is unknown, expired, another
+   * tenant's or outside the caller's projects, and for ground-truth ids the caller cannot read.
+   * Changes neither the judged answer nor any cell.
+   */
+  submitFeedback(principal: Principal, input: FeedbackInput): Promise<FeedbackReceipt>;
 
   createKey(principal: Principal, input: CreateKeyInput): Promise<CreatedApiKey>;
   listKeys(principal: Principal): Promise<readonly ApiKeyInfo[]>;

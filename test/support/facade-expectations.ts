@@ -27,3 +27,14 @@ export async function expectInvalidField(promise: Promise<unknown>, field: strin
 }
 
 export const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+
+/** How a call was refused — code, message and details — with `id` replaced, so refusals of different ids compare whole. */
+export async function refusalShape(promise: Promise<unknown>, id: string): Promise<unknown> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(HyphaeError);
+  const { code, message, details } = error as HyphaeError;
+  return JSON.parse(JSON.stringify({ code, message, details }).replaceAll(id, '<id>'));
+}

@@ -1,21 +1,9 @@
 /** The relation scenarios (docs/relations.md), declared on any harness: test/service/facade-relations.test.ts (PGlite, pg over the wire), test/store/relations-native.test.ts (native PostgreSQL). */
 import { expect, it } from 'vitest';
-import { HyphaeError } from '../../src/core/errors.js';
 import type { Principal } from '../../src/core/principal.js';
 import { MAX_RELATIONS_PER_CELL } from '../../src/core/relation-schemas.js';
-import { expectCode, expectInvalidField, freshTenant, MISSING_ID } from './facade-expectations.js';
+import { expectCode, expectInvalidField, freshTenant, MISSING_ID, refusalShape as refusal } from './facade-expectations.js';
 import type { ScenarioHarness } from './scenario-harness.js';
-
-/** The error a call failed with, the refused id replaced, so refusals of different ids compare whole. */
-async function refusal(promise: Promise<unknown>, id: string): Promise<unknown> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HyphaeError);
-  const { code, message, details } = error as HyphaeError;
-  return JSON.parse(JSON.stringify({ code, message, details }).replaceAll(id, '<id>'));
-}
 
 /** Declares the scenarios (call inside a describe); h() answers the harness once its beforeAll ran. */
 export function relationScenarios(h: () => ScenarioHarness): void {

@@ -3,6 +3,7 @@ import { adminKeyRoutes } from './admin-key-routes.js';
 import { beaconRoutes } from './beacon-routes.js';
 import { cellRoutes } from './cell-routes.js';
 import { diffRoutes } from './diff-routes.js';
+import { feedbackRoutes } from './feedback-routes.js';
 import { gossipRoutes } from './gossip-routes.js';
 import { identityRoutes } from './identity-routes.js';
 import { quotaRoutes } from './quota-routes.js';
@@ -26,4 +27,5 @@ export const REST_ROUTES: readonly RestRoute[] = [
   ...identityRoutes,
   ...gossipRoutes,
   ...sourceRoutes,
+  ...feedbackRoutes,
 ];

@@ -47,6 +47,8 @@ import type { SourceIngestionConfig } from '../sources/source-ingestion-runner.j
 import { relationOperations } from '../relations/relation-operations.js';
 import { subgraphOperations } from '../relations/subgraph.js';
 import { sourceCatalogOperations } from '../sources/source-catalog.js';
+import { feedbackOperations } from '../feedback/feedback-operations.js';
+import type { FeedbackLearner } from '../feedback/feedback-learner.js';
 
 export interface MemoryFacadeDeps {
   readonly db: Db;
@@ -68,6 +70,8 @@ export interface MemoryFacadeDeps {
   readonly onBackgroundError?: (error: unknown) => void;
   /** Limits and timing of source ingestion (docs/sources.md); defaults: DEFAULT_SOURCE_INGESTION_CONFIG. */
   readonly sources?: Partial<SourceIngestionConfig>;
+  /** Told each feedback with ground truth once it has committed (docs/feedback.md); absent: nothing learns from feedback. */
+  readonly feedbackLearner?: FeedbackLearner;
 }
 
 /** The facade plus what its owner (the runtime, tests) controls. */
@@ -102,6 +106,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     ...relationOperations(ctx),
     ...subgraphOperations(ctx),
     ...sourceCatalogOperations(ctx),
+    ...feedbackOperations(ctx, deps.feedbackLearner, deps.onBackgroundError),
   });
   return {
     ...operations,

@@ -61,6 +61,8 @@ export const OPERATION_ROLES = {
   deleteRelation: 'writer',
   numberedSources: 'reader',
   sourceSubgraph: 'reader',
+  // Judging a request reads it: a reader of the request's project may (feedback-operations.ts).
+  submitFeedback: 'reader',
 } as const satisfies Readonly<Record<keyof FacadeOperations, Role>>;
 
 type Operation = (principal: Principal, ...rest: never[]) => Promise<unknown>;

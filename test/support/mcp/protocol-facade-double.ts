@@ -94,5 +94,6 @@ export function createProtocolFacadeDouble(): MemoryFacade {
     sourceSubgraph: unexpected('sourceSubgraph'),
     addRelations: unexpected('addRelations'),
     deleteRelation: unexpected('deleteRelation'),
+    submitFeedback: unexpected('submitFeedback'),
   };
 }

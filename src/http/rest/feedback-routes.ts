@@ -1,0 +1,20 @@
+/** `/v1/feedback`: a report on a recall or query answer by its request_id (docs/feedback.md). */
+import { feedbackInputSchema, feedbackReceiptSchema } from '../../core/feedback-schemas.js';
+import { defineRoute, type RestRoute } from './rest-route.js';
+
+export const feedbackRoutes: readonly RestRoute[] = [
+  defineRoute({
+    method: 'POST',
+    url: '/v1/feedback',
+    operationId: 'submitFeedback',
+    summary:
+      'Judge a recall or query answer by its request_id: a rating, text, a ground-truth answer and the ids that held the answer (at least text or ground truth); labelled agent or human by your credential; changes neither the answer nor any cell',
+    tag: 'feedback',
+    schemas: { body: feedbackInputSchema },
+    success: { status: 201, description: 'The feedback recorded, with where the first true item ranked', schema: feedbackReceiptSchema },
+    errors: ['NOT_FOUND'],
+    async handle(facade, { principal, body }) {
+      return { status: 201, payload: await facade.submitFeedback(principal, body) };
+    },
+  }),
+];
