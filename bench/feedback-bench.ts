@@ -52,7 +52,7 @@ export async function runFeedbackBench(): Promise<BenchSection> {
               agent: principal.agent,
               human: false,
               operation: 'recall',
-              project: principal.defaultProject,
+              projects: [principal.defaultProject],
               queryText: 'a recall log row',
               querySha256: '0'.repeat(64),
               queryEmbedding: row,

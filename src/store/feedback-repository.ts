@@ -1,6 +1,6 @@
 /**
  * SQL for feedback on logged requests (migration 0020, docs/feedback.md): what ground-truth ids
- * name — cells of the tenant, sources of the judged request's project, and the chunk of a source
+ * name — cells of the tenant, sources of the judged request's projects, and the chunk of a source
  * that stands for it — and the feedback row. Every statement is scoped by tenant_id.
  */
 import type { FeedbackLabel, FeedbackRating } from '../core/feedback-schemas.js';
@@ -20,10 +20,10 @@ export async function readableCellIds(q: Queryable, tenantId: string, ids: reado
   return new Set(rows.map((row) => row.node_id));
 }
 
-/** The ids among `ids` that are sources of the tenant's `project`. */
-export async function sourceIdsOfProject(q: Queryable, tenantId: string, project: string, ids: readonly string[]): Promise<Set<string>> {
+/** The ids among `ids` that are sources of one of the tenant's `projects`. */
+export async function sourceIdsOfProjects(q: Queryable, tenantId: string, projects: readonly string[], ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const { rows } = await q.query<{ source_id: string }>(`SELECT source_id FROM sources WHERE tenant_id = $1 AND project = $2 AND source_id = ANY($3::text[])`, [tenantId, project, ids]);
+  const { rows } = await q.query<{ source_id: string }>(`SELECT source_id FROM sources WHERE tenant_id = $1 AND project = ANY($2::text[]) AND source_id = ANY($3::text[])`, [tenantId, projects, ids]);
   return new Set(rows.map((row) => row.source_id));
 }
 
@@ -31,14 +31,14 @@ export async function sourceIdsOfProject(q: Queryable, tenantId: string, project
  * For each source, its current chunk nearest to `vector` (an embedding of the deployment's model),
  * or its first chunk when there is no such vector: the chunk that stands for the source as evidence.
  */
-export async function standInChunks(q: Queryable, tenantId: string, project: string, sourceIds: readonly string[], vector: VectorParam | null): Promise<string[]> {
+export async function standInChunks(q: Queryable, tenantId: string, projects: readonly string[], sourceIds: readonly string[], vector: VectorParam | null): Promise<string[]> {
   if (sourceIds.length === 0) return [];
   const order = vector === null ? 'chunk_index' : 'embedding <=> $4::vector';
   const { rows } = await q.query<{ node_id: string }>(
-    `SELECT DISTINCT ON (source_id) node_id::text AS node_id FROM cells
-      WHERE tenant_id = $1 AND project = $2 AND source_id = ANY($3::text[]) AND valid_until IS NULL
-      ORDER BY source_id, ${order}`,
-    vector === null ? [tenantId, project, sourceIds] : [tenantId, project, sourceIds, vector],
+    `SELECT DISTINCT ON (project, source_id) node_id::text AS node_id FROM cells
+      WHERE tenant_id = $1 AND project = ANY($2::text[]) AND source_id = ANY($3::text[]) AND valid_until IS NULL
+      ORDER BY project, source_id, ${order}`,
+    vector === null ? [tenantId, projects, sourceIds] : [tenantId, projects, sourceIds, vector],
   );
   return rows.map((row) => row.node_id);
 }

@@ -16,8 +16,8 @@ interface LoggedRequest {
   /** A person signed in to the console asked, not an agent's credential. */
   readonly human: boolean;
   readonly operation: RecallOperation;
-  /** The project searched. */
-  readonly project: string;
+  /** The projects searched: the current or named one, or several at once (migration 0020). */
+  readonly projects: readonly string[];
   /** Null when the operator keeps hashes only (HYPHAE_RECALL_LOG_TEXT=off). */
   readonly queryText: string | null;
   readonly querySha256: string;
@@ -36,6 +36,8 @@ export interface RecallLogEntry extends LoggedRequest {
 
 /** A logged request as a judgement reads it back. */
 export interface RecallLogRow extends LoggedRequest {
+  /** The first project searched (the only one, but for a search of several). */
+  readonly project: string;
   readonly queryEmbedding: readonly number[];
   readonly createdAt: string;
 }
@@ -43,15 +45,15 @@ export interface RecallLogRow extends LoggedRequest {
 /** One INSERT per answered recall. */
 export async function insertRecallRequest(q: Queryable, entry: RecallLogEntry): Promise<void> {
   await q.query(
-    `INSERT INTO recall_requests (tenant_id, request_id, agent, human, operation, project, query_text, query_sha256, query_embedding, embedding_model, arguments, result_ids, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::vector, $10, $11::jsonb, $12::uuid[], $13)`,
+    `INSERT INTO recall_requests (tenant_id, request_id, agent, human, operation, project, projects, query_text, query_sha256, query_embedding, embedding_model, arguments, result_ids, created_at)
+     VALUES ($1, $2, $3, $4, $5, ($6::text[])[1], CASE WHEN cardinality($6::text[]) > 1 THEN $6::text[] END, $7, $8, $9::vector, $10, $11::jsonb, $12::uuid[], $13)`,
     [
       entry.tenantId,
       entry.requestId,
       entry.agent,
       entry.human,
       entry.operation,
-      entry.project,
+      entry.projects,
       entry.queryText,
       entry.querySha256,
       entry.queryEmbedding,
@@ -69,6 +71,7 @@ interface RecallRequestRecord {
   human: boolean;
   operation: RecallOperation;
   project: string;
+  projects: string[];
   query_text: string | null;
   query_sha256: string;
   query_embedding: string;
@@ -81,7 +84,7 @@ interface RecallRequestRecord {
 /** The tenant's logged request, or null (unknown, purged, or another tenant's: the same answer). */
 export async function findRecallRequest(q: Queryable, tenantId: string, requestId: string): Promise<RecallLogRow | null> {
   const { rows } = await q.query<RecallRequestRecord>(
-    `SELECT request_id, agent, human, operation, project, query_text, query_sha256, query_embedding::text AS query_embedding, embedding_model, arguments,
+    `SELECT request_id, agent, human, operation, project, COALESCE(projects, ARRAY[project]) AS projects, query_text, query_sha256, query_embedding::text AS query_embedding, embedding_model, arguments,
             result_ids::text[] AS result_ids, created_at
        FROM recall_requests WHERE tenant_id = $1 AND request_id = $2`,
     [tenantId, requestId],
@@ -94,6 +97,7 @@ export async function findRecallRequest(q: Queryable, tenantId: string, requestI
     human: row.human,
     operation: row.operation,
     project: row.project,
+    projects: row.projects,
     queryText: row.query_text,
     querySha256: row.query_sha256,
     queryEmbedding: Array.from(parseVectorText(row.query_embedding)),

@@ -17,7 +17,7 @@ export async function handLoggedRequest(h: ScenarioHarness, p: Principal, result
     agent: p.agent,
     human: false,
     operation: 'recall',
-    project: p.defaultProject,
+    projects: [p.defaultProject],
     queryText: 'a hand-built question',
     querySha256: '0'.repeat(64),
     queryEmbedding: toVectorParam([1, 0, 0]),
@@ -143,6 +143,17 @@ export function feedbackScenarios(h: () => ScenarioHarness): void {
       { agent: 'ada', label: 'human', metadata: { run: 'manual' } },
     ]);
     expect(await feedbackRows(h(), tenant)).toBe(2);
+  });
+
+  it('judges a search of several projects only for a caller who can read them all, its sources in any of them', async () => {
+    const tenant = freshTenant();
+    const both = await h().principal({ tenant, agent: 'a', projects: ['p', 'q'], default_project: 'p' });
+    await h().facade.ingestSource({ ...both, defaultProject: 'q' }, { text: 'The quarry ledger settles weekly.', format: 'text', source_id: 'quarry', project: 'q' });
+    const answer = await h().facade.recall(both, { query: 'quarry ledger', k: 5 }, { projects: ['p', 'q'] });
+    expect((await findRecallRequest(h().db, tenant, answer.request_id))?.projects).toEqual(['p', 'q']);
+    const onlyP = await h().principal({ tenant, agent: 'b', projects: ['p'], default_project: 'p' });
+    await expectCode(h().facade.submitFeedback(onlyP, { request_id: answer.request_id, feedback: 'missed' }), 'NOT_FOUND');
+    expect((await h().facade.submitFeedback(both, { request_id: answer.request_id, ground_truth_ids: ['quarry'] })).truth_rank).toBe(1);
   });
 
   it('goes with its request when the retention removes it', async () => {

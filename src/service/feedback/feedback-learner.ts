@@ -7,7 +7,7 @@ import type { FeedbackLabel } from '../../core/feedback-schemas.js';
 
 export interface Judgement {
   readonly tenantId: string;
-  /** The project the judged request searched. */
+  /** The project the judged request searched (the first, for a search of several at once). */
   readonly project: string;
   readonly feedbackId: string;
   readonly requestId: string;

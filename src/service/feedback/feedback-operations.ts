@@ -67,10 +67,10 @@ export function feedbackOperations(ctx: FacadeContext, learner: FeedbackLearner 
   };
 }
 
-/** The tenant's logged request when the caller may read its project; NOT_FOUND alike for unknown, purged, another tenant's or out of scope. */
+/** The tenant's logged request when the caller may read every project it searched; NOT_FOUND alike for unknown, purged, another tenant's or out of scope. */
 async function judgeableRequest(ctx: FacadeContext, principal: Principal, requestId: string): Promise<RecallLogRow> {
   const request = await findRecallRequest(ctx.db, principal.tenantId, requestId);
-  if (request === null || !canAccessProject(principal, request.project)) throw new NotFoundError('request', requestId);
+  if (request === null || !request.projects.every((project) => canAccessProject(principal, project))) throw new NotFoundError('request', requestId);
   return request;
 }
 

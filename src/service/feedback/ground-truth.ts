@@ -6,7 +6,7 @@
 import { NotFoundError } from '../../core/errors.js';
 import type { Principal } from '../../core/principal.js';
 import type { Queryable } from '../../store/db.js';
-import { readableCellIds, sourceIdsOfProject, standInChunks } from '../../store/feedback-repository.js';
+import { readableCellIds, sourceIdsOfProjects, standInChunks } from '../../store/feedback-repository.js';
 import type { RecallLogRow } from '../../store/recall-log-repository.js';
 import { chunksOfSources } from '../../store/source-chunk-repository.js';
 import type { VectorParam } from '../../store/vector-param.js';
@@ -15,16 +15,16 @@ import { readableProjects } from '../facade/authorization.js';
 export interface GroundTruth {
   /** The cells named, each readable by the caller. */
   readonly cellIds: readonly string[];
-  /** The sources of the judged request's project named. */
+  /** The sources of the judged request's projects named. */
   readonly sourceIds: readonly string[];
 }
 
-/** Each id a readable cell of the tenant, else a source of the request's project; the first that is neither is NOT_FOUND. */
+/** Each id a readable cell of the tenant, else a source of one of the request's projects; the first that is neither is NOT_FOUND. */
 export async function resolveGroundTruth(q: Queryable, principal: Principal, request: RecallLogRow, ids: readonly string[]): Promise<GroundTruth> {
   const unique = [...new Set(ids)];
   const cells = await readableCellIds(q, principal.tenantId, unique, readableProjects(principal));
   const rest = unique.filter((id) => !cells.has(id.toLowerCase()));
-  const sources = await sourceIdsOfProject(q, principal.tenantId, request.project, rest);
+  const sources = await sourceIdsOfProjects(q, principal.tenantId, request.projects, rest);
   const missing = rest.find((id) => !sources.has(id));
   if (missing !== undefined) throw new NotFoundError('ground truth item', missing);
   return { cellIds: [...cells], sourceIds: [...sources] };
@@ -53,6 +53,6 @@ export async function truthCellsForLearning(
 ): Promise<string[]> {
   const ranked = request.resultIds.filter((id) => truth.sourceIds.includes(rankedChunks.get(id) ?? ''));
   const unranked = truth.sourceIds.filter((source) => !ranked.some((id) => rankedChunks.get(id) === source));
-  const standIns = await standInChunks(q, tenantId, request.project, unranked, vector);
+  const standIns = await standInChunks(q, tenantId, request.projects, unranked, vector);
   return [...new Set([...truth.cellIds, ...ranked, ...standIns])];
 }

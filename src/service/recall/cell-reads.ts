@@ -97,10 +97,10 @@ function searchedProject(principal: Principal, options: HydrateOption | undefine
   return { kind: 'named', project };
 }
 
-/** The name of the project a search looks in, resolved as the search resolves it. */
-async function projectName(ctx: FacadeContext, principal: Principal, project: KnnProject): Promise<string> {
-  if (project.kind === 'projects') return project.projects.join(',');
-  return project.kind === 'named' ? project.project : (await ctx.scopes.resolve(ctx.db, principal)).project;
+/** The projects a search looks in, the current one resolved as the search resolves it. */
+async function projectNames(ctx: FacadeContext, principal: Principal, project: KnnProject): Promise<readonly string[]> {
+  if (project.kind === 'projects') return project.projects;
+  return [project.kind === 'named' ? project.project : (await ctx.scopes.resolve(ctx.db, principal)).project];
 }
 
 /**
@@ -110,7 +110,7 @@ async function projectName(ctx: FacadeContext, principal: Principal, project: Kn
  */
 async function search(ctx: FacadeContext, principal: Principal, input: SearchInput, layer: MemoryNode['layer'], options: HydrateOption | undefined, operation: RecallOperation): Promise<RecallResult> {
   const project = searchedProjects(principal, options) ?? searchedProject(principal, options);
-  const [vector, searchedName, narrowing] = await Promise.all([ctx.embed(input.query), projectName(ctx, principal, project), searchNarrowing(ctx, principal, options)]);
+  const [vector, searchedNames, narrowing] = await Promise.all([ctx.embed(input.query), projectNames(ctx, principal, project), searchNarrowing(ctx, principal, options)]);
   const withNodes = options?.withNodes === true;
   const mode = input.mode ?? ctx.config.recallMode;
   const identifiers = identifierTokens(input.query);
@@ -152,7 +152,7 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
   const ids = found.map((h) => h.node_id);
   const requestId = newRequestId();
   const { query, ...rest } = input;
-  const logged = { operation, project: searchedName, query, vector, arguments: { ...rest, ...options?.validity, ...narrowedBy(options) }, resultIds: ids };
+  const logged = { operation, projects: searchedNames, query, vector, arguments: { ...rest, ...options?.validity, ...narrowedBy(options) }, resultIds: ids };
   const [chunks, related, graph] = await Promise.all([
     chunksOfSources(ctx.db, principal.tenantId, ids),
     adjacentChunks(ctx.db, principal.tenantId, ids, input.num_related_chunks ?? 0),

@@ -11,7 +11,7 @@ import type { FacadeContext } from '../facade/facade-context.js';
 
 export interface LoggedRecall {
   readonly operation: RecallOperation;
-  readonly project: string;
+  readonly projects: readonly string[];
   readonly query: string;
   readonly vector: VectorParam;
   readonly arguments: Readonly<Record<string, unknown>>;
@@ -31,7 +31,7 @@ export async function logRecall(ctx: FacadeContext, principal: Principal, reques
     agent: principal.agent,
     human: principal.human === true,
     operation: recall.operation,
-    project: recall.project,
+    projects: recall.projects,
     queryText: ctx.config.recallLogText ? recall.query : null,
     querySha256: createHash('sha256').update(recall.query, 'utf8').digest('hex'),
     queryEmbedding: recall.vector,

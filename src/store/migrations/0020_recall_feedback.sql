@@ -25,3 +25,7 @@ CREATE TABLE recall_feedback (
 CREATE INDEX recall_feedback_request ON recall_feedback (tenant_id, request_id);
 -- Quality over a window: the tenant's judged feedback by time.
 CREATE INDEX recall_feedback_judged ON recall_feedback (tenant_id, created_at) WHERE judged;
+
+-- A search over several projects at once (the HydraDB toolset's collections) is judged against
+-- them all: they are kept here, the first also in project; NULL: project alone.
+ALTER TABLE recall_requests ADD COLUMN projects text[];
