@@ -72,6 +72,7 @@ interface Fixtures {
   readonly sceneId: string;
   readonly sessionId: string;
   readonly cellId: string;
+  readonly requestId: string;
 }
 
 /**
@@ -140,6 +141,9 @@ function validBodies(f: Fixtures): Record<string, readonly Record<string, string
       },
       { turns: j([{ user: 'hello', assistant: 'hi' }]), user_name: j('Ana'), source_id: j('fuzz-chat') },
     ],
+    submitFeedback: [
+      { request_id: j(f.requestId), rating: j('negative'), feedback: j('missed it'), ground_truth_answer: j('retried'), ground_truth_ids: j([f.cellId]), metadata: j({ run: 'fuzz' }) },
+    ],
   };
 }
 
@@ -207,7 +211,8 @@ beforeAll(async () => {
   admin = await http.runtime.mintKey({ tenant: 'fuzz', agent: 'admin', roles: ['admin', 'writer'], projects: ['*'], default_project: 'fuzz' });
   const opened = await http.runtime.facade.openSession(writer.principal, { project: 'fuzz', title: 'fuzz scene' });
   const cell = await http.runtime.facade.store(writer.principal, { content: 'payments are retried', cell_type: 'Fact', salience: 0.5 });
-  fixtures = { sceneId: opened.scene_id, sessionId: opened.session_id, cellId: cell.node_id };
+  const { request_id } = await http.runtime.facade.recall(writer.principal, { query: 'payments', k: 3 });
+  fixtures = { sceneId: opened.scene_id, sessionId: opened.session_id, cellId: cell.node_id, requestId: request_id };
 });
 
 afterAll(async () => {

@@ -47,6 +47,7 @@ describe('the OpenAPI document', () => {
         'GET /v1/cells/{id}/history',
         'GET /v1/cells/{id}/relations',
         'POST /v1/cells/{id}/relations',
+        'POST /v1/feedback',
         'DELETE /v1/cells/{id}/relations',
         'GET /v1/cells/{id}/subgraph',
         'GET /v1/cells',

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { skipWithoutPostgres } from '../support/real-postgres.js';
 import { feedbackScenarios } from '../support/feedback-scenarios.js';
-import { startNativeHarness, type NativeHarness } from '../support/native-harness.js';
+import { startNativeHarness, type NativeHarness } from './native-harness.js';
 
 describe.skipIf(skipWithoutPostgres())('feedback on native PostgreSQL', { timeout: 180_000 }, () => {
   let native: NativeHarness;

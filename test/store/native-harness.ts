@@ -5,8 +5,8 @@ import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { createMemoryFacade } from '../../src/service/index.js';
 import { migrate } from '../../src/store/migrator.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
-import { createDatabase, startRealPostgres } from './real-postgres.js';
-import type { ScenarioHarness } from './scenario-harness.js';
+import { createDatabase, startRealPostgres } from '../support/real-postgres.js';
+import type { ScenarioHarness } from '../support/scenario-harness.js';
 
 export interface NativeHarness {
   readonly harness: ScenarioHarness;
