@@ -1,7 +1,7 @@
 /**
  * The export format (docs/export-format.md): JSON Lines, one object per line, each with a `type`.
  * A header line first, then tenants, keys, scenes, sessions, sources, cells, corroborations,
- * beacons, inboxes and diffs in that order, then an end line that counts them. These schemas are the
+ * relations, beacons, inboxes and diffs in that order, then an end line that counts them. These schemas are the
  * format's one definition: the importer validates every line with them and the exporter writes
  * nothing they would refuse. Every object is strict; what a reader of an older version could not
  * take raises the version.
@@ -9,16 +9,17 @@
 import { z } from 'zod';
 import { DIFF_OPS, ROLES } from './cell-types.js';
 import { MAX_CONTENT_BYTES, utf8Bytes } from './limits.js';
+import { declaredRelationTypeSchema } from './relation-schemas.js';
 import { SOURCE_KINDS, sourceIdSchema } from './source-schemas.js';
 import { agentNameSchema, cellTypeSchema, createKeyInputSchema, layerSchema, projectSchema, timestampInputSchema, uuidSchema } from './schemas.js';
 import { STORABLE_TEXT_MESSAGE, isStorableText, jsonValueProblem } from './text-rules.js';
 
 export const EXPORT_FORMAT_NAME = 'hyphae-export';
 /** The version this code writes; it reads this one and every older one. */
-export const EXPORT_FORMAT_VERSION = 2;
+export const EXPORT_FORMAT_VERSION = 3;
 
 /** The line types in the order a file holds them (a file may skip any but header and end). */
-export const EXPORT_LINE_TYPES = ['header', 'tenant', 'key', 'scene', 'session', 'source', 'cell', 'corroboration', 'beacon', 'inbox', 'diff', 'end'] as const;
+export const EXPORT_LINE_TYPES = ['header', 'tenant', 'key', 'scene', 'session', 'source', 'cell', 'corroboration', 'relation', 'beacon', 'inbox', 'diff', 'end'] as const;
 export type ExportLineType = (typeof EXPORT_LINE_TYPES)[number];
 /** The record types an end line counts (everything between header and end). */
 export type ExportRecordType = Exclude<ExportLineType, 'header' | 'end'>;
@@ -207,6 +208,21 @@ export const exportCorroborationSchema = z.strictObject({
   created_at: timestamp,
 });
 
+/**
+ * A relation a cell declares to another cell of its tenant (docs/relations.md), after the cells
+ * (version 3): an import refuses one whose cells are not both the tenant's once the file's cells
+ * are written.
+ */
+export const exportRelationSchema = z.strictObject({
+  type: z.literal('relation'),
+  tenant: tenantSchema,
+  from_node_id: uuidSchema,
+  to_node_id: uuidSchema,
+  relation_type: declaredRelationTypeSchema,
+  created_by: agentSchema,
+  created_at: timestamp,
+});
+
 export const exportBeaconSchema = z.strictObject({
   type: z.literal('beacon'),
   tenant: tenantSchema,
@@ -257,8 +273,8 @@ export const exportDiffSchema = z.strictObject({
   source_id: sourceIdSchema.nullable().optional(),
 });
 
-// A type new in version 2 (sources) counts 0 in a version 1 file's end line, which lacks it.
-const ADDED_RECORD_TYPES: ReadonlySet<ExportRecordType> = new Set(['source']);
+// A type new in version 2 (sources) or 3 (relations) counts 0 in an older file's end line, which lacks it.
+const ADDED_RECORD_TYPES: ReadonlySet<ExportRecordType> = new Set(['source', 'relation']);
 const recordCountsSchema = z.strictObject(
   Object.fromEntries(EXPORT_RECORD_TYPES.map((t) => [t, ADDED_RECORD_TYPES.has(t) ? z.int().min(0).default(0) : z.int().min(0)])) as Record<ExportRecordType, z.ZodInt>,
 );
@@ -274,6 +290,7 @@ export const EXPORT_RECORD_SCHEMAS = {
   source: exportSourceSchema,
   cell: exportCellSchema,
   corroboration: exportCorroborationSchema,
+  relation: exportRelationSchema,
   beacon: exportBeaconSchema,
   inbox: exportInboxSchema,
   diff: exportDiffSchema,
@@ -288,12 +305,13 @@ export type ExportSource = z.output<typeof exportSourceSchema>;
 export type ExportSourceText = z.output<typeof exportSourceTextSchema>;
 export type ExportCell = z.output<typeof exportCellSchema>;
 export type ExportCorroboration = z.output<typeof exportCorroborationSchema>;
+export type ExportRelation = z.output<typeof exportRelationSchema>;
 export type ExportBeacon = z.output<typeof exportBeaconSchema>;
 export type ExportInbox = z.output<typeof exportInboxSchema>;
 export type ExportDiff = z.output<typeof exportDiffSchema>;
 export type ExportEnd = z.output<typeof exportEndSchema>;
 export type ExportRecordCounts = ExportEnd['counts'];
-export type ExportRecord = ExportTenant | ExportKey | ExportScene | ExportSession | ExportSource | ExportCell | ExportCorroboration | ExportBeacon | ExportInbox | ExportDiff;
+export type ExportRecord = ExportTenant | ExportKey | ExportScene | ExportSession | ExportSource | ExportCell | ExportCorroboration | ExportRelation | ExportBeacon | ExportInbox | ExportDiff;
 
 export function emptyRecordCounts(): Record<ExportRecordType, number> {
   return Object.fromEntries(EXPORT_RECORD_TYPES.map((t) => [t, 0])) as Record<ExportRecordType, number>;

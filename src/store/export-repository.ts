@@ -112,6 +112,19 @@ const RECORD_QUERIES: Readonly<Record<ExportRecordType, RecordQuery>> = {
     key: [{ sql: 't.corroboration_id', type: 'uuid', field: 'corroboration_id' }],
     project: 'column',
   },
+  // A project's export holds the relations between two of its cells (project is null for one across projects).
+  relation: {
+    from: `(SELECT r.*, CASE WHEN f.project = c.project THEN f.project END AS project FROM cell_relations r
+            JOIN cells f ON f.node_id = r.from_node_id AND ${liveRow('f')} JOIN cells c ON c.node_id = r.to_node_id AND ${liveRow('c')}) t`,
+    columns: () => `t.tenant_id AS tenant, t.from_node_id::text AS from_node_id, t.to_node_id::text AS to_node_id, t.relation_type, t.created_by,
+      ${iso('t.created_at')} AS created_at`,
+    key: [
+      { sql: 't.from_node_id', type: 'uuid', field: 'from_node_id' },
+      { sql: 't.to_node_id', type: 'uuid', field: 'to_node_id' },
+      { sql: 't.relation_type', type: 'text', field: 'relation_type' },
+    ],
+    project: 'column',
+  },
   beacon: {
     from: 'beacons t',
     columns: (withVectors) => `t.tenant_id AS tenant, t.beacon_id::text AS beacon_id, t.owner_agent, t.owner_projects, t.project, t.text,

@@ -1,5 +1,6 @@
 /** SQL for explicit relations between cells (migration 0016, docs/relations.md). Every statement is scoped by tenant_id. */
-import type { Relation, RelationInput } from '../core/relation-schemas.js';
+import type { ExportRelation } from '../core/export-format.js';
+import { MAX_RELATIONS_PER_CELL, type Relation, type RelationInput } from '../core/relation-schemas.js';
 import { liveRow } from './cell-conditions.js';
 import type { Queryable } from './db.js';
 import { vectorParamFromText, type VectorParam } from './vector-param.js';
@@ -89,4 +90,36 @@ export async function cellEmbeddingOf(q: Queryable, tenantId: string, nodeId: st
   const result = await q.query<{ embedding: string }>('SELECT embedding::text AS embedding FROM cells WHERE tenant_id = $1 AND node_id = $2', [tenantId, nodeId]);
   const row = result.rows[0];
   return row === undefined ? null : vectorParamFromText(row.embedding);
+}
+
+const IMPORTED_RELATIONS = `jsonb_to_recordset($1::jsonb) AS r(tenant text, from_node_id uuid, to_node_id uuid, relation_type text, created_by text, created_at timestamptz)`;
+const BOTH_CELLS_THE_TENANTS = `EXISTS (SELECT 1 FROM cells f WHERE f.node_id = r.from_node_id AND f.tenant_id = r.tenant)
+  AND EXISTS (SELECT 1 FROM cells t WHERE t.node_id = r.to_node_id AND t.tenant_id = r.tenant)`;
+
+/** The first imported relation whose two cells are not both cells of the relation's tenant (checked before any is written); null when none. */
+export async function strayImportedRelation(q: Queryable, rows: readonly ExportRelation[]): Promise<ExportRelation | null> {
+  const result = await q.query<{ i: number }>(
+    `SELECT (r.i)::int AS i FROM jsonb_to_recordset($1::jsonb) AS r(i int, tenant text, from_node_id uuid, to_node_id uuid)
+     WHERE NOT (${BOTH_CELLS_THE_TENANTS}) ORDER BY r.i LIMIT 1`,
+    [JSON.stringify(rows.map((row, i) => ({ ...row, i })))],
+  );
+  const first = result.rows[0];
+  return first === undefined ? null : (rows[first.i] ?? null);
+}
+
+/** Inserts imported relations (one already there is kept); answers how many were added and a cell now past the per-cell bound, if any. */
+export async function insertImportedRelations(q: Queryable, rows: readonly ExportRelation[]): Promise<{ added: number; overfull: string | null }> {
+  const result = await q.query<{ added: number; overfull: string | null }>(
+    `WITH added AS (
+       INSERT INTO cell_relations (tenant_id, from_node_id, to_node_id, relation_type, created_by, created_at)
+       SELECT r.tenant, r.from_node_id, r.to_node_id, r.relation_type, r.created_by, r.created_at FROM ${IMPORTED_RELATIONS}
+       WHERE ${BOTH_CELLS_THE_TENANTS}
+       ON CONFLICT DO NOTHING RETURNING from_node_id)
+     SELECT (SELECT count(*)::int FROM added) AS added,
+       (SELECT x.from_node_id::text FROM (
+          SELECT a.from_node_id, (SELECT count(*) FROM cell_relations k WHERE k.from_node_id = a.from_node_id) + count(*) AS n FROM added a GROUP BY a.from_node_id) x
+        WHERE x.n > $2 ORDER BY x.from_node_id LIMIT 1) AS overfull`,
+    [JSON.stringify(rows), MAX_RELATIONS_PER_CELL],
+  );
+  return result.rows[0] ?? { added: 0, overfull: null };
 }

@@ -11,7 +11,7 @@
 import { ForbiddenError } from '../../core/errors.js';
 import { IMPORTED_KEY_PREFIX } from '../../core/idempotency-keys.js';
 import { mintRefusal, type KeyReach } from '../../core/key-authority.js';
-import type { ExportCell, ExportCorroboration, ExportKey, ExportRecord, ExportSource } from '../../core/export-format.js';
+import type { ExportCell, ExportCorroboration, ExportKey, ExportRecord, ExportRelation, ExportSource } from '../../core/export-format.js';
 import { DEFAULT_TRUST } from '../../core/principal.js';
 import type { Queryable } from '../../store/db.js';
 import { tenantAgents } from '../../store/agent-trust-repository.js';
@@ -48,6 +48,8 @@ function namedAgents(record: ExportRecord): { field: string; agent: string }[] {
       ];
     case 'corroboration':
       return [{ field: 'agent', agent: record.agent }];
+    case 'relation':
+      return [{ field: 'created_by', agent: record.created_by }];
     case 'beacon':
       return [{ field: 'owner_agent', agent: record.owner_agent }];
     case 'inbox':
@@ -164,4 +166,9 @@ export function tenantCorroboration(rules: TenantImport, record: ExportCorrobora
 /** A source as a tenant import writes it: no later than the import. */
 export function tenantSource(rules: TenantImport, record: ExportSource): ExportSource {
   return { ...record, created_at: notLater(record.created_at, rules.now), updated_at: notLater(record.updated_at, rules.now) };
+}
+
+/** A relation as a tenant import writes it: no later than the import. */
+export function tenantRelation(rules: TenantImport, record: ExportRelation): ExportRelation {
+  return { ...record, created_at: notLater(record.created_at, rules.now) };
 }

@@ -5,8 +5,9 @@
  * embedder. Inbox positions (and their waiting diffs) are restored only for agents with no inbox
  * in the target. Nothing is gossiped: an import restores state, it does not store anew.
  */
-import { ConflictError, UnavailableError } from '../../core/errors.js';
-import { emptyRecordCounts, type ExportBeacon, type ExportCell, type ExportCorroboration, type ExportDiff, type ExportInbox, type ExportKey, type ExportRecord, type ExportRecordType, type ExportScene, type ExportSession, type ExportSource, type ExportTenant } from '../../core/export-format.js';
+import { ConflictError, InvalidArgumentError, UnavailableError } from '../../core/errors.js';
+import { MAX_RELATIONS_PER_CELL } from '../../core/relation-schemas.js';
+import { emptyRecordCounts, type ExportBeacon, type ExportCell, type ExportCorroboration, type ExportDiff, type ExportInbox, type ExportKey, type ExportRecord, type ExportRecordType, type ExportRelation, type ExportScene, type ExportSession, type ExportSource, type ExportTenant } from '../../core/export-format.js';
 import type { Embedder } from '../../embed/embedder.js';
 import type { Queryable } from '../../store/db.js';
 import {
@@ -24,10 +25,11 @@ import {
   sourceKeyText,
   type GlobalIdKind,
 } from '../../store/import-repository.js';
+import { insertImportedRelations, strayImportedRelation } from '../../store/relation-repository.js';
 import { toVectorText } from '../../store/vector-text.js';
 import type { DumpReader } from './dump-items.js';
 import { OwnershipCheck } from './dump-ownership.js';
-import { tenantCells, tenantCorroboration, tenantSource, type TenantImport } from './tenant-import.js';
+import { tenantCells, tenantCorroboration, tenantRelation, tenantSource, type TenantImport } from './tenant-import.js';
 
 export interface DumpWriteOptions {
   /** Use the file's vectors (its embedder is the target's); otherwise every text is embedded again. */
@@ -55,6 +57,7 @@ const BATCH_ROWS: Readonly<Record<ExportRecordType, number>> = {
   source: 16,
   cell: 256,
   corroboration: 256,
+  relation: 500,
   beacon: 256,
   inbox: 500,
   diff: 500,
@@ -143,6 +146,8 @@ class DumpWriter {
       }
       case 'corroboration':
         return this.insertCorroborations(batch as ExportCorroboration[]);
+      case 'relation':
+        return this.insertRelations(batch as ExportRelation[]);
     }
   }
 
@@ -185,6 +190,26 @@ class DumpWriter {
       );
     }
     return added.size;
+  }
+
+  /** Relations between cells of their own tenant only (the file's, now written, or the target's), within the per-cell bound. */
+  private async insertRelations(fileRecords: readonly ExportRelation[]): Promise<number> {
+    const rules = this.options.tenantImport;
+    const records = rules === undefined ? fileRecords : fileRecords.map((record) => tenantRelation(rules, record));
+    const stray = await strayImportedRelation(this.tx, records);
+    if (stray !== null) {
+      throw new ConflictError(
+        `${this.source}: relation ${stray.from_node_id} ${stray.relation_type} ${stray.to_node_id} names a cell that is neither in the file nor tenant "${stray.tenant}"'s in the target; nothing was imported`,
+        { details: { kind: 'relation', id: stray.from_node_id } },
+      );
+    }
+    const { added, overfull } = await insertImportedRelations(this.tx, records);
+    if (overfull !== null) {
+      throw new InvalidArgumentError(`${this.source}: cell ${overfull} would declare more than ${MAX_RELATIONS_PER_CELL} relations; nothing was imported`, [
+        { path: 'relation', message: `at most ${MAX_RELATIONS_PER_CELL} relations per cell` },
+      ]);
+    }
+    return added;
   }
 
   /** The first record the insert skipped (not in `added`) whose id the target does not hold under the record's own tenant. */
