@@ -17,6 +17,7 @@ import { SERVER_VERSION, channelSettingsOf, createMcpRoutes, createPushStream } 
 import type { ChannelSettings, ListenPushStreams, PushStream, PushStreamOptions } from '../mcp/index.js';
 import type { HydraConnection, ToolsetChoice } from '../mcp/index.js';
 import { serveToolsets } from './serve-toolsets.js';
+import { createSourceLinkKey } from '../surface-shared/index.js';
 
 /** GET /mcp push stream settings (keep-alive interval, buffer bound); defaults in src/mcp/transports/push-stream.ts. */
 export type PushStreamSettings = Pick<PushStreamOptions, 'heartbeatMs' | 'maxBufferedBytes'>;
@@ -31,6 +32,8 @@ export interface SurfacesAppDeps extends Omit<HttpAppDeps, 'routes'> {
   readonly toolsets?: ToolsetChoice;
   /** The HydraDB tools' defaults (HYDRADB_DATABASE, HYDRADB_COLLECTION). */
   readonly hydradb?: HydraConnection;
+  /** Signs hydradb_inspect's links (HYPHAE_HYDRADB_LINK_SECRET); absent: a random key of this process. */
+  readonly linkSecret?: string;
 }
 
 /** The app with every surface on it, and its MCP pushes (tests count their open streams). */
@@ -50,7 +53,8 @@ export interface ServeAppOptions {
 
 /** The HTTP app with REST (its own), MCP at /mcp and, when configured, A2A. */
 export async function buildSurfacesApp(deps: SurfacesAppDeps): Promise<SurfacesApp> {
-  const { pushStream: pushSettings, console: withConsole, channel, toolsets, hydradb, ...httpDeps } = deps;
+  const { pushStream: pushSettings, console: withConsole, channel, toolsets, hydradb, linkSecret, ...httpDeps } = deps;
+  const sourceLinks = createSourceLinkKey(linkSecret);
   const { facade, metrics, version } = deps;
   // The stream is built before the app whose log its background lookups report to.
   let warn = (_error: unknown): void => undefined;
@@ -70,13 +74,15 @@ export async function buildSurfacesApp(deps: SurfacesAppDeps): Promise<SurfacesA
     channel: channel !== undefined,
     ...(toolsets === undefined ? {} : { toolsets }),
     ...(hydradb === undefined ? {} : { hydradb }),
+    links: sourceLinks,
+    ...(deps.config.publicUrl === undefined ? {} : { publicUrl: deps.config.publicUrl }),
   });
   // Opt-in, and outside the OpenAPI document: A2A is its own protocol with its own card.
   const mountA2a: MountRoutes = (app) => {
     registerA2aRoutes(app, { facade, version, metrics, ...(deps.config.oauth === undefined ? {} : { oauth: deps.config.oauth }) });
   };
   const routes = [mcp.mount, ...(withConsole === true ? [mountConsole(deps.config.oauth)] : []), ...(deps.config.a2a ? [mountA2a] : [])];
-  const app = await buildHttpApp({ ...httpDeps, routes });
+  const app = await buildHttpApp({ ...httpDeps, routes, sourceLinks });
   warn = (error): void => app.log.warn({ err: error }, 'push stream lookup failed');
   return { app, pushStream, listenStreams: mcp.listenStreams };
 }

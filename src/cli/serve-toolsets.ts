@@ -3,9 +3,10 @@ import type { HyphaeConfig } from '../core/config.js';
 import { hydraEnvironment } from '../core/config/hydradb-environment.js';
 import type { HydraConnection, ToolsetChoice } from '../mcp/index.js';
 
-export function serveToolsets(config: HyphaeConfig): { readonly toolsets: ToolsetChoice; readonly hydradb: HydraConnection } {
+export function serveToolsets(config: HyphaeConfig): { readonly toolsets: ToolsetChoice; readonly hydradb: HydraConnection; readonly linkSecret?: string } {
   const hydra = hydraEnvironment(config.mcpToolsets);
   return {
+    ...(config.mcpToolsets.linkSecret === undefined ? {} : { linkSecret: config.mcpToolsets.linkSecret }),
     toolsets: { toolsets: config.mcpToolsets.toolsets, legacyTools: config.mcpToolsets.legacyTools },
     hydradb: { ...(hydra.database === undefined ? {} : { database: hydra.database }), ...(hydra.collection === undefined ? {} : { collection: hydra.collection }) },
   };

@@ -21,6 +21,7 @@ import {
   markAccessTokensAccepted,
   rememberRefusal,
 } from '../surface-shared/index.js';
+import type { SourceLinkKey } from '../surface-shared/index.js';
 import { toErrorReply } from './error-reply.js';
 import type { ReadinessCheck } from '../core/readiness.js';
 import { HEALTH_OPERATIONS, registerHealthRoutes } from './health-routes.js';
@@ -52,6 +53,8 @@ export interface HttpAppDeps {
   readonly failedAuth?: FailedAuthLimiter;
   /** Other surfaces' routes, mounted after REST and before the app is ready (outside the OpenAPI document). */
   readonly routes?: readonly MountRoutes[];
+  /** Verifies signed source links on the slice route (hydradb_inspect's url mode); absent: that route takes keys only. */
+  readonly sourceLinks?: SourceLinkKey;
 }
 
 /** Mounts one surface's routes (and its close hooks) on the app. */
@@ -141,7 +144,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
 
   registerMetricsRoute(app, metrics, config.metricsToken);
   registerHealthRoutes(app, { version: deps.version, probes: deps.readiness, timeoutMs: config.readinessTimeoutMs });
-  registerRestRoutes(app, deps.facade, REST_ROUTES);
+  registerRestRoutes(app, deps.facade, REST_ROUTES, deps.sourceLinks);
   registerPortabilityRoutes(app, deps.facade);
   const eventStreams = registerEventStreamRoutes(app, deps.facade, EVENT_STREAM_ROUTES);
   // Open SSE streams would hold a graceful close up forever.

@@ -29,3 +29,5 @@ export type { LiveStreamOptions, LiveStreamsOptions, StreamOverflow, StreamSink 
 export { SSE_HEARTBEAT, responseSink, sseEvent, sseOpening, startSseStream, writeSseHead } from './sse-stream.js';
 export { SYSTEM_CLOCK } from './stream-clock.js';
 export type { StreamClock } from './stream-clock.js';
+export { createSourceLinkKey } from './source-links.js';
+export type { SourceLinkKey, SourceSlice } from './source-links.js';

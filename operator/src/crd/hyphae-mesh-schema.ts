@@ -373,6 +373,20 @@ export const monitoringSchema = object(
   { defaultEmpty: true },
 );
 
+/** Which MCP toolsets the API pods serve (docs/coming-from-hydradb.md), and the key that signs hydradb_inspect's links: one Secret, so every pod accepts every pod's links. */
+export const mcpSchema = object(
+  {
+    toolsets: string({
+      default: 'hyphae',
+      pattern: '^(hyphae|hydradb)(,(hyphae|hydradb))?$',
+      description: 'Toolsets served when a request names none (HYPHAE_MCP_TOOLSETS): hyphae, hydradb, or both comma-separated.',
+    }),
+    hydradbLegacyTools: boolean({ default: false, description: 'Also register the deprecated hydra_db_* tool names (HYDRADB_MCP_LEGACY_TOOLS).' }),
+    linkSecret: secretKeyRef('link-secret', 'the key signing hydradb_inspect download links (HYPHAE_HYDRADB_LINK_SECRET, at least 32 characters)'),
+  },
+  { defaultEmpty: true },
+);
+
 export const networkPolicySchema = object(
   {
     enabled: boolean({ default: true, description: 'NetworkPolicies that admit only the mesh\'s own pods to workers, PostgreSQL and NATS.' }),
@@ -397,6 +411,7 @@ export const specSchema = object(
     auth: authSchema,
     oauth: oauthSchema,
     monitoring: monitoringSchema,
+    mcp: mcpSchema,
   },
   {
     defaultEmpty: true,

@@ -49,6 +49,13 @@ describe('apiDeployment', () => {
     expect((build({ autoscaling: { enabled: true } }) as unknown as Dep).spec.replicas).toBeUndefined();
   });
 
+  it('gives every API pod the one Secret that signs hydradb_inspect links, so any pod accepts any pod’s links', () => {
+    const env = (podSpecOf(build({ mcp: { linkSecret: { name: 'links' } } })).containers[0] as unknown as { env: unknown[] }).env;
+    expect(env).toContainEqual({ name: 'HYPHAE_HYDRADB_LINK_SECRET', valueFrom: { secretKeyRef: { name: 'links', key: 'link-secret' } } });
+    const plain = (podSpecOf(build({})).containers[0] as unknown as { env: { name: string }[] }).env;
+    expect(plain.map((variable) => variable.name)).not.toContain('HYPHAE_HYDRADB_LINK_SECRET');
+  });
+
   it('takes the database URL from the mode-specific Secret and wires the admin key', () => {
     const ext = build({ postgres: { mode: 'external', secretRef: { name: 'db', key: 'dsn' } }, auth: { bootstrapAdminKeySecret: { name: 'adm' } } });
     const env = (podSpecOf(ext).containers[0] as unknown as { env: unknown[] }).env;

@@ -27,6 +27,8 @@ export function serverEnv(mesh: HyphaeMesh, spec: HyphaeMeshSpec): Array<Record<
   ];
   const admin = spec.auth.bootstrapAdminKeySecret;
   if (admin) env.push({ name: 'HYPHAE_BOOTSTRAP_ADMIN_KEY', valueFrom: { secretKeyRef: { name: admin.name, key: admin.key } } });
+  const linkSecret = spec.mcp.linkSecret;
+  if (linkSecret) env.push({ name: 'HYPHAE_HYDRADB_LINK_SECRET', valueFrom: { secretKeyRef: { name: linkSecret.name, key: linkSecret.key } } });
   const introspection = spec.oauth?.introspectionSecret;
   if (introspection) {
     env.push(

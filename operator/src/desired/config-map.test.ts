@@ -22,7 +22,15 @@ describe('configMap', () => {
       HYPHAE_HNSW_EF_SEARCH: '40',
       HYPHAE_HNSW_ITERATIVE_SCAN: 'relaxed_order',
       HYPHAE_HNSW_MAX_SCAN_TUPLES: '20000',
+      HYPHAE_MCP_TOOLSETS: 'hyphae',
+      HYDRADB_MCP_LEGACY_TOOLS: '0',
     });
+  });
+
+  it('passes spec.mcp to the API pods as the server reads it (docs/coming-from-hydradb.md)', () => {
+    const { mesh, spec } = meshFixture({ mcp: { toolsets: 'hyphae,hydradb', hydradbLegacyTools: true } });
+    const config = loadConfig(configMap(mesh, spec).data as Record<string, string>);
+    expect(config.mcpToolsets).toMatchObject({ toolsets: ['hyphae', 'hydradb'], legacyTools: true });
   });
 
   it('passes spec.api.database to the API pods as the server reads it', () => {

@@ -18,6 +18,8 @@ export function configMap(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject {
     HYPHAE_HNSW_EF_SEARCH: String(spec.api.database.hnsw.efSearch),
     HYPHAE_HNSW_ITERATIVE_SCAN: spec.api.database.hnsw.iterativeScan,
     HYPHAE_HNSW_MAX_SCAN_TUPLES: String(spec.api.database.hnsw.maxScanTuples),
+    HYPHAE_MCP_TOOLSETS: spec.mcp.toolsets,
+    HYDRADB_MCP_LEGACY_TOOLS: spec.mcp.hydradbLegacyTools ? '1' : '0',
   };
   // The server answers only the Host names it is told (DNS-rebinding defence): the in-cluster
   // Service names, plus the ingress host. Probes are exempt server-side. api.env can override.

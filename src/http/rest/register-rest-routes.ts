@@ -6,8 +6,10 @@ import type { MemoryFacade } from '../../service/memory-facade.js';
 import { authenticateRequest } from '../request-authentication.js';
 import { coerceQuery, parseRequestPart, queryScalarKinds } from './request-validation.js';
 import type { RestRoute } from './rest-route.js';
+import { linkReader } from './source-link-reader.js';
+import type { SourceLinkKey } from '../../surface-shared/index.js';
 
-export function registerRestRoutes(app: FastifyInstance, facade: MemoryFacade, routes: readonly RestRoute[]): void {
+export function registerRestRoutes(app: FastifyInstance, facade: MemoryFacade, routes: readonly RestRoute[], sourceLinks?: SourceLinkKey): void {
   // Principals of routes that take large bodies, resolved from the headers before the body is read.
   const early = new WeakMap<FastifyRequest, Principal>();
   for (const route of routes) {
@@ -35,7 +37,8 @@ export function registerRestRoutes(app: FastifyInstance, facade: MemoryFacade, r
           }),
       handler: async (request, reply) => {
         // Authentication first: an anonymous caller learns nothing, not even which fields are wrong.
-        const principal = early.get(request) ?? (await authenticateRequest(facade, request));
+        const linked = route.acceptsSourceLink === true && sourceLinks !== undefined ? linkReader(sourceLinks, request) : undefined;
+        const principal = early.get(request) ?? linked ?? (await authenticateRequest(facade, request));
         const input = {
           principal,
           params: params === undefined ? undefined : parseRequestPart(params, 'params', request.params),

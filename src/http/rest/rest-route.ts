@@ -50,6 +50,8 @@ export interface RestRoute<S extends RouteSchemas = RouteSchemas> {
   readonly bodyLimitBytes?: number;
   /** Error codes this route can answer besides the ones every authenticated route can. */
   readonly errors: readonly ErrorCode[];
+  /** The source slice route: a signed `link` in its query stands in for a key, for exactly the slice it names (surface-shared/source-links.ts). */
+  readonly acceptsSourceLink?: true;
   handle(facade: MemoryFacade, input: RouteInput<S>): Promise<RouteResult>;
 }
 

@@ -24,7 +24,9 @@ export const SOURCE_BODY_LIMIT_BYTES = 40 * 1024 * 1024;
 
 const sourceParamsSchema = z.strictObject({ id: sourceIdSchema });
 const projectQuerySchema = z.strictObject({ project: projectSchema.optional().describe('The source’s project; default: your current project') });
-const sliceQuerySchema = readSourceInputSchema.omit({ source_id: true });
+const sliceQuerySchema = readSourceInputSchema.omit({ source_id: true }).extend({
+  link: z.string().min(1).max(4096).optional().describe('A signed link from hydradb_inspect (mode url): reads this slice without a key, with project, offset and limit as signed'),
+});
 const chunksQuerySchema = sourceChunksInputSchema.omit({ source_id: true });
 
 export const sourceRoutes: readonly RestRoute[] = [
@@ -64,8 +66,10 @@ export const sourceRoutes: readonly RestRoute[] = [
     schemas: { params: sourceParamsSchema, query: sliceQuerySchema },
     success: { status: 200, description: 'The source and one slice of its text', schema: sourceSliceSchema },
     errors: ['NOT_FOUND'],
+    acceptsSourceLink: true,
     async handle(facade, { principal, params, query }) {
-      return { status: 200, payload: await facade.readSource(principal, { ...query, source_id: params.id }) };
+      const { link: _signed, ...slice } = query;
+      return { status: 200, payload: await facade.readSource(principal, { ...slice, source_id: params.id }) };
     },
   }),
   defineRoute({

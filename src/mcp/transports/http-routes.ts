@@ -44,6 +44,7 @@ import { CHANNEL_HEADER, headerDeclinesChannel } from '../features/push/channel-
 import type { HydraConnection } from '../features/hydradb/hydradb-scope.js';
 import type { HydraCall } from '../features/hydradb/hydradb-tool.js';
 import type { SourceLinks } from '../features/hydradb/source-links.js';
+import type { SourceLinkKey } from '../../surface-shared/index.js';
 import { DEFAULT_TOOLSETS } from '../features/toolsets.js';
 import type { ToolsetChoice } from '../features/toolsets.js';
 import { isRefusal, requestConnection, requestedToolsets } from './hydradb-request.js';
@@ -71,8 +72,10 @@ export interface McpRouteDeps {
   readonly toolsets?: ToolsetChoice;
   /** The HydraDB tools' defaults from the server's environment (HYDRADB_DATABASE, HYDRADB_COLLECTION). */
   readonly hydradb?: HydraConnection;
-  /** Mints hydradb_inspect's download links (the REST slice route verifies them). */
-  readonly links?: SourceLinks;
+  /** Signs hydradb_inspect's download links (the REST slice route verifies them with the same key). */
+  readonly links?: SourceLinkKey;
+  /** The origin links name (HYPHAE_PUBLIC_URL); absent: the request's own. */
+  readonly publicUrl?: string;
 }
 
 /** The /mcp routes, built before the app they go on, so their owner can count their pushes. */
@@ -118,7 +121,7 @@ export function createMcpRoutes(deps: McpRouteDeps): McpRoutes {
     if (!choice.toolsets.includes('hydradb')) return dispatcher;
     const connection = requestConnection(request, principal, authenticatedByToken(request), deps.hydradb ?? {});
     if (isRefusal(connection)) return connection;
-    return dispatcherFor(choice, { ...connection, ...(deps.links === undefined ? {} : { links: deps.links }) });
+    return dispatcherFor(choice, { ...connection, ...(deps.links === undefined ? {} : { links: linksFrom(deps.links, deps.publicUrl ?? `${request.protocol}://${request.host}`) }) });
   }
   const errorHandler = mcpErrorHandler(log, refusesVersionHeader);
   const listenStreams = createListenPushStreams({
@@ -221,4 +224,9 @@ export function createMcpRoutes(deps: McpRouteDeps): McpRoutes {
       app.delete(MCP_PATH, { errorHandler }, mcpMethodNotAllowed);
     },
   };
+}
+
+/** hydradb_inspect's links, named under this origin. */
+function linksFrom(key: SourceLinkKey, origin: string): SourceLinks {
+  return { link: (principal, slice, seconds) => key.url(origin, principal, slice, seconds) };
 }

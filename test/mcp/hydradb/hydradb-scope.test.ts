@@ -91,6 +91,41 @@ describe('the HydraDB toolset’s connection and scope over HTTP', () => {
     await expect(mine.client.callTool({ name: 'hydradb_status', arguments: { ids: ['secret-note'] } })).resolves.toMatchObject({ structuredContent: { statuses: [{ state: 'not_found' }] } });
   });
 
+  it('links to exactly one slice: readable without a key, refused once widened to another range or item', async () => {
+    const mine = await connect({ authorization: `Bearer ${key}`, 'x-hydradb-database': TENANT });
+    await mine.client.callTool({ name: 'hydradb_ingest', arguments: { text: 'First part. Second part.', source_id: 'linked-note' } });
+    await mine.client.callTool({ name: 'hydradb_ingest', arguments: { text: 'Not linked.', source_id: 'unlinked-note' } });
+    const answer = await mine.client.callTool({ name: 'hydradb_inspect', arguments: { id: 'linked-note', mode: 'both', offset: 0, limit: 11, expiry_seconds: 600 } });
+    const { url, text, expires_at: expiresAt } = answer.structuredContent as { url: string; text: string; expires_at: string };
+    expect(text).toBe('First part.');
+    expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(500_000);
+    const read = await fetch(url);
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ source_id: 'linked-note', text: 'First part.', next_offset: 11 });
+    const widened = (change: (target: URL) => void): string => {
+      const target = new URL(url);
+      change(target);
+      return target.href;
+    };
+    const refused = [
+      widened((target) => target.searchParams.set('limit', '20000')),
+      widened((target) => target.searchParams.set('offset', '11')),
+      widened((target) => target.searchParams.delete('limit')),
+      widened((target) => (target.pathname = '/v1/sources/unlinked-note')),
+      widened((target) => target.searchParams.set('project', 'other')),
+      widened((target) => target.searchParams.set('link', `${target.searchParams.get('link') ?? ''}x`)),
+    ];
+    for (const target of refused) {
+      const response = await fetch(target);
+      expect(response.status, target).toBe(401);
+      expect(JSON.stringify(await response.json())).not.toContain('Second part');
+    }
+    // The link opens the slice route only.
+    const listing = new URL(url);
+    listing.pathname = '/v1/sources';
+    expect((await fetch(listing)).status).toBe(401);
+  });
+
   it('gossips a note saved with hydradb_ingest to the beacon owner it matches', async () => {
     const listener = await runtime.principal({ tenant: TENANT, agent: 'listener' });
     await runtime.facade.placeBeacon(listener, { text: 'database migration rollback plan', threshold: 0.2, include_own: false });
