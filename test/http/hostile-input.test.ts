@@ -169,7 +169,7 @@ function validQueries(f: Fixtures): Record<string, readonly Record<string, strin
     purgeProject: [{ project: 'fuzz-purged' }],
     recentGossip: [{ recipient: 'other', limit: '5' }],
     listSources: [{ kind: 'knowledge', project: 'fuzz', limit: '5', cursor: Buffer.from(JSON.stringify(['2020-01-01T00:00:00.000000Z', 'a'])).toString('base64url') }],
-    readSource: [{ project: 'fuzz', offset: '3', limit: '100' }],
+    readSource: [{ project: 'fuzz', offset: '3', limit: '100', link: 'a.b' }],
     sourceStatus: [{ project: 'fuzz' }],
     sourceChunks: [{ project: 'fuzz', version: 'served', limit: '5', cursor: Buffer.from('chunk:3').toString('base64url') }],
     deleteSource: [{ project: 'fuzz' }],
