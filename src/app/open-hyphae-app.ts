@@ -25,7 +25,7 @@ const READINESS_SCRAPE_TIMEOUT_MS = 2_000;
 export async function openHyphaeApp(config: HyphaeConfig, options: HyphaeAppOptions): Promise<HyphaeApp> {
   const parts = options.parts ?? {};
   const onError = options.onBackgroundError;
-  const metrics = createHyphaeMetrics();
+  const metrics = createHyphaeMetrics({ tenantLabel: config.feedback.metricsTenantLabel });
   const teardown = new Teardown();
   try {
     const db = parts.db ?? (await openConfiguredDatabase(config, options.command));

@@ -6,6 +6,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerDependencyGauges } from './dependency-gauges.js';
+import { registerFeedbackMetrics, type FeedbackMetrics } from './feedback-metrics.js';
 import type { DependencyGauges } from './dependency-gauges.js';
 import { STREAM_DROP_REASONS, STREAM_DROP_TRANSPORTS } from './stream-drop-reason.js';
 import type { StreamDropReason, StreamDropTransport } from './stream-drop-reason.js';
@@ -14,7 +15,7 @@ export type McpCallOutcome = 'ok' | 'error' | 'invalid';
 export const DIFF_TRANSPORTS = ['bus', 'sse', 'grpc', 'inbox', 'pull'] as const;
 export type DiffTransport = (typeof DIFF_TRANSPORTS)[number];
 
-export interface HyphaeMetrics extends DependencyGauges {
+export interface HyphaeMetrics extends DependencyGauges, FeedbackMetrics {
   /** The registry `GET /metrics` renders; tests and embedders may read it. */
   readonly registry: Registry;
   /** `route` is the route pattern (`/v1/cells/:id`), never the raw URL. */
@@ -62,7 +63,12 @@ const KNOWN_MCP_TOOLS = new Set([
   'drain_inbox',
 ]);
 
-export function createHyphaeMetrics(): HyphaeMetrics {
+export interface HyphaeMetricsOptions {
+  /** Label the feedback counters by tenant too (HYPHAE_METRICS_TENANT_LABEL): one series per tenant, so only when the operator asks. */
+  readonly tenantLabel?: boolean;
+}
+
+export function createHyphaeMetrics(options: HyphaeMetricsOptions = {}): HyphaeMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -168,6 +174,7 @@ export function createHyphaeMetrics(): HyphaeMetrics {
     registers: [registry],
   });
   const dependencies = registerDependencyGauges(registry);
+  const feedback = registerFeedbackMetrics(registry, options.tenantLabel === true);
 
   // Touch every family with a bounded label set, so each series exists from the first scrape on
   // (a rate over a counter that appears at 1 misses that first event).
@@ -179,6 +186,7 @@ export function createHyphaeMetrics(): HyphaeMetrics {
   for (const transport of STREAM_DROP_TRANSPORTS) for (const reason of STREAM_DROP_REASONS) streamsDropped.inc({ transport, reason }, 0);
 
   return {
+    ...feedback,
     ...dependencies,
     registry,
     contentType: registry.contentType,

@@ -16,4 +16,10 @@ export const feedbackSettings = {
     parse: z.coerce.number().min(0.001).max(3650),
     doc: 'how long a recall\'s `request_id` can be judged: its log row and the feedback on it are removed after this',
   }),
+  metricsTenantLabel: setting({
+    env: 'HYPHAE_METRICS_TENANT_LABEL',
+    default: 'off',
+    parse: onOff,
+    doc: 'label the `hyphae_feedback_*` counters by tenant too (docs/feedback.md): one series per tenant and sender label, so only with few tenants',
+  }),
 } as const;

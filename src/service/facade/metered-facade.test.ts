@@ -17,6 +17,7 @@ describe('meteredFacade', () => {
       observeStore: () => (seen.store += 1),
       observeRecall: () => (seen.recall += 1),
       countDiffsDelivered: (transport, count) => (seen[transport] += count),
+      observeFeedback: () => undefined,
     });
     const owner = await runtime.principal({ tenant: 'metered', agent: 'owner' });
     const author = await runtime.principal({ tenant: 'metered', agent: 'author' });
@@ -34,7 +35,7 @@ describe('meteredFacade', () => {
 
   it('still reports the latency of a failed store', async () => {
     let stores = 0;
-    const facade = meteredFacade(runtime.facade, { observeStore: () => (stores += 1), observeRecall: () => undefined, countDiffsDelivered: () => undefined });
+    const facade = meteredFacade(runtime.facade, { observeStore: () => (stores += 1), observeRecall: () => undefined, countDiffsDelivered: () => undefined, observeFeedback: () => undefined });
     const author = await runtime.principal({ tenant: 'metered', agent: 'author' });
     await expect(facade.store(author, { content: '', cell_type: 'Fact', salience: 0.5 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(stores).toBe(1);

@@ -1,6 +1,6 @@
 /**
  * The memory facade with its latencies and deliveries reported to the process metrics: store,
- * recall and query durations, and diffs handed out by drain_inbox and pull_diffs. Every other
+ * recall and query durations, diffs handed out by drain_inbox and pull_diffs, and feedback by where its truth ranked. Every other
  * method is the facade's own (prototype delegation keeps the wrapper to what it measures).
  */
 import type { ManagedMemoryFacade } from './create-memory-facade.js';
@@ -9,6 +9,8 @@ export interface FacadeObserver {
   observeStore(seconds: number): void;
   observeRecall(seconds: number): void;
   countDiffsDelivered(transport: 'inbox' | 'pull', count: number): void;
+  /** One recorded feedback, by sender label and where its truth ranked (docs/feedback.md). */
+  observeFeedback(judgement: { readonly tenantId: string; readonly label: 'agent' | 'human'; readonly judged: boolean; readonly truthRank: number | null }): void;
 }
 
 async function timed<T>(work: () => Promise<T>, observe: (seconds: number) => void): Promise<T> {
@@ -34,6 +36,11 @@ export function meteredFacade(inner: ManagedMemoryFacade, observer: FacadeObserv
       const page = await inner.pullDiffs(principal, input);
       if (page.diffs.length > 0) observer.countDiffsDelivered('pull', page.diffs.length);
       return page;
+    },
+    submitFeedback: async (principal, input) => {
+      const receipt = await inner.submitFeedback(principal, input);
+      observer.observeFeedback({ tenantId: principal.tenantId, label: receipt.label, judged: receipt.judged, truthRank: receipt.truth_rank });
+      return receipt;
     },
   };
   return Object.assign(Object.create(inner) as ManagedMemoryFacade, overrides);
