@@ -3,6 +3,7 @@
  * hits), its neighbours (num_related_chunks), and a page of one source's chunks with their heading
  * paths and how far each is from searchable (GET /v1/sources/{id}/chunks).
  */
+import { liveRow } from './cell-conditions.js';
 import type { Queryable } from './db.js';
 import type { SourceKey } from './source-repository.js';
 
@@ -89,9 +90,9 @@ export async function servedChunks(q: Queryable, key: SourceKey, afterIndex: num
     `SELECT s.chunk_count AS total, 'ready' AS state, c.* FROM sources s
      LEFT JOIN LATERAL (
        SELECT c.chunk_index, c.node_id::text AS node_id, c.char_start, c.char_end, ${headingPath('c')} AS heading_path, true AS embedded
-       FROM cells c WHERE c.tenant_id = s.tenant_id AND c.project = s.project AND c.source_id = s.source_id AND c.chunk_index > $4
+       FROM cells c WHERE c.tenant_id = s.tenant_id AND c.project = s.project AND c.source_id = s.source_id AND c.chunk_index > $4 AND ${liveRow('c')}
        ORDER BY c.chunk_index LIMIT $5) c ON true
-     WHERE s.tenant_id = $1 AND s.project = $2 AND s.source_id = $3
+     WHERE s.tenant_id = $1 AND s.project = $2 AND s.source_id = $3 AND ${liveRow('s')}
      ORDER BY c.chunk_index`,
     [key.tenantId, key.project, key.sourceId, afterIndex, limit],
   );
@@ -106,7 +107,7 @@ export async function pendingChunks(q: Queryable, key: SourceKey, afterIndex: nu
        SELECT d.chunk_index, NULL::text AS node_id, d.char_start, d.char_end, ${headingPath('d')} AS heading_path, d.embedding IS NOT NULL AS embedded
        FROM source_chunk_drafts d WHERE d.ingestion_id = i.ingestion_id AND d.chunk_index > $4
        ORDER BY d.chunk_index LIMIT $5) d ON true
-     WHERE i.tenant_id = $1 AND i.project = $2 AND i.source_id = $3
+     WHERE i.tenant_id = $1 AND i.project = $2 AND i.source_id = $3 AND ${liveRow('i')}
      ORDER BY d.chunk_index`,
     [key.tenantId, key.project, key.sourceId, afterIndex, limit],
   );

@@ -60,7 +60,7 @@ export interface IngestionRow {
 export const SUMMARY_COLUMNS = `source_id, project, kind, format, title, metadata, to_char(observation_date, 'YYYY-MM-DD') AS observation_date,
   total_chars, total_bytes, chunk_count, created_by, ${isoText('created_at')} AS created_at, ${isoText('updated_at')} AS updated_at`;
 
-const INGESTION_COLUMNS = `ingestion_id::text AS ingestion_id, tenant_id, project, source_id, kind, format, title, metadata,
+export const INGESTION_COLUMNS = `ingestion_id::text AS ingestion_id, tenant_id, project, source_id, kind, format, title, metadata,
   to_char(observation_date, 'YYYY-MM-DD') AS observation_date, total_chars, total_bytes, created_by, trust, state, chunks_total,
   chunks_done, failure, lease_owner, attempts, ${isoText('created_at')} AS created_at, ${isoText('updated_at')} AS updated_at`;
 
@@ -203,102 +203,6 @@ export async function insertIngestion(tx: Queryable, ingestion: NewIngestion, dr
   }
 }
 
-/** What a tenant's pending (queued or indexing) ingestions hold, but the one of `except`'s source (a new ingestion replaces it). */
-export interface PendingLoad {
-  readonly ingestions: number;
-  readonly bytes: number;
-  readonly chunks: number;
-}
-
-export async function pendingLoad(q: Queryable, except: SourceKey): Promise<PendingLoad> {
-  const result = await q.query<{ ingestions: number; bytes: number; chunks: number }>(
-    `SELECT count(*)::int AS ingestions, coalesce(sum(total_bytes), 0)::float8 AS bytes, coalesce(sum(chunks_total), 0)::float8 AS chunks
-     FROM source_ingestions WHERE tenant_id = $1 AND state <> 'failed' AND NOT (project = $2 AND source_id = $3)`,
-    [except.tenantId, except.project, except.sourceId],
-  );
-  const row = result.rows[0];
-  return { ingestions: Number(row?.ingestions ?? 0), bytes: Number(row?.bytes ?? 0), chunks: Number(row?.chunks ?? 0) };
-}
-
-/**
- * Takes the ingestion for `owner` until `leaseUntil` when no live lease holds it (a process that
- * stopped leaves its lease to expire); null when it is taken, finished or failed. A claim counts
- * as an attempt.
- */
-export async function claimIngestion(q: Queryable, ingestionId: string, owner: string, now: Date, leaseUntil: Date): Promise<IngestionRow | null> {
-  const result = await q.query<IngestionRow>(
-    `UPDATE source_ingestions SET state = 'indexing', lease_owner = $2, lease_expires_at = $4, attempts = attempts + 1, updated_at = $3
-     WHERE ingestion_id = $1 AND state <> 'failed' AND (lease_expires_at IS NULL OR lease_expires_at < $3)
-     RETURNING ${INGESTION_COLUMNS}`,
-    [ingestionId, owner, now.toISOString(), leaseUntil.toISOString()],
-  );
-  return result.rows[0] ?? null;
-}
-
-/**
- * Ingestions no live lease holds (never claimed, or their process stopped), taken round-robin
- * across tenants: every tenant's oldest due one, then every tenant's second, and so on — one
- * tenant's backlog cannot starve another's.
- */
-export async function dueIngestions(q: Queryable, now: Date, limit: number): Promise<string[]> {
-  const result = await q.query<{ ingestion_id: string }>(
-    `SELECT ingestion_id::text AS ingestion_id FROM (
-       SELECT ingestion_id, lease_expires_at, created_at,
-         row_number() OVER (PARTITION BY tenant_id ORDER BY lease_expires_at NULLS FIRST, created_at, ingestion_id) AS turn
-       FROM source_ingestions WHERE state <> 'failed' AND (lease_expires_at IS NULL OR lease_expires_at < $1)) AS due
-     ORDER BY turn, lease_expires_at NULLS FIRST, created_at, ingestion_id LIMIT $2`,
-    [now.toISOString(), limit],
-  );
-  return result.rows.map((row) => row.ingestion_id);
-}
-
-/** Drafts still to embed, in order. */
-export async function draftsToEmbed(q: Queryable, ingestionId: string, limit: number): Promise<{ chunk_index: number; content: string }[]> {
-  const result = await q.query<{ chunk_index: number; content: string }>(
-    'SELECT chunk_index, content FROM source_chunk_drafts WHERE ingestion_id = $1 AND embedding IS NULL ORDER BY chunk_index LIMIT $2',
-    [ingestionId, limit],
-  );
-  return result.rows;
-}
-
-/** Stores embedded drafts and renews the lease, only while `owner` still holds it; false when it does not (taken over, replaced, deleted). */
-export async function saveDraftEmbeddings(
-  q: Queryable,
-  ingestionId: string,
-  owner: string,
-  embedded: readonly { readonly index: number; readonly embedding: string }[],
-  now: Date,
-  leaseUntil: Date,
-): Promise<boolean> {
-  const result = await q.query<{ kept: boolean }>(
-    `WITH owned AS (
-       UPDATE source_ingestions SET lease_expires_at = $4, updated_at = $3,
-         chunks_done = (SELECT count(*) FROM source_chunk_drafts WHERE ingestion_id = $1 AND embedding IS NOT NULL) + $6
-       WHERE ingestion_id = $1 AND lease_owner = $2 AND state = 'indexing' RETURNING 1),
-     saved AS (
-       UPDATE source_chunk_drafts d SET embedding = r.v::vector FROM jsonb_to_recordset($5::jsonb) AS r(i int, v text)
-       WHERE d.ingestion_id = $1 AND d.chunk_index = r.i AND d.embedding IS NULL AND EXISTS (SELECT 1 FROM owned) RETURNING 1)
-     SELECT EXISTS (SELECT 1 FROM owned) AS kept`,
-    [ingestionId, owner, now.toISOString(), leaseUntil.toISOString(), JSON.stringify(embedded.map((e) => ({ i: e.index, v: e.embedding }))), embedded.length],
-  );
-  return result.rows[0]?.kept === true;
-}
-
-/**
- * Marks the ingestion failed with its reason (while `owner` holds it, or whoever does when owner is
- * null) and drops its body and chunk drafts: a failed ingestion keeps its fields and reason for
- * status, never the text it could not index.
- */
-export async function failIngestion(q: Queryable, ingestionId: string, owner: string | null, reason: string, now: Date): Promise<void> {
-  await q.query(
-    `WITH failed AS (
-       UPDATE source_ingestions SET state = 'failed', failure = $3, body = '', lease_owner = NULL, lease_expires_at = NULL, updated_at = $4
-       WHERE ingestion_id = $1 AND ($2::text IS NULL OR lease_owner = $2) AND state <> 'failed' RETURNING ingestion_id)
-     DELETE FROM source_chunk_drafts WHERE ingestion_id IN (SELECT ingestion_id FROM failed)`,
-    [ingestionId, owner, reason, now.toISOString()],
-  );
-}
-
 /** The ingestion row-locked for its swap, while `owner` holds it (null: whoever does). */
 export async function lockIngestion(tx: Queryable, ingestionId: string, owner: string | null): Promise<IngestionRow | null> {
   const result = await tx.query<IngestionRow>(
@@ -306,11 +210,6 @@ export async function lockIngestion(tx: Queryable, ingestionId: string, owner: s
     [ingestionId, owner],
   );
   return result.rows[0] ?? null;
-}
-
-export async function countDraftsToEmbed(q: Queryable, ingestionId: string): Promise<number> {
-  const result = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM source_chunk_drafts WHERE ingestion_id = $1 AND embedding IS NULL', [ingestionId]);
-  return result.rows[0]?.n ?? 0;
 }
 
 /** Deletes a source's chunk cells (their terms go with them, 0012/0014), the inbox diffs about them and their resource subscriptions; returns the chunks' ids. */

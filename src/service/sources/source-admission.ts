@@ -8,7 +8,8 @@
 import { ConflictError, RateLimitedError } from '../../core/errors.js';
 import type { Queryable } from '../../store/db.js';
 import { countTenantCells, lockTenantCells } from '../../store/quota-repository.js';
-import { findSource, pendingLoad, type SourceKey } from '../../store/source-repository.js';
+import { pendingLoad } from '../../store/source-ingestion-repository.js';
+import { findSource, type SourceKey } from '../../store/source-repository.js';
 
 export interface SourceAdmissionLimits {
   /** HYPHAE_MAX_CELLS_PER_TENANT. */

@@ -11,17 +11,8 @@ import { HyphaeError } from '../../core/errors.js';
 import type { Embedder } from '../../embed/embedder.js';
 import type { WrittenDiff } from '../../mesh/diff-writer.js';
 import type { Db, Queryable } from '../../store/db.js';
-import {
-  claimIngestion,
-  countDraftsToEmbed,
-  draftsToEmbed,
-  dueIngestions,
-  failIngestion,
-  lockIngestion,
-  lockSourceKey,
-  saveDraftEmbeddings,
-  type IngestionRow,
-} from '../../store/source-repository.js';
+import { claimIngestion, countDraftsToEmbed, draftsToEmbed, dueIngestions, failIngestion, saveDraftEmbeddings } from '../../store/source-ingestion-repository.js';
+import { lockIngestion, lockSourceKey, type IngestionRow } from '../../store/source-repository.js';
 import { embedChunkTexts } from './source-embedding.js';
 
 export interface SourceIngestionConfig {
