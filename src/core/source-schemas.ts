@@ -4,7 +4,7 @@
  * OpenAPI document, like src/core/schemas.ts.
  */
 import { z } from 'zod';
-import { projectSchema } from './schemas.js';
+import { expiryFields, projectSchema } from './schemas.js';
 import { STORABLE_TEXT_MESSAGE, isStorableText, jsonValueProblem } from './text-rules.js';
 
 export const SOURCE_KINDS = ['knowledge', 'memory'] as const;
@@ -56,6 +56,7 @@ export const ingestSourceInputSchema = z.strictObject({
   metadata: metadataSchema.optional(),
   observation_date: dateSchema.optional(),
   project: projectSchema.optional().describe('The project (within your key’s scope); default: your current project'),
+  ...expiryFields('source (with its chunks)'),
 });
 /** What a caller sends (defaults optional); the facade parses it. */
 export type IngestSourceInput = z.input<typeof ingestSourceInputSchema>;

@@ -24,7 +24,7 @@ export async function numberedSources(
   offset: number,
   limit: number,
 ): Promise<NumberedSources> {
-  const where = 'tenant_id = $1 AND project = $2 AND kind = $3 AND ($4::text[] IS NULL OR source_id = ANY($4::text[]))';
+  const where = `tenant_id = $1 AND project = $2 AND kind = $3 AND ($4::text[] IS NULL OR source_id = ANY($4::text[])) AND ${liveRow()}`;
   const params = [tenantId, project, kind, ids];
   const [rows, count] = await Promise.all([
     q.query<SourceRow>(`SELECT ${SUMMARY_COLUMNS} FROM sources WHERE ${where} ORDER BY created_at DESC, source_id DESC OFFSET $5 LIMIT $6`, [...params, offset, limit]),
@@ -45,7 +45,7 @@ export async function firstChunkOf(q: Queryable, key: SourceKey): Promise<string
 /** Ids of the served sources whose title equals one of these, case-insensitively, in these projects (null: every project). */
 export async function sourceIdsTitled(q: Queryable, tenantId: string, projects: readonly string[] | null, titles: readonly string[]): Promise<string[]> {
   const result = await q.query<{ source_id: string }>(
-    `SELECT DISTINCT source_id FROM sources WHERE tenant_id = $1 AND ($2::text[] IS NULL OR project = ANY($2::text[])) AND lower(title) = ANY($3::text[])`,
+    `SELECT DISTINCT source_id FROM sources WHERE tenant_id = $1 AND ($2::text[] IS NULL OR project = ANY($2::text[])) AND lower(title) = ANY($3::text[]) AND ${liveRow()}`,
     [tenantId, projects, titles.map((title) => title.toLowerCase())],
   );
   return result.rows.map((row) => row.source_id);

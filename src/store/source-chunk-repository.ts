@@ -20,7 +20,7 @@ export async function chunksOfSources(q: Queryable, tenantId: string, nodeIds: r
   if (nodeIds.length === 0) return new Map();
   const result = await q.query<ChunkOfSource & { node_id: string }>(
     `SELECT node_id::text AS node_id, source_id, chunk_index, char_start, char_end FROM cells
-     WHERE tenant_id = $1 AND node_id = ANY($2::uuid[]) AND source_id IS NOT NULL`,
+     WHERE tenant_id = $1 AND node_id = ANY($2::uuid[]) AND source_id IS NOT NULL AND ${liveRow()}`,
     [tenantId, nodeIds],
   );
   return new Map(result.rows.map(({ node_id, ...chunk }) => [node_id, chunk]));
@@ -33,9 +33,9 @@ export async function adjacentChunks(q: Queryable, tenantId: string, nodeIds: re
     `SELECT c.node_id::text AS node_id,
        ARRAY(SELECT n.node_id::text FROM cells n
              WHERE n.tenant_id = c.tenant_id AND n.project = c.project AND n.source_id = c.source_id
-               AND n.chunk_index BETWEEN c.chunk_index - $3 AND c.chunk_index + $3 AND n.node_id <> c.node_id
+               AND n.chunk_index BETWEEN c.chunk_index - $3 AND c.chunk_index + $3 AND n.node_id <> c.node_id AND ${liveRow('n')}
              ORDER BY n.chunk_index) AS related
-     FROM cells c WHERE c.tenant_id = $1 AND c.node_id = ANY($2::uuid[]) AND c.source_id IS NOT NULL`,
+     FROM cells c WHERE c.tenant_id = $1 AND c.node_id = ANY($2::uuid[]) AND c.source_id IS NOT NULL AND ${liveRow('c')}`,
     [tenantId, nodeIds, span],
   );
   return new Map(result.rows.map((row) => [row.node_id, row.related]));

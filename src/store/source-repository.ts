@@ -6,6 +6,7 @@
  */
 import type { SourceKind } from '../core/source-schemas.js';
 import { cellTermsOf, tenantTermPrefix } from './lexical-terms.js';
+import { liveRow } from './cell-conditions.js';
 import type { Queryable } from './db.js';
 import { isoText } from './sql-time.js';
 
@@ -70,7 +71,7 @@ export async function lockSourceKey(tx: Queryable, key: SourceKey): Promise<void
 }
 
 export async function findSource(q: Queryable, key: SourceKey): Promise<SourceRow | null> {
-  const result = await q.query<SourceRow>(`SELECT ${SUMMARY_COLUMNS} FROM sources WHERE tenant_id = $1 AND project = $2 AND source_id = $3`, [
+  const result = await q.query<SourceRow>(`SELECT ${SUMMARY_COLUMNS} FROM sources WHERE tenant_id = $1 AND project = $2 AND source_id = $3 AND ${liveRow()}`, [
     key.tenantId,
     key.project,
     key.sourceId,
@@ -81,7 +82,7 @@ export async function findSource(q: Queryable, key: SourceKey): Promise<SourceRo
 /** The served version's fields and its characters [offset, offset + limit). */
 export async function readSourceSlice(q: Queryable, key: SourceKey, offset: number, limit: number): Promise<(SourceRow & { readonly text: string }) | null> {
   const result = await q.query<SourceRow & { text: string }>(
-    `SELECT ${SUMMARY_COLUMNS}, substring(body FROM $4::int + 1 FOR $5::int) AS text FROM sources WHERE tenant_id = $1 AND project = $2 AND source_id = $3`,
+    `SELECT ${SUMMARY_COLUMNS}, substring(body FROM $4::int + 1 FOR $5::int) AS text FROM sources WHERE tenant_id = $1 AND project = $2 AND source_id = $3 AND ${liveRow()}`,
     [key.tenantId, key.project, key.sourceId, offset, limit],
   );
   return result.rows[0] ?? null;
@@ -90,14 +91,14 @@ export async function readSourceSlice(q: Queryable, key: SourceKey, offset: numb
 /** A pending (or failed) ingestion's fields and its characters [offset, offset + limit). */
 export async function readIngestionSlice(q: Queryable, key: SourceKey, offset: number, limit: number): Promise<(IngestionRow & { readonly text: string }) | null> {
   const result = await q.query<IngestionRow & { text: string }>(
-    `SELECT ${INGESTION_COLUMNS}, substring(body FROM $4::int + 1 FOR $5::int) AS text FROM source_ingestions WHERE tenant_id = $1 AND project = $2 AND source_id = $3`,
+    `SELECT ${INGESTION_COLUMNS}, substring(body FROM $4::int + 1 FOR $5::int) AS text FROM source_ingestions WHERE tenant_id = $1 AND project = $2 AND source_id = $3 AND ${liveRow()}`,
     [key.tenantId, key.project, key.sourceId, offset, limit],
   );
   return result.rows[0] ?? null;
 }
 
 export async function findIngestion(q: Queryable, key: SourceKey): Promise<IngestionRow | null> {
-  const result = await q.query<IngestionRow>(`SELECT ${INGESTION_COLUMNS} FROM source_ingestions WHERE tenant_id = $1 AND project = $2 AND source_id = $3`, [
+  const result = await q.query<IngestionRow>(`SELECT ${INGESTION_COLUMNS} FROM source_ingestions WHERE tenant_id = $1 AND project = $2 AND source_id = $3 AND ${liveRow()}`, [
     key.tenantId,
     key.project,
     key.sourceId,
@@ -126,7 +127,7 @@ export async function listSources(
     keyset = 'AND (created_at, source_id) < ($5::timestamptz, $6)';
   }
   const result = await q.query<SourceRow>(
-    `SELECT ${SUMMARY_COLUMNS} FROM sources WHERE tenant_id = $1 AND project = $2 AND ($3::text IS NULL OR kind = $3) ${keyset}
+    `SELECT ${SUMMARY_COLUMNS} FROM sources WHERE tenant_id = $1 AND project = $2 AND ($3::text IS NULL OR kind = $3) AND ${liveRow()} ${keyset}
      ORDER BY created_at DESC, source_id DESC LIMIT $4`,
     params,
   );
@@ -148,6 +149,8 @@ export interface NewIngestion {
   readonly trust: number;
   readonly state: 'queued' | 'indexing';
   readonly now: Date;
+  /** When the source and its chunks are forgotten (docs/expiry.md); null: kept. */
+  readonly expiresAt?: Date | null;
 }
 
 export interface ChunkDraft {
@@ -170,8 +173,8 @@ export async function insertIngestion(tx: Queryable, ingestion: NewIngestion, dr
   const done = drafts.filter((draft) => draft.embedding !== null).length;
   await tx.query(
     `INSERT INTO source_ingestions (ingestion_id, tenant_id, project, source_id, kind, format, title, metadata, observation_date, body,
-       total_chars, total_bytes, created_by, trust, state, chunks_total, chunks_done, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::date, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18)`,
+       total_chars, total_bytes, created_by, trust, state, chunks_total, chunks_done, created_at, updated_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::date, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18, $19)`,
     [
       ingestion.ingestionId,
       key.tenantId,
@@ -191,6 +194,7 @@ export async function insertIngestion(tx: Queryable, ingestion: NewIngestion, dr
       drafts.length,
       done,
       ingestion.now.toISOString(),
+      ingestion.expiresAt?.toISOString() ?? null,
     ],
   );
   for (let at = 0; at < drafts.length; at += DRAFTS_PER_STATEMENT) {
@@ -244,9 +248,9 @@ export async function insertChunksAndServe(tx: Queryable, ingestion: IngestionRo
   const inserted = await tx.query<InsertedChunk>(
     `WITH added AS (
        INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, source_agent, metadata, layer, embedding,
-         reinforced_at, created_at, updated_at, valid_from, trust, source_id, chunk_index, char_start, char_end)
+         reinforced_at, created_at, updated_at, valid_from, trust, source_id, chunk_index, char_start, char_end, expires_at)
        SELECT gen_random_uuid(), i.tenant_id, i.project, d.content, '${CHUNK_CELL_TYPE}', ${CHUNK_SALIENCE}, i.created_by, i.metadata, 'L0',
-         d.embedding, $2, $2, $2, $2, i.trust, i.source_id, d.chunk_index, d.char_start, d.char_end
+         d.embedding, $2, $2, $2, $2, i.trust, i.source_id, d.chunk_index, d.char_start, d.char_end, i.expires_at
        FROM source_chunk_drafts d JOIN source_ingestions i USING (ingestion_id)
        WHERE d.ingestion_id = $1
        ORDER BY d.chunk_index
@@ -260,12 +264,13 @@ export async function insertChunksAndServe(tx: Queryable, ingestion: IngestionRo
   );
   await tx.query(
     `INSERT INTO sources (tenant_id, project, source_id, kind, format, title, metadata, observation_date, body, total_chars, total_bytes,
-       chunk_count, created_by, created_at, updated_at)
-     SELECT tenant_id, project, source_id, kind, format, title, metadata, observation_date, body, total_chars, total_bytes, $2, created_by, $3, $3
+       chunk_count, created_by, created_at, updated_at, expires_at)
+     SELECT tenant_id, project, source_id, kind, format, title, metadata, observation_date, body, total_chars, total_bytes, $2, created_by, $3, $3, expires_at
      FROM source_ingestions WHERE ingestion_id = $1
      ON CONFLICT (tenant_id, project, source_id) DO UPDATE SET kind = EXCLUDED.kind, format = EXCLUDED.format, title = EXCLUDED.title,
        metadata = EXCLUDED.metadata, observation_date = EXCLUDED.observation_date, body = EXCLUDED.body, total_chars = EXCLUDED.total_chars,
-       total_bytes = EXCLUDED.total_bytes, chunk_count = EXCLUDED.chunk_count, created_by = EXCLUDED.created_by, updated_at = EXCLUDED.updated_at`,
+       total_bytes = EXCLUDED.total_bytes, chunk_count = EXCLUDED.chunk_count, created_by = EXCLUDED.created_by, updated_at = EXCLUDED.updated_at,
+       expires_at = EXCLUDED.expires_at`,
     [ingestion.ingestion_id, inserted.rows.length, now.toISOString()],
   );
   await tx.query('DELETE FROM source_ingestions WHERE ingestion_id = $1', [ingestion.ingestion_id]);

@@ -3,6 +3,7 @@
  * scope, size, chunking, overwrite — then embedded within the call when small (searchable when it
  * returns) or left to the SourceIngestionRunner, and swapped in as chunk cells in one transaction.
  */
+import { expiryOf } from '../../core/expiry.js';
 import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError, TooLargeError, UnavailableError } from '../../core/errors.js';
 import type { Principal } from '../../core/principal.js';
@@ -25,6 +26,8 @@ export async function ingestSource(ctx: FacadeContext, config: SourceIngestionCo
     throw new InvalidArgumentError('send the source as text or as turns, one of them', [{ path: input.text === undefined ? 'text' : 'turns', message: 'send exactly one of text and turns' }]);
   }
   if (input.turns !== undefined && input.format !== undefined) throw new InvalidArgumentError('format applies to text; turns are a conversation', [{ path: 'format', message: 'only with text' }]);
+  // Refused before anything is read: a past instant, both fields (docs/expiry.md). A source takes no type's default retention.
+  expiryOf(input, undefined, ctx.clock());
   if (input.turns === undefined && input.user_name !== undefined) throw new InvalidArgumentError('user_name names the user of turns', [{ path: 'user_name', message: 'only with turns' }]);
   // The scope before any costly work: a caller outside the project learns nothing and costs nothing.
   const key = await keyOf(principal, input.source_id ?? randomUUID(), input.project);
@@ -71,6 +74,7 @@ export async function ingestSource(ctx: FacadeContext, config: SourceIngestionCo
         trust: principal.trust,
         state: synchronous ? 'indexing' : 'queued',
         now,
+        expiresAt: expiryOf(input, undefined, now),
       },
       drafts,
     );
