@@ -23,7 +23,7 @@ const NOT_CELL_READS = [
   'store', 'deleteCell', 'forgetCells', 'purgeProject', 'openSession', 'closeSession', 'consolidateScene', 'placeBeacon', 'listBeacons',
   'deleteBeacon', 'subscribeResource', 'unsubscribeResource', 'resourceSubscriptions', 'subscribeDiffs', 'channelBacklog', 'markChannelSettled',
   'authorTrust', 'createKey', 'listKeys', 'revokeKey', 'rotateKey', 'importTenant', 'whoAmI', 'gossipAgents', 'watchGossip', 'quotaUsage',
-  'ingestSource', 'deleteSource', 'addRelations', 'deleteRelation',
+  'ingestSource', 'deleteSource', 'addRelations', 'deleteRelation', 'submitFeedback',
 ] as const satisfies readonly (keyof FacadeOperations)[];
 
 /** Reads of sources: test/service/expiry-sources.test.ts checks each of them with an expiring source. */
