@@ -221,6 +221,8 @@ export const exportRelationSchema = z.strictObject({
   relation_type: declaredRelationTypeSchema,
   created_by: agentSchema,
   created_at: timestamp,
+  /** When it stops holding; null while it holds. */
+  valid_until: timestamp.nullable().default(null),
 });
 
 export const exportBeaconSchema = z.strictObject({

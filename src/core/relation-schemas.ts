@@ -5,6 +5,7 @@
  * spelling, one bound per cell, and the subgraph's limits, for every surface.
  */
 import { z } from 'zod';
+import { isStorableTimestamp } from './text-rules.js';
 
 /** Longest relation type, in characters. */
 export const MAX_RELATION_TYPE_CHARS = 40;
@@ -44,10 +45,17 @@ export const declaredRelationTypeSchema = relationTypeSchema.refine(
   `names an edge the server derives (${IMPLICIT_RELATION_TYPES.join(', ')}); choose another word`,
 );
 
-export const relationInputSchema = z
-  .strictObject({
-    to: z.uuid().describe('node_id of a cell you can read'),
-    type: declaredRelationTypeSchema,
+const instantSchema = z.iso.datetime({ offset: true }).refine(isStorableTimestamp, 'must be a real date and time in years 0001–9999 with an offset within ±15:59');
+
+/** The relation a DELETE names: its target and type. */
+const relationKeySchema = z.strictObject({
+  to: z.uuid().describe('node_id of a cell you can read'),
+  type: declaredRelationTypeSchema,
+});
+
+export const relationInputSchema = relationKeySchema
+  .extend({
+    valid_until: instantSchema.optional().describe('RFC 3339, in the future: when the relation stops holding; a subgraph or graph_context at a later instant leaves it out'),
   })
   .describe('A typed relation from this cell to another cell of your tenant');
 
@@ -63,6 +71,7 @@ export const relationSchema = z.strictObject({
   from: z.string().describe('id of the item the relation starts from'),
   to: z.string().describe('id of the item it points to'),
   type: z.string().describe('an explicit type (answers, depends_on…) or an implicit edge (supersedes, in_scene…)'),
+  valid_until: z.string().optional().describe('when a declared relation stops holding; absent while it holds for good (listed relations only)'),
 });
 export type Relation = z.output<typeof relationSchema>;
 
@@ -73,7 +82,7 @@ export const addRelationsInputSchema = z.strictObject({
 export type AddRelationsInput = z.output<typeof addRelationsInputSchema>;
 
 /** `DELETE /v1/cells/{id}/relations?to=…&type=…`: the one relation to remove. */
-export const deleteRelationInputSchema = relationInputSchema;
+export const deleteRelationInputSchema = relationKeySchema;
 
 /** What the cell declares after a change: its explicit relations, oldest first. */
 export const cellRelationsSchema = z.strictObject({
@@ -103,6 +112,7 @@ export const subgraphInputSchema = z.strictObject({
   depth: subgraphDepthSchema.default(SUBGRAPH_DEFAULT_DEPTH),
   max_members: subgraphMaxMembersSchema.default(SUBGRAPH_DEFAULT_MEMBERS),
   relation_types: z.array(relationTypeSchema).min(1).max(50).optional().describe('Walk only edges of these types (explicit or implicit)'),
+  as_of: instantSchema.optional().describe('RFC 3339: walk the declared relations that held at this instant (declared by then, not ended); now when absent'),
 });
 export type SubgraphInput = z.input<typeof subgraphInputSchema>;
 

@@ -117,7 +117,7 @@ const RECORD_QUERIES: Readonly<Record<ExportRecordType, RecordQuery>> = {
     from: `(SELECT r.*, CASE WHEN f.project = c.project THEN f.project END AS project FROM cell_relations r
             JOIN cells f ON f.node_id = r.from_node_id AND ${liveRow('f')} JOIN cells c ON c.node_id = r.to_node_id AND ${liveRow('c')}) t`,
     columns: () => `t.tenant_id AS tenant, t.from_node_id::text AS from_node_id, t.to_node_id::text AS to_node_id, t.relation_type, t.created_by,
-      ${iso('t.created_at')} AS created_at`,
+      ${iso('t.created_at')} AS created_at, ${isoOrNull('t.valid_until')} AS valid_until`,
     key: [
       { sql: 't.from_node_id', type: 'uuid', field: 'from_node_id' },
       { sql: 't.to_node_id', type: 'uuid', field: 'to_node_id' },

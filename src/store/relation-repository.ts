@@ -3,6 +3,7 @@ import type { ExportRelation } from '../core/export-format.js';
 import { MAX_RELATIONS_PER_CELL, type Relation, type RelationInput } from '../core/relation-schemas.js';
 import { liveRow } from './cell-conditions.js';
 import type { Queryable } from './db.js';
+import { isoText } from './sql-time.js';
 import { vectorParamFromText, type VectorParam } from './vector-param.js';
 
 export interface DeclaredRelations {
@@ -33,14 +34,14 @@ export async function declareRelationRows(
 ): Promise<DeclaredRelations> {
   if (request.relations.length === 0) return { readable: new Set(), held: 0, added: [] };
   const result = await q.query<{ readable: string[] | null; held: number; added: Relation[] | null }>(
-    `WITH wanted AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS r(to_node_id uuid, relation_type text)),
+    `WITH wanted AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS r(to_node_id uuid, relation_type text, valid_until timestamptz)),
      readable AS (
        SELECT node_id FROM cells
        WHERE tenant_id = $1 AND node_id IN (SELECT to_node_id FROM wanted) AND ($4::text[] IS NULL OR project = ANY($4::text[])) AND ${liveRow()}
        ORDER BY node_id FOR SHARE),
      added AS (
-       INSERT INTO cell_relations (tenant_id, from_node_id, to_node_id, relation_type, created_by, created_at)
-       SELECT $1, $2::uuid, w.to_node_id, w.relation_type, $5, $6 FROM wanted w JOIN readable t ON t.node_id = w.to_node_id
+       INSERT INTO cell_relations (tenant_id, from_node_id, to_node_id, relation_type, created_by, created_at, valid_until)
+       SELECT $1, $2::uuid, w.to_node_id, w.relation_type, $5, $6, w.valid_until FROM wanted w JOIN readable t ON t.node_id = w.to_node_id
        ON CONFLICT (from_node_id, to_node_id, relation_type) DO NOTHING
        RETURNING from_node_id::text AS "from", to_node_id::text AS "to", relation_type AS type)
      SELECT (SELECT array_agg(node_id::text) FROM readable) AS readable,
@@ -49,7 +50,7 @@ export async function declareRelationRows(
     [
       request.tenantId,
       request.fromNodeId,
-      JSON.stringify(request.relations.map((r) => ({ to_node_id: r.to, relation_type: r.type }))),
+      JSON.stringify(request.relations.map((r) => ({ to_node_id: r.to, relation_type: r.type, valid_until: r.valid_until ?? null }))),
       request.projects,
       request.createdBy,
       request.now.toISOString(),
@@ -76,13 +77,13 @@ export async function deleteRelation(q: Queryable, tenantId: string, fromNodeId:
 /** The relations the cell declares to cells in `projects` (null: every project), oldest first. */
 export async function relationsFrom(q: Queryable, tenantId: string, fromNodeId: string, projects: readonly string[] | null): Promise<Relation[]> {
   const result = await q.query<Relation>(
-    `SELECT r.from_node_id::text AS "from", r.to_node_id::text AS "to", r.relation_type AS type
+    `SELECT r.from_node_id::text AS "from", r.to_node_id::text AS "to", r.relation_type AS type, ${isoText('r.valid_until')} AS valid_until
      FROM cell_relations r JOIN cells c ON c.node_id = r.to_node_id AND c.tenant_id = $1 AND ${liveRow('c')}
      WHERE r.tenant_id = $1 AND r.from_node_id = $2 AND ($3::text[] IS NULL OR c.project = ANY($3::text[]))
      ORDER BY r.created_at, r.to_node_id, r.relation_type`,
     [tenantId, fromNodeId, projects],
   );
-  return result.rows;
+  return result.rows.map(({ valid_until, ...relation }) => (valid_until === null || valid_until === undefined ? relation : { ...relation, valid_until }));
 }
 
 /** The cell's embedding, to match the beacons a change of its relations reaches; null when it is not the tenant's. */
@@ -92,7 +93,8 @@ export async function cellEmbeddingOf(q: Queryable, tenantId: string, nodeId: st
   return row === undefined ? null : vectorParamFromText(row.embedding);
 }
 
-const IMPORTED_RELATIONS = `jsonb_to_recordset($1::jsonb) AS r(tenant text, from_node_id uuid, to_node_id uuid, relation_type text, created_by text, created_at timestamptz)`;
+const IMPORTED_RELATIONS = `jsonb_to_recordset($1::jsonb) AS r(tenant text, from_node_id uuid, to_node_id uuid, relation_type text, created_by text, created_at timestamptz,
+  valid_until timestamptz)`;
 const BOTH_CELLS_THE_TENANTS = `EXISTS (SELECT 1 FROM cells f WHERE f.node_id = r.from_node_id AND f.tenant_id = r.tenant)
   AND EXISTS (SELECT 1 FROM cells t WHERE t.node_id = r.to_node_id AND t.tenant_id = r.tenant)`;
 
@@ -111,9 +113,9 @@ export async function strayImportedRelation(q: Queryable, rows: readonly ExportR
 export async function insertImportedRelations(q: Queryable, rows: readonly ExportRelation[]): Promise<{ added: number; overfull: string | null }> {
   const result = await q.query<{ added: number; overfull: string | null }>(
     `WITH added AS (
-       INSERT INTO cell_relations (tenant_id, from_node_id, to_node_id, relation_type, created_by, created_at)
-       SELECT r.tenant, r.from_node_id, r.to_node_id, r.relation_type, r.created_by, r.created_at FROM ${IMPORTED_RELATIONS}
-       WHERE ${BOTH_CELLS_THE_TENANTS}
+       INSERT INTO cell_relations (tenant_id, from_node_id, to_node_id, relation_type, created_by, created_at, valid_until)
+       SELECT r.tenant, r.from_node_id, r.to_node_id, r.relation_type, r.created_by, r.created_at, r.valid_until FROM ${IMPORTED_RELATIONS}
+       WHERE ${BOTH_CELLS_THE_TENANTS} AND (r.valid_until IS NULL OR r.valid_until > r.created_at)
        ON CONFLICT DO NOTHING RETURNING from_node_id)
      SELECT (SELECT count(*)::int FROM added) AS added,
        (SELECT x.from_node_id::text FROM (

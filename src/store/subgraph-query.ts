@@ -22,6 +22,8 @@ export interface SubgraphRequest {
   /** Only edges of these types are walked and answered; null: every type. */
   readonly relationTypes: readonly string[] | null;
   readonly previewChars: number;
+  /** The instant whose declared relations are walked: declared by then and not ended. */
+  readonly at: Date;
 }
 
 export interface SubgraphMemberRow {
@@ -53,7 +55,8 @@ const typeAllowed = (type: string): string => `($6::text[] IS NULL OR ${type} = 
  * node (via) and its position, the edge as from/to keys and type, and the node at the other end
  * with the tenant and project that decide whether the caller may read it.
  */
-function edgesOf(frontier: string): string {
+function edgesOf(frontier: string, at: string): string {
+  const held = `r.created_at <= ${at} AND (r.valid_until IS NULL OR r.valid_until > ${at})`;
   const cellKey = (alias: string): string => `'cell:' || ${alias}.node_id`;
   return `
     SELECT f.pos, f.key AS via, e.from_key, e.to_key, e.type, e.other, e.other_tenant, e.other_project
@@ -61,10 +64,10 @@ function edgesOf(frontier: string): string {
     CROSS JOIN LATERAL (SELECT * FROM cells c0 WHERE c0.node_id = ${uuidOf('f.key', 'cell')} AND c0.tenant_id = $1 AND ${liveRow('c0')} OFFSET 0) c
     CROSS JOIN LATERAL (
       SELECT f.key AS from_key, ${cellKey('n')} AS to_key, r.relation_type AS type, ${cellKey('n')} AS other, n.tenant_id AS other_tenant, n.project AS other_project
-        FROM cell_relations r JOIN cells n ON n.node_id = r.to_node_id AND ${liveRow('n')} WHERE r.from_node_id = c.node_id
+        FROM cell_relations r JOIN cells n ON n.node_id = r.to_node_id AND ${liveRow('n')} WHERE r.from_node_id = c.node_id AND ${held}
       UNION ALL
       SELECT ${cellKey('n')}, f.key, r.relation_type, ${cellKey('n')}, n.tenant_id, n.project
-        FROM cell_relations r JOIN cells n ON n.node_id = r.from_node_id AND ${liveRow('n')} WHERE r.to_node_id = c.node_id
+        FROM cell_relations r JOIN cells n ON n.node_id = r.from_node_id AND ${liveRow('n')} WHERE r.to_node_id = c.node_id AND ${held}
       UNION ALL
       SELECT f.key, ${cellKey('n')}, 'supersedes', ${cellKey('n')}, n.tenant_id, n.project FROM cells n WHERE ${liveRow('n')} AND n.node_id = c.supersedes
       UNION ALL
@@ -137,7 +140,7 @@ WITH RECURSIVE walk (depth, frontier, vias, rels, seen, total, truncated, edge_f
   CROSS JOIN LATERAL (
     SELECT coalesce(array_agg(e.pos), '{}') AS positions, coalesce(array_agg(e.via), '{}') AS vias, coalesce(array_agg(e.from_key), '{}') AS froms,
       coalesce(array_agg(e.to_key), '{}') AS tos, coalesce(array_agg(e.type), '{}') AS types, coalesce(array_agg(e.other), '{}') AS others
-    FROM (${edgesOf('unnest(w.frontier) WITH ORDINALITY AS f(key, pos)')}) e
+    FROM (${edgesOf('unnest(w.frontier) WITH ORDINALITY AS f(key, pos)', '$8::timestamptz')}) e
     WHERE ${visible('e.other_tenant', 'e.other_project')} AND ${typeAllowed('e.type')}
   ) found
   CROSS JOIN LATERAL (
@@ -202,6 +205,7 @@ export async function subgraphOf(db: Db, request: SubgraphRequest): Promise<Subg
       request.maxMembers,
       request.relationTypes,
       request.previewChars,
+      request.at.toISOString(),
     ]);
   });
   const row = result.rows[0];
@@ -215,7 +219,7 @@ export async function subgraphOf(db: Db, request: SubgraphRequest): Promise<Subg
  */
 export async function oneHopRelations(
   q: Queryable,
-  request: { readonly tenantId: string; readonly projects: readonly string[] | null; readonly nodeIds: readonly string[]; readonly perCell: number },
+  request: { readonly tenantId: string; readonly projects: readonly string[] | null; readonly nodeIds: readonly string[]; readonly perCell: number; readonly at: Date },
 ): Promise<Map<string, { from: string; to: string; type: string }[]>> {
   const out = new Map<string, { from: string; to: string; type: string }[]>();
   if (request.nodeIds.length === 0) return out;
@@ -225,12 +229,12 @@ export async function oneHopRelations(
      FROM (
        SELECT d.*, row_number() OVER (PARTITION BY d.via ORDER BY d.type, d.other, d.from_key) AS rank
        FROM (SELECT DISTINCT e.via, e.from_key, e.to_key, e.type, e.other
-             FROM (${edgesOf('unnest($3::text[]) WITH ORDINALITY AS f(key, pos)')}) e
+             FROM (${edgesOf('unnest($3::text[]) WITH ORDINALITY AS f(key, pos)', '$5::timestamptz')}) e
              WHERE ${visible('e.other_tenant', 'e.other_project')}) d
      ) x
      WHERE x.rank <= $4
      GROUP BY x.via`,
-    [request.tenantId, request.projects, request.nodeIds.map((id) => `cell:${id}`), request.perCell],
+    [request.tenantId, request.projects, request.nodeIds.map((id) => `cell:${id}`), request.perCell, request.at.toISOString()],
   );
   for (const row of result.rows) out.set(row.node_id, row.relations);
   return out;

@@ -80,7 +80,7 @@ describe('sources as MCP resources', () => {
     expect(resourceTemplates.map((template) => [template.uriTemplate, template.mimeType])).toEqual([
       ['hyphae://cells/{node_id}', 'text/markdown'],
       ['hyphae://sources/{source_id}{?offset,limit,project}', 'text/plain'],
-      ['hyphae://cells/{node_id}/subgraph{?depth,max_members}', 'application/json'],
+      ['hyphae://cells/{node_id}/subgraph{?depth,max_members,as_of}', 'application/json'],
     ]);
     const { tools } = await alice.client.listTools();
     expect(tools.map((tool) => [tool.name, tool.inputSchema.required ?? []])).toEqual([

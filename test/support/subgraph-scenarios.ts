@@ -175,4 +175,44 @@ export function subgraphScenarios(h: () => ScenarioHarness): void {
     const seenWide = await h().facade.recall(wide, { query: 'lighthouse beacon rotates twelve seconds', k: 1, mode: 'lexical', graph_context: true }, { project: 'p' });
     expect(seenWide.results[0]?.relations?.[0]).toEqual({ from: hub, to: hidden, type: 'aaa_hidden' });
   });
+
+  it('walks the declared relations that held at an instant: valid_until at store, as_of on the subgraph and graph_context', async () => {
+    const w = await h().principal({ tenant: freshTenant(), agent: 'w', default_project: 'p' });
+    const before = new Date(Date.now() - 3_600_000).toISOString();
+    const ends = new Date(Date.now() + 3_600_000).toISOString();
+    const after = new Date(Date.now() + 7_200_000).toISOString();
+    const target = await cell(w);
+    const lasting = await cell(w);
+    const start = (
+      await h().facade.store(w, {
+        content: 'The pelican bridge opens for tall ships at dawn.',
+        cell_type: 'Fact',
+        salience: 0.5,
+        relations: [
+          { to: target, type: 'holds_until', valid_until: ends },
+          { to: lasting, type: 'holds_always' },
+        ],
+      })
+    ).node_id;
+    expect((await h().facade.cellRelations(w, start)).relations).toEqual([
+      { from: start, to: target, type: 'holds_until', valid_until: new Date(ends).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z') },
+      { from: start, to: lasting, type: 'holds_always' },
+    ].sort((a, b) => (a.to < b.to ? -1 : 1)));
+    const ids = async (as_of?: string): Promise<string[]> =>
+      (await h().facade.cellSubgraph(w, start, as_of === undefined ? { depth: 1 } : { depth: 1, as_of })).members.map((m) => m.id).sort();
+    expect(await ids()).toEqual([start, target, lasting].sort());
+    expect(await ids(after)).toEqual([start, lasting].sort());
+    // Before either was declared, neither held.
+    expect(await ids(before)).toEqual([start]);
+    const context = async (as_of?: string): Promise<string[]> => {
+      const recalled = await h().facade.recall(w, { query: 'pelican bridge opens for tall ships at dawn', k: 1, mode: 'lexical', graph_context: true }, as_of === undefined ? {} : { validity: { as_of } });
+      expect(recalled.results[0]?.node_id).toBe(start);
+      return (recalled.results[0]?.relations ?? []).map((r) => r.type).sort();
+    };
+    expect(await context()).toEqual(['holds_always', 'holds_until']);
+    expect(await context(after)).toEqual(['holds_always']);
+    // A relation cannot end in the past.
+    const error = await expectCode(h().facade.addRelations(w, start, { relations: [{ to: target, type: 'ended', valid_until: before }] }), 'INVALID_ARGUMENT');
+    expect((error as InvalidArgumentError).issues).toContainEqual({ path: 'relations.valid_until', message: 'must be in the future' });
+  });
 }

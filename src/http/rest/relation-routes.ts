@@ -5,6 +5,7 @@ import {
   cellRelationsSchema,
   deleteRelationInputSchema,
   subgraphDepthSchema,
+  subgraphInputSchema,
   subgraphMaxMembersSchema,
   subgraphSchema,
 } from '../../core/relation-schemas.js';
@@ -16,6 +17,7 @@ const subgraphQuerySchema = z.strictObject({
   depth: subgraphDepthSchema.optional(),
   max_members: subgraphMaxMembersSchema.optional(),
   relation_types: z.string().min(1).max(2048).optional().describe('Walk only edges of these types, comma-separated (e.g. answers,supersedes)'),
+  as_of: subgraphInputSchema.shape.as_of,
 });
 
 export const relationRoutes: readonly RestRoute[] = [

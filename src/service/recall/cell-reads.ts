@@ -3,7 +3,7 @@ import type { CellHistory, MemoryNode, Page, RecallResult } from '../../core/ent
 import { NotFoundError } from '../../core/errors.js';
 import { canAccessProject, type Principal } from '../../core/principal.js';
 import { identifierTokens } from '../../core/identifier-tokens.js';
-import { listCellsInputSchema, queryInputSchema, recallInputSchema, searchProjectInputSchema, timestampInputSchema, type RecallInput } from '../../core/schemas.js';
+import { listCellsInputSchema, queryInputSchema, recallInputSchema, searchProjectInputSchema, timestampInputSchema, type RecallInput, type ValidityInput } from '../../core/schemas.js';
 import { cellHistory, listCells } from '../../store/cell-repository.js';
 import { restatementRecordsOf } from '../../store/restatement-repository.js';
 import { searchCells, type KnnProject } from '../../store/cell-search.js';
@@ -156,7 +156,7 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
   const [chunks, related, graph] = await Promise.all([
     chunksOfSources(ctx.db, principal.tenantId, ids),
     adjacentChunks(ctx.db, principal.tenantId, ids, input.num_related_chunks ?? 0),
-    input.graph_context === true ? oneHopRelations(ctx.db, { tenantId: principal.tenantId, projects: readableProjects(principal), nodeIds: ids, perCell: GRAPH_CONTEXT_PER_HIT }) : undefined,
+    input.graph_context === true ? oneHopRelations(ctx.db, { tenantId: principal.tenantId, projects: readableProjects(principal), nodeIds: ids, perCell: GRAPH_CONTEXT_PER_HIT, at: graphInstant(ctx, options?.validity) }) : undefined,
     logRecall(ctx, principal, requestId, logged),
   ]);
   const source = (id: string): { source?: ChunkOfSource; related_chunks?: string[]; relations?: Relation[] } => {
@@ -171,4 +171,9 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
     request_id: requestId,
     results: found.flatMap((h) => (h.cell === undefined ? [] : [{ node_id: h.node_id, distance: h.distance, score: h.score, node: ctx.node(h.cell), ...source(h.node_id) }])),
   };
+}
+
+/** The instant whose declared relations graph_context gives: the read's as_of, else now. */
+function graphInstant(ctx: FacadeContext, validity: ValidityInput | undefined): Date {
+  return validity?.as_of === undefined ? ctx.clock() : new Date(validity.as_of);
 }

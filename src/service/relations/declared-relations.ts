@@ -16,7 +16,7 @@ export function normalizedRelations(relations: readonly RelationInput[]): Relati
   const seen = new Set<string>();
   const out: RelationInput[] = [];
   for (const relation of relations) {
-    const normal = { to: relation.to.toLowerCase(), type: relation.type };
+    const normal = { to: relation.to.toLowerCase(), type: relation.type, ...(relation.valid_until === undefined ? {} : { valid_until: relation.valid_until }) };
     const key = `${normal.to} ${normal.type}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -35,6 +35,9 @@ export async function declareRelations(
 ): Promise<Relation[]> {
   const wanted = normalizedRelations(relations);
   if (wanted.length === 0) return [];
+  if (wanted.some((r) => r.valid_until !== undefined && Date.parse(r.valid_until) <= now.getTime())) {
+    throw new InvalidArgumentError('a relation ends in the future: valid_until must be later than now', [{ path: 'relations.valid_until', message: 'must be in the future' }]);
+  }
   if (wanted.some((r) => r.to === fromNodeId)) {
     throw new InvalidArgumentError('a cell cannot relate to itself', [{ path: 'relations', message: 'to names the cell itself' }]);
   }

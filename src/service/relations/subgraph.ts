@@ -24,6 +24,7 @@ export function subgraphOperations(ctx: FacadeContext): SubgraphOperations {
         maxMembers: input.max_members,
         relationTypes: input.relation_types ?? null,
         previewChars: PREVIEW_CHARS,
+        at: input.as_of === undefined ? ctx.clock() : new Date(input.as_of),
       });
       if (rows === null) throw new NotFoundError('cell', id);
       return { node_id: id, ...rows };

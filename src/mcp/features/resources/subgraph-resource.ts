@@ -6,7 +6,7 @@
 import type { Subgraph } from '../../../core/relation-schemas.js';
 import { supportsResourceLinks, type ProtocolVersion } from '../../protocol/protocol-version.js';
 
-export const SUBGRAPH_URI_TEMPLATE = 'hyphae://cells/{node_id}/subgraph{?depth,max_members}';
+export const SUBGRAPH_URI_TEMPLATE = 'hyphae://cells/{node_id}/subgraph{?depth,max_members,as_of}';
 const SUBGRAPH_URI = /^hyphae:\/\/cells\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/subgraph(?:\?(.*))?$/i;
 const COUNT = /^\d{1,6}$/;
 const MAX_URI_CHARS = 256;
@@ -15,6 +15,8 @@ export interface SubgraphResourceUri {
   readonly nodeId: string;
   readonly depth?: number;
   readonly max_members?: number;
+  /** RFC 3339 (percent-encoded in the URI); the facade checks it. */
+  readonly as_of?: string;
 }
 
 /** Null for a URI that names no subgraph (an unknown or repeated parameter included); ranges are the facade's to check. */
@@ -23,15 +25,30 @@ export function parseSubgraphUri(uri: string): SubgraphResourceUri | null {
   const match = SUBGRAPH_URI.exec(uri);
   if (match === null) return null;
   const nodeId = (match[1] as string).toLowerCase();
-  const fields: { depth?: number; max_members?: number } = {};
+  const fields: { depth?: number; max_members?: number; as_of?: string } = {};
   if (match[2] === undefined) return { nodeId };
   for (const pair of match[2].split('&')) {
     const [name, value, extra] = pair.split('=');
-    if (extra !== undefined || value === undefined || !COUNT.test(value)) return null;
-    if ((name !== 'depth' && name !== 'max_members') || fields[name] !== undefined) return null;
+    if (extra !== undefined || value === undefined) return null;
+    if (name === 'as_of' && fields.as_of === undefined) {
+      const instant = decodedInstant(value);
+      if (instant === null) return null;
+      fields.as_of = instant;
+      continue;
+    }
+    if ((name !== 'depth' && name !== 'max_members') || fields[name] !== undefined || !COUNT.test(value)) return null;
     fields[name] = Number(value);
   }
   return { nodeId, ...fields };
+}
+
+/** A percent-encoded instant, or null when it does not decode. */
+function decodedInstant(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
 }
 
 export function subgraphTemplate(version: ProtocolVersion): Record<string, unknown> {
@@ -42,7 +59,7 @@ export function subgraphTemplate(version: ProtocolVersion): Record<string, unkno
     description:
       'Everything reachable from one cell over its relations and the edges the server knows (supersedes, in_scene, in_session, ' +
       'chunk_of, next_chunk, same_thread, corroborated_by, promoted_from), breadth-first: depth (1–10, default 2) and max_members ' +
-      '(1–1000, default 200). Gives a markdown outline and, as JSON, the members (id, kind, depth, discovered_relation, ' +
+      '(1–1000, default 200); as_of (RFC 3339, percent-encoded) walks the declared relations that held then. Gives a markdown outline and, as JSON, the members (id, kind, depth, discovered_relation, ' +
       'discovered_via), the relations among them {from, to, type} and truncated.',
     mimeType: 'application/json',
   };
