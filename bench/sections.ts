@@ -29,6 +29,7 @@ export const SECTIONS: readonly SectionEntry[] = [
   { name: 'relations', module: './relations-bench.js', exportName: 'runRelationsBench' },
   { name: 'sources', module: './sources-bench.js', exportName: 'runSourcesBench' },
   { name: 'sources-recall', module: './source-recall-bench.js', exportName: 'runSourceRecallBench' },
+  { name: 'learning', module: './learning-bench.js', exportName: 'runLearningBench' },
   { name: 'operator', module: '../operator/bench/operator-bench.js', exportName: 'runOperatorBench' },
   // Only when named (`npm run bench scale`): a million cells, 10k live streams, 1k agents take a while.
   { name: 'scale', module: './scale-bench.js', exportName: 'runScaleBench', onlyWhenNamed: true },

@@ -42,6 +42,8 @@ export interface FacadeConfig extends ConfiguredFacadeSettings {
   readonly feedbackLearning: boolean;
   /** Seconds a cell of a type is kept when its store names no expiry (HYPHAE_RETENTION_DEFAULTS); a type absent is kept. */
   readonly retentionDefaults: RetentionDefaults;
+  /** The similarity of a query to learnt evidence below which the evidence gains nothing (defaultEvidenceSimilarityFor). */
+  readonly evidenceSimilarity: number;
 }
 
 export interface HybridWeights {
@@ -72,6 +74,7 @@ const DEFAULT_FACADE_CONFIG: FacadeConfig = {
   hybridWeights: { identifier: 0.2, text: 0 },
   feedbackLearning: DEFAULT_CONFIG.cells.feedbackLearning,
   retentionDefaults: {},
+  evidenceSimilarity: 0.5,
 };
 
 /**
@@ -109,6 +112,18 @@ export function defaultRestatementSimilarityFor(modelId: string): number | null 
 export function defaultHybridWeightsFor(modelId: string): HybridWeights {
   if (modelId.startsWith('hash')) return { identifier: 1, text: 1 };
   return { identifier: 0.2, text: 0 };
+}
+
+/**
+ * The evidence similarity that suits the embedder, chosen on bench/learning-fixture.ts (`npm run bench
+ * learning`, docs/feedback-learning.md): about the 90th percentile of a question's similarity to the
+ * nearest judged query of another need — questions resemble each other more than their answers
+ * (use-lite most), so below it evidence lifts other needs' cells. A model this table does not know gets minilm's.
+ */
+export function defaultEvidenceSimilarityFor(modelId: string): number {
+  if (modelId.startsWith('use-lite')) return 0.7;
+  if (modelId.startsWith('hash')) return 0.4;
+  return 0.5;
 }
 
 export function facadeConfig(overrides: Partial<FacadeConfig> = {}): FacadeConfig {

@@ -15,7 +15,7 @@ import type { Db, Queryable } from './db.js';
 import { MAX_EF_SEARCH, setTransactionEfSearch } from './knn-session.js';
 import { lexicalScore, rareIdentifierHolders, tenantTermPrefix, termMatching, type LexicalText } from './lexical-terms.js';
 import { estimatedHolders, type TermStatistics } from './term-statistics.js';
-import { learntGain, nearestEvidenceCells, type LearntEvidence } from './evidence-search.js';
+import { learntGain, type LearntEvidence } from './evidence-search.js';
 import type { VectorParam } from './vector-param.js';
 
 /** Where a search looks: a named project, or the caller's current project resolved in the same statement. */
@@ -111,7 +111,10 @@ export async function searchCells(db: Db, search: CellSearch, filter: KnnFilter,
   const sessionEfSearch = db.knn.efSearch;
   const efSearch = Math.min(MAX_EF_SEARCH, Math.max(sessionEfSearch, k * 2));
   const run = (q: Queryable): Promise<KnnHit[]> => {
-    if (isPlainKnn(search, filter.tenantId)) return nearestCells(q, search.vector, filter, k, withCells);
+    if (isPlainKnn(search, filter.tenantId)) {
+      const learnt = learntOf(search);
+      return learnt === undefined ? nearestCells(q, search.vector, filter, k, withCells) : learntNearestCells(q, search.vector, filter, learnt, k, withCells);
+    }
     const weighsWords = search.mode === 'lexical' || (search.mode === 'hybrid' && search.weights.text > 0);
     return weighsWords ? termRankedCells(q, search, filter, k, withCells) : nearestRankedCells(q, search, filter, k, withCells);
   };
@@ -124,7 +127,7 @@ export async function searchCells(db: Db, search: CellSearch, filter: KnnFilter,
 
 /** A search that ranks by cosine alone: vector mode, or hybrid when nothing lexical can add to it. */
 function isPlainKnn(search: CellSearch, tenantId: string): boolean {
-  if (search.recencyBias > 0 || learntOf(search) !== undefined) return false;
+  if (search.recencyBias > 0) return false;
   if (search.mode === 'vector') return true;
   return search.mode === 'hybrid' && search.weights.text === 0 && identifiersToLookUp(search, tenantId).length === 0;
 }
@@ -188,6 +191,17 @@ export async function nearestCells(q: Queryable, vector: VectorParam, filter: Kn
     .sort((a, b) => a.distance - b.distance);
 }
 
+/** Cosine ranking with learnt evidence: the nearest cells (at least MIN_POOL, so evidence can lift one from beyond k), each with its gain, ranked. */
+async function learntNearestCells(q: Queryable, vector: VectorParam, filter: KnnFilter, learnt: LearntEvidence, k: number, withCells: boolean): Promise<KnnHit[]> {
+  const where = filterConditions(vector, filter);
+  const pool = where.bind(Math.max(k, MIN_POOL));
+  const nearest = `SELECT (embedding <=> $1::vector)::float8 AS distance, ${withCells ? CELL_COLUMNS : 'node_id::text AS node_id'} FROM cells
+    WHERE ${where.sql} ORDER BY embedding <=> $1::vector LIMIT $${pool}`;
+  const scored = `SELECT nearest.*, (1 - nearest.distance + learnt.gain)::float8 AS score FROM (${nearest}) AS nearest
+    ${learntGain(where, learnt, 'nearest.node_id::uuid', 'nearest.distance')}`;
+  return rankedHits(q, where, [], scored, 0, k, withCells);
+}
+
 /** One row of `table` read on its primary key: a subquery behind OFFSET 0 stating nothing else, so no statistics can lead the planner to another index. */
 const byKey = (table: string, key: string): string => `(SELECT * FROM ${table} WHERE ${table}.node_id = ${key} OFFSET 0)`;
 
@@ -212,7 +226,6 @@ async function termRankedCells(q: Queryable, search: CellSearch, filter: KnnFilt
     ...(search.mode === 'lexical' ? [] : [`(SELECT node_id FROM cells WHERE ${where.sql} ORDER BY embedding <=> $1::vector LIMIT $${pool})`]),
   ];
   const learnt = learntOf(search);
-  if (learnt !== undefined) scans.push(nearestEvidenceCells(where, learnt, pool));
   const matched = lexicalScore('ct.terms');
   const gain = learnt === undefined ? '' : ' + learnt.gain';
   const score = search.mode === 'lexical' ? matched : `1 - (c.embedding <=> $1::vector) + ${matched}${gain}`;
@@ -239,10 +252,6 @@ async function nearestRankedCells(q: Queryable, search: CellSearch, filter: KnnF
   const candidates = [`(SELECT 0::bigint AS held, (embedding <=> $1::vector)::float8 AS distance, ${columns} FROM cells
       WHERE ${where.sql} ORDER BY embedding <=> $1::vector LIMIT $${pool})`];
   const learnt = learntOf(search);
-  if (learnt !== undefined) {
-    candidates.push(`(SELECT 0::bigint, (embedding <=> $1::vector)::float8, ${columns} FROM ${nearestEvidenceCells(where, learnt, pool)} AS en
-      CROSS JOIN LATERAL ${byKey('cells', 'en.evidence_node')} AS cells)`);
-  }
   const ctes: string[] = [];
   let share = '0';
   if (identifiers.length > 0) {

@@ -8,13 +8,15 @@ import type { Db, Queryable } from './db.js';
 import { SCHEMA_CHANGE, lockMigrations, recordEmbeddingIdentity, type EmbeddingIdentity } from './migrator.js';
 import { createVectorIndex, dropVectorIndex } from './vector-indexes.js';
 
-export type ReembedTable = 'cells' | 'beacons';
+export type ReembedTable = 'cells' | 'beacons' | 'cell_evidence';
 
-const TABLES: Readonly<Record<ReembedTable, { readonly id: string; readonly text: string }>> = {
-  cells: { id: 'node_id', text: 'content' },
-  beacons: { id: 'beacon_id', text: 'text' },
+/** Each table's id and text columns, and which of its rows can be embedded again (learnt evidence whose query text was not kept cannot). */
+const TABLES: Readonly<Record<ReembedTable, { readonly id: string; readonly text: string; readonly embeddable: string }>> = {
+  cells: { id: 'node_id', text: 'content', embeddable: 'true' },
+  beacons: { id: 'beacon_id', text: 'text', embeddable: 'true' },
+  cell_evidence: { id: 'evidence_id', text: 'query_text', embeddable: 'query_text IS NOT NULL' },
 };
-const REEMBED_TABLES: readonly ReembedTable[] = ['cells', 'beacons'];
+const REEMBED_TABLES: readonly ReembedTable[] = ['cells', 'beacons', 'cell_evidence'];
 
 const META_TARGET_MODEL = 'reembed_target_model';
 const META_TARGET_DIMENSION = 'reembed_target_dimension';
@@ -65,7 +67,7 @@ export async function countReembedWork(db: Queryable): Promise<ReembedCount[]> {
   for (const table of REEMBED_TABLES) {
     const { rows } = await db.query<{ tenant_id: string; total: string; remaining: string }>(
       `SELECT tenant_id, count(*) AS total, count(*) FILTER (WHERE embedding_next IS NULL) AS remaining
-         FROM ${table} GROUP BY tenant_id ORDER BY tenant_id`,
+         FROM ${table} WHERE ${TABLES[table].embeddable} GROUP BY tenant_id ORDER BY tenant_id`,
     );
     for (const row of rows) counts.push({ tenantId: row.tenant_id, table, total: Number(row.total), remaining: Number(row.remaining) });
   }
@@ -82,7 +84,7 @@ export async function nextRowsToReembed(db: Queryable, table: ReembedTable, tena
   const t = TABLES[table];
   const { rows } = await db.query<ReembedRow>(
     `SELECT ${t.id}::text AS id, ${t.text} AS text FROM ${table}
-      WHERE tenant_id = $1 AND embedding_next IS NULL AND ($2::uuid IS NULL OR ${t.id} > $2::uuid)
+      WHERE tenant_id = $1 AND embedding_next IS NULL AND ${t.embeddable} AND ($2::uuid IS NULL OR ${t.id} > $2::uuid)
       ORDER BY ${t.id} LIMIT $3`,
     [tenantId, afterId, limit],
   );
@@ -108,7 +110,9 @@ export async function writeReembedded(db: Db, table: ReembedTable, tenantId: str
 export async function finishReembed(db: Db, target: EmbeddingIdentity): Promise<boolean> {
   return db.transaction(async (tx) => {
     await lockMigrations(tx);
-    await tx.query('LOCK TABLE cells, beacons IN ACCESS EXCLUSIVE MODE');
+    await tx.query('LOCK TABLE cells, beacons, cell_evidence IN ACCESS EXCLUSIVE MODE');
+    // Evidence without its query's text has no vector of the new model, and one of the old cannot be compared with the new cells: it goes.
+    await tx.query('DELETE FROM cell_evidence WHERE embedding_next IS NULL');
     for (const table of REEMBED_TABLES) {
       const { rows } = await tx.query<{ missing: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${table} WHERE embedding_next IS NULL) AS missing`);
       if (rows[0]?.missing === true) return false;

@@ -6,7 +6,7 @@
  */
 import type { Queryable } from './db.js';
 
-export type VectorTable = 'cells' | 'beacons';
+export type VectorTable = 'cells' | 'beacons' | 'cell_evidence';
 
 export interface HnswBuildParameters {
   readonly m: number;
@@ -48,13 +48,13 @@ function isDefaultBuild(build: HnswBuildParameters): boolean {
   return build.m === PGVECTOR_DEFAULT_BUILD.m && build.efConstruction === PGVECTOR_DEFAULT_BUILD.efConstruction;
 }
 
-const INDEXES: Readonly<Record<VectorTable, string>> = { cells: 'cells_embedding', beacons: 'beacons_embedding' };
+const INDEXES: Readonly<Record<VectorTable, string>> = { cells: 'cells_embedding', beacons: 'beacons_embedding', cell_evidence: 'cell_evidence_embedding' };
 
 export async function dropVectorIndex(tx: Queryable, table: VectorTable): Promise<void> {
   await tx.query(`DROP INDEX IF EXISTS ${INDEXES[table]}`);
 }
 
-/** Builds the table's index for vectors of `modelId` (beacons keep pgvector's defaults: a beacon is stored rarely). */
+/** Builds the table's index for vectors of `modelId` (beacons and learnt evidence keep pgvector's defaults: both are written rarely). */
 export async function createVectorIndex(tx: Queryable, table: VectorTable, modelId: string): Promise<void> {
   const build = table === 'cells' ? hnswBuildClause(cellsHnswBuild(modelId)) : '';
   await tx.query(`CREATE INDEX ${INDEXES[table]} ON ${table} USING hnsw (embedding vector_cosine_ops)${build}`);

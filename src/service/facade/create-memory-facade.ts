@@ -18,7 +18,7 @@ import { toVectorParam } from '../../store/vector-param.js';
 import type { DiffFeed } from '../gossip/diff-feed.js';
 import { toMemoryNode } from './entity-mapping.js';
 import { ExtractiveSceneSummarizer } from '../sessions/extractive-scene-summarizer.js';
-import { defaultBeaconThresholdFor, defaultHybridWeightsFor, defaultRestatementSimilarityFor, facadeConfig, type FacadeConfig } from '../facade-config.js';
+import { defaultBeaconThresholdFor, defaultHybridWeightsFor, defaultEvidenceSimilarityFor, defaultRestatementSimilarityFor, facadeConfig, type FacadeConfig } from '../facade-config.js';
 import { GossipWriter, type OutboxSignal } from '../gossip/gossip-writer.js';
 import { HitRecorder } from '../recall/hit-recorder.js';
 import { LiveStreamRegistry } from '../gossip/live-stream-registry.js';
@@ -136,6 +136,7 @@ function createFacadeContext(deps: MemoryFacadeDeps): FacadeContext {
     defaultBeaconThreshold: defaultBeaconThresholdFor(embedder.modelId),
     restatementSimilarity: defaultRestatementSimilarityFor(embedder.modelId),
     hybridWeights: defaultHybridWeightsFor(embedder.modelId),
+    evidenceSimilarity: defaultEvidenceSimilarityFor(embedder.modelId),
     ...deps.config,
   });
   const clock = deps.clock ?? ((): Date => new Date());

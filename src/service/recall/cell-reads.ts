@@ -125,7 +125,7 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
       weights: ctx.config.hybridWeights,
       recencyBias: input.recency_bias ?? 0,
       ...(termStatistics === undefined ? {} : { termStatistics }),
-      ...(ctx.config.feedbackLearning ? { learnt: input.min_trust === undefined ? {} : { minTrust: input.min_trust } } : {}),
+      ...(ctx.config.feedbackLearning ? { learnt: { minSimilarity: ctx.config.evidenceSimilarity, ...(input.min_trust === undefined ? {} : { minTrust: input.min_trust }) } } : {}),
     },
     {
       tenantId: principal.tenantId,
