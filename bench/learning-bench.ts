@@ -121,20 +121,20 @@ async function embedderRows(kind: string, fixture: LearningFixture, rows: BenchR
     const heldOut = judged.flatMap((i) => (fixture.cases[i]?.paraphrases.slice(1) ?? []).map((q) => probe(i, q)));
     const seen = judged.map((i) => probe(i, fixture.cases[i]?.paraphrases[0] ?? ''));
     const others = control.flatMap((i) => (fixture.cases[i]?.paraphrases ?? []).map((q) => probe(i, q)));
-    const sets = { heldOut, seen, others };
-    const measure = async (facade: ManagedMemoryFacade, tenant: Tenant, mode: SearchMode): Promise<Record<keyof typeof sets, Score>> => ({
+    type Sets = 'heldOut' | 'seen' | 'others';
+    const measure = async (facade: ManagedMemoryFacade, tenant: Tenant, mode: SearchMode): Promise<Record<Sets, Score>> => ({
       heldOut: await score(facade, tenant, heldOut, mode),
       seen: await score(facade, tenant, seen, mode),
       others: await score(facade, tenant, others, mode),
     });
 
     const honest = await storeFixture(run, fixture, 'honest');
-    const before = new Map<SearchMode, Record<keyof typeof sets, Score>>();
+    const before = new Map<SearchMode, Record<Sets, Score>>();
     for (const mode of MODES) before.set(mode, await measure(plain, honest, mode));
     for (const trust of [0.5, 1]) {
       for (const i of judged) await judge(run, honest, { agent: `judge-${trust}`, trust }, `req-${trust}-${i}`, fixture.cases[i]?.paraphrases[0] ?? '', fixture.answerOf[i] ?? -1);
       for (const mode of MODES) {
-        const was = before.get(mode) as Record<keyof typeof sets, Score>;
+        const was = before.get(mode) as Record<Sets, Score>;
         const now = await measure(engine.facade, honest, mode);
         const label = `${model} ${mode}, sender trust ${trust}`;
         rows.push(row(`${label}: held-out paraphrases of judged questions`, now.heldOut, was.heldOut, heldOut.length));

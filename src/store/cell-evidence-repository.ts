@@ -1,5 +1,6 @@
 /** SQL for what recall learnt from ground truth (migration 0021, docs/feedback-learning.md). Every statement is scoped by tenant_id. */
 import { randomUUID } from 'node:crypto';
+import { liveRow } from './cell-conditions.js';
 import type { Queryable } from './db.js';
 import { isoText } from './sql-time.js';
 import type { VectorParam } from './vector-param.js';
@@ -11,7 +12,7 @@ export type EvidenceLabel = 'agent' | 'human';
 
 export interface NewEvidence {
   readonly tenantId: string;
-  /** The cells the judgement named true; ids of no cell of the tenant are skipped. */
+  /** The cells the judgement named true; ids of no live cell of the tenant are skipped. */
   readonly nodeIds: readonly string[];
   /** The judged query's embedding, by the database's embedder. */
   readonly embedding: VectorParam;
@@ -38,7 +39,7 @@ export async function insertEvidence(q: Queryable, e: NewEvidence): Promise<stri
     `INSERT INTO cell_evidence (evidence_id, tenant_id, node_id, embedding, weight, trust, agent, label, request_id, query_text, created_at)
      SELECT ids.evidence_id, $1, c.node_id, $3::vector, $4, $5, $6, $7, $8, $9, $10
        FROM cells c JOIN unnest($2::uuid[], $11::uuid[]) AS ids(node_id, evidence_id) ON ids.node_id = c.node_id
-      WHERE c.tenant_id = $1
+      WHERE c.tenant_id = $1 AND ${liveRow('c')}
      ON CONFLICT (node_id, request_id, agent) DO UPDATE SET embedding = EXCLUDED.embedding, weight = EXCLUDED.weight, trust = EXCLUDED.trust,
        label = EXCLUDED.label, query_text = EXCLUDED.query_text, created_at = EXCLUDED.created_at
      RETURNING node_id::text AS node_id`,
