@@ -12,9 +12,9 @@
 import type { SearchMode } from '../src/core/cell-types.js';
 import type { Principal } from '../src/core/principal.js';
 import type { Embedder } from '../src/embed/embedder.js';
-import { createEvidenceLearner, type EvidenceLearner } from '../src/service/feedback/evidence-learner.js';
+import { createEvidenceLearner } from '../src/service/feedback/evidence-learner.js';
+import type { FeedbackLearner } from '../src/service/feedback/feedback-learner.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/index.js';
-import { toVectorParam } from '../src/store/vector-param.js';
 import { benchEmbedder } from './harness/embedders.js';
 import { openEngine, QUIET_HITS, type BenchEngine } from './harness/engine.js';
 import { round } from './harness/measure.js';
@@ -50,7 +50,7 @@ interface Tenant {
 interface Run {
   readonly engine: BenchEngine;
   readonly plain: ManagedMemoryFacade;
-  readonly learner: EvidenceLearner;
+  readonly learner: FeedbackLearner;
   readonly embedder: Embedder;
 }
 
@@ -84,8 +84,10 @@ async function judge(run: Run, tenant: Tenant, sender: { agent: string; trust: n
   const [vector] = await run.embedder.embed([query]);
   await run.learner.learn({
     tenantId: tenant.principal.tenantId,
+    project: 'fixture',
+    feedbackId: requestId,
     requestId,
-    queryEmbedding: toVectorParam(vector ?? new Float32Array()),
+    queryEmbedding: Array.from(vector ?? []),
     embeddingModel: run.embedder.modelId,
     queryText: query,
     truthCellIds: [tenant.idOf[truth] ?? ''],

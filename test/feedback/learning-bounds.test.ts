@@ -43,7 +43,8 @@ function describeLearningBounds(backend: LearningBackend, skip: boolean): void {
       };
       const [vectorBefore, hybridBefore] = [await hitOf('vector'), await hitOf('hybrid')];
       expect(vectorBefore.first).not.toBe(answer);
-      expect(await rt.judge(p, QUESTION, [answer])).toEqual([answer]);
+      await rt.judge(p, QUESTION, [answer]);
+      expect(await evidenceOf(rt.db, p.tenantId, [answer])).toEqual([expect.objectContaining({ node_id: answer, weight: 0.9, trust: 0.9, agent: 'a', label: 'agent', query_text: QUESTION })]);
       const [vectorAfter, hybridAfter] = [await hitOf('vector'), await hitOf('hybrid')];
       expect(vectorAfter.first).toBe(answer);
       // The judged query itself: the evidence's similarity is 1, so the gain is the trust times the cell's own distance.
@@ -61,6 +62,9 @@ function describeLearningBounds(backend: LearningBackend, skip: boolean): void {
       const { answer } = await storeAll(p);
       const modes = ['vector', 'hybrid'] as const;
       const before = await Promise.all(modes.map(async (mode) => JSON.stringify((await rt.plain.recall(p, { query: QUESTION, k: 5, mode })).results)));
+      // Feedback to a server that does not learn records no evidence.
+      await rt.judge(p, QUESTION, [answer], rt.plain);
+      expect(await evidenceOf(rt.db, p.tenantId, [answer])).toEqual([]);
       await rt.judge(p, QUESTION, [answer]);
       expect(await evidenceOf(rt.db, p.tenantId, [answer])).toHaveLength(1);
       const after = await Promise.all(modes.map(async (mode) => JSON.stringify((await rt.plain.recall(p, { query: QUESTION, k: 5, mode })).results)));
@@ -86,9 +90,9 @@ function describeLearningBounds(backend: LearningBackend, skip: boolean): void {
         Promise.all((['vector', 'hybrid'] as const).map(async (mode) => JSON.stringify(ranking(await rt.learning.recall(p, { query: QUESTION, k: 5, mode })))));
       const theirsBefore = await recallOf(two);
       const mineBefore = await recallOf(one);
-      expect(await rt.judge(one, QUESTION, [mine.answer])).toEqual([mine.answer]);
-      // Another tenant's cell ids name no cell of the sender's tenant: nothing is recorded for them.
-      expect(await rt.judge(one, QUESTION, [theirs.answer])).toEqual([]);
+      await rt.judge(one, QUESTION, [mine.answer]);
+      // Another tenant's cell ids are refused like missing ones: nothing is recorded for them.
+      await expect(rt.judge(one, QUESTION, [theirs.answer])).rejects.toMatchObject({ code: 'NOT_FOUND' });
       expect(await evidenceOf(rt.db, two.tenantId, [theirs.answer])).toEqual([]);
       expect(await recallOf(one)).not.toEqual(mineBefore);
       expect(await recallOf(two)).toEqual(theirsBefore);

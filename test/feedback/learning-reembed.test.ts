@@ -4,7 +4,6 @@ import { createEvidenceLearner } from '../../src/service/feedback/evidence-learn
 import { createMemoryFacade } from '../../src/service/index.js';
 import { reembedDatabase } from '../../src/service/reembed/reembed-database.js';
 import { evidenceOf } from '../../src/store/cell-evidence-repository.js';
-import { toVectorParam } from '../../src/store/vector-param.js';
 import { freshTenant } from '../support/facade-expectations.js';
 import { createTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
@@ -20,7 +19,8 @@ describe('a re-embed and learnt evidence', { timeout: 120_000 }, () => {
     const learner = createEvidenceLearner({ db: rt.db, clock: () => new Date(), embeddingModel: rt.embedder.modelId, enabled: true });
     const judge = async (query: string, kept: boolean, truth: string): Promise<void> => {
       const [vector] = await rt!.embedder.embed([query]);
-      await learner.learn({ tenantId: p.tenantId, requestId: query, queryEmbedding: toVectorParam(vector ?? []), embeddingModel: rt!.embedder.modelId, queryText: kept ? query : null, truthCellIds: [truth], agentId: 'a', label: 'agent', senderTrust: 1 });
+      const judgement = { tenantId: p.tenantId, project: 'default', feedbackId: query, requestId: query, embeddingModel: rt!.embedder.modelId, agentId: 'a', label: 'agent' as const, senderTrust: 1 };
+      await learner.learn({ ...judgement, queryEmbedding: Array.from(vector ?? []), queryText: kept ? query : null, truthCellIds: [truth] });
     };
     await judge('How do I reset my password?', true, answer);
     await judge('When do we leave on Friday?', false, other);

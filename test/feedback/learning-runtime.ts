@@ -1,18 +1,17 @@
 /**
- * Two memory facades over one database, one learning from ground truth and one not, with the learner
- * the feedback concern calls: PGlite in-process or a throwaway native PostgreSQL.
+ * Two memory facades over one database, one learning from ground truth and one not, and ground
+ * truth sent as agents send it (a recall, then feedback on its request_id): PGlite in-process or a
+ * throwaway native PostgreSQL.
  */
 import { createConfiguredEmbedder, createConfiguredFacade } from '../../src/app/index.js';
 import { Teardown } from '../../src/app/teardown.js';
 import { loadConfig } from '../../src/core/config.js';
 import type { Principal } from '../../src/core/principal.js';
 import type { Embedder } from '../../src/embed/embedder.js';
-import { createEvidenceLearner, type EvidenceLearner, type JudgedQuery } from '../../src/service/feedback/evidence-learner.js';
 import type { ManagedMemoryFacade } from '../../src/service/index.js';
 import type { Db } from '../../src/store/db.js';
 import { applyMigrations } from '../../src/store/migrator.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
-import { toVectorParam } from '../../src/store/vector-param.js';
 import { startRealPostgres } from '../support/real-postgres.js';
 import { createTestDb } from '../support/test-db.js';
 
@@ -25,10 +24,9 @@ export interface LearningRuntime {
   readonly learning: ManagedMemoryFacade;
   /** The same database, learning off. */
   readonly plain: ManagedMemoryFacade;
-  readonly learner: EvidenceLearner;
   principal(tenant: string, agent: string, trust?: number): Promise<Principal>;
-  /** A judgement of `query` naming `truth` true, sent by `sender`. */
-  judge(sender: Principal, query: string, truth: readonly string[], requestId?: string): Promise<readonly string[]>;
+  /** `sender` recalls `query` through `facade` (default: the learning one) and sends feedback on it naming `truth` true. */
+  judge(sender: Principal, query: string, truth: readonly string[], facade?: ManagedMemoryFacade): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,32 +59,18 @@ export async function openLearningRuntime(backend: LearningBackend, embedderKind
     };
     const learning = facade(true);
     const plain = facade(false);
-    const learner = createEvidenceLearner({ db, clock: () => new Date(), embeddingModel: embedder.modelId, enabled: true });
-    let requests = 0;
     return {
       db,
       embedder,
       learning,
       plain,
-      learner,
       async principal(tenant, agent, trust): Promise<Principal> {
         const key = await learning.keyAdmin.createKey({ tenant, agent, ...(trust === undefined ? {} : { trust }) });
         return learning.authenticate(key.key);
       },
-      async judge(sender, query, truth, requestId): Promise<readonly string[]> {
-        const [vector] = await embedder.embed([query]);
-        const judged: JudgedQuery = {
-          tenantId: sender.tenantId,
-          requestId: requestId ?? `req-${++requests}`,
-          queryEmbedding: toVectorParam(vector ?? new Float32Array()),
-          embeddingModel: embedder.modelId,
-          queryText: query,
-          truthCellIds: truth,
-          agentId: sender.agent,
-          label: 'agent',
-          senderTrust: sender.trust,
-        };
-        return learner.learn(judged);
+      async judge(sender, query, truth, through = learning): Promise<void> {
+        const { request_id } = await through.recall(sender, { query, k: 5 });
+        await through.submitFeedback(sender, { request_id, ground_truth_ids: [...truth] });
       },
       close: () => teardown.run(),
     };

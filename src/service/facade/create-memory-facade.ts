@@ -49,6 +49,7 @@ import { subgraphOperations } from '../relations/subgraph.js';
 import { sourceCatalogOperations } from '../sources/source-catalog.js';
 import { feedbackOperations } from '../feedback/feedback-operations.js';
 import type { FeedbackLearner } from '../feedback/feedback-learner.js';
+import { createEvidenceLearner } from '../feedback/evidence-learner.js';
 
 export interface MemoryFacadeDeps {
   readonly db: Db;
@@ -106,7 +107,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     ...relationOperations(ctx),
     ...subgraphOperations(ctx),
     ...sourceCatalogOperations(ctx),
-    ...feedbackOperations(ctx, deps.feedbackLearner, deps.onBackgroundError),
+    ...feedbackOperations(ctx, deps.feedbackLearner ?? evidenceLearnerOf(ctx), deps.onBackgroundError),
   });
   return {
     ...operations,
@@ -198,4 +199,10 @@ function createFacadeContext(deps: MemoryFacadeDeps): FacadeContext {
   };
   hits.start(config.hitFlushIntervalMs);
   return ctx;
+}
+
+/** With learning on, what feedback teaches becomes evidence recall reads (docs/feedback-learning.md); off, the facade has no learner. */
+function evidenceLearnerOf(ctx: FacadeContext): FeedbackLearner | undefined {
+  if (!ctx.config.feedbackLearning) return undefined;
+  return createEvidenceLearner({ db: ctx.db, clock: ctx.clock, embeddingModel: ctx.embedder.modelId, enabled: true });
 }

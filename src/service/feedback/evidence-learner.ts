@@ -1,33 +1,13 @@
 /**
  * Learning from ground truth (docs/feedback-learning.md): a judged query becomes evidence for each
  * cell the judgement named true — its embedding kept beside the cell, weighing its sender's trust —
- * which vector and hybrid recall read (src/store/evidence-search.ts). Off, it records nothing.
+ * which vector and hybrid recall read (src/store/evidence-search.ts). The facade hands it each
+ * feedback with ground truth once it has committed (feedback-learner.ts); off, it records nothing.
  */
 import type { Db } from '../../store/db.js';
-import { insertEvidence, type EvidenceLabel } from '../../store/cell-evidence-repository.js';
-import type { VectorParam } from '../../store/vector-param.js';
-
-/** What the learner needs of one judgement with ground truth; the feedback concern builds it from the request log. */
-export interface JudgedQuery {
-  readonly tenantId: string;
-  readonly requestId: string;
-  /** The judged query's embedding as the request log kept it, and the model that made it. */
-  readonly queryEmbedding: VectorParam;
-  readonly embeddingModel: string;
-  /** The judged query's text; null when the log kept only its hash (the evidence cannot then be re-embedded). */
-  readonly queryText: string | null;
-  /** Cells the sender named true and may read (sources resolved to their chunks by the feedback concern). */
-  readonly truthCellIds: readonly string[];
-  readonly agentId: string;
-  readonly label: EvidenceLabel;
-  /** The sender's trust in [0, 1]: what its evidence weighs. */
-  readonly senderTrust: number;
-}
-
-export interface EvidenceLearner {
-  /** Records the judgement's evidence; returns the cells that received it (none when learning is off or the query's model is not the database's). */
-  learn(judged: JudgedQuery): Promise<readonly string[]>;
-}
+import { insertEvidence } from '../../store/cell-evidence-repository.js';
+import { toVectorParam } from '../../store/vector-param.js';
+import type { FeedbackLearner, Judgement } from './feedback-learner.js';
 
 export interface EvidenceLearnerDeps {
   readonly db: Db;
@@ -37,23 +17,24 @@ export interface EvidenceLearnerDeps {
   readonly enabled: boolean;
 }
 
-export function createEvidenceLearner(deps: EvidenceLearnerDeps): EvidenceLearner {
-  return {
-    async learn(judged): Promise<readonly string[]> {
-      if (!deps.enabled || judged.embeddingModel !== deps.embeddingModel || judged.truthCellIds.length === 0) return [];
-      const trust = Math.min(1, Math.max(0, judged.senderTrust));
-      return insertEvidence(deps.db, {
-        tenantId: judged.tenantId,
-        nodeIds: [...new Set(judged.truthCellIds)],
-        embedding: judged.queryEmbedding,
-        weight: trust,
-        trust,
-        agent: judged.agentId,
-        label: judged.label,
-        requestId: judged.requestId,
-        queryText: judged.queryText,
-        now: deps.clock(),
-      });
-    },
+/** A learner recording each judgement's evidence; none when learning is off or the query's vector is not the database's model's. */
+export function createEvidenceLearner(deps: EvidenceLearnerDeps): FeedbackLearner {
+  const record = async (judgement: Judgement): Promise<void> => {
+    const { queryEmbedding } = judgement;
+    if (!deps.enabled || queryEmbedding === null || judgement.embeddingModel !== deps.embeddingModel || judgement.truthCellIds.length === 0) return;
+    const trust = Math.min(1, Math.max(0, judgement.senderTrust));
+    await insertEvidence(deps.db, {
+      tenantId: judgement.tenantId,
+      nodeIds: [...new Set(judgement.truthCellIds)],
+      embedding: toVectorParam(queryEmbedding),
+      weight: trust,
+      trust,
+      agent: judgement.agentId,
+      label: judgement.label,
+      requestId: judgement.requestId,
+      queryText: judgement.queryText,
+      now: deps.clock(),
+    });
   };
+  return { learn: record };
 }
