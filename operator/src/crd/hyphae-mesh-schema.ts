@@ -100,6 +100,10 @@ export const apiSchema = object(
     grpcPort: integer({ minimum: 0, maximum: 65535, default: 50051, description: 'gRPC port (gRPC, gRPC-Web, Connect over h2c) on the API pods and Service; 0 turns it off.' }),
     resources: resources('100m', '256Mi'),
     env: array(envVar, { listType: 'map', listMapKeys: ['name'], maxItems: 64, description: 'Extra environment for the API pods.' }),
+    retentionDefaults: string({
+      maxLength: 512,
+      description: 'How long cells of a type are kept when a store names no expiry, e.g. "Task=30d,Context=12h" (HYPHAE_RETENTION_DEFAULTS, docs/expiry.md); unset or empty keeps every type.',
+    }),
   },
   {
     defaultEmpty: true,

@@ -59,6 +59,15 @@ describe('configMap', () => {
     expect(configMap(unset.mesh, unset.spec).data).not.toHaveProperty('HYPHAE_EMBED_MODEL');
   });
 
+  it('passes api.retentionDefaults as HYPHAE_RETENTION_DEFAULTS, and nothing when unset or empty', () => {
+    const { mesh, spec } = meshFixture({ api: { retentionDefaults: 'Task=30d,Context=12h' } });
+    expect((configMap(mesh, spec).data as Record<string, string>).HYPHAE_RETENTION_DEFAULTS).toBe('Task=30d,Context=12h');
+    const empty = meshFixture({ api: { retentionDefaults: '' } });
+    expect(configMap(empty.mesh, empty.spec).data).not.toHaveProperty('HYPHAE_RETENTION_DEFAULTS');
+    const unset = meshFixture();
+    expect(configMap(unset.mesh, unset.spec).data).not.toHaveProperty('HYPHAE_RETENTION_DEFAULTS');
+  });
+
   it('uses the external NATS URL and allows the ingress host', () => {
     const { mesh, spec } = meshFixture({ nats: { mode: 'external', url: 'nats://nats.infra:4222' }, ingress: { enabled: true, host: 'mem.example.com' } });
     const data = configMap(mesh, spec).data as Record<string, string>;

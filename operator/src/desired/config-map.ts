@@ -30,6 +30,8 @@ export function configMap(mesh: HyphaeMesh, spec: HyphaeMeshSpec): KubeObject {
   data.HYPHAE_ALLOWED_HOSTS = hosts.join(',');
   // The API pods ask NATS for the model the workers serve (their subject is named after it).
   if (spec.workers.model !== undefined) data.HYPHAE_EMBED_MODEL = spec.workers.model;
+  // The default retention per cell type (docs/expiry.md); a bad value stops the API pods naming the variable.
+  if (spec.api.retentionDefaults !== undefined && spec.api.retentionDefaults !== '') data.HYPHAE_RETENTION_DEFAULTS = spec.api.retentionDefaults;
   Object.assign(data, oauthSettings(spec));
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: metadata(mesh, names.config(mesh), 'config'), data };
 }
