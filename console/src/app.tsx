@@ -12,6 +12,7 @@ import { MemoriesPage } from './pages/memories.js';
 import { SignIn } from './pages/sign-in.js';
 import { SourcePage } from './pages/source.js';
 import { SourcesPage } from './pages/sources.js';
+import { QualityPage } from './pages/quality.js';
 import { href, useRoute, type Route } from './router.js';
 import { finishSignIn, isSignInReturn } from './oauth-sign-in.js';
 import { forgetCredential, hasRole, rememberCredential, SessionContext, storedCredential, useSession, type Session } from './session.js';
@@ -22,13 +23,25 @@ const TITLES: Readonly<Record<Route['page'], string>> = {
   gossip: 'Gossip',
   inbox: 'Inbox',
   admin: 'Admin',
+  quality: 'Quality',
   sources: 'Sources',
   source: 'Source',
   'not-found': 'Not found',
 };
 
-function Page({ route }: { readonly route: Route }): JSX.Element {
+/** A page for admin keys; any other key is told what it needs. */
+function AdminOnly({ title, children }: { readonly title: string; readonly children: JSX.Element }): JSX.Element {
   const { identity } = useSession();
+  if (hasRole(identity, 'admin')) return children;
+  return (
+    <div class="page">
+      <h1>{title}</h1>
+      <p role="alert">This needs an admin key; yours is {identity.roles.join(', ')}.</p>
+    </div>
+  );
+}
+
+function Page({ route }: { readonly route: Route }): JSX.Element {
   switch (route.page) {
     case 'memories':
       return <MemoriesPage params={route.params} />;
@@ -39,13 +52,16 @@ function Page({ route }: { readonly route: Route }): JSX.Element {
     case 'inbox':
       return <InboxPage agent={route.agent} />;
     case 'admin':
-      return hasRole(identity, 'admin') ? (
-        <AdminPage />
-      ) : (
-        <div class="page">
-          <h1>Admin</h1>
-          <p role="alert">This needs an admin key; yours is {identity.roles.join(', ')}.</p>
-        </div>
+      return (
+        <AdminOnly title="Admin">
+          <AdminPage />
+        </AdminOnly>
+      );
+    case 'quality':
+      return (
+        <AdminOnly title="Quality">
+          <QualityPage />
+        </AdminOnly>
       );
     case 'sources':
       return <SourcesPage params={route.params} />;
@@ -71,7 +87,7 @@ function Shell({ route }: { readonly route: Route }): JSX.Element {
     ['gossip', '/gossip', 'Gossip'],
     ['inbox', '/inbox', 'Inbox'],
   ];
-  if (hasRole(identity, 'admin')) links.push(['admin', '/admin', 'Admin']);
+  if (hasRole(identity, 'admin')) links.push(['quality', '/quality', 'Quality'], ['admin', '/admin', 'Admin']);
   useEffect(() => {
     document.title = `${TITLES[route.page]} · Hyphae console`;
   }, [route.page]);

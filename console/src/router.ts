@@ -7,6 +7,7 @@ export type Route =
   | { readonly page: 'gossip' }
   | { readonly page: 'inbox'; readonly agent: string | undefined }
   | { readonly page: 'admin' }
+  | { readonly page: 'quality' }
   | { readonly page: 'sources'; readonly params: URLSearchParams }
   | { readonly page: 'source'; readonly id: string; readonly params: URLSearchParams }
   | { readonly page: 'not-found'; readonly path: string };
@@ -20,6 +21,7 @@ export function parseRoute(hash: string): Route {
   if (first === 'gossip' && parts.length === 1) return { page: 'gossip' };
   if (first === 'inbox' && parts.length <= 2) return { page: 'inbox', agent: second };
   if (first === 'admin' && parts.length === 1) return { page: 'admin' };
+  if (first === 'quality' && parts.length === 1) return { page: 'quality' };
   if (first === 'sources' && parts.length === 1) return { page: 'sources', params: new URLSearchParams(search) };
   if (first === 'sources' && second !== undefined && parts.length === 2) return { page: 'source', id: second, params: new URLSearchParams(search) };
   return { page: 'not-found', path };

@@ -66,6 +66,7 @@ import type { ImportBody } from './portability/import-spool.js';
 import type { AddRelationsInput, CellRelations, RelationInput, Subgraph, SubgraphInput } from '../core/relation-schemas.js';
 import type { NumberedSources, NumberedSourcesInput } from '../core/source-catalog-schemas.js';
 import type { FeedbackInput, FeedbackReceipt } from '../core/feedback-schemas.js';
+import type { FeedbackQuality, FeedbackQualityInput } from '../core/feedback-quality-schemas.js';
 
 export interface HydrateOption {
   /** Return full nodes with each hit (REST); MCP asks for ids and distances only. */
@@ -217,6 +218,8 @@ export interface MemoryFacade {
    * Changes neither the judged answer nor any cell.
    */
   submitFeedback(principal: Principal, input: FeedbackInput): Promise<FeedbackReceipt>;
+  /** Admin only: recall on the tenant's judged requests per day and sender label, and the worst-judged requests (docs/feedback.md). */
+  feedbackQuality(principal: Principal, input: FeedbackQualityInput): Promise<FeedbackQuality>;
 
   createKey(principal: Principal, input: CreateKeyInput): Promise<CreatedApiKey>;
   listKeys(principal: Principal): Promise<readonly ApiKeyInfo[]>;

@@ -99,6 +99,19 @@ describe('POST /v1/feedback', () => {
     expect(missing.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
   });
 
+  it('GET /v1/feedback/quality answers an admin and refuses any other key with 403', async () => {
+    const admin = await t.runtime.mintKey({ tenant: 'acme', agent: 'lead', roles: ['admin'] });
+    const get = async (key: string): Promise<LightMyRequestResponse> => {
+      const response = await t.app.inject({ method: 'GET', url: '/v1/feedback/quality?days=3&worst=5', headers: { 'x-hyphae-key': key } });
+      checker.check('GET', '/v1/feedback/quality', response);
+      return response;
+    };
+    const answer = await get(admin.key);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json<{ days: { judged: number }[] }>().days.reduce((sum, day) => sum + day.judged, 0)).toBeGreaterThan(0);
+    expect((await get(alice.key)).statusCode).toBe(403);
+  });
+
   it('answers 401 without a credential', async () => {
     const response = await t.app.inject({ method: 'POST', url: '/v1/feedback', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ request_id: randomUUID(), feedback: 'x' }) });
     expect(response.statusCode).toBe(401);

@@ -48,6 +48,7 @@ describe('the OpenAPI document', () => {
         'GET /v1/cells/{id}/relations',
         'POST /v1/cells/{id}/relations',
         'POST /v1/feedback',
+        'GET /v1/feedback/quality',
         'DELETE /v1/cells/{id}/relations',
         'GET /v1/cells/{id}/subgraph',
         'GET /v1/cells',

@@ -156,6 +156,35 @@ export function feedbackScenarios(h: () => ScenarioHarness): void {
     expect((await h().facade.submitFeedback(both, { request_id: answer.request_id, ground_truth_ids: ['quarry'] })).truth_rank).toBe(1);
   });
 
+  it('reads recall@1, recall@5, MRR and the share not surfaced from a hand-built log, and the worst-judged first (admin only)', async () => {
+    const tenant = freshTenant();
+    const p = await h().principal({ tenant, agent: 'judge', default_project: 'p' });
+    const admin = await h().principal({ tenant, agent: 'lead', roles: ['admin'], default_project: 'p' });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) ids.push(await cell(p));
+    const [a, b, c, d, e] = ids as [string, string, string, string, string];
+    const requestId = await handLoggedRequest(h(), p, [a, b, c, d]);
+    for (const truth of [a, d, e]) await h().facade.submitFeedback(p, { request_id: requestId, ground_truth_ids: [truth] });
+    await h().facade.submitFeedback(p, { request_id: requestId, feedback: 'not judged' });
+    await expectCode(h().facade.feedbackQuality(p, {}), 'FORBIDDEN');
+    const quality = await h().facade.feedbackQuality(admin, { days: 1 });
+    expect(quality.days).toHaveLength(1);
+    const [day] = quality.days;
+    expect(day).toMatchObject({ label: 'agent', judged: 3 });
+    expect(day?.recall_at_1).toBeCloseTo(1 / 3, 10);
+    expect(day?.recall_at_5).toBeCloseTo(2 / 3, 10);
+    expect(day?.mrr).toBeCloseTo((1 + 1 / 4) / 3, 10);
+    expect(day?.not_surfaced).toBeCloseTo(1 / 3, 10);
+    expect(quality.worst.map((w) => [w.truth_rank, w.truth])).toEqual([
+      [null, [e]],
+      [4, [d]],
+      [1, [a]],
+    ]);
+    expect(quality.worst[0]).toMatchObject({ request_id: requestId, query: 'a hand-built question', returned: [a, b, c, d], agent: 'judge', label: 'agent' });
+    const stranger = await h().principal({ tenant: freshTenant(), agent: 'lead', roles: ['admin'] });
+    expect(await h().facade.feedbackQuality(stranger, {})).toEqual({ days: [], worst: [] });
+  });
+
   it('goes with its request when the retention removes it', async () => {
     const tenant = freshTenant();
     const p = await h().principal({ tenant, agent: 'a' });

@@ -10,3 +10,4 @@ export interface ErrorBody {
   readonly error: { readonly code: string; readonly message: string; readonly details?: unknown };
 }
 export type { SourceChunk, SourceChunksPage, SourceSlice, SourceStatus, SourceSummary, SourcesPage } from '../../../src/core/source-schemas.js';
+export type { FeedbackQuality } from '../../../src/core/feedback-quality-schemas.js';

@@ -48,6 +48,7 @@ import { relationOperations } from '../relations/relation-operations.js';
 import { subgraphOperations } from '../relations/subgraph.js';
 import { sourceCatalogOperations } from '../sources/source-catalog.js';
 import { feedbackOperations } from '../feedback/feedback-operations.js';
+import { feedbackQualityOperations } from '../feedback/feedback-quality.js';
 import type { FeedbackLearner } from '../feedback/feedback-learner.js';
 import { createEvidenceLearner } from '../feedback/evidence-learner.js';
 
@@ -108,6 +109,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     ...subgraphOperations(ctx),
     ...sourceCatalogOperations(ctx),
     ...feedbackOperations(ctx, deps.feedbackLearner ?? evidenceLearnerOf(ctx), deps.onBackgroundError),
+    ...feedbackQualityOperations(ctx),
   });
   return {
     ...operations,

@@ -63,6 +63,8 @@ export const OPERATION_ROLES = {
   sourceSubgraph: 'reader',
   // Judging a request reads it: a reader of the request's project may (feedback-operations.ts).
   submitFeedback: 'reader',
+  // It shows every agent's queries and what they returned.
+  feedbackQuality: 'admin',
 } as const satisfies Readonly<Record<keyof FacadeOperations, Role>>;
 
 type Operation = (principal: Principal, ...rest: never[]) => Promise<unknown>;

@@ -95,5 +95,6 @@ export function createProtocolFacadeDouble(): MemoryFacade {
     addRelations: unexpected('addRelations'),
     deleteRelation: unexpected('deleteRelation'),
     submitFeedback: unexpected('submitFeedback'),
+    feedbackQuality: unexpected('feedbackQuality'),
   };
 }
