@@ -13,7 +13,7 @@ import { runRemoteBridge } from '../mcp/transports/remote-bridge.js';
 import { resolveStdioPrincipal, runStdioServer } from '../mcp/transports/stdio-server.js';
 import { channelSettingsOf } from '../mcp/features/push/channel-settings.js';
 import { configFlags, parseCommand } from './args.js';
-import { printsStartLine, stdioHydraCall, stdioToolsets } from './mcp-toolsets.js';
+import { bridgedHydraHeaders, printsStartLine, stdioHydraCall, stdioToolsets } from './mcp-toolsets.js';
 import type { ToolsetChoice } from '../mcp/index.js';
 
 const MCP_USAGE = 'Usage: HYPHAE_API_KEY=hy_… hyphae mcp [--toolset hyphae,hydradb] [--remote URL] [--data-dir D] [--database-url URL] [--nats-url URL] [--embedder E]\n';
@@ -53,6 +53,7 @@ export async function runMcpCommand(argv: readonly string[]): Promise<void> {
       signal: abort.signal,
       push: true,
       channel: settings.channel.enabled,
+      headers: bridgedHydraHeaders(launch),
     });
     return;
   }

@@ -43,3 +43,10 @@ export function stdioHydraCall(principal: Principal, hydra: HydraEnvironment): H
 export function printsStartLine(hydra: HydraEnvironment): boolean {
   return hydra.logLevel === undefined || hydra.logLevel === 'DEBUG' || hydra.logLevel === 'INFO';
 }
+
+/** What `--remote` sends the server for the HydraDB toolset: the launch's database and collection as the X-HydraDB-* headers. */
+export function bridgedHydraHeaders(launch: StdioToolsets): Record<string, string> {
+  if (!launch.choice.toolsets.includes('hydradb')) return {};
+  const { database, collection } = launch.hydra;
+  return { ...(database === undefined ? {} : { 'x-hydradb-database': database }), ...(collection === undefined ? {} : { 'x-hydradb-collection': collection }) };
+}

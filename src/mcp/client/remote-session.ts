@@ -26,6 +26,8 @@ export interface RemoteSessionOptions {
   readonly onInitialized: () => void;
   /** Asks the server for no Claude Code channel events (`x-hyphae-channel: off` on every request and the push stream). */
   readonly declineChannel?: boolean;
+  /** Sent on every request and the push stream besides the key (the HydraDB toolset's X-HydraDB-Database / -Collection). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface RemoteSession {
@@ -72,7 +74,7 @@ export function createRemoteSession(options: RemoteSessionOptions): RemoteSessio
   let protocolVersion: string | undefined;
   let sessionId: string | undefined;
   let wantsDiffs = false;
-  const channelHeaders: Record<string, string> = options.declineChannel === true ? { [CHANNEL_HEADER]: 'off' } : {};
+  const channelHeaders: Record<string, string> = { ...options.headers, ...(options.declineChannel === true ? { [CHANNEL_HEADER]: 'off' } : {}) };
 
   return {
     async forward(line: string): Promise<void> {

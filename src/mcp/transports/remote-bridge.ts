@@ -29,6 +29,8 @@ export interface RemoteBridgeOptions {
   readonly push?: boolean;
   /** False asks the server for no Claude Code channel events (HYPHAE_MCP_CHANNEL=off where the bridge runs). */
   readonly channel?: boolean;
+  /** Extra headers on every request and the push stream (the HydraDB toolset's database and collection). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export async function runRemoteBridge(options: RemoteBridgeOptions): Promise<void> {
@@ -51,6 +53,7 @@ export async function runRemoteBridge(options: RemoteBridgeOptions): Promise<voi
     ...(signal === undefined ? {} : { signal }),
     write,
     declineChannel: options.channel === false,
+    ...(options.headers === undefined ? {} : { headers: options.headers }),
     onInitialized: () => {
       if (options.push !== true || pushStream !== undefined) return;
       pushStream = readPushStream({

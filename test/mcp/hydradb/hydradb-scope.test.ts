@@ -6,6 +6,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { HYPHAE_BIN, hyphaeEnv } from '../../support/mcp/sdk-clients.js';
 import { createTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 import { connectRemoteEntry, type HydraClient } from './hydradb-clients.js';
 import { startHydraServer } from './hydradb-server.js';
@@ -124,6 +127,24 @@ describe('the HydraDB toolset’s connection and scope over HTTP', () => {
     const listing = new URL(url);
     listing.pathname = '/v1/sources';
     expect((await fetch(listing)).status).toBe(401);
+  });
+
+  it('serves the toolset through `hyphae mcp --remote URL --toolset hydradb`, the launch’s database sent as X-HydraDB-Database', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [HYPHAE_BIN, 'mcp', '--remote', base.href, '--toolset', 'hydradb'],
+      env: hyphaeEnv({ HYDRADB_API_KEY: key, HYDRADB_DATABASE: TENANT }),
+      stderr: 'pipe',
+    });
+    const bridged = new Client({ name: 'hydradb-bridge', version: '1.0.0' });
+    await bridged.connect(transport);
+    try {
+      expect((await bridged.listTools()).tools.map((tool) => tool.name)).toContain('hydradb_query');
+      const listed = await bridged.callTool({ name: 'hydradb_list', arguments: { kind: 'memory' } });
+      expect(listed.isError).toBe(false);
+    } finally {
+      await bridged.close();
+    }
   });
 
   it('gossips a note saved with hydradb_ingest to the beacon owner it matches', async () => {
