@@ -44,6 +44,10 @@ export interface FacadeConfig extends ConfiguredFacadeSettings {
   readonly retentionDefaults: RetentionDefaults;
   /** The similarity of a query to learnt evidence below which the evidence gains nothing (defaultEvidenceSimilarityFor). */
   readonly evidenceSimilarity: number;
+  /** Cells one transaction of a bulk erasure (agent, project, tenant, expiry) takes (docs/forgetting.md). */
+  readonly erasureBatchCells: number;
+  /** An erasure of at least this many cells vacuums the tables it deleted from when it is done (docs/forgetting.md). */
+  readonly erasureVacuumCells: number;
 }
 
 export interface HybridWeights {
@@ -75,6 +79,8 @@ const DEFAULT_FACADE_CONFIG: FacadeConfig = {
   feedbackLearning: DEFAULT_CONFIG.cells.feedbackLearning,
   retentionDefaults: {},
   evidenceSimilarity: 0.5,
+  erasureBatchCells: 100,
+  erasureVacuumCells: 1_000,
 };
 
 /**

@@ -29,6 +29,15 @@ import type { GossipAgent, GossipEvent, Identity, QuotaUsage } from '../core/con
 import type { RecentGossipInput, WatchGossipInput } from '../core/console-schemas.js';
 import type { Principal } from '../core/principal.js';
 import type {
+  DeleteCellOptions,
+  EraseAgentInput,
+  EraseTenantInput,
+  ErasureReceipt,
+  ErasureReceiptPage,
+  ListErasureReceiptsInput,
+  TenantErasureConfirmation,
+} from '../core/erasure-schemas.js';
+import type {
   CloseSessionInput,
   CreateKeyInput,
   DrainInboxInput,
@@ -111,13 +120,14 @@ export interface MemoryFacade {
   /** Every version of the cell's supersession chain, oldest first, and the restatements that reinforced them (corroboration records). */
   cellHistory(principal: Principal, nodeId: string): Promise<CellHistory>;
   listCells(principal: Principal, input: ListCellsInput): Promise<Page<MemoryNode>>;
-  deleteCell(principal: Principal, nodeId: string): Promise<void>;
+  /** Erases the cell (with `include_history`, its whole supersession chain) and every copy of its text; the receipt (docs/forgetting.md). */
+  deleteCell(principal: Principal, nodeId: string, options?: DeleteCellOptions): Promise<ErasureReceipt>;
   /** Forgets the readable cells of a scene or of one source (a batch per call); `deleted` diffs as for deleteCell. */
   forgetCells(principal: Principal, input: ForgetCellsInput): Promise<{ readonly deleted: number; readonly has_more: boolean }>;
 
   /**
    * Admin only: erases one project of the principal's tenant — cells, scenes, sessions, the beacons
-   * watching only it and the diffs about it — in one transaction. No `deleted` diffs (see memory-model.md).
+   * watching only it and the diffs about it — in batches, with a receipt (docs/forgetting.md). No `deleted` diffs (see memory-model.md).
    */
   purgeProject(principal: Principal, input: PurgeProjectInput): Promise<PurgedProject>;
 
@@ -186,8 +196,8 @@ export interface MemoryFacade {
   readSource(principal: Principal, input: ReadSourceInput): Promise<SourceSlice>;
   /** The project's served sources, newest first, optionally of one kind. */
   listSources(principal: Principal, input: ListSourcesInput): Promise<SourcesPage>;
-  /** Deletes a source, its chunk cells, their terms and the inbox diffs about them (no `deleted` diffs). */
-  deleteSource(principal: Principal, input: SourceRefInput): Promise<void>;
+  /** Erases a source, its chunk cells and every copy of their text; their diffs stay as tombstones and a `deleted` goes to those who received one. */
+  deleteSource(principal: Principal, input: SourceRefInput): Promise<ErasureReceipt>;
   /** Where the source's latest ingestion stands: queued, indexing (chunks done/total), ready or failed (reason). */
   sourceStatus(principal: Principal, input: SourceRefInput): Promise<SourceStatus>;
   /** A page of a source's chunks (served, or the pending ingestion's): index, cell id, range, heading path, status. */
@@ -226,4 +236,11 @@ export interface MemoryFacade {
   revokeKey(principal: Principal, keyId: string): Promise<void>;
   /** Mints a replacement with the key's attributes and revokes the key, in one transaction; the clear key is in this answer only. */
   rotateKey(principal: Principal, keyId: string): Promise<CreatedApiKey>;
+
+  /** Tenant admins: erases everything the agent wrote in the tenant (docs/forgetting.md); another tenant's agent answers as one that wrote nothing. */
+  eraseAgentMemories(principal: Principal, input: EraseAgentInput): Promise<ErasureReceipt>;
+  /** Tenant admins: without `confirmation`, a token for this key valid a few minutes; with it, erases the tenant and revokes its keys. */
+  eraseTenant(principal: Principal, input: EraseTenantInput): Promise<TenantErasureConfirmation | ErasureReceipt>;
+  /** Tenant admins: the tenant's erasure receipts, newest first. */
+  listErasureReceipts(principal: Principal, input: ListErasureReceiptsInput): Promise<ErasureReceiptPage>;
 }

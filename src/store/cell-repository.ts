@@ -188,38 +188,19 @@ export interface BulkForgetFilter {
   readonly sourceRefKind?: string;
 }
 
-/**
- * Deletes up to `limit` cells matching the filter, oldest first (so repeated calls make progress),
- * and returns them with their embeddings for the `deleted` diffs.
- */
-export async function deleteCellsWhere(
-  q: Queryable,
-  tenantId: string,
-  filter: BulkForgetFilter,
-  limit: number,
-): Promise<CellWithEmbedding[]> {
+/** Up to `limit` ids of cells matching the filter, oldest first (so repeated forgets make progress); erasure takes them from there. */
+export async function cellIdsWhere(q: Queryable, tenantId: string, filter: BulkForgetFilter, limit: number): Promise<string[]> {
   const where = new CellConditions([tenantId], ['tenant_id = $1'])
     .add((n) => `project = ANY($${n}::text[])`, filter.projects ?? undefined)
     .add((n) => `scene_id = $${n}`, filter.sceneId)
     .add((n) => `source_ref->>'locator' = $${n}`, filter.sourceRefLocator)
     .add((n) => `source_ref->>'kind' = $${n}`, filter.sourceRefKind);
   const limitAt = where.bind(limit);
-  const result = await q.query<CellRow & { embedding: string }>(
-    `DELETE FROM cells WHERE tenant_id = $1 AND node_id IN (
-       SELECT node_id FROM cells WHERE ${where.sql} ORDER BY created_at, node_id LIMIT $${limitAt} FOR UPDATE)
-     RETURNING ${CELL_COLUMNS}, embedding::text AS embedding`,
+  const result = await q.query<{ node_id: string }>(
+    `SELECT node_id::text AS node_id FROM cells WHERE ${where.sql} ORDER BY created_at, node_id LIMIT $${limitAt}`,
     where.params,
   );
-  return withEmbedding(result.rows);
-}
-
-/** Deletes a cell; returns it with its embedding, or null when it is not the tenant's. */
-export async function deleteCell(q: Queryable, tenantId: string, nodeId: string): Promise<CellWithEmbedding | null> {
-  const result = await q.query<CellRow & { embedding: string }>(
-    `DELETE FROM cells WHERE tenant_id = $1 AND node_id = $2 RETURNING ${CELL_COLUMNS}, embedding::text AS embedding`,
-    [tenantId, nodeId],
-  );
-  return withEmbedding(result.rows)[0] ?? null;
+  return result.rows.map((row) => row.node_id);
 }
 
 export interface HitCount {

@@ -216,18 +216,6 @@ export async function lockIngestion(tx: Queryable, ingestionId: string, owner: s
   return result.rows[0] ?? null;
 }
 
-/** Deletes a source's chunk cells (their terms go with them, 0012/0014), the inbox diffs about them and their resource subscriptions; returns the chunks' ids. */
-export async function deleteSourceChunks(tx: Queryable, key: SourceKey): Promise<string[]> {
-  const result = await tx.query<{ node_id: string }>(
-    `WITH gone AS (DELETE FROM cells WHERE tenant_id = $1 AND project = $2 AND source_id = $3 RETURNING node_id),
-     diffs_gone AS (DELETE FROM diffs WHERE tenant_id = $1 AND node_id IN (SELECT node_id FROM gone)),
-     unsubscribed AS (DELETE FROM resource_subscriptions WHERE tenant_id = $1 AND resource IN (SELECT 'cell:' || node_id::text FROM gone))
-     SELECT node_id::text AS node_id FROM gone`,
-    [key.tenantId, key.project, key.sourceId],
-  );
-  return result.rows.map((row) => row.node_id);
-}
-
 export interface InsertedChunk {
   readonly node_id: string;
   readonly chunk_index: number;
@@ -242,7 +230,7 @@ export const CHUNK_SALIENCE = 0.5;
 /**
  * Turns the ingestion's drafts into chunk cells with their lexical terms, makes the ingestion the
  * served version of its source and drops the ingestion (its drafts with it). Run inside the swap
- * transaction, after deleteSourceChunks.
+ * transaction, after the old chunks were erased.
  */
 export async function insertChunksAndServe(tx: Queryable, ingestion: IngestionRow, now: Date): Promise<InsertedChunk[]> {
   const inserted = await tx.query<InsertedChunk>(
@@ -277,13 +265,3 @@ export async function insertChunksAndServe(tx: Queryable, ingestion: IngestionRo
   return inserted.rows;
 }
 
-/** Deletes the served version and any pending ingestion of a source; false when neither existed. */
-export async function deleteSourceRows(tx: Queryable, key: SourceKey): Promise<boolean> {
-  const result = await tx.query<{ n: number }>(
-    `WITH s AS (DELETE FROM sources WHERE tenant_id = $1 AND project = $2 AND source_id = $3 RETURNING 1),
-     i AS (DELETE FROM source_ingestions WHERE tenant_id = $1 AND project = $2 AND source_id = $3 RETURNING 1)
-     SELECT (SELECT count(*) FROM s)::int + (SELECT count(*) FROM i)::int AS n`,
-    [key.tenantId, key.project, key.sourceId],
-  );
-  return (result.rows[0]?.n ?? 0) > 0;
-}

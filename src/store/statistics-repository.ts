@@ -79,3 +79,16 @@ export async function vacuumTables(q: Queryable, tables: readonly string[]): Pro
   if (graphs.length > 0) await q.query(`VACUUM (INDEX_CLEANUP OFF) ${graphs.join(', ')}`);
   if (plain.length > 0) await q.query(`VACUUM ${plain.join(', ')}`);
 }
+
+/** The tables an erasure deletes from besides the memory tables; their dead rows hold erased text too. */
+const ERASURE_TABLES = ['cell_relations', 'cell_evidence', 'recall_requests', 'recall_feedback', 'reinforcement_keys', 'resource_subscriptions', 'sources', 'source_ingestions', 'source_chunk_drafts'] as const;
+
+/**
+ * After a large erasure (docs/forgetting.md): VACUUM of every table it deleted from, the HNSW
+ * indexes included — their entries for the erased cells (the embeddings) go too, which the routine
+ * pass skips for cost — so the erased rows' space is freed and reused now rather than whenever the
+ * dead-row rule (or autovacuum) next fires.
+ */
+export async function vacuumAfterErasure(q: Queryable): Promise<void> {
+  await q.query(`VACUUM ${[...MEMORY_TABLES, ...ERASURE_TABLES].join(', ')}`);
+}

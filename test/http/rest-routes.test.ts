@@ -227,14 +227,14 @@ describe('cells', () => {
     }
   });
 
-  it('DELETE /v1/cells/{id} answers 204 and the node is gone; a foreign delete is 404 and deletes nothing', async () => {
+  it('DELETE /v1/cells/{id} answers the receipt and the node is gone; a foreign delete is 404 and deletes nothing', async () => {
     const { node_id } = await storeCell(alice.key);
     const foreign = await call('DELETE', `/v1/cells/${node_id}`, '/v1/cells/{id}', { key: mallory.key });
     expect(foreign.statusCode).toBe(404);
     expect((await call('GET', `/v1/cells/${node_id}`, '/v1/cells/{id}')).statusCode).toBe(200);
     const deleted = await call('DELETE', `/v1/cells/${node_id}`, '/v1/cells/{id}');
-    expect(deleted.statusCode).toBe(204);
-    expect(deleted.body).toBe('');
+    expect(deleted.statusCode).toBe(200);
+    expect(deleted.json()).toMatchObject({ selector: { kind: 'cell', node_id, include_history: false }, counts: { cells: 1, lexical_terms: 1 } });
     expect((await call('GET', `/v1/cells/${node_id}`, '/v1/cells/{id}')).statusCode).toBe(404);
     expect((await call('DELETE', `/v1/cells/${node_id}`, '/v1/cells/{id}')).statusCode).toBe(404);
     expect((await call('DELETE', '/v1/cells/nope', '/v1/cells/{id}')).statusCode).toBe(400);

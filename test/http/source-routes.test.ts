@@ -80,7 +80,9 @@ describe('/v1/sources', () => {
     expect((await call('GET', '/v1/sources/runbook/chunks?cursor=bm9wZQ', '/v1/sources/{id}/chunks', alice.key)).statusCode).toBe(400);
     expect((await call('GET', '/v1/sources/runbook', '/v1/sources/{id}', mallory.key)).statusCode).toBe(404);
     expect((await call('DELETE', '/v1/sources/runbook', '/v1/sources/{id}', mallory.key)).statusCode).toBe(404);
-    expect((await call('DELETE', '/v1/sources/runbook', '/v1/sources/{id}', alice.key)).statusCode).toBe(204);
+    const erased = await call('DELETE', '/v1/sources/runbook', '/v1/sources/{id}', alice.key);
+    expect(erased.statusCode).toBe(200);
+    expect(erased.json()).toMatchObject({ selector: { kind: 'source', source_id: 'runbook' }, counts: { sources: 1 } });
     expect((await call('GET', '/v1/sources/runbook/status', '/v1/sources/{id}/status', alice.key)).statusCode).toBe(404);
   });
 

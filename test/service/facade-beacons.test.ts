@@ -150,7 +150,7 @@ describe.each(TEST_DRIVERS)('beacons, gossip and inboxes on %s', (driver) => {
     expect(rows[0]?.n).toBe(0);
   });
 
-  it('delete and promotion emit deleted and promoted diffs', async () => {
+  it('promotion emits a promoted diff; deleting the cell erases its L2 copy too, and each recipient hears deleted for both, without text', async () => {
     const { author, watcher } = await pair();
     await rt.facade.placeBeacon(watcher, { text: 'tls certificates rotation', include_own: false, threshold: 0.2 });
     const node = await rt.facade.store(author, { content: 'tls certificates rotation is automated', cell_type: 'Decision', salience: 1 });
@@ -160,10 +160,13 @@ describe.each(TEST_DRIVERS)('beacons, gossip and inboxes on %s', (driver) => {
     }
     await rt.facade.deleteCell(author, node.node_id);
     const diffs = await allDiffs(watcher);
-    expect(diffs.map((d) => d.op)).toEqual(['created', 'promoted', 'deleted']);
-    expect(diffs.map((d) => d.seq)).toEqual([1, 2, 3]);
-    expect(diffs[1]?.node_id).not.toBe(node.node_id);
-    expect(diffs[2]?.node_id).toBe(node.node_id);
+    expect(diffs.map((d) => d.op)).toEqual(['created', 'promoted', 'deleted', 'deleted']);
+    expect(diffs.map((d) => d.seq)).toEqual([1, 2, 3, 4]);
+    const copy = diffs[1]?.node_id;
+    expect(copy).not.toBe(node.node_id);
+    expect(new Set(diffs.slice(2).map((d) => d.node_id))).toEqual(new Set([node.node_id, copy]));
+    // The created and promoted diffs stay as tombstones: no preview quotes the erased text.
+    expect(diffs.map((d) => d.preview)).toEqual(['', '', '', '']);
   });
 
   it('pull_diffs pages by timestamp without losing or repeating a diff', async () => {

@@ -195,7 +195,7 @@ function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<
       expect(seen.size).toBeGreaterThan(0);
     });
 
-    it('deleting a source leaves no chunk, term or inbox row behind, and one diff per source reached its beacon owner', async () => {
+    it('deleting a source leaves no chunk, term or diff text behind: its diff stays a tombstone and the beacon owner hears deleted', async () => {
       const facade = h.facade();
       const tenant = freshTenant();
       const writer = await h.principal(facade, tenant, 'writer');
@@ -213,7 +213,11 @@ function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<
       await facade.deleteSource(writer, { source_id: 'kiwi' });
       expect(await count('SELECT count(*)::int AS n FROM cells WHERE node_id = ANY($1::uuid[])', [chunkIds])).toBe(0);
       expect(await count('SELECT count(*)::int AS n FROM cell_tenant_terms WHERE node_id = ANY($1::uuid[])', [chunkIds])).toBe(0);
-      expect(await count('SELECT count(*)::int AS n FROM diffs WHERE tenant_id = $1', [tenant])).toBe(0);
+      const diffs = await db.query<{ op: string; preview: string }>('SELECT op, preview FROM diffs WHERE tenant_id = $1 ORDER BY seq', [tenant]);
+      expect(diffs.rows).toEqual([
+        { op: 'created', preview: '' },
+        { op: 'deleted', preview: '' },
+      ]);
       expect(await count('SELECT count(*)::int AS n FROM sources WHERE tenant_id = $1', [tenant])).toBe(0);
       await expectCode(facade.readSource(writer, { source_id: 'kiwi' }), 'NOT_FOUND');
       await expectCode(facade.deleteSource(writer, { source_id: 'kiwi' }), 'NOT_FOUND');

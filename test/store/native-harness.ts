@@ -10,6 +10,8 @@ import type { ScenarioHarness } from '../support/scenario-harness.js';
 
 export interface NativeHarness {
   readonly harness: ScenarioHarness;
+  /** The database's URL, for client tools (pg_dump). */
+  readonly url: string;
   close(): Promise<void>;
 }
 
@@ -17,12 +19,14 @@ export async function startNativeHarness(): Promise<NativeHarness> {
   const embedder = new HashEmbedder();
   const server = await startRealPostgres();
   try {
-    const db = await openPgDb({ url: await createDatabase(server, `d_${randomUUID().replaceAll('-', '')}`), max: 4 });
+    const url = await createDatabase(server, `d_${randomUUID().replaceAll('-', '')}`);
+    const db = await openPgDb({ url, max: 4 });
     await migrate(db, { modelId: embedder.modelId, dimension: embedder.dimension });
     const facade = createMemoryFacade({ db, embedder, authCacheTtlMs: 0, config: { hitFlushIntervalMs: 3_600_000 } });
     const keys = createKeyAdministration(db);
     return {
       harness: { facade, db, principal: async (spec) => facade.authenticate((await keys.createKey({ ...spec })).key) },
+      url,
       async close(): Promise<void> {
         await facade.close();
         await db.close();

@@ -1,6 +1,7 @@
 /** `/v1/cells`: store, read, list and delete full nodes. */
 import { z } from 'zod';
 import { cellHistorySchema, cellsPageSchema, forgottenCellsSchema, memoryNodeSchema, storedNodeSchema } from '../../core/output-schemas.js';
+import { deleteCellOptionsSchema, erasureReceiptSchema } from '../../core/erasure-schemas.js';
 import { forgetCellsInputSchema, listCellsInputSchema, storeInputSchema, validityFields } from '../../core/schemas.js';
 import { cellIdParamsSchema } from './path-params.js';
 import { defineRoute, type RestRoute } from './rest-route.js';
@@ -70,14 +71,13 @@ export const cellRoutes: readonly RestRoute[] = [
     method: 'DELETE',
     url: '/v1/cells/:id',
     operationId: 'deleteCell',
-    summary: 'Delete a node; emits a `deleted` diff to matching beacons',
+    summary: 'Erase a node (include_history=true: every version of its chain) and every copy of its text; a `deleted` diff without text goes to those who received one; answers the receipt',
     tag: 'cells',
-    schemas: { params: cellIdParamsSchema },
-    success: { status: 204, description: 'Deleted' },
+    schemas: { params: cellIdParamsSchema, query: deleteCellOptionsSchema },
+    success: { status: 200, description: 'The receipt: copies removed by kind (docs/forgetting.md)', schema: erasureReceiptSchema },
     errors: ['NOT_FOUND'],
-    async handle(facade, { principal, params }) {
-      await facade.deleteCell(principal, params.id);
-      return { status: 204 };
+    async handle(facade, { principal, params, query }) {
+      return { status: 200, payload: await facade.deleteCell(principal, params.id, query) };
     },
   }),
   defineRoute({

@@ -4,6 +4,7 @@ import { beaconRoutes } from './beacon-routes.js';
 import { cellRoutes } from './cell-routes.js';
 import { diffRoutes } from './diff-routes.js';
 import { feedbackRoutes } from './feedback-routes.js';
+import { erasureRoutes } from './erasure-routes.js';
 import { gossipRoutes } from './gossip-routes.js';
 import { identityRoutes } from './identity-routes.js';
 import { quotaRoutes } from './quota-routes.js';
@@ -28,4 +29,5 @@ export const REST_ROUTES: readonly RestRoute[] = [
   ...gossipRoutes,
   ...sourceRoutes,
   ...feedbackRoutes,
+  ...erasureRoutes,
 ];

@@ -13,6 +13,7 @@ import {
   sourceStatusSchema,
 } from '../../core/source-schemas.js';
 import { projectSchema } from '../../core/schemas.js';
+import { erasureReceiptSchema } from '../../core/erasure-schemas.js';
 import { defineRoute, type RestRoute } from './rest-route.js';
 
 /**
@@ -102,14 +103,13 @@ export const sourceRoutes: readonly RestRoute[] = [
     method: 'DELETE',
     url: '/v1/sources/:id',
     operationId: 'deleteSource',
-    summary: 'Delete a source with its chunks, their lexical terms and the inbox diffs about them',
+    summary: 'Erase a source with its chunks and every copy of their text (terms, relations, diff previews); answers the receipt',
     tag: 'sources',
     schemas: { params: sourceParamsSchema, query: projectQuerySchema },
-    success: { status: 204, description: 'Deleted' },
+    success: { status: 200, description: 'The receipt: copies removed by kind (docs/forgetting.md)', schema: erasureReceiptSchema },
     errors: ['NOT_FOUND'],
     async handle(facade, { principal, params, query }) {
-      await facade.deleteSource(principal, { ...query, source_id: params.id });
-      return { status: 204 };
+      return { status: 200, payload: await facade.deleteSource(principal, { ...query, source_id: params.id }) };
     },
   }),
 ];

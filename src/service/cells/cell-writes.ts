@@ -2,17 +2,17 @@
 import { randomUUID } from 'node:crypto';
 import { PROMOTABLE_TYPES } from '../../core/cell-types.js';
 import type { PurgedProject, StoredNode } from '../../core/entities.js';
-import { ConflictError, InvalidArgumentError, NotFoundError } from '../../core/errors.js';
+import { ConflictError, InvalidArgumentError } from '../../core/errors.js';
 import { expiryOf } from '../../core/expiry.js';
 import type { Principal } from '../../core/principal.js';
 import { forgetCellsInputSchema, purgeProjectInputSchema, storeInputSchema, type StoreInput } from '../../core/schemas.js';
 import type { WrittenDiff } from '../../mesh/diff-writer.js';
-import { deleteCell, deleteCellsWhere, findCellByIdempotencyKey, insertPromotedCopy, markSuperseded } from '../../store/cell-repository.js';
+import { deleteCellOptionsSchema, type ErasureReceipt } from '../../core/erasure-schemas.js';
+import { ERASED_CELL_KINDS, erasureActor } from '../erasure/erasure-actor.js';
+import { cellIdsWhere, findCellByIdempotencyKey, insertPromotedCopy, markSuperseded } from '../../store/cell-repository.js';
 import type { CellRow } from '../../store/cell-row.js';
 import type { Queryable } from '../../store/db.js';
 import { setTransactionEfSearch } from '../../store/knn-session.js';
-import { purgeProject } from '../../store/project-purge-repository.js';
-import { clearSceneConsolidation } from '../../store/scene-repository.js';
 import type { VectorParam } from '../../store/vector-param.js';
 import { readableProjects, requireProject } from '../facade/authorization.js';
 import { cellEnergy } from '../facade/entity-mapping.js';
@@ -53,17 +53,11 @@ export function cellWriteOperations(ctx: FacadeContext): CellWriteOperations {
       return { ...ctx.node(row), reinforced };
     },
 
-    async deleteCell(principal, nodeId): Promise<void> {
+    async deleteCell(principal, nodeId, options = {}): Promise<ErasureReceipt> {
       const id = parseUuid('node_id', nodeId);
-      const now = ctx.clock();
-      const diffs = await ctx.db.transaction(async (tx) => {
-        await visibleCell(tx, principal, id);
-        const deleted = await deleteCell(tx, principal.tenantId, id);
-        if (deleted === null) throw new NotFoundError('cell', id);
-        await clearSceneConsolidation(tx, principal.tenantId, id);
-        return ctx.gossip.emit(tx, 'deleted', cellChange(deleted, deleted.embedding), now);
-      });
-      ctx.diffsCommitted(diffs);
+      const { include_history: includeHistory } = parseInput(deleteCellOptionsSchema, options);
+      const guard = async (tx: Queryable): Promise<void> => void (await visibleCell(tx, principal, id));
+      return ctx.erasure.erase(erasureActor(principal), { kind: 'cell', nodeId: id, includeHistory }, { guard });
     },
 
     async forgetCells(principal, raw): Promise<{ deleted: number; has_more: boolean }> {
@@ -76,43 +70,30 @@ export function cellWriteOperations(ctx: FacadeContext): CellWriteOperations {
       if (input.source_ref_kind !== undefined && input.source_ref === undefined) {
         throw new InvalidArgumentError('source_ref_kind narrows source_ref; send source_ref too', [{ path: 'source_ref_kind', message: 'needs source_ref' }]);
       }
-      const now = ctx.clock();
-      const { deleted, diffs } = await ctx.db.transaction(async (tx) => {
-        const rows = await deleteCellsWhere(
-          tx,
-          principal.tenantId,
-          {
-            projects: readableProjects(principal),
-            ...(input.scene_id === undefined ? {} : { sceneId: input.scene_id }),
-            ...(input.source_ref === undefined ? {} : { sourceRefLocator: input.source_ref }),
-            ...(input.source_ref_kind === undefined ? {} : { sourceRefKind: input.source_ref_kind }),
-          },
-          input.limit,
-        );
-        const written: WrittenDiff[] = [];
-        for (const row of rows) {
-          await clearSceneConsolidation(tx, principal.tenantId, row.node_id);
-          written.push(...(await ctx.gossip.emit(tx, 'deleted', cellChange(row, row.embedding), now)));
-        }
-        return { deleted: rows.length, diffs: written };
-      });
-      ctx.diffsCommitted(diffs);
+      const ids = await cellIdsWhere(
+        ctx.db,
+        principal.tenantId,
+        {
+          projects: readableProjects(principal),
+          ...(input.scene_id === undefined ? {} : { sceneId: input.scene_id }),
+          ...(input.source_ref === undefined ? {} : { sourceRefLocator: input.source_ref }),
+          ...(input.source_ref_kind === undefined ? {} : { sourceRefKind: input.source_ref_kind }),
+        },
+        input.limit,
+      );
+      const reason = input.scene_id === undefined ? 'source_ref' : 'scene';
+      const made = ids.length === 0 ? null : await ctx.erasure.erase(erasureActor(principal), { kind: 'cells', nodeIds: ids, reason });
+      const deleted = made === null ? 0 : ERASED_CELL_KINDS.reduce((sum, kind) => sum + (made.counts[kind] ?? 0), 0);
       // A full batch may have left more behind; the next call answers 0 and false when it did not.
-      return { deleted, has_more: deleted === input.limit };
+      return { deleted, has_more: ids.length === input.limit };
     },
 
     async purgeProject(principal, raw): Promise<PurgedProject> {
       const { project } = parseInput(purgeProjectInputSchema, raw);
       requireProject(principal, project);
-      // One transaction, however large the project: a purge is all or nothing, so no statement timeout.
-      const purged = await ctx.db.transaction(
-        (tx) => {
-          ctx.scopes.forgetTenant(principal.tenantId);
-          return purgeProject(tx, principal.tenantId, project);
-        },
-        { statementTimeoutMs: 0 },
-      );
-      return { project, ...purged };
+      const { counts } = await ctx.erasure.erase(erasureActor(principal), { kind: 'project', project });
+      const cells = ERASED_CELL_KINDS.reduce((sum, kind) => sum + (counts[kind] ?? 0), 0);
+      return { project, cells, scenes: counts.scenes ?? 0, sessions: counts.sessions ?? 0, beacons: counts.beacons ?? 0, diffs: counts.diffs ?? 0 };
     },
   };
 }

@@ -16,3 +16,8 @@ export function requireProject(principal: Principal, project: string): void {
 export function readableProjects(principal: Principal): readonly string[] | null {
   return principal.projects.includes(ALL_PROJECTS) ? null : principal.projects;
 }
+
+/** Operations that reach across every project of the tenant (an agent's or the tenant's erasure, its receipts) need a key scoped to all of them. */
+export function requireTenantScope(principal: Principal): void {
+  if (!principal.projects.includes(ALL_PROJECTS)) throw new ForbiddenError('this operation needs a key scoped to every project of the tenant', { details: { required_projects: ALL_PROJECTS } });
+}

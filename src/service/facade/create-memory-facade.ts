@@ -16,6 +16,8 @@ import { revokedKeyIds } from '../../store/key-repository.js';
 import type { Db } from '../../store/db.js';
 import { toVectorParam } from '../../store/vector-param.js';
 import type { DiffFeed } from '../gossip/diff-feed.js';
+import { createErasure, type Erasure } from '../erasure/erasure.js';
+import { erasureOperations } from '../erasure/erasure-operations.js';
 import { toMemoryNode } from './entity-mapping.js';
 import { ExtractiveSceneSummarizer } from '../sessions/extractive-scene-summarizer.js';
 import { defaultBeaconThresholdFor, defaultHybridWeightsFor, defaultEvidenceSimilarityFor, defaultRestatementSimilarityFor, facadeConfig, type FacadeConfig } from '../facade-config.js';
@@ -110,6 +112,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
     ...sourceCatalogOperations(ctx),
     ...feedbackOperations(ctx, deps.feedbackLearner ?? evidenceLearnerOf(ctx), deps.onBackgroundError),
     ...feedbackQualityOperations(ctx),
+    ...erasureOperations(ctx),
   });
   return {
     ...operations,
@@ -198,7 +201,11 @@ function createFacadeContext(deps: MemoryFacadeDeps): FacadeContext {
       if (diffs.length > 0) deps.outbox?.diffsCommitted(diffs);
     },
     beaconsChanged: (tenantId, agent) => deps.onBeaconsChanged?.(tenantId, agent),
+    get erasure(): Erasure {
+      return erasure;
+    },
   };
+  const erasure = createErasure(ctx, { batchCells: config.erasureBatchCells, vacuumCells: config.erasureVacuumCells, onError: reportError });
   hits.start(config.hitFlushIntervalMs);
   return ctx;
 }

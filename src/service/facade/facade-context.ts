@@ -9,6 +9,7 @@ import type { CellRow } from '../../store/cell-row.js';
 import type { Db } from '../../store/db.js';
 import type { VectorParam } from '../../store/vector-param.js';
 import type { DiffFeed } from '../gossip/diff-feed.js';
+import type { Erasure } from '../erasure/erasure.js';
 import type { FacadeConfig } from '../facade-config.js';
 import type { GossipWriter } from '../gossip/gossip-writer.js';
 import type { HitRecorder } from '../recall/hit-recorder.js';
@@ -55,4 +56,6 @@ export interface FacadeContext {
   diffsCommitted(diffs: readonly WrittenDiff[]): void;
   /** Tells the live feed that an agent's beacons changed. */
   beaconsChanged(tenantId: string, agent: string): void;
+  /** The one path of every delete (docs/forgetting.md): every copy, notices, a receipt. */
+  readonly erasure: Erasure;
 }

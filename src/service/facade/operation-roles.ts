@@ -65,6 +65,9 @@ export const OPERATION_ROLES = {
   submitFeedback: 'reader',
   // It shows every agent's queries and what they returned.
   feedbackQuality: 'admin',
+  eraseAgentMemories: 'admin',
+  eraseTenant: 'admin',
+  listErasureReceipts: 'admin',
 } as const satisfies Readonly<Record<keyof FacadeOperations, Role>>;
 
 type Operation = (principal: Principal, ...rest: never[]) => Promise<unknown>;

@@ -2,7 +2,8 @@
 import { ConflictError } from '../../core/errors.js';
 import type { WrittenDiff } from '../../mesh/diff-writer.js';
 import type { Queryable } from '../../store/db.js';
-import { CHUNK_CELL_TYPE, CHUNK_SALIENCE, deleteSourceChunks, findIngestion, findSource, insertChunksAndServe, type IngestionRow, type SourceKey } from '../../store/source-repository.js';
+import { eraseCellSet, nextCellBatch } from '../../store/erasure-repository.js';
+import { CHUNK_CELL_TYPE, CHUNK_SALIENCE, findIngestion, findSource, insertChunksAndServe, type IngestionRow, type SourceKey } from '../../store/source-repository.js';
 import { vectorParamFromText } from '../../store/vector-param.js';
 import type { FacadeContext } from '../facade/facade-context.js';
 import { admitChunkCells } from './source-admission.js';
@@ -15,13 +16,14 @@ export async function refuseExisting(q: Queryable, key: SourceKey): Promise<void
 }
 
 /**
- * The swap: the source's old chunk cells (their terms and diffs) out, the ingestion's drafts in as
+ * The swap: the source's old chunk cells (every copy of their text, their diffs) out, the ingestion's drafts in as
  * chunk cells, the ingestion served — one transaction, so a reader sees one version's chunks —
  * and one diff per recipient for the whole source.
  */
 export async function swapIn(ctx: FacadeContext, tx: Queryable, ingestion: IngestionRow, now: Date): Promise<WrittenDiff[]> {
   const key = { tenantId: ingestion.tenant_id, project: ingestion.project, sourceId: ingestion.source_id };
-  const removed = await deleteSourceChunks(tx, key);
+  // The old version's chunks go as an erasure's do (every copy), their diffs with them: the new version's diffs tell of the change.
+  const removed = await eraseCellSet(tx, key.tenantId, await nextCellBatch(tx, key.tenantId, { project: key.project, sourceId: key.sourceId }, Number.MAX_SAFE_INTEGER), 'delete', now);
   await admitChunkCells(tx, ingestion.tenant_id, ingestion.chunks_total, ctx.config.maxCellsPerTenant);
   for (let i = 0; i < ingestion.chunks_total; i += 1) await ctx.quotas.admitCell(tx, ingestion.tenant_id);
   const inserted = await insertChunksAndServe(tx, ingestion, now);
@@ -36,5 +38,5 @@ export async function swapIn(ctx: FacadeContext, tx: Queryable, ingestion: Inges
     content: chunk.content,
     embedding: vectorParamFromText(chunk.embedding),
   })) satisfies Parameters<typeof ctx.gossip.emitSource>[3];
-  return ctx.gossip.emitSource(tx, removed.length > 0 ? 'updated' : 'created', ingestion.source_id, changes, ingestion.title ?? ingestion.source_id, now);
+  return ctx.gossip.emitSource(tx, (removed.counts.chunks ?? 0) > 0 ? 'updated' : 'created', ingestion.source_id, changes, ingestion.title ?? ingestion.source_id, now);
 }

@@ -7,7 +7,10 @@ import { NotFoundError } from '../../core/errors.js';
 import type { Principal } from '../../core/principal.js';
 import { listSourcesInputSchema, readSourceInputSchema, sourceRefInputSchema, type SourceSlice, type SourceStatus, type SourcesPage } from '../../core/source-schemas.js';
 import { codePointLength } from '../../knowledge/index.js';
-import { deleteSourceChunks, deleteSourceRows, findIngestion, findSource, listSources, lockSourceKey, readIngestionSlice, readSourceSlice, type IngestionRow, type SourceKey } from '../../store/source-repository.js';
+import type { ErasureReceipt } from '../../core/erasure-schemas.js';
+import type { Queryable } from '../../store/db.js';
+import { findIngestion, findSource, listSources, readIngestionSlice, readSourceSlice, type IngestionRow, type SourceKey } from '../../store/source-repository.js';
+import { erasureActor } from '../erasure/erasure-actor.js';
 import { requireProject } from '../facade/authorization.js';
 import type { FacadeContext } from '../facade/facade-context.js';
 import { parseInput } from '../facade/input-validation.js';
@@ -82,14 +85,13 @@ export function createSourceOperations(ctx: FacadeContext, overrides: Partial<So
 
     sourceChunks: (principal, raw) => sourceChunks(ctx.db, keyOf, principal, raw),
 
-    async deleteSource(principal, raw): Promise<void> {
+    async deleteSource(principal, raw): Promise<ErasureReceipt> {
       const input = parseInput(sourceRefInputSchema, raw);
       const key = await keyOf(principal, input.source_id, input.project);
-      await ctx.db.transaction(async (tx) => {
-        await lockSourceKey(tx, key);
-        await deleteSourceChunks(tx, key);
-        if (!(await deleteSourceRows(tx, key))) throw new NotFoundError('source', key.sourceId);
-      });
+      const guard = async (tx: Queryable): Promise<void> => {
+        if ((await findSource(tx, key)) === null && (await findIngestion(tx, key)) === null) throw new NotFoundError('source', key.sourceId);
+      };
+      return ctx.erasure.erase(erasureActor(principal), { kind: 'source', project: key.project, sourceId: key.sourceId }, { guard });
     },
 
     async sourceStatus(principal, raw): Promise<SourceStatus> {

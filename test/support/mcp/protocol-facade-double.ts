@@ -96,5 +96,8 @@ export function createProtocolFacadeDouble(): MemoryFacade {
     deleteRelation: unexpected('deleteRelation'),
     submitFeedback: unexpected('submitFeedback'),
     feedbackQuality: unexpected('feedbackQuality'),
+    eraseAgentMemories: unexpected('eraseAgentMemories'),
+    eraseTenant: unexpected('eraseTenant'),
+    listErasureReceipts: unexpected('listErasureReceipts'),
   };
 }
