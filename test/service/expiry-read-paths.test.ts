@@ -24,7 +24,7 @@ const NOT_CELL_READS = [
   'deleteBeacon', 'subscribeResource', 'unsubscribeResource', 'resourceSubscriptions', 'subscribeDiffs', 'channelBacklog', 'markChannelSettled',
   'authorTrust', 'createKey', 'listKeys', 'revokeKey', 'rotateKey', 'importTenant', 'whoAmI', 'gossipAgents', 'watchGossip', 'quotaUsage',
   'ingestSource', 'deleteSource', 'addRelations', 'deleteRelation', 'submitFeedback',
-  'eraseAgentMemories', 'eraseTenant', 'listErasureReceipts',
+  'eraseAgentMemories', 'eraseTenant', 'listErasureReceipts', 'feedbackQuality',
 ] as const satisfies readonly (keyof FacadeOperations)[];
 
 /** Reads of sources: test/service/expiry-sources.test.ts checks each of them with an expiring source. */
