@@ -135,6 +135,8 @@ function validBodies(f: Fixtures): Record<string, readonly Record<string, string
         kind: j('knowledge'),
         title: j('Payments'),
         source_id: j('fuzz-doc'),
+        ttl_seconds: '3600',
+        expires_at: j('2099-01-01T00:00:00Z'),
         overwrite: 'true',
         metadata: j({ source: 'fuzz' }),
         observation_date: j('2026-07-04'),
@@ -174,7 +176,11 @@ function validQueries(f: Fixtures): Record<string, readonly Record<string, strin
     sourceChunks: [{ project: 'fuzz', version: 'served', limit: '5', cursor: Buffer.from('chunk:3').toString('base64url') }],
     deleteSource: [{ project: 'fuzz' }],
     deleteCellRelation: [{ to: f.cellId, type: 'depends_on' }],
-    getCellSubgraph: [{ depth: '3', max_members: '50', relation_types: 'answers,in_scene' }],
+    deleteCell: [{ include_history: 'true' }],
+    feedbackQuality: [{ days: '7', worst: '5' }],
+    eraseTenant: [{ confirmation: 'A'.repeat(43) }],
+    listErasureReceipts: [{ limit: '5', cursor: 'not-a-cursor' }],
+    getCellSubgraph: [{ depth: '3', max_members: '50', relation_types: 'answers,in_scene', as_of: '2030-01-01T00:00:00Z' }],
   };
 }
 

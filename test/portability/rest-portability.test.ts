@@ -53,7 +53,7 @@ describe('REST export and import', { timeout: 120_000 }, () => {
     expect(first.statusCode, first.body).toBe(200);
     checker.check('POST', '/v1/admin/import', first);
     // The target already held the tenant and its admin key; the source's two keys and everything else are added.
-    expect(first.json()).toMatchObject({ format: 'hyphae', version: 2, vectors_from_file: true, records: { cell: { in_file: 1, added: 1 }, key: { in_file: 2, added: 2 }, tenant: { in_file: 1, added: 0 } } });
+    expect(first.json()).toMatchObject({ format: 'hyphae', version: 3, vectors_from_file: true, records: { cell: { in_file: 1, added: 1 }, key: { in_file: 2, added: 2 }, tenant: { in_file: 1, added: 0 } } });
     const second = await importInto(target, targetAdminKey, body);
     expect(Object.values((second.json() as { records: Record<string, { added: number }> }).records).every((r) => r.added === 0)).toBe(true);
     const recall = await target.app.inject({ method: 'POST', url: '/v1/recall', headers: { 'x-hyphae-key': adminKey }, payload: { query: 'which server serves the web front end' } });
