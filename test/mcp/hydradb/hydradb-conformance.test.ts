@@ -35,13 +35,13 @@ async function httpFixture(): Promise<Fixture> {
   return { client, close: async () => (await client.close(), await app.close(), await runtime.close()) };
 }
 
-function resolveArgs(args: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const text = JSON.stringify(args).replaceAll('$NOTE', NOTE).replaceAll('$OTHER_DB', 'someone-elses-database');
+function resolveArgs(args: Readonly<Record<string, unknown>>, requestId: string): Record<string, unknown> {
+  const text = JSON.stringify(args).replaceAll('$NOTE', NOTE).replaceAll('$REQUEST', requestId).replaceAll('$OTHER_DB', 'someone-elses-database');
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-async function runVector(client: Client, vector: HydraVector): Promise<void> {
-  const call = client.callTool({ name: vector.tool, arguments: resolveArgs(vector.args) });
+async function runVector(client: Client, vector: HydraVector, requestId: string): Promise<void> {
+  const call = client.callTool({ name: vector.tool, arguments: resolveArgs(vector.args, requestId) });
   const { expect: expected } = vector;
   if ('error' in expected) {
     const failure = await call.then(() => undefined, (error: unknown) => error);
@@ -100,9 +100,11 @@ describe.each([
     const saved = await client.callTool({ name: 'hydradb_ingest', arguments: { text: 'The deploy window is Tuesday 10:00 UTC.', title: 'Deploy window', source_id: NOTE } });
     expect(saved.isError).toBe(false);
     expect(saved.structuredContent).toMatchObject({ id: NOTE, kind: 'memory', state: 'ready' });
+    const queried = await client.callTool({ name: 'hydradb_query', arguments: { query: 'when is the deploy window' } });
+    const requestId = (queried.structuredContent as { request_id: string }).request_id;
     for (const vector of VECTORS) {
       if (vector.name === 'ingest: replace under a source_id') continue;
-      await runVector(client, vector);
+      await runVector(client, vector, requestId);
     }
   });
 

@@ -9,7 +9,7 @@ export type VectorExpectation = { readonly ok: true } | { readonly invalid: stri
 export interface HydraVector {
   readonly name: string;
   readonly tool: string;
-  /** `$NOTE` is replaced by the id of a note the run ingested first, `$OTHER_DB` by a database that is not the key's. */
+  /** `$NOTE` is replaced by the id of a note the run ingested first, `$REQUEST` by the request_id of a query it ran, `$OTHER_DB` by a database that is not the key's. */
   readonly args: Readonly<Record<string, unknown>>;
   readonly expect: VectorExpectation;
 }
@@ -17,7 +17,7 @@ export interface HydraVector {
 const ok = { ok: true } as const;
 const invalid = (path: string): VectorExpectation => ({ invalid: path });
 
-export const HYDRADB_TOOL_NAMES = ['hydradb_query', 'hydradb_ingest', 'hydradb_list', 'hydradb_inspect', 'hydradb_delete', 'hydradb_status', 'hydradb_subgraph'] as const;
+export const HYDRADB_TOOL_NAMES = ['hydradb_query', 'hydradb_ingest', 'hydradb_list', 'hydradb_inspect', 'hydradb_delete', 'hydradb_status', 'hydradb_subgraph', 'hydradb_feedback'] as const;
 
 /** README "Deprecated aliases": registered only with HYDRADB_MCP_LEGACY_TOOLS=1. */
 export const LEGACY_ALIASES: Readonly<Record<string, string>> = {
@@ -46,6 +46,7 @@ export const PARAMETERS: Readonly<Record<(typeof HYDRADB_TOOL_NAMES)[number], { 
   hydradb_delete: { all: ['ids', 'id', 'kind', 'database', 'collection'], required: [] },
   hydradb_status: { all: ['ids', 'database', 'collection'], required: ['ids'] },
   hydradb_subgraph: { all: ['id', 'kind', 'depth', 'max_sources', 'database', 'collection'], required: ['id'] },
+  hydradb_feedback: { all: ['request_id', 'feedback', 'rating', 'ground_truth_answer', 'ground_truth_source_ids', 'metadata', 'database', 'collection'], required: ['request_id'] },
 };
 
 /** README annotations: delete is destructive; ingest may replace (destructive); the reads are read-only. */
@@ -141,6 +142,19 @@ export const VECTORS: readonly HydraVector[] = [
   { name: 'subgraph: max_sources 1001', tool: 'hydradb_subgraph', args: { id: '$NOTE', max_sources: 1001 }, expect: invalid('max_sources') },
   { name: 'subgraph: id missing', tool: 'hydradb_subgraph', args: {}, expect: invalid('id') },
   { name: 'subgraph: the other family', tool: 'hydradb_subgraph', args: { id: '$NOTE', kind: 'knowledge' }, expect: { error: 'NOT_FOUND' } },
+  // hydradb_feedback
+  { name: 'feedback: text on a query', tool: 'hydradb_feedback', args: { request_id: '$REQUEST', feedback: 'The deploy note should have come first.', rating: 'negative' }, expect: ok },
+  { name: 'feedback: ground truth', tool: 'hydradb_feedback', args: { request_id: '$REQUEST', ground_truth_source_ids: ['$NOTE'], ground_truth_answer: 'Tuesday 10:00 UTC', metadata: { run: 'conformance' } }, expect: ok },
+  { name: 'feedback: neither text nor ground truth', tool: 'hydradb_feedback', args: { request_id: '$REQUEST', rating: 'neutral' }, expect: { error: 'INVALID_ARGUMENT' } },
+  { name: 'feedback: request_id missing', tool: 'hydradb_feedback', args: { feedback: 'x' }, expect: invalid('request_id') },
+  { name: 'feedback: request_id guessed', tool: 'hydradb_feedback', args: { request_id: 'my-query', feedback: 'x' }, expect: invalid('request_id') },
+  { name: 'feedback: request_id of no query', tool: 'hydradb_feedback', args: { request_id: '00000000-0000-4000-8000-000000000000', feedback: 'x' }, expect: { error: 'NOT_FOUND' } },
+  { name: 'feedback: rating other', tool: 'hydradb_feedback', args: { request_id: '$REQUEST', feedback: 'x', rating: 'great' }, expect: invalid('rating') },
+  { name: 'feedback: feedback over 8000 characters', tool: 'hydradb_feedback', args: { request_id: '$REQUEST', feedback: 'x'.repeat(8001) }, expect: invalid('feedback') },
+  { name: 'feedback: feedback of 8000 characters', tool: 'hydradb_feedback', args: { request_id: '$REQUEST', feedback: 'x'.repeat(8000) }, expect: ok },
+  { name: 'feedback: 101 ground truth ids', tool: 'hydradb_feedback', args: { request_id: '$REQUEST', ground_truth_source_ids: Array.from({ length: 101 }, (_, i) => `s${i}`) }, expect: invalid('ground_truth_source_ids') },
+  { name: 'feedback: 21 labels', tool: 'hydradb_feedback', args: { request_id: '$REQUEST', feedback: 'x', metadata: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v'])) }, expect: invalid('metadata') },
+  { name: 'feedback: another database', tool: 'hydradb_feedback', args: { request_id: '$REQUEST', feedback: 'x', database: '$OTHER_DB' }, expect: { error: 'FORBIDDEN' } },
   // hydradb_delete (last: they remove what the others read)
   { name: 'delete: neither ids nor id', tool: 'hydradb_delete', args: {}, expect: invalid('ids') },
   { name: 'delete: ids and id', tool: 'hydradb_delete', args: { ids: ['a'], id: 'a' }, expect: invalid('ids') },

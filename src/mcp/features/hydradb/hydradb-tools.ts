@@ -6,6 +6,7 @@
 import { defineHydraTool, renamedTool } from './hydradb-tool.js';
 import type { HydraTool } from './hydradb-tool.js';
 import { hydraDeleteTool } from './hydradb-delete-tool.js';
+import { hydraFeedbackTool } from './hydradb-feedback-tool.js';
 import { hydraIngestTool } from './hydradb-ingest-tool.js';
 import { hydraInspectTool } from './hydradb-inspect-tool.js';
 import { familyListInput, hydraListOutput, hydraListTool, listFamily } from './hydradb-list-tool.js';
@@ -21,6 +22,7 @@ export const HYDRADB_TOOLS: readonly HydraTool[] = [
   hydraDeleteTool,
   hydraStatusTool,
   hydraSubgraphTool,
+  hydraFeedbackTool,
 ];
 
 const deprecated = (replacement: string): string => `Deprecated: use ${replacement}, which this name calls. `;
