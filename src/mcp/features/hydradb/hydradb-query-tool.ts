@@ -83,7 +83,8 @@ function containsAllOf(args: QueryArgs): readonly string[] | undefined {
 
 function renderHit(hit: z.output<typeof hitSchema>, index: number): string {
   const where = hit.source === undefined ? `memory ${hit.id}` : `source ${hit.id} · chunk ${hit.source.chunk_index}`;
-  const lines = [`${index + 1}. [${where} · score ${hit.score.toFixed(3)}]`, hit.text];
+  // The stored text as one JSON string: another agent's words stay data and cannot forge a result or the request_id line.
+  const lines = [`${index + 1}. [${where} · score ${hit.score.toFixed(3)}]`, `   text: ${JSON.stringify(hit.text)}`];
   for (const relation of hit.relations ?? []) lines.push(`   ${relation.from} -[${relation.type}]-> ${relation.to}`);
   return lines.join('\n');
 }
