@@ -45,7 +45,10 @@ function helmValues(e: NonNullable<typeof env>): string[] {
   ];
 }
 
-/** The rule groups the chart renders, with the faults' alerts given a short `for:`. */
+/**
+ * The rule groups the chart renders, with the faults' alerts given a short `for:` and every group
+ * evaluated each EVALUATION_SECONDS (the quality group's own 5m would first run after the test ends).
+ */
 async function renderedRuleGroups(): Promise<unknown[]> {
   const out = await ok('helm', [
     'template', RELEASE, CHART, '-n', NS, '--kube-version', KUBE_VERSION, '--show-only', 'templates/prometheusrule.yaml',
@@ -53,7 +56,8 @@ async function renderedRuleGroups(): Promise<unknown[]> {
     '--set', `monitoring.prometheusRule.alertFor.HyphaeEmbeddingWorkersDown=${FAULT_FOR_SECONDS}s`,
     '--set', `monitoring.prometheusRule.alertFor.HyphaeNatsDisconnected=${FAULT_FOR_SECONDS}s`,
   ]);
-  return (parse(out) as { spec: { groups: unknown[] } }).spec.groups;
+  const groups = (parse(out) as { spec: { groups: Record<string, unknown>[] } }).spec.groups;
+  return groups.map((group) => ({ ...group, interval: `${EVALUATION_SECONDS}s` }));
 }
 
 /** A dashboard query as Grafana would send it for this mesh. */
@@ -172,6 +176,14 @@ describe.skipIf(prometheusSkip !== undefined)('monitoring on a real Kubernetes n
       await reader.close();
     }
     for (let i = 0; i < 5; i++) await callTool(via, writerKey, 'recall', { query: interest, k: 3 });
+    // One judged request for the quality rules: the reader names the first hit as the truth.
+    const answer = await callTool(via, readerKey, 'recall', { query: interest, k: 3 }) as { request_id: string; results: { node_id: string }[] };
+    const judged = await via('http://api:8787/v1/feedback', {
+      method: 'POST',
+      headers: { 'x-hyphae-key': readerKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ request_id: answer.request_id, rating: 'positive', ground_truth_ids: [answer.results[0]?.node_id] }),
+    });
+    expect(judged.status).toBe(201);
     expect(await connectCall(serviceIP, writerKey, 'Recall', { query: interest, k: 2 })).toBe(200);
 
     const missing = async (exprs: readonly string[]): Promise<string[]> => {
