@@ -91,6 +91,18 @@ export function feedbackScenarios(h: () => ScenarioHarness): void {
     expect(await feedbackRows(h(), tenant)).toBe(0);
   });
 
+  it('refuses a ground-truth cell of a project the judged request did not search, even one the caller reads, as a missing one', async () => {
+    const tenant = freshTenant();
+    const p = await h().principal({ tenant, agent: 'a', projects: ['p', 'q'], default_project: 'p' });
+    const mine = await cell(p);
+    const elsewhere = await cell(await h().principal({ tenant, agent: 'b', projects: ['q'], default_project: 'q' }));
+    const { request_id } = await h().facade.recall(p, { query: 'ledger settles', k: 10 });
+    const missing = randomUUID();
+    const expected = await refusalShape(h().facade.submitFeedback(p, { request_id, ground_truth_ids: [mine, missing] }), missing);
+    expect(await refusalShape(h().facade.submitFeedback(p, { request_id, ground_truth_ids: [mine, elsewhere] }), elsewhere)).toEqual(expected);
+    expect(await feedbackRows(h(), tenant)).toBe(0);
+  });
+
   it('never changes the judged answer, its log row or any cell', async () => {
     const tenant = freshTenant();
     const p = await h().principal({ tenant, agent: 'a' });

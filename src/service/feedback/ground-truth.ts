@@ -10,7 +10,6 @@ import { readableCellIds, sourceIdsOfProjects, standInChunks } from '../../store
 import type { RecallLogRow } from '../../store/recall-log-repository.js';
 import { chunksOfSources } from '../../store/source-chunk-repository.js';
 import type { VectorParam } from '../../store/vector-param.js';
-import { readableProjects } from '../facade/authorization.js';
 
 export interface GroundTruth {
   /** The cells named, each readable by the caller. */
@@ -19,10 +18,14 @@ export interface GroundTruth {
   readonly sourceIds: readonly string[];
 }
 
-/** Each id a readable cell of the tenant, else a source of one of the request's projects; the first that is neither is NOT_FOUND. */
+/**
+ * Each id a cell or a source of one of the request's projects (all of them readable by the caller: the request was
+ * judgeable); the first that is neither is NOT_FOUND. A cell of another project is refused too: the quality page
+ * shows the truth to that project's admins, and evidence would carry the query to the other project.
+ */
 export async function resolveGroundTruth(q: Queryable, principal: Principal, request: RecallLogRow, ids: readonly string[]): Promise<GroundTruth> {
   const unique = [...new Set(ids)];
-  const cells = await readableCellIds(q, principal.tenantId, unique, readableProjects(principal));
+  const cells = await readableCellIds(q, principal.tenantId, unique, request.projects);
   const rest = unique.filter((id) => !cells.has(id.toLowerCase()));
   const sources = await sourceIdsOfProjects(q, principal.tenantId, request.projects, rest);
   const missing = rest.find((id) => !sources.has(id));
