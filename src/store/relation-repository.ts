@@ -66,10 +66,12 @@ export async function lockRelationsFrom(q: Queryable, fromNodeId: string): Promi
 }
 
 /** Deletes one relation; false when the cell declares no such relation. */
-export async function deleteRelation(q: Queryable, tenantId: string, fromNodeId: string, relation: RelationInput): Promise<boolean> {
+export async function deleteRelation(q: Queryable, tenantId: string, fromNodeId: string, relation: RelationInput, projects: readonly string[] | null): Promise<boolean> {
+  // A relation to a cell of a project outside `projects` (null: every project) is not deleted, as relationsFrom does not list it.
   const result = await q.query(
-    'DELETE FROM cell_relations WHERE tenant_id = $1 AND from_node_id = $2 AND to_node_id = $3 AND relation_type = $4',
-    [tenantId, fromNodeId, relation.to, relation.type],
+    `DELETE FROM cell_relations r WHERE r.tenant_id = $1 AND r.from_node_id = $2 AND r.to_node_id = $3 AND r.relation_type = $4
+       AND ($5::text[] IS NULL OR EXISTS (SELECT 1 FROM cells c WHERE c.tenant_id = $1 AND c.node_id = r.to_node_id AND c.project = ANY($5::text[])))`,
+    [tenantId, fromNodeId, relation.to, relation.type, projects],
   );
   return result.rowCount > 0;
 }

@@ -58,6 +58,10 @@ export function relationScenarios(h: () => ScenarioHarness): void {
     const inP = await cell(w);
     await h().facade.addRelations(wide, mine, { relations: [{ to: otherProject, type: 'depends_on' }, { to: inP, type: 'depends_on' }] });
     expect((await h().facade.cellRelations(w, mine)).relations.map((r) => r.to)).toEqual([inP]);
+    // Nor can that key delete it: the relation reads as one never declared, and stays.
+    const never = await refusal(h().facade.deleteRelation(w, mine, { to: MISSING_ID, type: 'depends_on' }), MISSING_ID);
+    expect(await refusal(h().facade.deleteRelation(w, mine, { to: otherProject, type: 'depends_on' }), otherProject)).toEqual(never);
+    expect((await h().facade.cellRelations(wide, mine)).relations.map((r) => r.to)).toContain(otherProject);
   });
 
   it('spells types as snake_case words, leaves implicit edge names to the server, bounds relations per cell', async () => {

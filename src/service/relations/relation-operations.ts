@@ -55,7 +55,7 @@ export function relationOperations(ctx: FacadeContext): RelationOperations {
       const now = ctx.clock();
       const diffs = await ctx.db.transaction(async (tx) => {
         const cell = await visibleCell(tx, principal, id);
-        const deleted = await deleteRelation(tx, principal.tenantId, id, { to: input.to.toLowerCase(), type: input.type });
+        const deleted = await deleteRelation(tx, principal.tenantId, id, { to: input.to.toLowerCase(), type: input.type }, readableProjects(principal));
         if (!deleted) throw new NotFoundError('relation', `${id} ${input.type} ${input.to.toLowerCase()}`);
         return relationsChanged(ctx, tx, principal, cell, now);
       });
