@@ -221,6 +221,8 @@ export interface InsertedChunk {
   readonly chunk_index: number;
   readonly content: string;
   readonly embedding: string;
+  /** The source's expiry (RFC 3339), which its chunks and their diffs carry. */
+  readonly expires_at: string | null;
 }
 
 /** Chunk cells are Context cells of salience 0.5 (docs/sources.md); their author and trust are the ingestion's. */
@@ -242,12 +244,13 @@ export async function insertChunksAndServe(tx: Queryable, ingestion: IngestionRo
        FROM source_chunk_drafts d JOIN source_ingestions i USING (ingestion_id)
        WHERE d.ingestion_id = $1
        ORDER BY d.chunk_index
-       RETURNING node_id, chunk_index, content, embedding),
+       RETURNING node_id, chunk_index, content, embedding, expires_at),
      terms AS (
        INSERT INTO cell_tenant_terms (node_id, terms)
        SELECT a.node_id, ${cellTermsOf('$3::text', 'a.content', 'd.identifiers')}
        FROM added a JOIN source_chunk_drafts d ON d.ingestion_id = $1 AND d.chunk_index = a.chunk_index)
-     SELECT node_id::text AS node_id, chunk_index, content, embedding::text AS embedding FROM added ORDER BY chunk_index`,
+     SELECT node_id::text AS node_id, chunk_index, content, embedding::text AS embedding, ${isoText('expires_at')} AS expires_at
+     FROM added ORDER BY chunk_index`,
     [ingestion.ingestion_id, now.toISOString(), tenantTermPrefix(ingestion.tenant_id)],
   );
   await tx.query(

@@ -4,18 +4,14 @@
  * facade operation is named here either as a read path checked below or as one that returns no
  * stored cell, so a new operation fails this file until it is classified.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../src/core/cell-types.js';
+import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/core/principal.js';
-import { HashEmbedder } from '../../src/embed/hash-embedder.js';
-import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacade } from '../../src/service/index.js';
-import type { Db } from '../../src/store/db.js';
-import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../support/shared-database.js';
 import type { FacadeOperations } from '../../src/service/facade/operation-roles.js';
 import { OPERATION_ROLES } from '../../src/service/facade/operation-roles.js';
 import { freshTenant } from '../support/facade-expectations.js';
-import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
+import { TEST_DRIVERS } from '../support/test-runtime.js';
 import { waitFor } from '../support/wait-for.js';
+import { onEveryDatabase, type ExpiryCore } from './expiry-cores.js';
 import { expiryWorld, seenBy, READ_PATHS, type ExpiryWorld } from './expiry-world.js';
 
 /** Operations that return no stored cell text: writes, keys, beacons, sessions, identity, live pushes (tested in their own files). */
@@ -37,13 +33,7 @@ describe('the read paths an expiry must reach', () => {
   });
 });
 
-interface Core {
-  readonly db: Db;
-  readonly facade: MemoryFacade;
-  principal(tenant: string, agent: string, roles?: Role[]): Promise<Principal>;
-}
-
-async function readPathsForgetAnExpiredCell(core: Core): Promise<void> {
+async function readPathsForgetAnExpiredCell(core: ExpiryCore): Promise<void> {
   const tenant = freshTenant();
   const admin = await core.principal(tenant, 'author', ['admin', 'writer', 'reader']);
   const reader = async (agent: string): Promise<Principal> => core.principal(tenant, agent);
@@ -62,39 +52,4 @@ async function readPathsForgetAnExpiredCell(core: Core): Promise<void> {
   expect(rows[0]?.n, 'no sweep ran: the row is still there').toBe(1);
 }
 
-const IT = 'is returned by every read path while it lives and by none once 2 s have passed, with no sweep run';
-
-describe.each(TEST_DRIVERS)('a cell with ttl_seconds 2 on %s', (driver) => {
-  let rt: TestRuntime;
-  beforeAll(async () => {
-    rt = await createTestRuntime({ driver });
-  });
-  afterAll(async () => rt.close());
-
-  it(IT, async () => {
-    await readPathsForgetAnExpiredCell({ db: rt.db, facade: rt.facade, principal: (tenant, agent, roles) => rt.principal({ tenant, agent, ...(roles === undefined ? {} : { roles }) }) });
-  });
-});
-
-describe.skipIf(skipWithoutPostgres())('a cell with ttl_seconds 2 on native PostgreSQL', () => {
-  let database: SharedDatabase;
-  let core: Core & { readonly facade: ManagedMemoryFacade };
-  beforeAll(async () => {
-    database = await startSharedDatabase(64);
-    const db = await database.connect(4);
-    const facade = createMemoryFacade({ db, embedder: new HashEmbedder({ dimension: 64 }) });
-    core = {
-      db,
-      facade,
-      principal: async (tenant, agent, roles = ['writer', 'reader']) => facade.authenticate((await facade.keyAdmin.createKey({ tenant, agent, roles })).key),
-    };
-  });
-  afterAll(async () => {
-    await core?.facade.close();
-    await database?.close();
-  });
-
-  it(IT, async () => {
-    await readPathsForgetAnExpiredCell(core);
-  });
-});
+onEveryDatabase('a cell with ttl_seconds 2', TEST_DRIVERS, 'is returned by every read path while it lives and by none once 2 s have passed, with no sweep run', readPathsForgetAnExpiredCell);

@@ -5,24 +5,15 @@
  * received a diff of it gets a `deleted` diff without text; a kept cell stays.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../../src/core/principal.js';
-import { HashEmbedder } from '../../src/embed/hash-embedder.js';
-import { createMemoryFacade, type ManagedMemoryFacade } from '../../src/service/index.js';
+import { expect } from 'vitest';
 import type { Db } from '../../src/store/db.js';
-import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../support/shared-database.js';
-import { createTestRuntime, TEST_DRIVERS, type TestRuntime } from '../support/test-runtime.js';
+import { TEST_DRIVERS } from '../support/test-runtime.js';
 import { waitFor } from '../support/wait-for.js';
-
-interface Core {
-  readonly db: Db;
-  readonly facade: ManagedMemoryFacade;
-  principal(tenant: string, agent: string): Promise<Principal>;
-}
+import { onEveryDatabase, type ExpiryCore } from './expiry-cores.js';
 
 const rows = async (db: Db, sql: string, id: string): Promise<number> => (await db.query<{ n: number }>(sql, [id])).rows[0]?.n ?? -1;
 
-async function expiryIsErasedBySweep(core: Core): Promise<void> {
+async function expiryIsErasedBySweep(core: ExpiryCore): Promise<void> {
   const tenant = `t-${randomUUID().slice(0, 8)}`;
   const author = await core.principal(tenant, 'author');
   const watcher = await core.principal(tenant, 'watcher');
@@ -50,37 +41,4 @@ async function expiryIsErasedBySweep(core: Core): Promise<void> {
   expect((await core.facade.sweepExpired()).cells).toBe(0);
 }
 
-describe.each(TEST_DRIVERS)('the expiry sweep on %s', (driver) => {
-  let rt: TestRuntime;
-  beforeAll(async () => {
-    rt = await createTestRuntime({ driver });
-  });
-  afterAll(async () => rt.close());
-
-  it('erases an expired cell and tells those who received it', async () => {
-    await expiryIsErasedBySweep({ db: rt.db, facade: rt.facade, principal: (tenant, agent) => rt.principal({ tenant, agent }) });
-  });
-});
-
-describe.skipIf(skipWithoutPostgres())('the expiry sweep on native PostgreSQL', () => {
-  let database: SharedDatabase;
-  let core: Core;
-  beforeAll(async () => {
-    database = await startSharedDatabase(64);
-    const db = await database.connect(4);
-    const facade = createMemoryFacade({ db, embedder: new HashEmbedder({ dimension: 64 }) });
-    core = {
-      db,
-      facade,
-      principal: async (tenant, agent) => facade.authenticate((await facade.keyAdmin.createKey({ tenant, agent, roles: ['writer', 'reader'] })).key),
-    };
-  });
-  afterAll(async () => {
-    await core?.facade.close();
-    await database?.close();
-  });
-
-  it('erases an expired cell and tells those who received it', async () => {
-    await expiryIsErasedBySweep(core);
-  });
-});
+onEveryDatabase('the expiry sweep', TEST_DRIVERS, 'erases an expired cell and tells those who received it', expiryIsErasedBySweep);

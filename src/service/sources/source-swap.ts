@@ -37,6 +37,8 @@ export async function swapIn(ctx: FacadeContext, tx: Queryable, ingestion: Inges
     sourceAgent: ingestion.created_by,
     content: chunk.content,
     embedding: vectorParamFromText(chunk.embedding),
+    // The source's expiry: its diffs' preview (the title) leaves every inbox read, and pushes stop, at that instant.
+    expiresAt: chunk.expires_at,
   })) satisfies Parameters<typeof ctx.gossip.emitSource>[3];
   return ctx.gossip.emitSource(tx, (removed.counts.chunks ?? 0) > 0 ? 'updated' : 'created', ingestion.source_id, changes, ingestion.title ?? ingestion.source_id, now);
 }
