@@ -75,7 +75,8 @@ export async function listFamily(facade: MemoryFacade, principal: Principal, arg
   const family = args.kind === 'memory' ? 'memories' : 'knowledge sources';
   const shown = items.length === 0 ? `Showed none of ${page.total} ${family}` : `Showed ${first + 1}–${first + items.length} of ${page.total} ${family}`;
   const rest = next === null ? 'That is the last page.' : `Pass page: ${next} (page_size ${page.page_size}) for the next.`;
-  const lines = items.map((item) => `- ${item.id}${item.title === null ? '' : ` — ${item.title}`} (${item.total_chars} characters, ${item.updated_at})`);
+  // A title as one JSON string: another agent's words stay data and cannot forge an entry or the page sentence.
+  const lines = items.map((item) => `- ${item.id}${item.title === null ? '' : ` — ${JSON.stringify(item.title)}`} (${item.total_chars} characters, ${item.updated_at})`);
   return { structured: { items, total: page.total, page: page.page, page_size: page.page_size, next_page: next }, links: [], text: [`${shown} (page ${page.page}). ${rest}`, ...lines].join('\n') };
 }
 

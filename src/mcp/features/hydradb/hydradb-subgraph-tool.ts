@@ -58,7 +58,8 @@ export const hydraSubgraphTool: HydraTool = defineHydraTool({
         : await facade.cellSubgraph(principal, item.node.node_id, walk);
     const members = graph.members.map((m) => ({ id: m.id, kind: m.kind, title: m.preview, depth: m.depth, discovered_relation: m.discovered_relation, discovered_via: m.discovered_via }));
     const structured = { start: graph.node_id, members, relations: graph.relations.map((r) => ({ ...r })), truncated: graph.truncated };
-    const lines = members.map((m) => `${'  '.repeat(m.depth)}- ${m.kind} ${m.id}${m.title === null ? '' : ` "${m.title}"`}${m.discovered_relation === null ? '' : ` (${m.discovered_relation})`}`);
+    // A member's title or text as one JSON string: another agent's words stay data and cannot forge a member.
+    const lines = members.map((m) => `${'  '.repeat(m.depth)}- ${m.kind} ${m.id}${m.title === null ? '' : ` ${JSON.stringify(m.title)}`}${m.discovered_relation === null ? '' : ` (${m.discovered_relation})`}`);
     const text = [`${members.length} members, ${structured.relations.length} relations${graph.truncated ? ' (truncated by max_sources)' : ''}:`, ...lines].join('\n');
     return { structured, links: [], text };
   },
