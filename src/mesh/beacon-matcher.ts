@@ -12,7 +12,7 @@
 import type { CellType } from '../core/cell-types.js';
 import { computeReach, type EnergyTable } from '../core/energy.js';
 import { ALL_PROJECTS } from '../core/principal.js';
-import { beaconCandidates, type BeaconCandidate } from '../store/beacon-repository.js';
+import { beaconCandidates, sourceChunkBeaconCandidates, type BeaconCandidate } from '../store/beacon-repository.js';
 import type { Queryable } from '../store/db.js';
 import type { VectorParam } from '../store/vector-param.js';
 
@@ -53,19 +53,41 @@ export class BeaconMatcher {
 
   /** Runs as one statement on the caller's connection (inside the store's transaction). */
   async match(tx: Queryable, cell: MatchableCell, now: Date): Promise<BeaconMatch[]> {
-    const maxBatch = this.options.maxBatch ?? DEFAULT_MAX_BEACON_BATCH;
-    const first = Math.min(maxBatch, this.options.initialBatch ?? 16);
-    const reach = computeReach(cell.cellType, cell.salience, this.options.reachFactor, this.options.energyTable);
+    const { reach, first, maxBatch } = this.scan(cell);
     const candidates: BeaconCandidate[] = await beaconCandidates(tx, cell.tenantId, cell.embedding, now, reach, first, maxBatch);
     return candidates
       .filter((b) => b.similarity >= b.threshold - reach && beaconAccepts(b, cell))
       .sort((a, b) => b.similarity - a.similarity)
       .map((b) => ({ beaconId: b.beacon_id, ownerAgent: b.owner_agent, similarity: b.similarity }));
   }
+
+  /**
+   * What each chunk cell of a source reaches, every chunk matched as `match` matches a cell, in one
+   * statement for the whole source (no round trip per chunk); `chunk` stands for every chunk of it:
+   * they share their type, salience, author, project and scene. In chunk order.
+   */
+  async matchSourceChunks(tx: Queryable, chunk: SourceChunkCell, now: Date): Promise<{ readonly nodeId: string; readonly match: BeaconMatch }[]> {
+    const { reach, first, maxBatch } = this.scan(chunk);
+    const candidates = await sourceChunkBeaconCandidates(tx, chunk, now, reach, first, maxBatch);
+    return candidates
+      .filter((b) => b.similarity >= b.threshold - reach && beaconAccepts(b, chunk))
+      .map((b) => ({ nodeId: b.node_id, match: { beaconId: b.beacon_id, ownerAgent: b.owner_agent, similarity: b.similarity } }));
+  }
+
+  private scan(cell: Pick<MatchableCell, 'cellType' | 'salience'>): { readonly reach: number; readonly first: number; readonly maxBatch: number } {
+    const maxBatch = this.options.maxBatch ?? DEFAULT_MAX_BEACON_BATCH;
+    const first = Math.min(maxBatch, this.options.initialBatch ?? 16);
+    return { reach: computeReach(cell.cellType, cell.salience, this.options.reachFactor, this.options.energyTable), first, maxBatch };
+  }
+}
+
+/** Every chunk cell of one source, as matching reads them (their embeddings are read where they are stored). */
+export interface SourceChunkCell extends Omit<MatchableCell, 'embedding'> {
+  readonly sourceId: string;
 }
 
 /** Whether the beacon takes the cell: its author's own only when asked for, its project, cell types and scene. */
-export function beaconAccepts(beacon: BeaconCandidate, cell: MatchableCell): boolean {
+export function beaconAccepts(beacon: BeaconCandidate, cell: Omit<MatchableCell, 'embedding'>): boolean {
   if (beacon.owner_agent === cell.sourceAgent && !beacon.include_own) return false;
   if (beacon.project !== null ? beacon.project !== cell.project : !watchesProject(beacon.owner_projects, cell.project)) return false;
   if (beacon.cell_types !== null && !beacon.cell_types.includes(cell.cellType)) return false;

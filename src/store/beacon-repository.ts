@@ -1,6 +1,7 @@
 /** SQL for beacons (standing interests). Every statement is scoped by tenant_id. */
 import type { CellType } from '../core/cell-types.js';
 import type { Beacon } from '../core/entities.js';
+import { liveRow } from './cell-conditions.js';
 import type { Queryable } from './db.js';
 import { SqlConditions } from './sql/conditions.js';
 import { keysetPage, type KeysetPosition } from './sql/keyset-page.js';
@@ -142,6 +143,28 @@ export async function beaconCandidates(
     firstChunk,
     cap,
   ]);
+  return result.rows;
+}
+
+/**
+ * The candidates of every live chunk cell of a source, in chunk order, in one statement (a source
+ * is told as one document, docs/sources.md): each row is beaconCandidates' for one chunk's
+ * embedding, naming the chunk. Run inside the swap, after the chunk cells were inserted.
+ */
+export async function sourceChunkBeaconCandidates(
+  q: Queryable,
+  source: { readonly tenantId: string; readonly project: string; readonly sourceId: string },
+  now: Date,
+  reach: number,
+  firstChunk: number,
+  cap: number,
+): Promise<(BeaconCandidate & { readonly node_id: string })[]> {
+  const result = await q.query<BeaconCandidate & { node_id: string }>(
+    `SELECT c.node_id::text AS node_id, b.* FROM cells c CROSS JOIN LATERAL hyphae_beacon_candidates($1, c.embedding, $4, $5, $6, $7) b
+     WHERE c.tenant_id = $1 AND c.project = $2 AND c.source_id = $3 AND ${liveRow('c')} AND EXISTS (SELECT 1 FROM beacons WHERE tenant_id = $1)
+     ORDER BY c.chunk_index`,
+    [source.tenantId, source.project, source.sourceId, now.toISOString(), reach, firstChunk, cap],
+  );
   return result.rows;
 }
 

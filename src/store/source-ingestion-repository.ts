@@ -73,16 +73,18 @@ export async function saveDraftEmbeddings(
   now: Date,
   leaseUntil: Date,
 ): Promise<boolean> {
+  // The ingestion row is locked first; chunks_done grows by the drafts this call saved (no recount of the drafts per batch).
   const result = await q.query<{ kept: boolean }>(
-    `WITH owned AS (
-       UPDATE source_ingestions SET lease_expires_at = $4, updated_at = $3,
-         chunks_done = (SELECT count(*) FROM source_chunk_drafts WHERE ingestion_id = $1 AND embedding IS NOT NULL) + $6
-       WHERE ingestion_id = $1 AND lease_owner = $2 AND state = 'indexing' RETURNING 1),
+    `WITH held AS (
+       SELECT ingestion_id FROM source_ingestions WHERE ingestion_id = $1 AND lease_owner = $2 AND state = 'indexing' FOR UPDATE),
      saved AS (
-       UPDATE source_chunk_drafts d SET embedding = r.v::vector FROM jsonb_to_recordset($5::jsonb) AS r(i int, v text)
-       WHERE d.ingestion_id = $1 AND d.chunk_index = r.i AND d.embedding IS NULL AND EXISTS (SELECT 1 FROM owned) RETURNING 1)
+       UPDATE source_chunk_drafts d SET embedding = ($6::text[])[array_position($5::int[], d.chunk_index)]::vector
+       WHERE d.ingestion_id = $1 AND d.chunk_index = ANY($5::int[]) AND d.embedding IS NULL AND EXISTS (SELECT 1 FROM held) RETURNING 1),
+     owned AS (
+       UPDATE source_ingestions SET lease_expires_at = $4, updated_at = $3, chunks_done = chunks_done + (SELECT count(*) FROM saved)
+       WHERE ingestion_id IN (SELECT ingestion_id FROM held) RETURNING 1)
      SELECT EXISTS (SELECT 1 FROM owned) AS kept`,
-    [ingestionId, owner, now.toISOString(), leaseUntil.toISOString(), JSON.stringify(embedded.map((e) => ({ i: e.index, v: e.embedding }))), embedded.length],
+    [ingestionId, owner, now.toISOString(), leaseUntil.toISOString(), embedded.map((e) => e.index), embedded.map((e) => e.embedding)],
   );
   return result.rows[0]?.kept === true;
 }

@@ -216,13 +216,10 @@ export async function lockIngestion(tx: Queryable, ingestionId: string, owner: s
   return result.rows[0] ?? null;
 }
 
-export interface InsertedChunk {
-  readonly node_id: string;
-  readonly chunk_index: number;
-  readonly content: string;
-  readonly embedding: string;
-  /** The source's expiry (RFC 3339), which its chunks and their diffs carry. */
-  readonly expires_at: string | null;
+/** What the swap inserted: its chunk cells, and the expiry (RFC 3339) they carry — the source's, which their diffs carry too. */
+export interface InsertedChunks {
+  readonly chunks: number;
+  readonly expiresAt: string | null;
 }
 
 /** Chunk cells are Context cells of salience 0.5 (docs/sources.md); their author and trust are the ingestion's. */
@@ -230,12 +227,13 @@ export const CHUNK_CELL_TYPE = 'Context';
 export const CHUNK_SALIENCE = 0.5;
 
 /**
- * Turns the ingestion's drafts into chunk cells with their lexical terms, makes the ingestion the
- * served version of its source and drops the ingestion (its drafts with it). Run inside the swap
- * transaction, after the old chunks were erased.
+ * Turns the ingestion's drafts into chunk cells with their lexical terms — one statement for every
+ * chunk, nothing of them sent back — makes the ingestion the served version of its source and drops
+ * the ingestion (its drafts with it). Run inside the swap transaction, after the old chunks were
+ * erased; returns how many chunk cells it inserted and their expiry.
  */
-export async function insertChunksAndServe(tx: Queryable, ingestion: IngestionRow, now: Date): Promise<InsertedChunk[]> {
-  const inserted = await tx.query<InsertedChunk>(
+export async function insertChunksAndServe(tx: Queryable, ingestion: IngestionRow, now: Date): Promise<InsertedChunks> {
+  const inserted = await tx.query<{ n: number; expires_at: string | null }>(
     `WITH added AS (
        INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, source_agent, metadata, layer, embedding,
          reinforced_at, created_at, updated_at, valid_from, trust, source_id, chunk_index, char_start, char_end, expires_at)
@@ -244,15 +242,16 @@ export async function insertChunksAndServe(tx: Queryable, ingestion: IngestionRo
        FROM source_chunk_drafts d JOIN source_ingestions i USING (ingestion_id)
        WHERE d.ingestion_id = $1
        ORDER BY d.chunk_index
-       RETURNING node_id, chunk_index, content, embedding, expires_at),
+       RETURNING node_id, chunk_index, content, expires_at),
      terms AS (
        INSERT INTO cell_tenant_terms (node_id, terms)
        SELECT a.node_id, ${cellTermsOf('$3::text', 'a.content', 'd.identifiers')}
        FROM added a JOIN source_chunk_drafts d ON d.ingestion_id = $1 AND d.chunk_index = a.chunk_index)
-     SELECT node_id::text AS node_id, chunk_index, content, embedding::text AS embedding, ${isoText('expires_at')} AS expires_at
-     FROM added ORDER BY chunk_index`,
+     SELECT count(*)::int AS n, ${isoText('max(expires_at)')} AS expires_at FROM added`,
     [ingestion.ingestion_id, now.toISOString(), tenantTermPrefix(ingestion.tenant_id)],
   );
+  const chunks = Number(inserted.rows[0]?.n ?? 0);
+  const expiresAt = inserted.rows[0]?.expires_at ?? null;
   await tx.query(
     `INSERT INTO sources (tenant_id, project, source_id, kind, format, title, metadata, observation_date, body, total_chars, total_bytes,
        chunk_count, created_by, created_at, updated_at, expires_at)
@@ -262,9 +261,9 @@ export async function insertChunksAndServe(tx: Queryable, ingestion: IngestionRo
        metadata = EXCLUDED.metadata, observation_date = EXCLUDED.observation_date, body = EXCLUDED.body, total_chars = EXCLUDED.total_chars,
        total_bytes = EXCLUDED.total_bytes, chunk_count = EXCLUDED.chunk_count, created_by = EXCLUDED.created_by, updated_at = EXCLUDED.updated_at,
        expires_at = EXCLUDED.expires_at`,
-    [ingestion.ingestion_id, inserted.rows.length, now.toISOString()],
+    [ingestion.ingestion_id, chunks, now.toISOString()],
   );
   await tx.query('DELETE FROM source_ingestions WHERE ingestion_id = $1', [ingestion.ingestion_id]);
-  return inserted.rows;
+  return { chunks, expiresAt };
 }
 

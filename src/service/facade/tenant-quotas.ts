@@ -61,6 +61,12 @@ export class TenantQuotas {
     this.cells.set(tenantId, { count: count + 1, trustedBelow, countedAt: this.now() });
   }
 
+  /** `count` cells were inserted after an exact count admitted them all (a source's chunks): the estimate grows by them, with no count per cell. */
+  inserted(tenantId: string, count: number): void {
+    const known = this.cells.get(tenantId);
+    if (known !== undefined) known.count += count;
+  }
+
   /** Admits one more open session for the agent, or throws CONFLICT (quota open_sessions_per_agent). */
   async admitSession(tx: Queryable, tenantId: string, agent: string): Promise<void> {
     const limit = this.limits.maxOpenSessionsPerAgent;

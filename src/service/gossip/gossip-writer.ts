@@ -4,7 +4,7 @@
  * After commit the facade tells the optional OutboxSignal, so a relay can publish at once.
  */
 import type { DiffOp } from '../../core/cell-types.js';
-import { BeaconMatcher, beaconAccepts, type BeaconMatch, type BeaconMatcherOptions } from '../../mesh/beacon-matcher.js';
+import { BeaconMatcher, beaconAccepts, type BeaconMatch, type BeaconMatcherOptions, type SourceChunkCell } from '../../mesh/beacon-matcher.js';
 import { writeDiffs, type ChangedCell, type DiffWriterOptions, type WrittenDiff } from '../../mesh/diff-writer.js';
 import { beaconsThatReceived } from '../../store/beacon-repository.js';
 import type { CellRow } from '../../store/cell-row.js';
@@ -36,6 +36,11 @@ export function cellChange(row: CellRow, embedding: VectorParam): GossipChange {
     embedding,
     expiresAt: row.expires_at,
   };
+}
+
+/** A source's chunk cells as one change: what they share, and the source's title (the preview its diffs carry). */
+export interface SourceChange extends SourceChunkCell, Omit<ChangedCell, 'nodeId' | 'content' | 'sourceId'> {
+  readonly title: string;
 }
 
 export interface GossipWriterOptions extends BeaconMatcherOptions {
@@ -72,23 +77,22 @@ export class GossipWriter {
 
   /**
    * A source's chunks, told as one document (docs/sources.md): each recipient gets one diff, about
-   * the chunk that matched its beacons best, with `preview` (the source's title) instead of that
-   * chunk's text, naming the source — not one diff per matching chunk.
+   * the chunk that matched its beacons best, with the source's title as its preview instead of that
+   * chunk's text, naming the source — not one diff per matching chunk. The chunks are matched in one
+   * statement where they are stored (run after they were inserted, in the same transaction).
    */
-  async emitSource(tx: Queryable, op: DiffOp, sourceId: string, chunks: readonly GossipChange[], preview: string, now: Date): Promise<WrittenDiff[]> {
-    const first = chunks[0];
-    if (first === undefined || !(await this.presence.mayHaveBeacons(tx, first.tenantId))) return [];
-    const best = new Map<string, { readonly chunk: GossipChange; readonly match: BeaconMatch }>();
-    for (const chunk of chunks) {
-      for (const match of await this.matcher.match(tx, chunk, now)) {
-        const held = best.get(match.ownerAgent);
-        if (held === undefined || match.similarity > held.match.similarity) best.set(match.ownerAgent, { chunk, match });
-      }
+  async emitSource(tx: Queryable, op: DiffOp, source: SourceChange, now: Date): Promise<WrittenDiff[]> {
+    if (!(await this.presence.mayHaveBeacons(tx, source.tenantId))) return [];
+    const best = new Map<string, { readonly nodeId: string; readonly match: BeaconMatch }>();
+    for (const hit of await this.matcher.matchSourceChunks(tx, source, now)) {
+      const held = best.get(hit.match.ownerAgent);
+      if (held === undefined || hit.match.similarity > held.match.similarity) best.set(hit.match.ownerAgent, hit);
     }
-    const byChunk = new Map<GossipChange, BeaconMatch[]>();
-    for (const { chunk, match } of best.values()) byChunk.set(chunk, [...(byChunk.get(chunk) ?? []), match]);
+    const byChunk = new Map<string, BeaconMatch[]>();
+    for (const { nodeId, match } of best.values()) byChunk.set(nodeId, [...(byChunk.get(nodeId) ?? []), match]);
+    const { title, ...cell } = source;
     const written: WrittenDiff[] = [];
-    for (const [chunk, matches] of byChunk) written.push(...(await writeDiffs(tx, op, { ...chunk, content: preview, sourceId }, matches, null, this.writerOptions())));
+    for (const [nodeId, matches] of byChunk) written.push(...(await writeDiffs(tx, op, { ...cell, nodeId, content: title }, matches, null, this.writerOptions())));
     return written;
   }
 

@@ -4,7 +4,6 @@ import type { WrittenDiff } from '../../mesh/diff-writer.js';
 import type { Queryable } from '../../store/db.js';
 import { eraseCellSet, nextCellBatch } from '../../store/erasure-repository.js';
 import { CHUNK_CELL_TYPE, CHUNK_SALIENCE, findIngestion, findSource, insertChunksAndServe, type IngestionRow, type SourceKey } from '../../store/source-repository.js';
-import { vectorParamFromText } from '../../store/vector-param.js';
 import type { FacadeContext } from '../facade/facade-context.js';
 import { admitChunkCells } from './source-admission.js';
 
@@ -25,20 +24,19 @@ export async function swapIn(ctx: FacadeContext, tx: Queryable, ingestion: Inges
   // The old version's chunks go as an erasure's do (every copy), their diffs with them: the new version's diffs tell of the change.
   const removed = await eraseCellSet(tx, key.tenantId, await nextCellBatch(tx, key.tenantId, { project: key.project, sourceId: key.sourceId }, Number.MAX_SAFE_INTEGER), 'delete', now);
   await admitChunkCells(tx, ingestion.tenant_id, ingestion.chunks_total, ctx.config.maxCellsPerTenant);
-  for (let i = 0; i < ingestion.chunks_total; i += 1) await ctx.quotas.admitCell(tx, ingestion.tenant_id);
   const inserted = await insertChunksAndServe(tx, ingestion, now);
-  const changes = inserted.map((chunk) => ({
+  ctx.quotas.inserted(ingestion.tenant_id, inserted.chunks);
+  const change = {
     tenantId: ingestion.tenant_id,
-    nodeId: chunk.node_id,
     project: ingestion.project,
+    sourceId: ingestion.source_id,
     cellType: CHUNK_CELL_TYPE,
     salience: CHUNK_SALIENCE,
     sceneId: null,
     sourceAgent: ingestion.created_by,
-    content: chunk.content,
-    embedding: vectorParamFromText(chunk.embedding),
+    title: ingestion.title ?? ingestion.source_id,
     // The source's expiry: its diffs' preview (the title) leaves every inbox read, and pushes stop, at that instant.
-    expiresAt: chunk.expires_at,
-  })) satisfies Parameters<typeof ctx.gossip.emitSource>[3];
-  return ctx.gossip.emitSource(tx, (removed.counts.chunks ?? 0) > 0 ? 'updated' : 'created', ingestion.source_id, changes, ingestion.title ?? ingestion.source_id, now);
+    expiresAt: inserted.expiresAt,
+  } satisfies Parameters<typeof ctx.gossip.emitSource>[2];
+  return ctx.gossip.emitSource(tx, (removed.counts.chunks ?? 0) > 0 ? 'updated' : 'created', change, now);
 }
