@@ -16,10 +16,9 @@ import { defaultMiniLmModelDir } from '../../src/embed/minilm-model-files.js';
 import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from '../../src/service/index.js';
 import type { Db } from '../../src/store/db.js';
 import { freshTenant } from '../support/facade-expectations.js';
-import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../support/shared-database.js';
 import { handbook } from '../support/source-fixtures.js';
-import { createTestDb } from '../support/test-db.js';
 import { waitFor } from '../support/wait-for.js';
+import { onPgliteAndPostgres, type SuiteDatabase } from './pglite-and-postgres.js';
 
 const tokenizer = new Tokenizer(JSON.parse(readFileSync(`${defaultMiniLmModelDir()}/tokenizer.json`, 'utf8')) as object, {});
 const windowTokens = (text: string): number => tokenizer.encode(text, { add_special_tokens: true }).ids.length;
@@ -44,7 +43,7 @@ const slowHash = (): Embedder => {
   return { modelId: inner.modelId, dimension: inner.dimension, close: () => inner.close(), embed: async (texts) => (await new Promise((resolve) => setTimeout(resolve, 5)), inner.embed(texts)) };
 };
 
-function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<void> }>, skip = false): void {
+function suite(name: string, open: () => Promise<SuiteDatabase>, skip = false): void {
   describe.skipIf(skip)(`source chunk cells [${name}]`, () => {
     let db: Db;
     let close: () => Promise<void>;
@@ -129,18 +128,4 @@ function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<
   });
 }
 
-suite('pglite', async () => {
-  const db = await createTestDb();
-  return { db, close: () => db.close() };
-});
-
-let shared: SharedDatabase | undefined;
-suite(
-  'postgres',
-  async () => {
-    shared = await startSharedDatabase(512);
-    const db = await shared.connect(8);
-    return { db, close: async () => shared?.close() };
-  },
-  skipWithoutPostgres(),
-);
+onPgliteAndPostgres(suite);

@@ -13,13 +13,12 @@ import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } f
 import type { Db } from '../../src/store/db.js';
 import { dueIngestions } from '../../src/store/source-ingestion-repository.js';
 import { insertIngestion } from '../../src/store/source-repository.js';
-import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../support/shared-database.js';
 import { waitFor } from '../support/wait-for.js';
 import { GatedEmbedder, handbook } from '../support/source-fixtures.js';
-import { createTestDb } from '../support/test-db.js';
 import { expectCode, freshTenant } from '../support/facade-expectations.js';
+import { onPgliteAndPostgres, type SuiteDatabase } from './pglite-and-postgres.js';
 
-function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<void> }>, skip = false): void {
+function suite(name: string, open: () => Promise<SuiteDatabase>, skip = false): void {
   describe.skipIf(skip)(`source limits [${name}]`, () => {
     let db: Db;
     let close: () => Promise<void>;
@@ -178,18 +177,4 @@ function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<
   });
 }
 
-suite('pglite', async () => {
-  const db = await createTestDb();
-  return { db, close: () => db.close() };
-});
-
-let shared: SharedDatabase | undefined;
-suite(
-  'postgres',
-  async () => {
-    shared = await startSharedDatabase(512);
-    const db = await shared.connect(8);
-    return { db, close: async () => shared?.close() };
-  },
-  skipWithoutPostgres(),
-);
+onPgliteAndPostgres(suite);

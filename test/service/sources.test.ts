@@ -9,11 +9,10 @@ import type { Principal } from '../../src/core/principal.js';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { createMemoryFacade, type ManagedMemoryFacade, type MemoryFacadeDeps } from '../../src/service/index.js';
 import type { Db } from '../../src/store/db.js';
-import { skipWithoutPostgres, startSharedDatabase, type SharedDatabase } from '../support/shared-database.js';
 import { waitFor } from '../support/wait-for.js';
 import { GatedEmbedder, handbook } from '../support/source-fixtures.js';
-import { createTestDb } from '../support/test-db.js';
 import { expectCode, freshTenant } from '../support/facade-expectations.js';
+import { onPgliteAndPostgres, type SuiteDatabase } from './pglite-and-postgres.js';
 
 interface Harness {
   readonly db: Db;
@@ -21,7 +20,7 @@ interface Harness {
   principal(facade: ManagedMemoryFacade, tenant: string, agent: string, roles?: ('reader' | 'writer' | 'admin')[], projects?: string[]): Promise<Principal>;
 }
 
-function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<void> }>, skip = false): void {
+function suite(name: string, open: () => Promise<SuiteDatabase>, skip = false): void {
   describe.skipIf(skip)(`sources through the facade [${name}]`, () => {
     let db: Db;
     let close: () => Promise<void>;
@@ -325,19 +324,5 @@ function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<
   });
 }
 
-suite('pglite', async () => {
-  const db = await createTestDb();
-  return { db, close: () => db.close() };
-});
-
-let shared: SharedDatabase | undefined;
-suite(
-  'postgres',
-  async () => {
-    shared = await startSharedDatabase(512);
-    const db = await shared.connect(8);
-    return { db, close: async () => shared?.close() };
-  },
-  skipWithoutPostgres(),
-);
+onPgliteAndPostgres(suite);
 
