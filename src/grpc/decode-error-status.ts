@@ -1,6 +1,7 @@
 /**
  * A request whose message does not decode is bad input, but Connect-RPC reports a protobuf decode
- * failure as INTERNAL ("parse binary: …", from a serializer it shares with clients) and a JSON one
+ * failure as INTERNAL ("parse binary: …", from a serializer it shares with clients), a compressed
+ * message it cannot decompress as INTERNAL too, and a JSON one
  * as INVALID_ARGUMENT without the Hyphae detail. This wrapper rewrites either status, after the
  * handler has written it, into INVALID_ARGUMENT with the Hyphae detail, wherever the protocol puts
  * it: the gRPC trailers, the gRPC-Web trailer frame, the Connect end-of-stream message, or the
@@ -23,6 +24,8 @@ import { contentTypeRegExp as grpcWebContentType, trailerFlag, trailerParse, tra
 import { InvalidArgumentError } from '../core/errors.js';
 import { hyphaeConnectError } from './grpc-errors.js';
 
+// Connect's envelope reader: a compressed message with no encoding named, or one that does not decompress (INTERNAL or INVALID_ARGUMENT by protocol).
+const COMPRESSION_FAILURE = /^(received compressed envelope, but do not know how to decompress|decompression failed)$/;
 // protobuf-es's fromJson: "cannot decode message X from JSON: …" or "cannot decode field X.y from JSON: …".
 const JSON_DECODE_FAILURE = /^cannot decode (message|field) \S+ from JSON/;
 
@@ -31,6 +34,7 @@ function replacementFor(error: ConnectError | undefined): ConnectError | undefin
   if (error === undefined) return undefined;
   let issue: string;
   if (error.code === Code.Internal && error.rawMessage.startsWith('parse binary')) issue = 'not a valid protobuf encoding';
+  else if ((error.code === Code.Internal || error.code === Code.InvalidArgument) && COMPRESSION_FAILURE.test(error.rawMessage)) issue = error.rawMessage;
   else if (error.code === Code.InvalidArgument && JSON_DECODE_FAILURE.test(error.rawMessage)) issue = error.rawMessage;
   else return undefined;
   return hyphaeConnectError(new InvalidArgumentError('the request message cannot be decoded', [{ path: '(message)', message: issue }]));

@@ -78,16 +78,19 @@ describe('a request message that does not decode', () => {
     await embedder?.close();
   });
 
-  function post(method: string, contentType: string, body: Buffer): Promise<RawAnswer> {
+  function post(method: string, contentType: string, body: Buffer, extra: Record<string, string> = {}): Promise<RawAnswer> {
     return new Promise((resolve, reject) => {
       const session = connect(`http://${server.grpc.address}`);
       session.on('error', reject);
-      const headers = { ':method': 'POST', ':path': `/hyphae.v1.MemoryService/${method}`, 'content-type': contentType, 'x-hyphae-key': key };
+      const headers = { ':method': 'POST', ':path': `/hyphae.v1.MemoryService/${method}`, 'content-type': contentType, 'x-hyphae-key': key, ...extra };
       const request = session.request(contentType.startsWith('application/grpc-web') ? headers : { ...headers, 'connect-protocol-version': '1' });
       const answer = { status: 0, headers: new Headers() };
       request.on('response', (fields) => {
         answer.status = Number(fields[':status']);
         for (const [name, value] of Object.entries(fields)) if (!name.startsWith(':') && value !== undefined) answer.headers.set(name, String(value));
+      });
+      request.on('trailers', (fields) => {
+        for (const [name, value] of Object.entries(fields)) if (value !== undefined) answer.headers.set(name, String(value));
       });
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -108,8 +111,8 @@ describe('a request message that does not decode', () => {
     return error;
   }
 
-  async function grpcWebError(method: string, contentType: string, body: Buffer): Promise<ConnectError | undefined> {
-    const answer = await post(method, contentType, envelope(0, body));
+  async function grpcWebError(method: string, contentType: string, body: Buffer, envelopeFlags = 0, extra: Record<string, string> = {}): Promise<ConnectError | undefined> {
+    const answer = await post(method, contentType, envelope(envelopeFlags, body), extra);
     expect(answer.status).toBe(200);
     const { flags, data } = soleEnvelope(answer.body);
     expect(flags).toBe(trailerFlag);
@@ -142,6 +145,20 @@ describe('a request message that does not decode', () => {
     expectHyphaeInvalidArgument(await grpcWebError('Store', 'application/grpc-web+proto', UNDECODABLE_STORE), /not a valid protobuf encoding/);
     expectHyphaeInvalidArgument(await grpcWebError('WatchDiffs', 'application/grpc-web+proto', UNDECODABLE_WATCH), /not a valid protobuf encoding/);
     expectHyphaeInvalidArgument(await grpcWebError('Store', 'application/grpc-web+json', Buffer.from('{"content": 5}')), /expected string/);
+    expect(server.faults).toEqual([]);
+  });
+
+  it('a compressed message with no encoding named, or one that does not decompress: INVALID_ARGUMENT, not INTERNAL', async () => {
+    const store = Buffer.from(JSON.stringify({ content: 'never read', cellType: 'Fact' }));
+    expectHyphaeInvalidArgument(await grpcWebError('Store', 'application/grpc-web+json', store, 1), /compressed envelope/);
+    expectHyphaeInvalidArgument(await grpcWebError('Store', 'application/grpc-web+json', store, 1, { 'grpc-encoding': 'br' }), /decompression failed/);
+    // Native gRPC: the status in the HTTP/2 trailers.
+    for (const extra of [{}, { 'grpc-encoding': 'br' }] as Record<string, string>[]) {
+      const answer = await post('Store', 'application/grpc+json', envelope(1, store), extra);
+      const error = findTrailerError(answer.headers);
+      answer.headers.forEach((value, name) => error?.metadata.set(name, value));
+      expectHyphaeInvalidArgument(error, /compressed envelope|decompression failed/);
+    }
     expect(server.faults).toEqual([]);
   });
 
