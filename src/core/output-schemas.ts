@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { DIFF_OPS, ROLES } from './cell-types.js';
 import { cellTypeSchema, layerSchema, uuidSchema } from './schemas.js';
 import { relationSchema } from './relation-schemas.js';
+import { erasureReceiptSchema } from './erasure-schemas.js';
 
 const timestampSchema = z.iso.datetime({ offset: true }).describe('RFC 3339 timestamp');
 const nextCursorSchema = z.string().nullable().describe('Cursor of the next page; null on the last page');
@@ -162,6 +163,7 @@ export const purgedProjectSchema = z
     sessions: z.int().min(0),
     beacons: z.int().min(0).describe('Beacons that watched only this project'),
     diffs: z.int().min(0).describe('Diffs about the project removed from inboxes'),
+    receipt: erasureReceiptSchema.describe('The erasure’s receipt, every kind of copy counted (docs/forgetting.md)'),
   })
   .describe('What the purge erased');
 export const corroborationSchema = z

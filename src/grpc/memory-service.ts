@@ -23,6 +23,7 @@ import {
   validityInputSchema,
   type ValidityInput,
 } from '../core/schemas.js';
+import { deleteCellOptionsSchema } from '../core/erasure-schemas.js';
 import { parseInput } from '../service/index.js';
 import type { MemoryFacade } from '../service/memory-facade.js';
 import { principalOf } from './call-context.js';
@@ -69,6 +70,7 @@ import { fieldsOf, messageOf } from './message-mapping.js';
 import { relationRpcs } from './relation-rpcs.js';
 import { sourceRpcs } from './source-rpcs.js';
 import { feedbackRpcs } from './feedback-rpcs.js';
+import { erasureRpcs } from './erasure-rpcs.js';
 import { watchDiffs, type WatchDiffsOptions } from './watch-diffs.js';
 
 /** gRPC reads may ask for superseded versions or a past instant, as REST's do. */
@@ -106,8 +108,8 @@ export function memoryService(facade: MemoryServiceFacade, options: WatchDiffsOp
       return messageOf(ListCellsResponseSchema, { cells: page.items, next_cursor: page.next_cursor });
     },
     async deleteCell(request, context) {
-      await facade.deleteCell(principalOf(context), request.nodeId);
-      return messageOf(DeleteCellResponseSchema, {});
+      const options = parseInput(deleteCellOptionsSchema, request.includeHistory === undefined ? {} : { include_history: request.includeHistory });
+      return messageOf(DeleteCellResponseSchema, { receipt: await facade.deleteCell(principalOf(context), request.nodeId, options) });
     },
     async forgetCells(request, context) {
       const input = parseInput(forgetCellsInputSchema, fieldsOf(ForgetCellsRequestSchema, request));
@@ -178,5 +180,6 @@ export function memoryService(facade: MemoryServiceFacade, options: WatchDiffsOp
     ...sourceRpcs(facade),
     ...relationRpcs(facade),
     ...feedbackRpcs(facade),
+    ...erasureRpcs(facade),
   };
 }

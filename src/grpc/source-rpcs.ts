@@ -42,8 +42,8 @@ export function sourceRpcs(facade: MemoryServiceFacade): SourceRpcs {
       return messageOf(GetSourceStatusResponseSchema, { status: await facade.sourceStatus(principalOf(context), parseInput(sourceRefInputSchema, fieldsOf(GetSourceStatusRequestSchema, request))) });
     },
     async deleteSource(request, context) {
-      await facade.deleteSource(principalOf(context), parseInput(sourceRefInputSchema, fieldsOf(DeleteSourceRequestSchema, request)));
-      return messageOf(DeleteSourceResponseSchema, {});
+      const receipt = await facade.deleteSource(principalOf(context), parseInput(sourceRefInputSchema, fieldsOf(DeleteSourceRequestSchema, request)));
+      return messageOf(DeleteSourceResponseSchema, { receipt });
     },
   };
 }

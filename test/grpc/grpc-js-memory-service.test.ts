@@ -118,7 +118,8 @@ describe('MemoryService over @grpc/grpc-js', () => {
     const extra = await client.unary<{ node: Node }>('Store', { content: 'a note from a file', cell_type: 'Fact', source_ref: { kind: 'file', locator: 'notes.md' } }, keys.writer);
     expect(await client.unary('ForgetCells', { source_ref: 'notes.md' }, keys.writer)).toEqual({ deleted: 1 });
     expect((await failure(client.unary('GetCell', { node_id: extra.node.node_id }, keys.writer))).code).toBe(grpc.status.NOT_FOUND);
-    expect(await client.unary('DeleteCell', { node_id: consolidated.node.node_id }, keys.writer)).toEqual({});
+    const erased = await client.unary<{ receipt: { actor_agent: string; counts: Record<string, number> } }>('DeleteCell', { node_id: consolidated.node.node_id }, keys.writer);
+    expect(erased.receipt).toMatchObject({ actor_agent: 'writer', counts: { copies: 1 } });
     expect(await client.unary('DeleteBeacon', { beacon_id: beacon.beacon.beacon_id }, keys.reader)).toEqual({});
 
     const minted = await client.unary<{ info: { key_id: string; agent: string; roles: string[]; projects: string[] }; key: string }>(

@@ -27,6 +27,7 @@ interface Purged {
   sessions?: number;
   beacons?: number;
   diffs?: number;
+  receipt?: { selector?: unknown; counts?: Record<string, number> };
 }
 
 const STATEMENT = 'User sessions are stored in PostgreSQL.';
@@ -98,7 +99,8 @@ describe('reinforcement and PurgeProject over @grpc/grpc-js (minilm)', () => {
     expect((await client.unary<{ cells: Node[] }>('ListCells', { project: 'doomed' }, keys.author)).cells).toHaveLength(2);
 
     const purged = await client.unary<Purged>('PurgeProject', { project: 'doomed' }, keys.admin);
-    expect(purged).toEqual({ project: 'doomed', cells: 2, scenes: 2, sessions: 2, beacons: 1, diffs });
+    expect(purged).toMatchObject({ project: 'doomed', cells: 2, scenes: 2, sessions: 2, beacons: 1, diffs });
+    expect(purged.receipt).toMatchObject({ selector: { fields: { kind: { stringValue: 'project' }, project: { stringValue: 'doomed' } } } });
     expect((await client.unary<{ cells?: Node[] }>('ListCells', { project: 'doomed' }, keys.author)).cells ?? []).toEqual([]);
     expect((await client.unary<{ beacons?: unknown[] }>('ListBeacons', {}, keys.watcher)).beacons ?? []).toEqual([]);
 

@@ -531,7 +531,7 @@ describe('admin keys', () => {
     expect(errorCode(denied)).toBe('FORBIDDEN');
     const purged = await call('DELETE', '/v1/admin/projects?project=purge-me', '/v1/admin/projects', { key: acmeAdmin.key });
     expect(purged.statusCode).toBe(200);
-    expect(purged.json()).toEqual({ project: 'purge-me', cells: 1, scenes: 1, sessions: 1, beacons: 0, diffs: 0 });
+    expect(purged.json()).toEqual({ project: 'purge-me', cells: 1, scenes: 1, sessions: 1, beacons: 0, diffs: 0, receipt: expect.objectContaining({ selector: { kind: 'project', project: 'purge-me' } }) });
     expect((await call('GET', `/v1/cells/${mine.node_id}`, '/v1/cells/{id}')).statusCode).toBe(404);
     expect((await call('GET', `/v1/cells/${theirs.node_id}`, '/v1/cells/{id}', { key: mallory.key })).statusCode).toBe(200);
     expect((await call('DELETE', '/v1/admin/projects', '/v1/admin/projects', { key: acmeAdmin.key })).statusCode).toBe(400);

@@ -46,7 +46,9 @@ describe.each(TEST_DRIVERS)('purging a project on %s', (driver) => {
     const doomedDiffs = diffsBefore.filter((d) => d.project === 'doomed').length;
     expect(doomedDiffs).toBeGreaterThan(0);
 
-    expect(await rt.facade.purgeProject(admin, { project: 'doomed' })).toEqual({ project: 'doomed', cells: 3, scenes: 2, sessions: 2, beacons: 1, diffs: doomedDiffs });
+    const purged = await rt.facade.purgeProject(admin, { project: 'doomed' });
+    expect(purged).toEqual({ project: 'doomed', cells: 3, scenes: 2, sessions: 2, beacons: 1, diffs: doomedDiffs, receipt: expect.objectContaining({ selector: { kind: 'project', project: 'doomed' } }) });
+    expect(purged.receipt.counts).toMatchObject({ scenes: 2, sessions: 2, beacons: 1, diffs: doomedDiffs });
     expect(await count(`cells WHERE tenant_id = $1 AND project = 'doomed'`, [tenant])).toBe(0);
     expect(await count(`scenes WHERE tenant_id = $1 AND project = 'doomed'`, [tenant])).toBe(0);
     expect((await rt.facade.listCells(author, { limit: 50 })).items.map((c) => c.node_id)).toEqual([kept]);
@@ -56,7 +58,7 @@ describe.each(TEST_DRIVERS)('purging a project on %s', (driver) => {
     expect(diffsAfter.map((d) => [d.op, d.project])).toEqual(diffsBefore.filter((d) => d.project !== 'doomed').map((d) => [d.op, d.project]));
     // The author's sessions in the project are gone, its open session in the kept project is not.
     expect((await rt.facade.store(author, { content: 'payment retries are back', cell_type: 'Fact', salience: 0.5 })).project).toBe('kept');
-    expect(await rt.facade.purgeProject(admin, { project: 'doomed' })).toEqual({ project: 'doomed', cells: 0, scenes: 0, sessions: 0, beacons: 0, diffs: 0 });
+    expect(await rt.facade.purgeProject(admin, { project: 'doomed' })).toEqual({ project: 'doomed', cells: 0, scenes: 0, sessions: 0, beacons: 0, diffs: 0, receipt: expect.objectContaining({ counts: {} }) });
   });
 
   it("never touches another tenant's project of the same name", async () => {

@@ -91,9 +91,10 @@ export function cellWriteOperations(ctx: FacadeContext): CellWriteOperations {
     async purgeProject(principal, raw): Promise<PurgedProject> {
       const { project } = parseInput(purgeProjectInputSchema, raw);
       requireProject(principal, project);
-      const { counts } = await ctx.erasure.erase(erasureActor(principal), { kind: 'project', project });
+      const receipt = await ctx.erasure.erase(erasureActor(principal), { kind: 'project', project });
+      const { counts } = receipt;
       const cells = ERASED_CELL_KINDS.reduce((sum, kind) => sum + (counts[kind] ?? 0), 0);
-      return { project, cells, scenes: counts.scenes ?? 0, sessions: counts.sessions ?? 0, beacons: counts.beacons ?? 0, diffs: counts.diffs ?? 0 };
+      return { project, cells, scenes: counts.scenes ?? 0, sessions: counts.sessions ?? 0, beacons: counts.beacons ?? 0, diffs: counts.diffs ?? 0, receipt };
     },
   };
 }
