@@ -4,26 +4,27 @@
  * that stands for it — and the feedback row. Every statement is scoped by tenant_id.
  */
 import type { FeedbackLabel, FeedbackRating } from '../core/feedback-schemas.js';
+import { liveRow } from './cell-conditions.js';
 import type { Queryable } from './db.js';
 import type { VectorParam } from './vector-param.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The ids among `ids` that are cells of the tenant in one of `projects` (null: any project), any version or layer. */
+/** The ids among `ids` that are cells of the tenant in one of `projects` (null: any project), any version or layer, not expired. */
 export async function readableCellIds(q: Queryable, tenantId: string, ids: readonly string[], projects: readonly string[] | null): Promise<Set<string>> {
   const uuids = ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase());
   if (uuids.length === 0) return new Set();
   const { rows } = await q.query<{ node_id: string }>(
-    `SELECT node_id::text AS node_id FROM cells WHERE tenant_id = $1 AND node_id = ANY($2::uuid[]) AND ($3::text[] IS NULL OR project = ANY($3::text[]))`,
+    `SELECT node_id::text AS node_id FROM cells WHERE tenant_id = $1 AND node_id = ANY($2::uuid[]) AND ($3::text[] IS NULL OR project = ANY($3::text[])) AND ${liveRow()}`,
     [tenantId, uuids, projects],
   );
   return new Set(rows.map((row) => row.node_id));
 }
 
-/** The ids among `ids` that are sources of one of the tenant's `projects`. */
+/** The ids among `ids` that are sources of one of the tenant's `projects`, not expired. */
 export async function sourceIdsOfProjects(q: Queryable, tenantId: string, projects: readonly string[], ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const { rows } = await q.query<{ source_id: string }>(`SELECT source_id FROM sources WHERE tenant_id = $1 AND project = ANY($2::text[]) AND source_id = ANY($3::text[])`, [tenantId, projects, ids]);
+  const { rows } = await q.query<{ source_id: string }>(`SELECT source_id FROM sources WHERE tenant_id = $1 AND project = ANY($2::text[]) AND source_id = ANY($3::text[]) AND ${liveRow()}`, [tenantId, projects, ids]);
   return new Set(rows.map((row) => row.source_id));
 }
 

@@ -103,6 +103,21 @@ export function feedbackScenarios(h: () => ScenarioHarness): void {
     expect(await feedbackRows(h(), tenant)).toBe(0);
   });
 
+  it('refuses an expired cell or source as ground truth exactly as a missing one: no read returns it from its expiry', async () => {
+    const tenant = freshTenant();
+    const p = await h().principal({ tenant, agent: 'a', default_project: 'p' });
+    const gone = await cell(p);
+    await h().facade.ingestSource(p, { text: 'The lapsed ledger settles never.', format: 'text', source_id: 'lapsed' });
+    const { request_id } = await h().facade.recall(p, { query: 'ledger settles', k: 10 });
+    // Past its expiry, whether or not a sweep has run (docs/expiry.md): moved back by hand, no clock waited on.
+    await h().db.query("UPDATE cells SET expires_at = now() - interval '1 minute' WHERE tenant_id = $1", [tenant]);
+    await h().db.query("UPDATE sources SET expires_at = now() - interval '1 minute' WHERE tenant_id = $1", [tenant]);
+    const missing = randomUUID();
+    const expected = await refusalShape(h().facade.submitFeedback(p, { request_id, ground_truth_ids: [missing] }), missing);
+    for (const id of [gone, 'lapsed']) expect(await refusalShape(h().facade.submitFeedback(p, { request_id, ground_truth_ids: [id] }), id)).toEqual(expected);
+    expect(await feedbackRows(h(), tenant)).toBe(0);
+  });
+
   it('never changes the judged answer, its log row or any cell', async () => {
     const tenant = freshTenant();
     const p = await h().principal({ tenant, agent: 'a' });
