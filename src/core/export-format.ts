@@ -1,47 +1,28 @@
 /**
  * The export format (docs/export-format.md): JSON Lines, one object per line, each with a `type`.
  * A header line first, then tenants, keys, scenes, sessions, sources, cells, corroborations,
- * relations, beacons, inboxes and diffs in that order, then an end line that counts them. These schemas are the
+ * relations, learnt evidence, beacons, inboxes and diffs in that order, then an end line that counts them. These schemas are the
  * format's one definition: the importer validates every line with them and the exporter writes
  * nothing they would refuse. Every object is strict; what a reader of an older version could not
  * take raises the version.
  */
 import { z } from 'zod';
 import { DIFF_OPS, ROLES } from './cell-types.js';
-import { MAX_CONTENT_BYTES, utf8Bytes } from './limits.js';
+import { agentSchema, contentSchema, embeddingSchema, expiresAtSchema, jsonObject, seqSchema, tenantSchema, text, timestamp } from './export-format-fields.js';
 import { declaredRelationTypeSchema } from './relation-schemas.js';
 import { SOURCE_KINDS, sourceIdSchema } from './source-schemas.js';
-import { agentNameSchema, cellTypeSchema, createKeyInputSchema, layerSchema, projectSchema, timestampInputSchema, uuidSchema } from './schemas.js';
-import { STORABLE_TEXT_MESSAGE, isStorableText, jsonValueProblem } from './text-rules.js';
+import { cellTypeSchema, layerSchema, projectSchema, uuidSchema } from './schemas.js';
 
 export const EXPORT_FORMAT_NAME = 'hyphae-export';
 /** The version this code writes; it reads this one and every older one. */
-export const EXPORT_FORMAT_VERSION = 3;
+export const EXPORT_FORMAT_VERSION = 4;
 
 /** The line types in the order a file holds them (a file may skip any but header and end). */
-export const EXPORT_LINE_TYPES = ['header', 'tenant', 'key', 'scene', 'session', 'source', 'cell', 'corroboration', 'relation', 'beacon', 'inbox', 'diff', 'end'] as const;
+export const EXPORT_LINE_TYPES = ['header', 'tenant', 'key', 'scene', 'session', 'source', 'cell', 'corroboration', 'relation', 'evidence', 'beacon', 'inbox', 'diff', 'end'] as const;
 export type ExportLineType = (typeof EXPORT_LINE_TYPES)[number];
 /** The record types an end line counts (everything between header and end). */
 export type ExportRecordType = Exclude<ExportLineType, 'header' | 'end'>;
 export const EXPORT_RECORD_TYPES = EXPORT_LINE_TYPES.filter((t): t is ExportRecordType => t !== 'header' && t !== 'end');
-
-const text = (min: number, max?: number): z.ZodString =>
-  (max === undefined ? z.string().min(min) : z.string().min(min).max(max)).refine(isStorableText, STORABLE_TEXT_MESSAGE);
-const timestamp = timestampInputSchema;
-// Names by the rules every principal's names follow: a file cannot bring a name no key or token could.
-const tenantSchema = createKeyInputSchema.shape.tenant;
-const agentSchema = agentNameSchema;
-const seqSchema = z.int().min(0);
-const jsonObject = z.record(z.string(), z.unknown()).superRefine((value, context) => {
-  const problem = jsonValueProblem(value);
-  if (problem !== null) context.addIssue({ code: 'custom', message: `holds ${problem}` });
-});
-const contentSchema = text(1).refine((value) => utf8Bytes(value) <= MAX_CONTENT_BYTES, `at most ${MAX_CONTENT_BYTES} bytes of UTF-8`);
-/** A vector as a JSON array of finite numbers; its length is checked against the header's dimension. */
-const embeddingSchema = z.custom<number[]>(
-  (value) => Array.isArray(value) && value.length > 0 && value.every((n) => typeof n === 'number' && Number.isFinite(n)),
-  'must be a non-empty array of finite numbers',
-);
 
 export const exportHeaderSchema = z.strictObject({
   type: z.literal('header'),
@@ -127,6 +108,7 @@ export const exportSourceSchema = z.strictObject({
   created_by: agentSchema,
   created_at: timestamp,
   updated_at: timestamp,
+  expires_at: expiresAtSchema,
 });
 
 /**
@@ -180,6 +162,7 @@ export const exportCellSchema = z.strictObject({
   chunk_index: z.int().min(0).nullable().optional(),
   char_start: z.int().min(0).nullable().optional(),
   char_end: z.int().min(0).nullable().optional(),
+  expires_at: expiresAtSchema,
   embedding: embeddingSchema.optional(),
 }).superRefine((cell, context) => {
   const link = [cell.source_id, cell.chunk_index, cell.char_start, cell.char_end].map((v) => v === undefined || v === null);
@@ -223,6 +206,28 @@ export const exportRelationSchema = z.strictObject({
   created_at: timestamp,
   /** When it stops holding; null while it holds. */
   valid_until: timestamp.nullable().default(null),
+});
+
+/**
+ * What recall learnt for a cell from a judged query (docs/feedback-learning.md; version 4), after
+ * the relations: the query's embedding (by the header's embedder, when the file carries vectors)
+ * and its text (null when the request log kept only a hash). An import adds it when its cell is the
+ * tenant's once the file's cells are written; without the file's vectors it embeds the text again,
+ * and drops evidence that has no text.
+ */
+export const exportEvidenceSchema = z.strictObject({
+  type: z.literal('evidence'),
+  tenant: tenantSchema,
+  evidence_id: uuidSchema,
+  node_id: uuidSchema,
+  weight: z.number().min(0).max(1),
+  trust: z.number().min(0).max(1),
+  agent: agentSchema,
+  label: z.enum(['agent', 'human']),
+  request_id: text(1, 200),
+  query_text: text(1, 32 * 1024).nullable(),
+  created_at: timestamp,
+  embedding: embeddingSchema.optional(),
 });
 
 export const exportBeaconSchema = z.strictObject({
@@ -273,10 +278,12 @@ export const exportDiffSchema = z.strictObject({
   created_at: timestamp,
   /** A diff about a source (told as a document): its source_id; null otherwise; absent in files written before it (read as null). */
   source_id: sourceIdSchema.nullable().optional(),
+  /** Its cell's expiry, so a restored inbox shows no preview of a cell once it expired. */
+  expires_at: expiresAtSchema,
 });
 
-// A type new in version 2 (sources) or 3 (relations) counts 0 in an older file's end line, which lacks it.
-const ADDED_RECORD_TYPES: ReadonlySet<ExportRecordType> = new Set(['source', 'relation']);
+// A type new in version 2 (sources), 3 (relations) or 4 (evidence) counts 0 in an older file's end line, which lacks it.
+const ADDED_RECORD_TYPES: ReadonlySet<ExportRecordType> = new Set(['source', 'relation', 'evidence']);
 const recordCountsSchema = z.strictObject(
   Object.fromEntries(EXPORT_RECORD_TYPES.map((t) => [t, ADDED_RECORD_TYPES.has(t) ? z.int().min(0).default(0) : z.int().min(0)])) as Record<ExportRecordType, z.ZodInt>,
 );
@@ -293,6 +300,7 @@ export const EXPORT_RECORD_SCHEMAS = {
   cell: exportCellSchema,
   corroboration: exportCorroborationSchema,
   relation: exportRelationSchema,
+  evidence: exportEvidenceSchema,
   beacon: exportBeaconSchema,
   inbox: exportInboxSchema,
   diff: exportDiffSchema,
@@ -308,12 +316,13 @@ export type ExportSourceText = z.output<typeof exportSourceTextSchema>;
 export type ExportCell = z.output<typeof exportCellSchema>;
 export type ExportCorroboration = z.output<typeof exportCorroborationSchema>;
 export type ExportRelation = z.output<typeof exportRelationSchema>;
+export type ExportEvidence = z.output<typeof exportEvidenceSchema>;
 export type ExportBeacon = z.output<typeof exportBeaconSchema>;
 export type ExportInbox = z.output<typeof exportInboxSchema>;
 export type ExportDiff = z.output<typeof exportDiffSchema>;
 export type ExportEnd = z.output<typeof exportEndSchema>;
 export type ExportRecordCounts = ExportEnd['counts'];
-export type ExportRecord = ExportTenant | ExportKey | ExportScene | ExportSession | ExportSource | ExportCell | ExportCorroboration | ExportRelation | ExportBeacon | ExportInbox | ExportDiff;
+export type ExportRecord = ExportTenant | ExportKey | ExportScene | ExportSession | ExportSource | ExportCell | ExportCorroboration | ExportRelation | ExportEvidence | ExportBeacon | ExportInbox | ExportDiff;
 
 export function emptyRecordCounts(): Record<ExportRecordType, number> {
   return Object.fromEntries(EXPORT_RECORD_TYPES.map((t) => [t, 0])) as Record<ExportRecordType, number>;

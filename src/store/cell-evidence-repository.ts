@@ -83,3 +83,28 @@ export async function evidenceOf(q: Queryable, tenantId: string, nodeIds: readon
   );
   return result.rows;
 }
+
+/** Evidence as an import writes it (docs/export-format.md): its line's fields, its vector as pgvector text. */
+export type ImportedEvidence = EvidenceRow & { readonly tenant: string; readonly embedding: string };
+
+/**
+ * Adds the evidence not yet present whose cell is a live cell of its own tenant (evidence for any
+ * other cell is skipped: it can lift nothing), then keeps each cell's MAX_EVIDENCE_PER_CELL. Returns
+ * the ids added.
+ */
+export async function insertImportedEvidence(q: Queryable, rows: readonly ImportedEvidence[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const inserted = await q.query<{ id: string; tenant_id: string; node_id: string }>(
+    `INSERT INTO cell_evidence (evidence_id, tenant_id, node_id, embedding, weight, trust, agent, label, request_id, query_text, created_at)
+     SELECT r.evidence_id, r.tenant, r.node_id, r.embedding::vector, r.weight, r.trust, r.agent, r.label, r.request_id, r.query_text, r.created_at
+       FROM jsonb_to_recordset($1::jsonb) AS r(evidence_id uuid, tenant text, node_id uuid, embedding text, weight real, trust real, agent text,
+            label text, request_id text, query_text text, created_at timestamptz)
+      WHERE EXISTS (SELECT 1 FROM cells c WHERE c.node_id = r.node_id AND c.tenant_id = r.tenant AND ${liveRow('c')})
+     ON CONFLICT DO NOTHING RETURNING evidence_id::text AS id, tenant_id, node_id::text AS node_id`,
+    [JSON.stringify(rows)],
+  );
+  const byTenant = new Map<string, string[]>();
+  for (const row of inserted.rows) byTenant.set(row.tenant_id, [...(byTenant.get(row.tenant_id) ?? []), row.node_id]);
+  for (const [tenantId, nodeIds] of byTenant) await pruneEvidence(q, tenantId, [...new Set(nodeIds)]);
+  return inserted.rows.map((row) => row.id);
+}

@@ -77,7 +77,7 @@ const RECORD_QUERIES: Readonly<Record<ExportRecordType, RecordQuery>> = {
     from: 'sources t',
     columns: () => `t.tenant_id AS tenant, t.project, t.source_id, t.kind, t.format, t.title, t.metadata,
       to_char(t.observation_date, 'YYYY-MM-DD') AS observation_date, t.body AS text, t.total_bytes, t.chunk_count, t.created_by,
-      ${iso('t.created_at')} AS created_at, ${iso('t.updated_at')} AS updated_at`,
+      ${iso('t.created_at')} AS created_at, ${iso('t.updated_at')} AS updated_at, ${isoOrNull('t.expires_at')} AS expires_at`,
     key: [
       { sql: 't.tenant_id', type: 'text', field: 'tenant' },
       { sql: 't.project', type: 'text', field: 'project' },
@@ -97,7 +97,7 @@ const RECORD_QUERIES: Readonly<Record<ExportRecordType, RecordQuery>> = {
       COALESCE((SELECT jsonb_agg(jsonb_build_object('agent', r.agent, 'idempotency_key', r.idempotency_key, 'created_at', ${iso('r.created_at')})
                 ORDER BY r.agent, r.idempotency_key)
                 FROM reinforcement_keys r WHERE r.node_id = t.node_id), '[]'::jsonb) AS reinforcement_keys,
-      t.source_id, t.chunk_index, t.char_start, t.char_end
+      t.source_id, t.chunk_index, t.char_start, t.char_end, ${isoOrNull('t.expires_at')} AS expires_at
       ${withVectors ? ', t.embedding::text AS embedding' : ''}`,
     key: [{ sql: 't.node_id', type: 'uuid', field: 'node_id' }],
     project: 'column',
@@ -125,6 +125,14 @@ const RECORD_QUERIES: Readonly<Record<ExportRecordType, RecordQuery>> = {
     ],
     project: 'column',
   },
+  // What recall learnt for a live cell (its project is the cell's); its vector is the query's, by the database's embedder.
+  evidence: {
+    from: `(SELECT e.*, c.project FROM cell_evidence e JOIN cells c ON c.node_id = e.node_id AND ${liveRow('c')}) t`,
+    columns: (withVectors) => `t.tenant_id AS tenant, t.evidence_id::text AS evidence_id, t.node_id::text AS node_id, t.weight, t.trust, t.agent,
+      t.label, t.request_id, t.query_text, ${iso('t.created_at')} AS created_at${withVectors ? ', t.embedding::text AS embedding' : ''}`,
+    key: [{ sql: 't.evidence_id', type: 'uuid', field: 'evidence_id' }],
+    project: 'column',
+  },
   beacon: {
     from: 'beacons t',
     columns: (withVectors) => `t.tenant_id AS tenant, t.beacon_id::text AS beacon_id, t.owner_agent, t.owner_projects, t.project, t.text,
@@ -150,7 +158,8 @@ const RECORD_QUERIES: Readonly<Record<ExportRecordType, RecordQuery>> = {
     from: 'diffs t JOIN inboxes i ON i.tenant_id = t.tenant_id AND i.agent = t.recipient_agent AND t.seq > i.cursor_seq',
     columns: () => `t.tenant_id AS tenant, t.recipient_agent, t.diff_id::text AS diff_id, t.seq, t.op, t.node_id::text AS node_id,
       t.beacon_id::text AS beacon_id, t.similarity, t.cell_type, t.salience, t.source_agent, t.project, t.scene_id::text AS scene_id,
-      CASE WHEN ${liveRow('t')} THEN t.preview ELSE '' END AS preview, t.supersedes::text AS supersedes, ${iso('t.created_at')} AS created_at, t.source_id`,
+      CASE WHEN ${liveRow('t')} THEN t.preview ELSE '' END AS preview, t.supersedes::text AS supersedes, ${iso('t.created_at')} AS created_at, t.source_id,
+      ${isoOrNull('t.expires_at')} AS expires_at`,
     key: [
       { sql: 't.tenant_id', type: 'text', field: 'tenant' },
       { sql: 't.recipient_agent', type: 'text', field: 'recipient_agent' },

@@ -10,7 +10,7 @@ import type { Queryable } from './db.js';
 import { cellTermsOf, tenantTermPrefix } from './lexical-terms.js';
 
 /** The record kinds whose ids are unique across tenants (a primary key of their own). */
-export type GlobalIdKind = 'cell' | 'corroboration' | 'beacon' | 'key' | 'diff';
+export type GlobalIdKind = 'cell' | 'corroboration' | 'beacon' | 'key' | 'diff' | 'evidence';
 
 const GLOBAL_IDS: Readonly<Record<GlobalIdKind, { readonly table: string; readonly id: string }>> = {
   cell: { table: 'cells', id: 'node_id' },
@@ -18,6 +18,7 @@ const GLOBAL_IDS: Readonly<Record<GlobalIdKind, { readonly table: string; readon
   beacon: { table: 'beacons', id: 'beacon_id' },
   key: { table: 'api_keys', id: 'key_id' },
   diff: { table: 'diffs', id: 'diff_id' },
+  evidence: { table: 'cell_evidence', id: 'evidence_id' },
 };
 
 /** The tenant holding each of these ids, for those that exist. */
@@ -125,12 +126,12 @@ export async function insertSources(q: Queryable, rows: readonly ExportSource[])
   if (rows.length === 0) return [];
   const result = await q.query<{ tenant_id: string; project: string; source_id: string }>(
     `INSERT INTO sources (tenant_id, project, source_id, kind, format, title, metadata, observation_date, body, total_chars, total_bytes,
-       chunk_count, created_by, created_at, updated_at)
+       chunk_count, created_by, created_at, updated_at, expires_at)
      SELECT r.tenant, r.project, r.source_id, r.kind, r.format, r.title, COALESCE(r.metadata, '{}'::jsonb), r.observation_date, r.text,
-            char_length(r.text), r.total_bytes, r.chunk_count, r.created_by, r.created_at, r.updated_at
+            char_length(r.text), r.total_bytes, r.chunk_count, r.created_by, r.created_at, r.updated_at, r.expires_at
        FROM jsonb_to_recordset($1::jsonb) AS r(tenant text, project text, source_id text, kind text, format text, title text, metadata jsonb,
             observation_date date, text text, total_bytes integer, chunk_count integer, created_by text, created_at timestamptz,
-            updated_at timestamptz)
+            updated_at timestamptz, expires_at timestamptz)
      ON CONFLICT DO NOTHING RETURNING tenant_id, project, source_id`,
     [JSON.stringify(rows)],
   );
@@ -151,17 +152,17 @@ export async function insertCells(q: Queryable, rows: readonly ImportedCell[]): 
     `WITH added AS (
      INSERT INTO cells (node_id, tenant_id, project, layer, cell_type, content, salience, scene_id, session_id, source_agent, source_ref,
        metadata, idempotency_key, origin_node_id, promoted_node_id, hits, created_at, updated_at, reinforced_at, valid_from, valid_until,
-       supersedes, superseded_by, corroborations, corroborators, trust, embedding, source_id, chunk_index, char_start, char_end)
+       supersedes, superseded_by, corroborations, corroborators, trust, embedding, source_id, chunk_index, char_start, char_end, expires_at)
      SELECT r.node_id, r.tenant, r.project, r.layer, r.cell_type, r.content, r.salience, r.scene_id, r.session_id, r.source_agent,
             r.source_ref, COALESCE(r.metadata, '{}'::jsonb), r.idempotency_key, r.origin_node_id, r.promoted_node_id, r.hits, r.created_at,
             r.updated_at, r.reinforced_at, r.valid_from, r.valid_until, r.supersedes, r.superseded_by, r.corroborations, r.corroborators,
-            r.trust, r.embedding::vector, r.source_id, r.chunk_index, r.char_start, r.char_end
+            r.trust, r.embedding::vector, r.source_id, r.chunk_index, r.char_start, r.char_end, r.expires_at
        FROM jsonb_to_recordset($1::jsonb) AS r(node_id uuid, tenant text, project text, layer text, cell_type text, content text,
             salience real, scene_id uuid, session_id uuid, source_agent text, source_ref jsonb, metadata jsonb, idempotency_key text,
             origin_node_id uuid, promoted_node_id uuid, hits integer, created_at timestamptz, updated_at timestamptz,
             reinforced_at timestamptz, valid_from timestamptz, valid_until timestamptz, supersedes uuid, superseded_by uuid,
             corroborations integer, corroborators text[], trust real, embedding text, source_id text, chunk_index integer,
-            char_start integer, char_end integer)
+            char_start integer, char_end integer, expires_at timestamptz)
      ON CONFLICT DO NOTHING RETURNING node_id, content),
      terms AS (
        INSERT INTO cell_tenant_terms (node_id, terms)
@@ -245,12 +246,12 @@ export function insertDiffs(q: Queryable, rows: readonly ExportDiff[]): Promise<
   return insertReturning(
     q,
     `INSERT INTO diffs (diff_id, tenant_id, recipient_agent, seq, op, node_id, beacon_id, similarity, cell_type, salience, source_agent,
-       project, scene_id, preview, supersedes, created_at, published_at, source_id)
+       project, scene_id, preview, supersedes, created_at, published_at, source_id, expires_at)
      SELECT r.diff_id, r.tenant, r.recipient_agent, r.seq, r.op, r.node_id, r.beacon_id, r.similarity, r.cell_type, r.salience,
-            r.source_agent, r.project, r.scene_id, r.preview, r.supersedes, r.created_at, r.created_at, r.source_id
+            r.source_agent, r.project, r.scene_id, r.preview, r.supersedes, r.created_at, r.created_at, r.source_id, r.expires_at
        FROM jsonb_to_recordset($1::jsonb) AS r(diff_id uuid, tenant text, recipient_agent text, seq bigint, op text, node_id uuid,
             beacon_id uuid, similarity real, cell_type text, salience real, source_agent text, project text, scene_id uuid, preview text,
-            supersedes uuid, created_at timestamptz, source_id text)
+            supersedes uuid, created_at timestamptz, source_id text, expires_at timestamptz)
      ON CONFLICT DO NOTHING RETURNING diff_id::text AS id`,
     rows,
   );

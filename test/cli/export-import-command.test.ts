@@ -37,7 +37,7 @@ describe('hyphae export / hyphae import', { timeout: 300_000 }, () => {
     expect(exported.code, exported.stderr).toBe(0);
     expect((await readdir(root)).filter((name) => name.endsWith('.partial'))).toEqual([]);
     const text = await readFile(file, 'utf8');
-    expect(text.split('\n')[0]).toMatch(/^\{"type":"header","format":"hyphae-export","version":3,/);
+    expect(text.split('\n')[0]).toMatch(/^\{"type":"header","format":"hyphae-export","version":4,/);
 
     const fromStdin = await runHyphae(['import', '-'], env('b'), text);
     expect(fromStdin.code, fromStdin.stderr).toBe(0);
@@ -55,10 +55,10 @@ describe('hyphae export / hyphae import', { timeout: 300_000 }, () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/cut\.jsonl: line \d+: not a JSON object \(a line cut short/);
     const newer = join(root, 'newer.jsonl');
-    await writeFile(newer, text.replace('"version":3', '"version":7'));
+    await writeFile(newer, text.replace('"version":4', '"version":7'));
     const tooNew = await runHyphae(['import', newer], env('b'));
     expect(tooNew.code).toBe(2);
-    expect(tooNew.stderr).toContain('is export format version 7, newer than this hyphae reads (version 3 and older): upgrade hyphae to import it');
+    expect(tooNew.stderr).toContain('is export format version 7, newer than this hyphae reads (version 4 and older): upgrade hyphae to import it');
     expect(records((await runHyphae(['export', '--with-vectors'], env('b'))).stdout)).toEqual(records(text));
 
     const anonymous = await runHyphae(['import', MEM0_FIXTURE, '--format', 'mem0'], env('b'));

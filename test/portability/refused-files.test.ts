@@ -91,7 +91,7 @@ describe.each(KINDS)('refused imports on $kind', { timeout: 180_000 }, ({ kind, 
     const target = await databases.open(embedder);
     const error = await expectCode(importInto(target, text), 'INVALID_ARGUMENT');
     expect(error.message).toContain(`line ${cut + 1}: not a JSON object (a line cut short`);
-    expect(records(await exportLines(target, embedder, null, false))).toEqual(['{"type":"end","counts":{"tenant":0,"key":0,"scene":0,"session":0,"source":0,"cell":0,"corroboration":0,"relation":0,"beacon":0,"inbox":0,"diff":0}}']);
+    expect(records(await exportLines(target, embedder, null, false))).toEqual(['{"type":"end","counts":{"tenant":0,"key":0,"scene":0,"session":0,"source":0,"cell":0,"corroboration":0,"relation":0,"evidence":0,"beacon":0,"inbox":0,"diff":0}}']);
   });
 
   it.skipIf(skip)('refuses a file cut at a line boundary, or with a line missing, by its end line', async () => {
@@ -103,9 +103,9 @@ describe.each(KINDS)('refused imports on $kind', { timeout: 180_000 }, ({ kind, 
   });
 
   it.skipIf(skip)('refuses a newer format version, naming both versions, and a file that is not an export', async () => {
-    const newer = [(lines[0] as string).replace('"version":3', '"version":4'), ...lines.slice(1)];
+    const newer = [(lines[0] as string).replace('"version":4', '"version":5'), ...lines.slice(1)];
     const error = await expectCode(importInto(db, newer), 'INVALID_ARGUMENT');
-    expect(error.message).toMatch(/is export format version 4, newer than this hyphae reads \(version 3 and older\): upgrade hyphae/);
+    expect(error.message).toMatch(/is export format version 5, newer than this hyphae reads \(version 4 and older\): upgrade hyphae/);
     const foreign = await expectCode(importInto(db, ['{"type":"entity","name":"x","entityType":"y","observations":[]}']), 'INVALID_ARGUMENT');
     expect(foreign.message).toContain('not a Hyphae export');
     await unchanged();

@@ -53,7 +53,7 @@ describe('REST export and import', { timeout: 120_000 }, () => {
     expect(first.statusCode, first.body).toBe(200);
     checker.check('POST', '/v1/admin/import', first);
     // The target already held the tenant and its admin key; the source's two keys and everything else are added.
-    expect(first.json()).toMatchObject({ format: 'hyphae', version: 3, vectors_from_file: true, records: { cell: { in_file: 1, added: 1 }, key: { in_file: 2, added: 2 }, tenant: { in_file: 1, added: 0 } } });
+    expect(first.json()).toMatchObject({ format: 'hyphae', version: 4, vectors_from_file: true, records: { cell: { in_file: 1, added: 1 }, key: { in_file: 2, added: 2 }, tenant: { in_file: 1, added: 0 } } });
     const second = await importInto(target, targetAdminKey, body);
     expect(Object.values((second.json() as { records: Record<string, { added: number }> }).records).every((r) => r.added === 0)).toBe(true);
     const recall = await target.app.inject({ method: 'POST', url: '/v1/recall', headers: { 'x-hyphae-key': adminKey }, payload: { query: 'which server serves the web front end' } });
@@ -73,6 +73,18 @@ describe('REST export and import', { timeout: 120_000 }, () => {
     const cut = await importInto(target, targetAdminKey, body.slice(0, body.lastIndexOf('{"type":"end"')));
     expect(cut.statusCode).toBe(400);
     expect(cut.json()).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+  });
+
+  it('refuses a malformed evidence line with a 400 naming the line, nothing written', async () => {
+    const lines = (await exportOf(source, adminKey)).trim().split('\n');
+    const evidence = { type: 'evidence', tenant, evidence_id: '7e0b7c3e-0f5d-4a4e-9a51-2d1c5f7a9b10', node_id: '4b1e2b8a-6c3f-4f3e-8d2a-1f0e9c8b7a65', weight: 2, trust: 0.5, agent: 'writer', label: 'agent', request_id: 'r', query_text: 'q', created_at: '2026-12-01T00:00:00.000000Z' };
+    const end = lines.length - 1;
+    const body = [...lines.slice(0, end), JSON.stringify(evidence), (lines[end] as string).replace('"evidence":0', '"evidence":1')].join('\n');
+    const tenantBefore = (await exportOf(target, targetAdminKey)).length;
+    const response = await importInto(target, targetAdminKey, body);
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json()).toMatchObject({ error: { code: 'INVALID_ARGUMENT', message: expect.stringContaining(`line ${end + 1}: not a valid evidence line: weight`) } });
+    expect((await exportOf(target, targetAdminKey)).length).toBe(tenantBefore);
   });
 
   it("takes a body larger than the server's JSON limit on the import route (a mem0 file), and no body at all clearly", async () => {

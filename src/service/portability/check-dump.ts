@@ -97,7 +97,7 @@ function checkRecord(
   if (record.type === 'key' && !tenantLines.has(record.tenant)) {
     throw badLine(source, line, `key ${record.key_id} of tenant "${record.tenant}" comes before (or without) that tenant's line`);
   }
-  if (record.type === 'cell' || record.type === 'beacon') {
+  if (record.type === 'cell' || record.type === 'beacon' || record.type === 'evidence') {
     const { embedding } = record;
     if (description.vectors === null && embedding !== undefined) throw badLine(source, line, 'an embedding in a file whose header says it carries none', [{ path: 'embedding', message: 'unexpected' }]);
     if (description.vectors !== null && embedding?.length !== description.vectors.dimension) {

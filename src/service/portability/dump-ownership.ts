@@ -30,6 +30,8 @@ function claimedId(record: ExportRecord): { kind: GlobalIdKind; id: string } | n
       return { kind: 'diff', id: record.diff_id };
     case 'corroboration':
       return { kind: 'corroboration', id: record.corroboration_id };
+    case 'evidence':
+      return { kind: 'evidence', id: record.evidence_id };
     default:
       return null;
   }

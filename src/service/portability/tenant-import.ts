@@ -11,7 +11,7 @@
 import { ForbiddenError } from '../../core/errors.js';
 import { IMPORTED_KEY_PREFIX } from '../../core/idempotency-keys.js';
 import { mintRefusal, type KeyReach } from '../../core/key-authority.js';
-import type { ExportCell, ExportCorroboration, ExportKey, ExportRecord, ExportRelation, ExportSource } from '../../core/export-format.js';
+import type { ExportCell, ExportCorroboration, ExportEvidence, ExportKey, ExportRecord, ExportRelation, ExportSource } from '../../core/export-format.js';
 import { DEFAULT_TRUST } from '../../core/principal.js';
 import type { Queryable } from '../../store/db.js';
 import { tenantAgents } from '../../store/agent-trust-repository.js';
@@ -50,6 +50,8 @@ function namedAgents(record: ExportRecord): { field: string; agent: string }[] {
       return [{ field: 'agent', agent: record.agent }];
     case 'relation':
       return [{ field: 'created_by', agent: record.created_by }];
+    case 'evidence':
+      return [{ field: 'agent', agent: record.agent }];
     case 'beacon':
       return [{ field: 'owner_agent', agent: record.owner_agent }];
     case 'inbox':
@@ -171,4 +173,17 @@ export function tenantSource(rules: TenantImport, record: ExportSource): ExportS
 /** A relation as a tenant import writes it: no later than the import. */
 export function tenantRelation(rules: TenantImport, record: ExportRelation): ExportRelation {
   return { ...record, created_at: notLater(record.created_at, rules.now) };
+}
+
+/**
+ * Evidence as a tenant import writes it: weighing no more than its sender's feedback would weigh
+ * now — trust at most the agent's (from the target's keys) or the importer's, weight at most that
+ * trust, as the learner weighs it — and no later than the import. Run after the file's keys.
+ */
+export async function tenantEvidence(q: Queryable, rules: TenantImport, records: readonly ExportEvidence[]): Promise<ExportEvidence[]> {
+  const trusts = await agentTrusts(q, rules.tenant, [...new Set(records.map((record) => record.agent))]);
+  return records.map((record) => {
+    const trust = Math.min(record.trust, Math.max(rules.importer.trust, trusts.get(record.agent) ?? DEFAULT_TRUST));
+    return { ...record, trust, weight: Math.min(record.weight, trust), created_at: notLater(record.created_at, rules.now) };
+  });
 }

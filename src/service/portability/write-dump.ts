@@ -7,7 +7,7 @@
  */
 import { ConflictError, InvalidArgumentError, UnavailableError } from '../../core/errors.js';
 import { MAX_RELATIONS_PER_CELL } from '../../core/relation-schemas.js';
-import { emptyRecordCounts, type ExportBeacon, type ExportCell, type ExportCorroboration, type ExportDiff, type ExportInbox, type ExportKey, type ExportRecord, type ExportRecordType, type ExportRelation, type ExportScene, type ExportSession, type ExportSource, type ExportTenant } from '../../core/export-format.js';
+import { emptyRecordCounts, type ExportBeacon, type ExportCell, type ExportCorroboration, type ExportDiff, type ExportEvidence, type ExportInbox, type ExportKey, type ExportRecord, type ExportRecordType, type ExportRelation, type ExportScene, type ExportSession, type ExportSource, type ExportTenant } from '../../core/export-format.js';
 import type { Embedder } from '../../embed/embedder.js';
 import type { Queryable } from '../../store/db.js';
 import {
@@ -25,11 +25,12 @@ import {
   sourceKeyText,
   type GlobalIdKind,
 } from '../../store/import-repository.js';
+import { insertImportedEvidence } from '../../store/cell-evidence-repository.js';
 import { insertImportedRelations, strayImportedRelation } from '../../store/relation-repository.js';
 import { toVectorText } from '../../store/vector-text.js';
 import type { DumpReader } from './dump-items.js';
 import { OwnershipCheck } from './dump-ownership.js';
-import { tenantCells, tenantCorroboration, tenantRelation, tenantSource, type TenantImport } from './tenant-import.js';
+import { tenantCells, tenantCorroboration, tenantEvidence, tenantRelation, tenantSource, type TenantImport } from './tenant-import.js';
 
 export interface DumpWriteOptions {
   /** Use the file's vectors (its embedder is the target's); otherwise every text is embedded again. */
@@ -58,6 +59,7 @@ const BATCH_ROWS: Readonly<Record<ExportRecordType, number>> = {
   cell: 256,
   corroboration: 256,
   relation: 500,
+  evidence: 256,
   beacon: 256,
   inbox: 500,
   diff: 500,
@@ -148,6 +150,8 @@ class DumpWriter {
         return this.insertCorroborations(batch as ExportCorroboration[]);
       case 'relation':
         return this.insertRelations(batch as ExportRelation[]);
+      case 'evidence':
+        return this.insertEvidence(batch as ExportEvidence[]);
     }
   }
 
@@ -210,6 +214,19 @@ class DumpWriter {
       ]);
     }
     return added;
+  }
+
+  /**
+   * Learnt evidence for cells of its own tenant (others are skipped: they can lift nothing). Its
+   * vector is the file's when the file's embedder is the target's; otherwise its query text is
+   * embedded again, and evidence without text (only its hash was logged) is dropped.
+   */
+  private async insertEvidence(fileRecords: readonly ExportEvidence[]): Promise<number> {
+    const rules = this.options.tenantImport;
+    const ruled = rules === undefined ? fileRecords : await tenantEvidence(this.tx, rules, fileRecords);
+    const records = this.options.useFileVectors ? ruled : ruled.filter((record) => record.query_text !== null);
+    const vectors = await this.vectors(records.map((record) => ({ text: record.query_text ?? '', embedding: record.embedding })));
+    return (await insertImportedEvidence(this.tx, records.map(({ embedding: _file, type: _type, ...record }, i) => ({ ...record, embedding: vectors[i] as string })))).length;
   }
 
   /** The first record the insert skipped (not in `added`) whose id the target does not hold under the record's own tenant. */
