@@ -47,11 +47,11 @@ describe('a source longer than the line bound through export and import on pglit
     const at = '2026-12-01T00:00:00.000000Z';
     const source = { tenant, project: 'default', source_id: 'archive', kind: 'knowledge', format: 'text', title: 'Quince archive', metadata: { team: 'ops' }, observation_date: null };
     lines = [
-      JSON.stringify({ type: 'header', format: 'hyphae-export', version: 3, hyphae_version: '0.0.0-test', exported_at: at, scope: { tenant, project: null }, embedder: { model_id: embedder.modelId, dimension: embedder.dimension }, vectors: false }),
+      JSON.stringify({ type: 'header', format: 'hyphae-export', version: 4, hyphae_version: '0.0.0-test', exported_at: at, scope: { tenant, project: null }, embedder: { model_id: embedder.modelId, dimension: embedder.dimension }, vectors: false }),
       JSON.stringify({ type: 'tenant', tenant, created_at: at }),
-      JSON.stringify({ type: 'source', ...source, text: parts[0], continuation_lines: parts.length - 1, total_bytes: Buffer.byteLength(text), chunk_count: 0, created_by: 'alice', created_at: at, updated_at: at }),
+      JSON.stringify({ type: 'source', ...source, text: parts[0], continuation_lines: parts.length - 1, total_bytes: Buffer.byteLength(text), chunk_count: 0, created_by: 'alice', created_at: at, updated_at: at, expires_at: null }),
       ...parts.slice(1).map((part, i) => JSON.stringify({ type: 'source_text', tenant, project: 'default', source_id: 'archive', part: i + 1, text: part })),
-      JSON.stringify({ type: 'end', counts: { tenant: 1, key: 0, scene: 0, session: 0, source: 1, cell: 0, corroboration: 0, relation: 0, beacon: 0, inbox: 0, diff: 0 } }),
+      JSON.stringify({ type: 'end', counts: { tenant: 1, key: 0, scene: 0, session: 0, source: 1, cell: 0, corroboration: 0, relation: 0, evidence: 0, beacon: 0, inbox: 0, diff: 0 } }),
     ];
   });
   afterAll(async () => {
