@@ -141,3 +141,14 @@ export async function nextCellBatch(q: Queryable, tenantId: string, filter: Cell
   );
   return result.rows.map((row) => row.node_id);
 }
+
+/** A keyset page of an erasure's claim: up to `limit` ids of the tenant's cells matching the filter, in id order, after `after` (null: from the first). */
+export async function claimCellIds(q: Queryable, tenantId: string, filter: CellBatchFilter, after: string | null, limit: number): Promise<string[]> {
+  const result = await q.query<{ node_id: string }>(
+    `SELECT node_id::text AS node_id FROM cells
+     WHERE tenant_id = $1 AND ($2::text IS NULL OR source_agent = $2) AND ($3::text IS NULL OR project = $3) AND ($4::uuid IS NULL OR node_id > $4::uuid)
+     ORDER BY node_id LIMIT $5`,
+    [tenantId, filter.agent ?? null, filter.project ?? null, after, limit],
+  );
+  return result.rows.map((row) => row.node_id);
+}

@@ -3,7 +3,8 @@
  * its whole supersession chain), cells by id (expiry, forget), a source, what an agent wrote, a
  * project, a tenant. Each removes every copy of the text (store/erasure-repository.ts), tells the
  * recipients of its diffs that it is gone, and writes a receipt with the counts to the append-only
- * audit log. Large selectors go in batches, one transaction each, so stores keep going meanwhile.
+ * audit log. Large selectors claim their cells once, then erase them in batches, one transaction
+ * each, taking turns with the stores that go on meanwhile.
  */
 import { randomUUID } from 'node:crypto';
 import type { ErasureReceipt } from '../../core/erasure-schemas.js';
@@ -16,6 +17,7 @@ import { lockSourceKey } from '../../store/source-repository.js';
 import { vacuumAfterErasure } from '../../store/statistics-repository.js';
 import type { FacadeContext } from '../facade/facade-context.js';
 import { ERASED_CELL_KINDS } from './erasure-actor.js';
+import { batchesOf, claimCells } from './erasure-claim.js';
 import { writeErasureNotices } from './erasure-notices.js';
 
 /** Who asked: a key's agent, or the server itself (expiry: agent `system:expiry`, no key). */
@@ -81,18 +83,18 @@ export function createErasure(ctx: Pick<FacadeContext, 'db' | 'clock' | 'diffsCo
     return result;
   };
 
-  /** Batches of cells until none matches (or, for ids, until every id was taken). */
-  const eraseInBatches = async (tenantId: string, next: () => Promise<string[]>, diffs: ErasedDiffs, counts: ErasureCounts): Promise<void> => {
-    for (;;) {
-      const ids = await next();
-      if (ids.length === 0) return;
-      addCounts(counts, await eraseBatch(tenantId, async () => ids, diffs, async (_tx, batch) => batch));
-      // Between batches the stores waiting on the same connection or inboxes get their turn.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+  /**
+   * One transaction per batch. Each waits for the connection (PGlite's, or the pool's) in the
+   * order it asked, behind the stores already waiting and ahead of those asking after it: the
+   * erasure and the stores take turns. Yielding to the event loop instead (a timer,
+   * setImmediate) starved it on PGlite, whose statements never leave the microtask queue.
+   */
+  const eraseInBatches = async (tenantId: string, batches: Iterable<readonly string[]>, diffs: ErasedDiffs, counts: ErasureCounts): Promise<void> => {
+    for (const ids of batches) addCounts(counts, await eraseBatch(tenantId, async () => ids, diffs, async (_tx, batch) => batch));
   };
 
-  const byFilter = (tenantId: string, filter: CellBatchFilter) => (): Promise<string[]> => nextCellBatch(db, tenantId, filter, batchCells);
+  /** The cells matching `filter` when the erasure began (erasure-claim.ts), in batches. */
+  const claimed = async (tenantId: string, filter: CellBatchFilter): Promise<Iterable<string[]>> => (await claimCells(db, tenantId, filter)).batches(batchCells);
 
   const receipt = (tx: Queryable, actor: ErasureActor, selector: ErasureSelector, counts: ErasureCounts, startedAt: Date): Promise<ErasureReceipt> =>
     insertReceipt(tx, {
@@ -128,9 +130,8 @@ export function createErasure(ctx: Pick<FacadeContext, 'db' | 'clock' | 'diffsCo
         return eraseBatch(tenantId, ids, 'tombstone', (tx, erased) => receipt(tx, actor, selector, erased, startedAt));
       }
       case 'cells': {
-        const ids = [...selector.nodeIds];
         await options.guard?.(db);
-        await eraseInBatches(tenantId, async () => ids.splice(0, batchCells), 'tombstone', counts);
+        await eraseInBatches(tenantId, batchesOf(selector.nodeIds, batchCells), 'tombstone', counts);
         return db.transaction((tx) => receipt(tx, actor, selector, counts, startedAt));
       }
       case 'source': {
@@ -146,11 +147,11 @@ export function createErasure(ctx: Pick<FacadeContext, 'db' | 'clock' | 'diffsCo
         );
       }
       case 'agent': {
-        await eraseInBatches(tenantId, byFilter(tenantId, { agent: selector.agent }), 'tombstone', counts);
+        await eraseInBatches(tenantId, await claimed(tenantId, { agent: selector.agent }), 'tombstone', counts);
         return db.transaction(async (tx) => receipt(tx, actor, selector, addCounts(counts, await eraseAgentWritings(tx, tenantId, selector.agent)), startedAt));
       }
       case 'project': {
-        await eraseInBatches(tenantId, byFilter(tenantId, { project: selector.project }), 'delete', counts);
+        await eraseInBatches(tenantId, await claimed(tenantId, { project: selector.project }), 'delete', counts);
         const made = await db.transaction(async (tx) => receipt(tx, actor, selector, addCounts(counts, await eraseProjectRest(tx, tenantId, selector.project)), startedAt));
         ctx.scopes.forgetTenant(tenantId);
         return made;
@@ -162,7 +163,7 @@ export function createErasure(ctx: Pick<FacadeContext, 'db' | 'clock' | 'diffsCo
 
   async function eraseTenant(actor: ErasureActor, selector: ErasureSelector, counts: ErasureCounts, startedAt: Date): Promise<ErasureReceipt> {
     const { tenantId } = actor;
-    await eraseInBatches(tenantId, byFilter(tenantId, {}), 'delete', counts);
+    await eraseInBatches(tenantId, await claimed(tenantId, {}), 'delete', counts);
     for (const table of await tenantTables(db)) {
       for (;;) {
         const gone = await db.transaction((tx) => eraseTenantRows(tx, table, tenantId, TENANT_ROWS_BATCH));
