@@ -48,6 +48,8 @@ export interface FacadeConfig extends ConfiguredFacadeSettings {
   readonly erasureBatchCells: number;
   /** An erasure of at least this many cells vacuums the tables it deleted from when it is done (docs/forgetting.md). */
   readonly erasureVacuumCells: number;
+  /** About how long one batch of a bulk erasure holds the connection (PGlite) or its inboxes; batches are sized to it (docs/forgetting.md). */
+  readonly erasureBatchMs: number;
 }
 
 export interface HybridWeights {
@@ -81,6 +83,7 @@ const DEFAULT_FACADE_CONFIG: FacadeConfig = {
   evidenceSimilarity: 0.5,
   erasureBatchCells: 100,
   erasureVacuumCells: 1_000,
+  erasureBatchMs: 10,
 };
 
 /**

@@ -44,7 +44,8 @@ export function addCounts(into: ErasureCounts, more: ErasureCounts): ErasureCoun
  * Erases the tenant's cells named by `nodeIds` and every copy of their text. The set widens to the
  * copies of the same text: a cell's promoted L2 copy and the origin of a copy, and the summary of
  * a consolidated scene any of them belongs to. Locks the cells first, so a concurrent store that
- * restates or relates one of them waits and then finds it gone.
+ * restates or relates one of them waits and then finds it gone. Every lookup goes by index
+ * (0032), so a batch costs what its cells hold, not what the database holds.
  */
 export async function eraseCellSet(tx: Queryable, tenantId: string, nodeIds: readonly string[], diffs: ErasedDiffs, now: Date): Promise<ErasedCellSet> {
   if (nodeIds.length === 0) return { counts: {}, notices: [] };
@@ -52,11 +53,13 @@ export async function eraseCellSet(tx: Queryable, tenantId: string, nodeIds: rea
     `SELECT node_id::text AS node_id,
        CASE WHEN source_id IS NOT NULL THEN 'chunks' WHEN origin_node_id IS NOT NULL OR layer = 'L1' THEN 'copies'
             WHEN valid_until IS NOT NULL THEN 'versions' ELSE 'cells' END AS kind
-     FROM cells WHERE tenant_id = $1 AND (node_id = ANY($2::uuid[]) OR origin_node_id = ANY($2::uuid[])
-       OR node_id IN (SELECT promoted_node_id FROM cells WHERE tenant_id = $1 AND node_id = ANY($2::uuid[]))
-       OR node_id IN (SELECT origin_node_id FROM cells WHERE tenant_id = $1 AND node_id = ANY($2::uuid[]))
-       OR node_id IN (SELECT s.consolidated_node_id FROM scenes s JOIN cells c ON c.tenant_id = s.tenant_id AND c.scene_id = s.scene_id
-                      WHERE s.tenant_id = $1 AND c.node_id = ANY($2::uuid[])))
+     FROM cells WHERE tenant_id = $1 AND node_id = ANY(ARRAY(
+       SELECT unnest($2::uuid[])
+       UNION SELECT node_id FROM cells WHERE tenant_id = $1 AND origin_node_id = ANY($2::uuid[])
+       UNION SELECT promoted_node_id FROM cells WHERE tenant_id = $1 AND node_id = ANY($2::uuid[]) AND promoted_node_id IS NOT NULL
+       UNION SELECT origin_node_id FROM cells WHERE tenant_id = $1 AND node_id = ANY($2::uuid[]) AND origin_node_id IS NOT NULL
+       UNION SELECT s.consolidated_node_id FROM cells c JOIN scenes s ON s.tenant_id = c.tenant_id AND s.scene_id = c.scene_id
+             WHERE c.tenant_id = $1 AND c.node_id = ANY($2::uuid[]) AND s.consolidated_node_id IS NOT NULL))
      ORDER BY node_id FOR UPDATE`,
     [tenantId, nodeIds],
   );

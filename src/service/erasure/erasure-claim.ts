@@ -1,7 +1,7 @@
 /**
  * What a bulk erasure takes (docs/forgetting.md): the ids of the cells its selector matched when
  * it began, read once in keyset pages and held packed (16 bytes a cell), then handed out in
- * bounded batches. Cells stored after the claim are not taken, so the erasure ends however fast
+ * batches of the size the erasure asks for. Cells stored after the claim are not taken, so the erasure ends however fast
  * others keep storing; selecting the next batch again after each one would chase them.
  */
 import type { Queryable } from '../../store/db.js';
@@ -14,8 +14,8 @@ const ID_BYTES = 16;
 export interface CellClaim {
   /** How many cells were claimed. */
   readonly size: number;
-  /** The claimed ids in id order, `size` at a time. */
-  batches(size: number): Iterable<string[]>;
+  /** The next `count` claimed ids (fewer at the end, none once all were taken), in id order. */
+  take(count: number): string[];
 }
 
 /** Claims the tenant's cells matching `filter`, page by page, before any of them is erased. */
@@ -29,22 +29,29 @@ export async function claimCells(q: Queryable, tenantId: string, filter: CellBat
     after = ids.at(-1) ?? null;
     if (ids.length < CLAIM_PAGE) break;
   }
+  const packed = Buffer.concat(pages);
+  let taken = 0;
   return {
     size,
-    *batches(batchSize: number): Iterable<string[]> {
-      for (const page of pages) {
-        const count = page.length / ID_BYTES;
-        for (let start = 0; start < count; start += batchSize) {
-          yield Array.from({ length: Math.min(batchSize, count - start) }, (_, i) => unpackId(page, start + i));
-        }
-      }
+    take(count: number): string[] {
+      const ids = Array.from({ length: Math.max(0, Math.min(count, size - taken)) }, (_, i) => unpackId(packed, taken + i));
+      taken += ids.length;
+      return ids;
     },
   };
 }
 
-/** `ids` in batches of `size`, in the order given. */
-export function* batchesOf(ids: readonly string[], size: number): Iterable<string[]> {
-  for (let start = 0; start < ids.length; start += size) yield ids.slice(start, start + size);
+/** A claim of ids the caller already holds (expiry, a scene, a source locator), taken in the order given. */
+export function claimOf(ids: readonly string[]): CellClaim {
+  let taken = 0;
+  return {
+    size: ids.length,
+    take(count: number): string[] {
+      const batch = ids.slice(taken, taken + Math.max(0, count));
+      taken += batch.length;
+      return batch;
+    },
+  };
 }
 
 function packId(id: string): Buffer {

@@ -6,25 +6,37 @@ import { randomUUID } from 'node:crypto';
 import type { WrittenDiff } from '../../mesh/diff-writer.js';
 import { toDiff } from '../../mesh/diff-row.js';
 import type { Queryable } from '../../store/db.js';
-import { allocateInboxSeqs, insertInboxDiffs } from '../../store/diff-repository.js';
+import { allocateSeqsInInboxes, insertDeletedNotices } from '../../store/erasure-notice-repository.js';
 import type { ErasureNotice } from '../../store/erasure-repository.js';
 
-/** Writes the notices inside the erasure's transaction, recipients in sorted order (as the diff writer locks inboxes). */
+/**
+ * Writes the notices inside the erasure's transaction in two statements for every inbox at once,
+ * the inboxes locked in sorted order (as the diff writer locks them); the diffs come back in
+ * inbox and sequence order.
+ */
 export async function writeErasureNotices(tx: Queryable, tenantId: string, notices: readonly ErasureNotice[]): Promise<WrittenDiff[]> {
   const byRecipient = new Map<string, ErasureNotice[]>();
-  for (const notice of notices) byRecipient.set(notice.recipient_agent, [...(byRecipient.get(notice.recipient_agent) ?? []), notice]);
-  const written: WrittenDiff[] = [];
-  for (const recipient of [...byRecipient.keys()].sort()) {
-    const held = byRecipient.get(recipient) ?? [];
-    const last = await allocateInboxSeqs(tx, tenantId, recipient, held.length);
-    const rows = await insertInboxDiffs(
-      tx,
-      tenantId,
-      recipient,
-      held.map((notice, i) => ({
+  for (const notice of notices) {
+    const held = byRecipient.get(notice.recipient_agent);
+    if (held === undefined) byRecipient.set(notice.recipient_agent, [notice]);
+    else held.push(notice);
+  }
+  const recipients = [...byRecipient.keys()].sort();
+  const last = await allocateSeqsInInboxes(
+    tx,
+    tenantId,
+    recipients.map((agent) => ({ agent, count: byRecipient.get(agent)?.length ?? 0 })),
+  );
+  const rows = await insertDeletedNotices(
+    tx,
+    tenantId,
+    recipients.flatMap((recipient) => {
+      const held = byRecipient.get(recipient) ?? [];
+      const first = (last.get(recipient) ?? 0) - held.length + 1;
+      return held.map((notice, i) => ({
+        recipientAgent: recipient,
         diffId: randomUUID(),
-        seq: last - held.length + 1 + i,
-        op: 'deleted' as const,
+        seq: first + i,
         nodeId: notice.node_id,
         beaconId: notice.beacon_id,
         similarity: Number(notice.similarity),
@@ -33,12 +45,12 @@ export async function writeErasureNotices(tx: Queryable, tenantId: string, notic
         sourceAgent: notice.source_agent,
         project: notice.project,
         sceneId: notice.scene_id,
-        preview: '',
-        supersedes: null,
         sourceId: notice.source_id,
-      })),
-    );
-    for (const row of rows) written.push({ tenantId, recipientAgent: recipient, diff: toDiff(row), trimmed: 0 });
-  }
-  return written;
+      }));
+    }),
+  );
+  const order = new Map(recipients.map((agent, i) => [agent, i]));
+  return rows
+    .map((row) => ({ tenantId, recipientAgent: row.recipient_agent, diff: toDiff(row), trimmed: 0 }))
+    .sort((a, b) => (order.get(a.recipientAgent) ?? 0) - (order.get(b.recipientAgent) ?? 0) || a.diff.seq - b.diff.seq);
 }

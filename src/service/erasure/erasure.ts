@@ -17,7 +17,7 @@ import { lockSourceKey } from '../../store/source-repository.js';
 import { vacuumAfterErasure } from '../../store/statistics-repository.js';
 import type { FacadeContext } from '../facade/facade-context.js';
 import { ERASED_CELL_KINDS } from './erasure-actor.js';
-import { batchesOf, claimCells } from './erasure-claim.js';
+import { claimCells, claimOf, type CellClaim } from './erasure-claim.js';
 import { writeErasureNotices } from './erasure-notices.js';
 
 /** Who asked: a key's agent, or the server itself (expiry: agent `system:expiry`, no key). */
@@ -49,8 +49,10 @@ export interface Erasure {
 const TENANT_ROWS_BATCH = 5_000;
 
 export interface ErasureSettings {
-  /** Cells one transaction of a bulk erasure takes; each holds the inboxes its notices go to until it commits. */
+  /** Cells one transaction of a bulk erasure takes at most; each holds the inboxes its notices go to until it commits. */
   readonly batchCells: number;
+  /** About how long one batch may hold the connection (PGlite) or its inboxes: the next batch takes as many cells as fit at the last one's pace. */
+  readonly batchMs: number;
   /** An erasure of at least this many cells vacuums the tables it deleted from once it is done (in the background). */
   readonly vacuumCells: number;
   readonly onError: (error: unknown) => void;
@@ -87,14 +89,28 @@ export function createErasure(ctx: Pick<FacadeContext, 'db' | 'clock' | 'diffsCo
    * One transaction per batch. Each waits for the connection (PGlite's, or the pool's) in the
    * order it asked, behind the stores already waiting and ahead of those asking after it: the
    * erasure and the stores take turns. Yielding to the event loop instead (a timer,
-   * setImmediate) starved it on PGlite, whose statements never leave the microtask queue.
+   * setImmediate) starved it on PGlite, whose statements never leave the microtask queue. A batch
+   * takes as many cells as the last one's pace fits in batchMs, so a store waits about that long.
    */
-  const eraseInBatches = async (tenantId: string, batches: Iterable<readonly string[]>, diffs: ErasedDiffs, counts: ErasureCounts): Promise<void> => {
-    for (const ids of batches) addCounts(counts, await eraseBatch(tenantId, async () => ids, diffs, async (_tx, batch) => batch));
+  const eraseInBatches = async (tenantId: string, claim: CellClaim, diffs: ErasedDiffs, counts: ErasureCounts): Promise<void> => {
+    for (let size = 1; ; ) {
+      const ids = claim.take(size);
+      if (ids.length === 0) return;
+      let started = 0;
+      let took = 0;
+      const batch = await eraseBatch(
+        tenantId,
+        async () => ((started = performance.now()), ids),
+        diffs,
+        async (_tx, erased) => ((took = performance.now() - started), erased),
+      );
+      addCounts(counts, batch);
+      size = Math.max(1, Math.min(batchCells, size * 2, Math.floor((size * settings.batchMs) / Math.max(took, 0.01))));
+    }
   };
 
-  /** The cells matching `filter` when the erasure began (erasure-claim.ts), in batches. */
-  const claimed = async (tenantId: string, filter: CellBatchFilter): Promise<Iterable<string[]>> => (await claimCells(db, tenantId, filter)).batches(batchCells);
+  /** The cells matching `filter` when the erasure began (erasure-claim.ts). */
+  const claimed = (tenantId: string, filter: CellBatchFilter): Promise<CellClaim> => claimCells(db, tenantId, filter);
 
   const receipt = (tx: Queryable, actor: ErasureActor, selector: ErasureSelector, counts: ErasureCounts, startedAt: Date): Promise<ErasureReceipt> =>
     insertReceipt(tx, {
@@ -131,7 +147,7 @@ export function createErasure(ctx: Pick<FacadeContext, 'db' | 'clock' | 'diffsCo
       }
       case 'cells': {
         await options.guard?.(db);
-        await eraseInBatches(tenantId, batchesOf(selector.nodeIds, batchCells), 'tombstone', counts);
+        await eraseInBatches(tenantId, claimOf(selector.nodeIds), 'tombstone', counts);
         return db.transaction((tx) => receipt(tx, actor, selector, counts, startedAt));
       }
       case 'source': {

@@ -205,7 +205,7 @@ function createFacadeContext(deps: MemoryFacadeDeps): FacadeContext {
       return erasure;
     },
   };
-  const erasure = createErasure(ctx, { batchCells: config.erasureBatchCells, vacuumCells: config.erasureVacuumCells, onError: reportError });
+  const erasure = createErasure(ctx, { batchCells: config.erasureBatchCells, batchMs: config.erasureBatchMs, vacuumCells: config.erasureVacuumCells, onError: reportError });
   hits.start(config.hitFlushIntervalMs);
   return ctx;
 }
