@@ -1,10 +1,10 @@
 /**
  * The sources RPCs of hyphae.v1.MemoryService (docs/sources.md): each request becomes the object
- * /v1/sources would have parsed, validated with the same schema as there, so gRPC answers
+ * /v1/sources (and /v1/sources/{id}/chunks) would have parsed, validated with the same schema as there, so gRPC answers
  * what REST answers, with the same error codes.
  */
 import type { ServiceImpl } from '@connectrpc/connect';
-import { ingestSourceInputSchema, listSourcesInputSchema, readSourceInputSchema, sourceRefInputSchema } from '../core/source-schemas.js';
+import { ingestSourceInputSchema, listSourcesInputSchema, readSourceInputSchema, sourceChunksInputSchema, sourceRefInputSchema } from '../core/source-schemas.js';
 import { parseInput } from '../service/index.js';
 import { principalOf } from './call-context.js';
 import {
@@ -14,6 +14,8 @@ import {
   GetSourceStatusResponseSchema,
   IngestSourceRequestSchema,
   IngestSourceResponseSchema,
+  ListSourceChunksRequestSchema,
+  ListSourceChunksResponseSchema,
   ListSourcesRequestSchema,
   ListSourcesResponseSchema,
   ReadSourceRequestSchema,
@@ -23,7 +25,7 @@ import {
 import { fieldsOf, messageOf } from './message-mapping.js';
 import type { MemoryServiceFacade } from './memory-service.js';
 
-export type SourceRpcs = Pick<ServiceImpl<typeof MemoryService>, 'ingestSource' | 'listSources' | 'readSource' | 'getSourceStatus' | 'deleteSource'>;
+export type SourceRpcs = Pick<ServiceImpl<typeof MemoryService>, 'ingestSource' | 'listSources' | 'readSource' | 'getSourceStatus' | 'deleteSource' | 'listSourceChunks'>;
 
 export function sourceRpcs(facade: MemoryServiceFacade): SourceRpcs {
   return {
@@ -44,6 +46,10 @@ export function sourceRpcs(facade: MemoryServiceFacade): SourceRpcs {
     async deleteSource(request, context) {
       const receipt = await facade.deleteSource(principalOf(context), parseInput(sourceRefInputSchema, fieldsOf(DeleteSourceRequestSchema, request)));
       return messageOf(DeleteSourceResponseSchema, { receipt });
+    },
+    async listSourceChunks(request, context) {
+      const page = await facade.sourceChunks(principalOf(context), parseInput(sourceChunksInputSchema, fieldsOf(ListSourceChunksRequestSchema, request)));
+      return messageOf(ListSourceChunksResponseSchema, page);
     },
   };
 }

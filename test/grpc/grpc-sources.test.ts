@@ -1,7 +1,7 @@
 /**
  * Sources over the gRPC port (docs/grpc.md, docs/sources.md): IngestSource, ListSources by kind,
- * ReadSource in slices, GetSourceStatus and DeleteSource answer what /v1/sources answers, through
- * the same facade, with the same error codes; Recall takes kind and num_related_chunks and names a
+ * ReadSource in slices, GetSourceStatus, DeleteSource and ListSourceChunks answer what /v1/sources
+ * answers, through the same facade, with the same error codes; Recall takes kind and num_related_chunks and names a
  * chunk hit's source.
  */
 import { Code } from '@connectrpc/connect';
@@ -66,6 +66,36 @@ describe('sources over the gRPC port', () => {
     await client.deleteSource({ sourceId: 'handbook' }, withKey(writerKey));
     expect(await failure(client.readSource({ sourceId: 'handbook' }, withKey(readerKey)))).toMatchObject({ status: Code.NotFound, code: 'NOT_FOUND' });
     expect(await failure(client.getSourceStatus({ sourceId: 'handbook' }, withKey(readerKey)))).toMatchObject({ status: Code.NotFound, code: 'NOT_FOUND' });
+  });
+
+  it('pages through a source’s chunks in source order as GET /v1/sources/{id}/chunks does, with its errors', async () => {
+    const client = connectClient(MemoryService, server.grpc.address);
+    const ingested = await client.ingestSource({ text: handbook('medlar', 6), format: 'markdown', title: 'Medlar handbook', sourceId: 'medlar' }, withKey(writerKey));
+    const total = ingested.status?.chunksTotal ?? 0;
+    expect(total).toBeGreaterThan(4);
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listSourceChunks({ sourceId: 'medlar', limit: 2, ...(cursor === undefined ? {} : { cursor }) }, withKey(readerKey));
+      expect(page).toMatchObject({ sourceId: 'medlar', project: 'default', version: 'served', state: 'ready', chunksTotal: total });
+      expect(page.chunks.length).toBeLessThanOrEqual(2);
+      for (const chunk of page.chunks) {
+        expect(chunk).toMatchObject({ status: 'ready', headingPath: expect.stringContaining('Handbook medlar') });
+        expect(chunk.nodeId).toMatch(/^[0-9a-f-]{36}$/);
+        expect(chunk.charEnd).toBeGreaterThan(chunk.charStart);
+        seen.push(chunk.chunkIndex);
+      }
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    expect(seen).toEqual(Array.from({ length: total }, (_, i) => i));
+
+    expect(await failure(client.listSourceChunks({ sourceId: 'medlar', limit: 201 }, withKey(readerKey)))).toMatchObject({ status: Code.InvalidArgument, paths: ['limit'] });
+    expect(await failure(client.listSourceChunks({ sourceId: 'medlar', version: 'latest' }, withKey(readerKey)))).toMatchObject({ status: Code.InvalidArgument, paths: ['version'] });
+    expect(await failure(client.listSourceChunks({ sourceId: 'medlar', cursor: 'bm90LWEtY3Vyc29y' }, withKey(readerKey)))).toMatchObject({ status: Code.InvalidArgument, paths: ['cursor'] });
+    expect(await failure(client.listSourceChunks({ sourceId: 'medlar', version: 'pending' }, withKey(readerKey)))).toMatchObject({ status: Code.NotFound, code: 'NOT_FOUND' });
+    // Another tenant's source reads as not found.
+    expect(await failure(client.listSourceChunks({ sourceId: 'medlar' }, withKey(otherKey)))).toMatchObject({ status: Code.NotFound, code: 'NOT_FOUND' });
+    expect(await failure(client.listSourceChunks({ sourceId: 'medlar' }))).toMatchObject({ status: Code.Unauthenticated });
   });
 
   it('answers the same errors as REST', async () => {

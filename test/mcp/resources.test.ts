@@ -118,6 +118,7 @@ describe('MCP resources over Streamable HTTP', () => {
       expect.objectContaining({ uriTemplate: 'hyphae://cells/{node_id}', mimeType: 'text/markdown' }),
       expect.objectContaining({ uriTemplate: 'hyphae://sources/{source_id}{?offset,limit,project}', mimeType: 'text/plain' }),
       expect.objectContaining({ uriTemplate: 'hyphae://cells/{node_id}/subgraph{?depth,max_members,as_of}', mimeType: 'application/json' }),
+      expect.objectContaining({ uriTemplate: 'hyphae://sources/{source_id}/chunks{?version,limit,cursor,project}', mimeType: 'text/markdown' }),
     ]);
   });
 

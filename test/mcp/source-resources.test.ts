@@ -2,14 +2,15 @@
  * Sources as MCP resources (docs/sources.md, docs/mcp.md) with the official SDK client over
  * Streamable HTTP: hyphae://sources/{source_id} read whole or slice by slice (code points, so
  * multi-byte text concatenates back exactly), the template listed, another tenant's source and
- * an out-of-scope project read as not found, and a recalled chunk's resource_link resolving to
- * exactly the chunk's text.
+ * an out-of-scope project read as not found, a recalled chunk's resource_link resolving to
+ * exactly the chunk's text, and hyphae://sources/{source_id}/chunks paging through the chunks.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryNode } from '../../src/core/entities.js';
 import type { Principal } from '../../src/core/principal.js';
+import { handbook } from '../support/source-fixtures.js';
 import { createTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 import { startMcpHttpServer, type ListeningMcpServer } from './mcp-http-server.js';
 import { connectHttp, type ConnectedClient } from '../support/mcp/sdk-clients.js';
@@ -81,6 +82,7 @@ describe('sources as MCP resources', () => {
       ['hyphae://cells/{node_id}', 'text/markdown'],
       ['hyphae://sources/{source_id}{?offset,limit,project}', 'text/plain'],
       ['hyphae://cells/{node_id}/subgraph{?depth,max_members,as_of}', 'application/json'],
+      ['hyphae://sources/{source_id}/chunks{?version,limit,cursor,project}', 'text/markdown'],
     ]);
     const { tools } = await alice.client.listTools();
     expect(tools.map((tool) => [tool.name, tool.inputSchema.required ?? []])).toEqual([
@@ -190,6 +192,50 @@ describe('sources as MCP resources', () => {
       expect(slice.contents[0]?.text).toBe(chunkText);
       const node = (await runtime.facade.getCell(principal, hit.node_id)) as MemoryNode;
       expect(node.content.endsWith(`\n\n${chunkText}`)).toBe(true);
+    }
+  });
+
+  it('pages through a source’s chunks as GET /v1/sources/{id}/chunks does, each line naming its slice and its cell', async () => {
+    await runtime.facade.ingestSource(principal, { text: handbook('medlar', 6), format: 'markdown', title: 'Medlar', source_id: 'medlar' });
+    const expected = await runtime.facade.sourceChunks(principal, { source_id: 'medlar', limit: 200 });
+    expect(expected.chunks_total).toBeGreaterThan(4);
+    const seen: unknown[] = [];
+    let uri: string | null = 'hyphae://sources/medlar/chunks?limit=2';
+    let reads = 0;
+    while (uri !== null) {
+      const result = ReadResourceResultSchema.parse(await alice.client.readResource({ uri }));
+      const [outline, json] = result.contents as Content[];
+      expect(outline).toMatchObject({ uri, mimeType: 'text/markdown' });
+      expect(json).toMatchObject({ uri, mimeType: 'application/json' });
+      const page = JSON.parse(json?.text ?? 'null') as { chunks: { chunk_index: number; node_id: string; char_start: number; char_end: number }[]; next_uri: string | null };
+      expect(page).toMatchObject({ source_id: 'medlar', project: 'default', version: 'served', state: 'ready', chunks_total: expected.chunks_total });
+      for (const chunk of page.chunks) {
+        expect(outline?.text).toContain(`hyphae://sources/medlar?offset=${chunk.char_start}&limit=${chunk.char_end - chunk.char_start}&project=default, cell hyphae://cells/${chunk.node_id}`);
+      }
+      seen.push(...page.chunks);
+      uri = page.next_uri;
+      if (uri !== null) expect(outline?.text).toContain(`More chunks follow: read ${uri}`);
+      reads += 1;
+    }
+    expect(seen).toEqual(expected.chunks);
+    expect(reads).toBe(Math.ceil(expected.chunks_total / 2));
+
+    // Not found exactly as the source itself: another tenant, a project outside the key's scope, an unknown id, no pending version.
+    const cellNotFound = await failure(mallory.client, 'hyphae://cells/00000000-0000-4000-8000-000000000000');
+    for (const [client, target] of [
+      [mallory.client, 'hyphae://sources/medlar/chunks'],
+      [narrow.client, 'hyphae://sources/medlar/chunks?project=default'],
+      [alice.client, 'hyphae://sources/never-ingested/chunks'],
+      [alice.client, 'hyphae://sources/medlar/chunks?version=pending'],
+    ] as const) {
+      await expect(client.readResource({ uri: target })).rejects.toMatchObject({ code: -32002, data: { code: 'NOT_FOUND', uri: target } });
+      expect(await failure(client, target)).toEqual(cellNotFound);
+    }
+    for (const bad of ['hyphae://sources/medlar/chunks?colour=red', 'hyphae://sources/medlar/chunks?version=latest', 'hyphae://sources/medlar/chunks?limit=1&limit=2', 'hyphae://sources/medlar/chunks?cursor=a%2Fb', 'hyphae://sources/medlar/chunks/x']) {
+      await expect(alice.client.readResource({ uri: bad })).rejects.toMatchObject({ code: -32002 });
+    }
+    for (const bad of ['hyphae://sources/medlar/chunks?limit=0', 'hyphae://sources/medlar/chunks?limit=201', 'hyphae://sources/medlar/chunks?cursor=bm90LWEtY3Vyc29y']) {
+      await expect(alice.client.readResource({ uri: bad })).rejects.toMatchObject({ code: -32602 });
     }
   });
 });

@@ -18,6 +18,7 @@ import { cellTemplate, inboxDescriptor, resourceDescriptor, sourceTemplate } fro
 import { INBOX_URI, parseResourceUri } from './resource-uris.js';
 import { sourceContents } from './source-presentation.js';
 import { parseSourceUri } from './source-uris.js';
+import { parseSourceChunksUri, sourceChunksContents, sourceChunksTemplate, type SourceChunksResourceUri } from './source-chunks-resource.js';
 import { parseSubgraphUri, subgraphContents, subgraphTemplate, type SubgraphResourceUri } from './subgraph-resource.js';
 import type { SourceResourceUri } from './source-uris.js';
 import { subscriptionKeyOf } from './session-subscriptions.js';
@@ -81,13 +82,15 @@ export class ResourceMethods implements McpResourceFeature {
   }
 
   templates(version: ProtocolVersion): JsonObject {
-    return { resourceTemplates: [cellTemplate(version), sourceTemplate(version), subgraphTemplate(version)] };
+    return { resourceTemplates: [cellTemplate(version), sourceTemplate(version), subgraphTemplate(version), sourceChunksTemplate(version)] };
   }
 
   async read(params: JsonRpcParams, principal: Principal): Promise<JsonObject> {
     const uri = requireUri(params);
     const source = parseSourceUri(uri);
     if (source !== null) return this.readSource(source, uri, principal);
+    const chunks = parseSourceChunksUri(uri);
+    if (chunks !== null) return this.readSourceChunks(chunks, uri, principal);
     const subgraph = parseSubgraphUri(uri);
     if (subgraph !== null) return this.readSubgraph(subgraph, uri, principal);
     const target = parseResourceUri(uri);
@@ -133,6 +136,17 @@ export class ResourceMethods implements McpResourceFeature {
         ...(source.project === undefined ? {} : { project: source.project }),
       });
       return { contents: sourceContents(slice, uri, limit) };
+    } catch (error) {
+      if (isHyphaeError(error) && error.code === 'FORBIDDEN') throw resourceNotFound(uri);
+      throw asMethodError(error, uri);
+    }
+  }
+
+  /** A page of a source's chunks; not found exactly as the source itself would be. */
+  private async readSourceChunks(target: SourceChunksResourceUri, uri: string, principal: Principal): Promise<JsonObject> {
+    const { sourceId, ...options } = target;
+    try {
+      return { contents: sourceChunksContents(await this.facade.sourceChunks(principal, { source_id: sourceId, ...options }), uri, target.limit) };
     } catch (error) {
       if (isHyphaeError(error) && error.code === 'FORBIDDEN') throw resourceNotFound(uri);
       throw asMethodError(error, uri);
