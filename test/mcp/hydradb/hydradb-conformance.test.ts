@@ -59,6 +59,8 @@ async function runVector(client: Client, vector: HydraVector, requestId: string)
   }
   expect(result.isError, `${vector.name}: ${JSON.stringify(result.content)}`).toBe(false);
   expect(result.structuredContent, vector.name).toBeDefined();
+  if (expected.structured !== undefined) expect(result.structuredContent, vector.name).toMatchObject(resolveArgs(expected.structured, requestId));
+  if (expected.text !== undefined) expect((result.content as { text: string }[])[0]?.text, vector.name).toContain(resolveArgs({ text: expected.text }, requestId).text);
 }
 
 describe.each([

@@ -4,7 +4,11 @@
  * the scope rules of issue 47. Each vector is one tools/call and what must come back: `ok`, an
  * argument refused at `invalid` (the field path), or a facade error code.
  */
-export type VectorExpectation = { readonly ok: true } | { readonly invalid: string } | { readonly error: 'NOT_FOUND' | 'FORBIDDEN' | 'CONFLICT' | 'INVALID_ARGUMENT' };
+export type VectorExpectation =
+  /** `structured`: what structuredContent must hold (`$NOTE` replaced as in args); `text`: a line the text output must hold. */
+  | { readonly ok: true; readonly structured?: Readonly<Record<string, unknown>>; readonly text?: string }
+  | { readonly invalid: string }
+  | { readonly error: 'NOT_FOUND' | 'FORBIDDEN' | 'CONFLICT' | 'INVALID_ARGUMENT' };
 
 export interface HydraVector {
   readonly name: string;
@@ -162,6 +166,11 @@ export const VECTORS: readonly HydraVector[] = [
   { name: 'delete: kind other', tool: 'hydradb_delete', args: { id: 'a', kind: 'all' }, expect: invalid('kind') },
   { name: 'delete: the other family', tool: 'hydradb_delete', args: { id: '$NOTE', kind: 'knowledge' }, expect: { error: 'NOT_FOUND' } },
   { name: 'delete: another database', tool: 'hydradb_delete', args: { id: '$NOTE', database: '$OTHER_DB' }, expect: { error: 'FORBIDDEN' } },
-  { name: 'delete: id', tool: 'hydradb_delete', args: { id: '$NOTE' }, expect: ok },
+  {
+    name: 'delete: id, with its receipt',
+    tool: 'hydradb_delete',
+    args: { id: '$NOTE' },
+    expect: { ok: true, structured: { deleted: ['$NOTE'], not_found: [], receipts: [{ id: '$NOTE', counts: { sources: 1, chunks: 1, lexical_terms: 1 } }] }, text: '- $NOTE: ' },
+  },
   { name: 'delete: id again', tool: 'hydradb_delete', args: { id: '$NOTE' }, expect: { error: 'NOT_FOUND' } },
 ];
