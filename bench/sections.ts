@@ -30,6 +30,7 @@ export const SECTIONS: readonly SectionEntry[] = [
   { name: 'sources', module: './sources-bench.js', exportName: 'runSourcesBench' },
   { name: 'sources-recall', module: './source-recall-bench.js', exportName: 'runSourceRecallBench' },
   { name: 'learning', module: './learning-bench.js', exportName: 'runLearningBench' },
+  { name: 'erasure', module: './erasure-bench.js', exportName: 'runErasureBench' },
   { name: 'operator', module: '../operator/bench/operator-bench.js', exportName: 'runOperatorBench' },
   // Only when named (`npm run bench scale`): a million cells, 10k live streams, 1k agents take a while.
   { name: 'scale', module: './scale-bench.js', exportName: 'runScaleBench', onlyWhenNamed: true },
