@@ -196,7 +196,7 @@ export const listScenesInputSchema = z.strictObject({
 /**
  * Which versions a REST read sees (docs/memory-model.md, supersession): by default only current
  * cells; `include_superseded` adds replaced versions; `as_of` reads the versions valid at an
- * instant. The two are alternatives. The MCP tools always read current cells.
+ * instant. The two are alternatives. The MCP recall and query tools take as_of alone.
  */
 export const validityFields = {
   include_superseded: z.boolean().optional().describe('Also return cells that a newer version superseded (default false)'),

@@ -354,6 +354,7 @@ describe('MCP over HTTP: hostile tool arguments never yield a 5xx or an internal
       kind: j('knowledge'),
       num_related_chunks: '1',
       graph_context: 'true',
+      as_of: j('2030-01-01T00:00:00Z'),
     };
     return {
       store: {

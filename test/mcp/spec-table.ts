@@ -6,8 +6,8 @@ export interface SpecRow {
   readonly idempotent: boolean;
 }
 
-/** recall's and query's optional ranking mode, filters and recency bias. */
-const SEARCH_CONTROLS = ['mode', 'metadata', 'source_agents', 'created_after', 'created_before', 'min_trust', 'recency_bias', 'kind', 'num_related_chunks', 'graph_context'];
+/** recall's and query's optional ranking mode, filters, recency bias, graph context and instant. */
+const SEARCH_CONTROLS = ['mode', 'metadata', 'source_agents', 'created_after', 'created_before', 'min_trust', 'recency_bias', 'kind', 'num_related_chunks', 'graph_context', 'as_of'];
 
 export const SPEC_TABLE: Readonly<Record<string, SpecRow>> = {
   store: { args: ['content*', 'cell_type*', 'salience', 'scene_id', 'source_ref', 'metadata', 'idempotency_key', 'supersedes', 'relations', 'expires_at', 'ttl_seconds'], readOnly: false, destructive: false, idempotent: false },

@@ -3,6 +3,7 @@ import { recallIdsResultSchema } from '../../../core/output-schemas.js';
 import { defineTool } from './tool-definition.js';
 import type { McpTool } from './tool-definition.js';
 import { nearestCells } from './nearest-cells.js';
+import { asOfArgument, searchOptions } from './search-instant.js';
 
 export const recallTool: McpTool = defineTool({
   name: 'recall',
@@ -13,10 +14,11 @@ export const recallTool: McpTool = defineTool({
     "cell: read a cell's content by reading its resource hyphae://cells/{node_id} (resources/read); a chunk of a source links to " +
     'its slice, hyphae://sources/{source_id}?offset=…&limit=… (read around it with another offset). Use query instead to search ' +
     'consolidated (L1) or promoted (L2) knowledge.',
-  input: recallInputSchema,
+  input: recallInputSchema.extend(asOfArgument),
   output: recallIdsResultSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(facade, principal, args) {
-    return nearestCells(await facade.recall(principal, args, { withNodes: true }));
+    const { as_of: asOf, ...search } = args;
+    return nearestCells(await facade.recall(principal, search, searchOptions(asOf)));
   },
 });
