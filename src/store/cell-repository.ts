@@ -35,44 +35,54 @@ export interface NewCell {
 }
 
 /**
- * Inserts a cell and its lexical terms (stems and identifier tokens, lexical-terms.ts) in one
- * statement; returns null when the (tenant, agent, idempotency key) already exists.
+ * The insert of a cell and its lexical terms (stems and identifier tokens, lexical-terms.ts) as one
+ * statement, with `more` CTEs after them (they read `cell`; parameters from $22) and `extra` columns
+ * after the cell's: relation-repository.ts declares a new cell's relations in the same statement.
  */
-export async function insertCell(q: Queryable, cell: NewCell): Promise<CellRow | null> {
-  const result = await q.query<CellRow>(
-    `WITH cell AS (
+export function cellInsertSql(more = '', extra = ''): string {
+  return `WITH cell AS (
        INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, scene_id, session_id, source_agent,
          source_ref, metadata, idempotency_key, layer, origin_node_id, embedding, reinforced_at, created_at, updated_at,
          valid_from, supersedes, trust, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14, $15::vector, $16, $16, $16, $16, $17, $18, $21)
        ON CONFLICT (tenant_id, source_agent, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
        RETURNING *),
-     terms AS (INSERT INTO cell_tenant_terms (node_id, terms) SELECT node_id, ${cellTermsOf('$20::text', '$4', '$19::text[]')} FROM cell)
-     SELECT ${CELL_COLUMNS} FROM cell`,
-    [
-      cell.nodeId,
-      cell.tenantId,
-      cell.project,
-      cell.content,
-      cell.cellType,
-      cell.salience,
-      cell.sceneId,
-      cell.sessionId,
-      cell.sourceAgent,
-      cell.sourceRef === null ? null : JSON.stringify(cell.sourceRef),
-      JSON.stringify(cell.metadata),
-      cell.idempotencyKey,
-      cell.layer,
-      cell.originNodeId,
-      cell.embedding,
-      cell.now.toISOString(),
-      cell.supersedes ?? null,
-      cell.trust,
-      identifierTokens(cell.content),
-      tenantTermPrefix(cell.tenantId),
-      cell.expiresAt?.toISOString() ?? null,
-    ],
-  );
+     terms AS (INSERT INTO cell_tenant_terms (node_id, terms) SELECT node_id, ${cellTermsOf('$20::text', '$4', '$19::text[]')} FROM cell)${more}
+     SELECT ${CELL_COLUMNS}${extra} FROM cell`;
+}
+
+/** The parameters $1–$21 of cellInsertSql: $2 the tenant, $9 the author, $16 the instant. */
+export function cellInsertParams(cell: NewCell): unknown[] {
+  return [
+    cell.nodeId,
+    cell.tenantId,
+    cell.project,
+    cell.content,
+    cell.cellType,
+    cell.salience,
+    cell.sceneId,
+    cell.sessionId,
+    cell.sourceAgent,
+    cell.sourceRef === null ? null : JSON.stringify(cell.sourceRef),
+    JSON.stringify(cell.metadata),
+    cell.idempotencyKey,
+    cell.layer,
+    cell.originNodeId,
+    cell.embedding,
+    cell.now.toISOString(),
+    cell.supersedes ?? null,
+    cell.trust,
+    identifierTokens(cell.content),
+    tenantTermPrefix(cell.tenantId),
+    cell.expiresAt?.toISOString() ?? null,
+  ];
+}
+
+const INSERT_CELL_SQL = cellInsertSql();
+
+/** Inserts a cell and its lexical terms in one statement; returns null when the (tenant, agent, idempotency key) already exists. */
+export async function insertCell(q: Queryable, cell: NewCell): Promise<CellRow | null> {
+  const result = await q.query<CellRow>(INSERT_CELL_SQL, cellInsertParams(cell));
   return result.rows[0] ?? null;
 }
 

@@ -2,6 +2,8 @@
 import type { ExportRelation } from '../core/export-format.js';
 import { MAX_RELATIONS_PER_CELL, type Relation, type RelationInput } from '../core/relation-schemas.js';
 import { liveRow } from './cell-conditions.js';
+import { cellInsertParams, cellInsertSql, type NewCell } from './cell-repository.js';
+import type { CellRow } from './cell-row.js';
 import type { Queryable } from './db.js';
 import { isoText } from './sql-time.js';
 import { vectorParamFromText, type VectorParam } from './vector-param.js';
@@ -15,11 +17,27 @@ export interface DeclaredRelations {
 }
 
 /**
- * Adds relations from one cell to those of their targets that are cells of the tenant in
- * `projects` (null: every project), each target locked FOR SHARE so none is deleted before the
- * transaction commits; one that already exists is kept as it is. One statement: a store that
- * declares relations pays one round trip for them. The caller refuses (and rolls back) when a
- * target is not readable or the bound is passed.
+ * CTEs `wanted` (a jsonb parameter, wantedJson's text) and `readable`: the targets the caller may
+ * read — cells of the tenant in the projects (null: every project), live — locked FOR SHARE so
+ * none is deleted before the transaction commits.
+ */
+function wantedAndReadable(tenant: string, relations: string, projects: string): string {
+  return `wanted AS (SELECT * FROM jsonb_to_recordset(${relations}::jsonb) AS r(to_node_id uuid, relation_type text, valid_until timestamptz)),
+     readable AS (
+       SELECT node_id FROM cells
+       WHERE tenant_id = ${tenant} AND node_id IN (SELECT to_node_id FROM wanted) AND (${projects}::text[] IS NULL OR project = ANY(${projects}::text[])) AND ${liveRow()}
+       ORDER BY node_id FOR SHARE)`;
+}
+
+/** The relations as the jsonb parameter `wanted` reads. */
+function wantedJson(relations: readonly RelationInput[]): string {
+  return JSON.stringify(relations.map((r) => ({ to_node_id: r.to, relation_type: r.type, valid_until: r.valid_until ?? null })));
+}
+
+/**
+ * Adds relations from an existing cell to those of their targets the caller may read
+ * (wantedAndReadable); one that already exists is kept as it is. One statement; the caller refuses
+ * (and rolls back) when a target is not readable or the bound is passed.
  */
 export async function declareRelationRows(
   q: Queryable,
@@ -34,11 +52,7 @@ export async function declareRelationRows(
 ): Promise<DeclaredRelations> {
   if (request.relations.length === 0) return { readable: new Set(), held: 0, added: [] };
   const result = await q.query<{ readable: string[] | null; held: number; added: Relation[] | null }>(
-    `WITH wanted AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS r(to_node_id uuid, relation_type text, valid_until timestamptz)),
-     readable AS (
-       SELECT node_id FROM cells
-       WHERE tenant_id = $1 AND node_id IN (SELECT to_node_id FROM wanted) AND ($4::text[] IS NULL OR project = ANY($4::text[])) AND ${liveRow()}
-       ORDER BY node_id FOR SHARE),
+    `WITH ${wantedAndReadable('$1', '$3', '$4')},
      added AS (
        INSERT INTO cell_relations (tenant_id, from_node_id, to_node_id, relation_type, created_by, created_at, valid_until)
        SELECT $1, $2::uuid, w.to_node_id, w.relation_type, $5, $6, w.valid_until FROM wanted w JOIN readable t ON t.node_id = w.to_node_id
@@ -50,7 +64,7 @@ export async function declareRelationRows(
     [
       request.tenantId,
       request.fromNodeId,
-      JSON.stringify(request.relations.map((r) => ({ to_node_id: r.to, relation_type: r.type, valid_until: r.valid_until ?? null }))),
+      wantedJson(request.relations),
       request.projects,
       request.createdBy,
       request.now.toISOString(),
@@ -58,6 +72,42 @@ export async function declareRelationRows(
   );
   const row = result.rows[0];
   return { readable: new Set(row?.readable ?? []), held: row?.held ?? 0, added: row?.added ?? [] };
+}
+
+/**
+ * A new cell's insert that declares its relations in the same statement: the relations to the
+ * targets the caller may read (wantedAndReadable, projects $23) are inserted with it, and a store
+ * pays no round trip for its relations. A fresh cell holds no relation yet: nothing to count.
+ */
+const INSERT_CELL_RELATING_SQL = cellInsertSql(
+  `,
+     ${wantedAndReadable('$2', '$22', '$23')},
+     related AS (
+       INSERT INTO cell_relations (tenant_id, from_node_id, to_node_id, relation_type, created_by, created_at, valid_until)
+       SELECT $2, c.node_id, w.to_node_id, w.relation_type, $9, $16, w.valid_until FROM cell c CROSS JOIN wanted w JOIN readable t ON t.node_id = w.to_node_id)`,
+  ', (SELECT array_agg(node_id::text) FROM readable) AS readable_targets',
+);
+
+/**
+ * Inserts a new cell with the relations it declares (ids lowercased, no repeats) in one statement;
+ * null when its idempotency key already has a cell (nothing written). The caller refuses — and
+ * rolls back — when `readable` lacks a target.
+ */
+export async function insertCellRelating(
+  q: Queryable,
+  cell: NewCell,
+  relations: readonly RelationInput[],
+  projects: readonly string[] | null,
+): Promise<{ readonly row: CellRow; readonly readable: ReadonlySet<string> } | null> {
+  const result = await q.query<CellRow & { readable_targets: string[] | null }>(INSERT_CELL_RELATING_SQL, [
+    ...cellInsertParams(cell),
+    wantedJson(relations),
+    projects,
+  ]);
+  const first = result.rows[0];
+  if (first === undefined) return null;
+  const { readable_targets: readable, ...row } = first;
+  return { row, readable: new Set(readable ?? []) };
 }
 
 /** Serialises the transactions that add relations from one cell until commit, so each counts the others against the bound. */

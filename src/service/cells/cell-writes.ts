@@ -19,7 +19,7 @@ import { cellEnergy } from '../facade/entity-mapping.js';
 import { cellChange } from '../gossip/gossip-writer.js';
 import { checkStoreLimits, parseInput, parseUuid } from '../facade/input-validation.js';
 import type { MemoryFacade } from '../memory-facade.js';
-import { declareRelations } from '../relations/declared-relations.js';
+import { checkedRelations, declareRelations } from '../relations/declared-relations.js';
 import { applyRestatement } from './restatement.js';
 import { insertNewCell } from './cell-insert.js';
 import type { FacadeContext } from '../facade/facade-context.js';
@@ -142,6 +142,7 @@ async function writeStore(ctx: FacadeContext, tx: Queryable, principal: Principa
       return { row: restated.row, diffs: [], reinforced: true };
     }
   }
+  const relations = checkedRelations(null, input.relations ?? [], now);
   const inserted = await insertNewCell(
     ctx,
     tx,
@@ -162,6 +163,7 @@ async function writeStore(ctx: FacadeContext, tx: Queryable, principal: Principa
       expiresAt,
     },
     now,
+    relations,
   );
   if (inserted === null) {
     // A concurrent replay of the same key won the unique index: return its cell, write nothing.
@@ -169,7 +171,6 @@ async function writeStore(ctx: FacadeContext, tx: Queryable, principal: Principa
     if (original === null) throw new ConflictError('idempotency key conflict; retry');
     return { row: replayable(principal, original), diffs: [] };
   }
-  await declareRelations(tx, principal, inserted.node_id, input.relations ?? [], now);
   if (superseded !== null) {
     await markSuperseded(tx, principal.tenantId, superseded.node_id, inserted.node_id, now);
     return { row: inserted, diffs: await ctx.gossip.emitSupersession(tx, cellChange(inserted, embedding), superseded.node_id, now) };

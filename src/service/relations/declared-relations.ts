@@ -25,6 +25,27 @@ export function normalizedRelations(relations: readonly RelationInput[]): Relati
   return out;
 }
 
+/**
+ * The relations a cell declares, checked before anything is written: ids lowercased and repeats
+ * dropped, none ending by `now`, none to the cell itself.
+ */
+export function checkedRelations(fromNodeId: string | null, relations: readonly RelationInput[], now: Date): RelationInput[] {
+  const wanted = normalizedRelations(relations);
+  if (wanted.some((r) => r.valid_until !== undefined && Date.parse(r.valid_until) <= now.getTime())) {
+    throw new InvalidArgumentError('a relation ends in the future: valid_until must be later than now', [{ path: 'relations.valid_until', message: 'must be in the future' }]);
+  }
+  if (wanted.some((r) => r.to === fromNodeId)) {
+    throw new InvalidArgumentError('a cell cannot relate to itself', [{ path: 'relations', message: 'to names the cell itself' }]);
+  }
+  return wanted;
+}
+
+/** Refuses the first relation whose target is not among `readable`, exactly as a random id is refused (the caller's transaction rolls back). */
+export function refuseUnreadable(wanted: readonly RelationInput[], readable: ReadonlySet<string>): void {
+  const unreadable = wanted.find((r) => !readable.has(r.to));
+  if (unreadable !== undefined) throw new NotFoundError('cell', unreadable.to);
+}
+
 /** Checks and adds relations from a cell the principal can read (the caller checked it); returns those added. */
 export async function declareRelations(
   tx: Queryable,
@@ -33,14 +54,8 @@ export async function declareRelations(
   relations: readonly RelationInput[],
   now: Date,
 ): Promise<Relation[]> {
-  const wanted = normalizedRelations(relations);
+  const wanted = checkedRelations(fromNodeId, relations, now);
   if (wanted.length === 0) return [];
-  if (wanted.some((r) => r.valid_until !== undefined && Date.parse(r.valid_until) <= now.getTime())) {
-    throw new InvalidArgumentError('a relation ends in the future: valid_until must be later than now', [{ path: 'relations.valid_until', message: 'must be in the future' }]);
-  }
-  if (wanted.some((r) => r.to === fromNodeId)) {
-    throw new InvalidArgumentError('a cell cannot relate to itself', [{ path: 'relations', message: 'to names the cell itself' }]);
-  }
   const { readable, held, added } = await declareRelationRows(tx, {
     tenantId: principal.tenantId,
     fromNodeId,
@@ -49,9 +64,7 @@ export async function declareRelations(
     createdBy: principal.agent,
     now,
   });
-  // Nothing written survives a refusal: the caller's transaction rolls back.
-  const unreadable = wanted.find((r) => !readable.has(r.to));
-  if (unreadable !== undefined) throw new NotFoundError('cell', unreadable.to);
+  refuseUnreadable(wanted, readable);
   if (held + added.length > MAX_RELATIONS_PER_CELL) {
     throw new InvalidArgumentError(`a cell declares at most ${MAX_RELATIONS_PER_CELL} relations; this one would hold ${held + added.length}`, [
       { path: 'relations', message: `at most ${MAX_RELATIONS_PER_CELL} relations per cell` },
