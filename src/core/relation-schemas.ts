@@ -5,6 +5,7 @@
  * spelling, one bound per cell, and the subgraph's limits, for every surface.
  */
 import { z } from 'zod';
+import { IMPLICIT_RELATION_TYPES } from './relation-types.js';
 import { isStorableTimestamp } from './text-rules.js';
 
 /** Longest relation type, in characters. */
@@ -14,19 +15,6 @@ export const MAX_RELATIONS_PER_CELL = 32;
 
 /** Most one-hop relations a recall hit carries with graph_context (docs/relations.md). */
 export const GRAPH_CONTEXT_PER_HIT = 10;
-
-/** The edges derived from recorded facts: never stored as relations, so no agent may declare one. */
-export const IMPLICIT_RELATION_TYPES = [
-  'supersedes',
-  'in_scene',
-  'in_session',
-  'chunk_of',
-  'next_chunk',
-  'same_thread',
-  'corroborated_by',
-  'promoted_from',
-] as const;
-export type ImplicitRelationType = (typeof IMPLICIT_RELATION_TYPES)[number];
 
 const IMPLICIT: ReadonlySet<string> = new Set(IMPLICIT_RELATION_TYPES);
 /** snake_case: lowercase words of letters and digits joined by single underscores, starting with a letter. */

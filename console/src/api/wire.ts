@@ -11,3 +11,4 @@ export interface ErrorBody {
 }
 export type { SourceChunk, SourceChunksPage, SourceSlice, SourceStatus, SourceSummary, SourcesPage } from '../../../src/core/source-schemas.js';
 export type { FeedbackQuality } from '../../../src/core/feedback-quality-schemas.js';
+export type { Subgraph, SubgraphMember } from '../../../src/core/relation-schemas.js';

@@ -8,6 +8,7 @@ import { CELL_TYPES } from '../../../src/core/cell-types.js';
 import type { CellHistory, CellType, Corroboration, MemoryNode, StoredNode } from '../api/wire.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { FactList } from '../components/fact-list.js';
+import { SubgraphSection } from '../components/subgraph-section.js';
 import { Done, ErrorNotice, Loading } from '../components/notices.js';
 import { useConfirmedAction } from '../components/use-confirmed-action.js';
 import { useLoad } from '../components/use-load.js';
@@ -244,6 +245,7 @@ export function CellPage({ id }: { readonly id: string }): JSX.Element {
           )}
           <History {...view} />
           <Corroborations {...view} />
+          <SubgraphSection start={view.cell.node_id} what="cell" />
           {writer && view.cell.valid_until === null && view.cell.layer === 'L0' ? (
             <SupersedeForm cell={view.cell} onStored={(node) => navigate(cellHref(node.node_id))} />
           ) : null}

@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import type { ApiError } from '../api/client.js';
 import type { SourceChunk, SourceChunksPage, SourceSlice, SourceStatus } from '../api/wire.js';
 import { FactList } from '../components/fact-list.js';
+import { SourceSubgraphSection } from '../components/subgraph-section.js';
 import { ErrorNotice, Loading } from '../components/notices.js';
 import { asApiError, useLoad } from '../components/use-load.js';
 import { formatInstant } from '../format.js';
@@ -118,6 +119,7 @@ export function SourcePage({ id, params }: { readonly id: string; readonly param
         <>
           <Facts slice={slice} status={loaded.data.status} />
           <Chunks id={id} project={slice.project} />
+          <SourceSubgraphSection id={id} project={slice.project} />
           <section aria-labelledby="text-heading">
             <h2 id="text-heading">
               Text, characters {slice.offset}–{slice.offset + Array.from(slice.text).length} of {slice.total_chars}
