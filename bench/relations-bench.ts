@@ -41,9 +41,7 @@ async function openGraph(kind: string, cells: number, embedder: HashEmbedder): P
   if (kind === 'native') {
     const server = await startBenchPostgres();
     try {
-      const { url } = await loadCellDatabase(server, 'relations', embedder, texts);
-      const loader = await openPgDb({ url, max: 1, statementTimeoutMs: 0 });
-      await layGraph(loader, BULK_TENANT, BULK_PROJECT).finally(() => loader.close());
+      const { url } = await loadCellDatabase(server, 'relations', embedder, texts, (loader) => layGraph(loader, BULK_TENANT, BULK_PROJECT));
       const db = await openPgDb({ url });
       return { db, label: 'native PostgreSQL 18', close: async () => (await db.close(), await server.close()) };
     } catch (error) {
@@ -53,8 +51,7 @@ async function openGraph(kind: string, cells: number, embedder: HashEmbedder): P
   }
   const opened = await openBenchDb(kind, 'BENCH_RELATIONS_DB');
   await migrate(opened.db, { modelId: embedder.modelId, dimension: embedder.dimension });
-  await bulkLoad(opened.db, 'cells', texts, await embedder.embed(texts));
-  await layGraph(opened.db, BULK_TENANT, BULK_PROJECT);
+  await bulkLoad(opened.db, 'cells', texts, await embedder.embed(texts), undefined, (loader) => layGraph(loader, BULK_TENANT, BULK_PROJECT));
   return { db: opened.db, label: opened.label, close: () => opened.close() };
 }
 

@@ -6,9 +6,6 @@
  * tenant has.
  */
 import type { Queryable } from '../src/store/db.js';
-import { readEmbeddingIdentity } from '../src/store/migrator.js';
-import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
-import { createBenchVectorIndex } from './harness/hnsw-build.js';
 
 export const SESSION_CELLS = 20;
 export const SESSIONS_PER_SCENE = 5;
@@ -17,18 +14,18 @@ export const RELATIONS_PER_CELL = 3;
 const RELATION_TYPES = ['answers', 'depends_on', 'relates_to'] as const;
 
 /**
- * Lays the graph over the tenant's cells (numbered by node_id) with the HNSW index dropped (each
- * updated row would enter it again), rebuilds the index and analyses the tables after. Run it with
- * no statement timeout.
+ * Lays the graph over the tenant's cells (numbered by node_id). Run it between the bulk load and
+ * the HNSW build (bulkLoad's beforeIndex), with no statement timeout: the cells are rewritten
+ * once, in one UPDATE, while no vector index has to take them again.
  */
 export async function layGraph(db: Queryable, tenant: string, project: string): Promise<void> {
-  await db.query('DROP INDEX IF EXISTS cells_embedding');
   await db.query(
     `CREATE TEMP TABLE graph_cells AS
      SELECT node_id, (row_number() OVER (ORDER BY node_id) - 1)::int AS i FROM cells WHERE tenant_id = $1`,
     [tenant],
   );
   await db.query('CREATE UNIQUE INDEX ON graph_cells (i)');
+  await db.query('ANALYZE graph_cells');
   const sessionOf = `md5('session:' || (g.i / ${SESSION_CELLS}))::uuid`;
   const sceneOf = `md5('scene:' || (g.i / ${SESSION_CELLS * SESSIONS_PER_SCENE}))::uuid`;
   await db.query(
@@ -41,15 +38,14 @@ export async function layGraph(db: Queryable, tenant: string, project: string): 
      SELECT DISTINCT $1, ${sessionOf}, 'loader', $2, ${sceneOf} FROM graph_cells g`,
     [tenant, project],
   );
-  await db.query(`UPDATE cells c SET session_id = ${sessionOf}, scene_id = ${sceneOf} FROM graph_cells g WHERE c.node_id = g.node_id`);
-  // Cell i (i mod SUPERSEDED_EVERY = 1) replaced cell i - 1.
+  // Cell i (i mod SUPERSEDED_EVERY = 1) replaced cell i - 1; every cell joins its session and scene.
   await db.query(
-    `UPDATE cells c SET supersedes = p.node_id FROM graph_cells g JOIN graph_cells p ON p.i = g.i - 1
-     WHERE c.node_id = g.node_id AND g.i % ${SUPERSEDED_EVERY} = 1`,
-  );
-  await db.query(
-    `UPDATE cells c SET superseded_by = n.node_id, valid_until = now() FROM graph_cells g JOIN graph_cells n ON n.i = g.i + 1
-     WHERE c.node_id = g.node_id AND g.i % ${SUPERSEDED_EVERY} = 0 AND n.i % ${SUPERSEDED_EVERY} = 1`,
+    `UPDATE cells c SET session_id = ${sessionOf}, scene_id = ${sceneOf},
+       supersedes = CASE WHEN g.i % ${SUPERSEDED_EVERY} = 1 THEN p.node_id END,
+       superseded_by = CASE WHEN g.i % ${SUPERSEDED_EVERY} = 0 THEN n.node_id END,
+       valid_until = CASE WHEN g.i % ${SUPERSEDED_EVERY} = 0 AND n.node_id IS NOT NULL THEN now() END
+     FROM graph_cells g LEFT JOIN graph_cells p ON p.i = g.i - 1 LEFT JOIN graph_cells n ON n.i = g.i + 1
+     WHERE c.node_id = g.node_id`,
   );
   const count = `(SELECT count(*) FROM graph_cells)`;
   await db.query(
@@ -62,8 +58,6 @@ export async function layGraph(db: Queryable, tenant: string, project: string): 
     [tenant, RELATION_TYPES],
   );
   await db.query('DROP TABLE graph_cells');
-  await createBenchVectorIndex(db, 'cells', (await readEmbeddingIdentity(db))?.modelId ?? '');
-  await analyzeMemoryTables(db);
 }
 
 /** `n` of the tenant's cells spread over the table, to start walks from and relate to. */

@@ -16,8 +16,19 @@ export const BULK_PROJECT = 'default';
 export const BULK_KEY = { tenant: BULK_TENANT, default_project: BULK_PROJECT, projects: [BULK_PROJECT] };
 const LOAD_BATCH = 500;
 
-/** Bulk-loads rows with their vectors into `kind`'s table, with the HNSW index dropped during the load and rebuilt after; the build's milliseconds. */
-export async function bulkLoad(db: Db, kind: 'cells' | 'beacons', texts: readonly string[], vectors: readonly Float32Array[], build?: HnswBuildParameters): Promise<number> {
+/**
+ * Bulk-loads rows with their vectors into `kind`'s table, with the HNSW index dropped during the load
+ * and rebuilt after; the build's milliseconds. `beforeIndex` runs between the load and the build
+ * (updates to the loaded rows there do not pay for the index).
+ */
+export async function bulkLoad(
+  db: Db,
+  kind: 'cells' | 'beacons',
+  texts: readonly string[],
+  vectors: readonly Float32Array[],
+  build?: HnswBuildParameters,
+  beforeIndex?: (db: Db) => Promise<void>,
+): Promise<number> {
   const index = kind === 'cells' ? 'cells_embedding' : 'beacons_embedding';
   await db.query(`DROP INDEX IF EXISTS ${index}`);
   for (let i = 0; i < texts.length; i += LOAD_BATCH) {
@@ -39,6 +50,7 @@ export async function bulkLoad(db: Db, kind: 'cells' | 'beacons', texts: readonl
            FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, text text, vector text)`;
     await db.query(sql, kind === 'cells' ? [JSON.stringify(batch), BULK_TENANT, BULK_PROJECT, tenantTermPrefix(BULK_TENANT)] : [JSON.stringify(batch), BULK_TENANT, BULK_PROJECT]);
   }
+  await beforeIndex?.(db);
   const started = performance.now();
   await db.query(`SET maintenance_work_mem = '1GB'`);
   await createBenchVectorIndex(db, kind, (await readEmbeddingIdentity(db))?.modelId ?? '', build);

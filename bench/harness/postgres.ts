@@ -4,7 +4,7 @@ import type { Embedder } from '../../src/embed/embedder.js';
 import { migrate } from '../../src/store/migrator.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
 import { startRealPostgres, type RealPostgres } from '../../test/support/real-postgres.js';
-import type { Queryable } from '../../src/store/db.js';
+import type { Db, Queryable } from '../../src/store/db.js';
 import { parentPid } from './process-cpu.js';
 import { bulkLoad } from './bulk-load.js';
 
@@ -47,13 +47,16 @@ export interface LoadedDatabase {
   readonly indexMs: number;
 }
 
-/** Database `name`, migrated for `embedder`, holding `texts` as the bench tenant's cells (bulk-loaded by SQL, then indexed and analysed) over one connection with no statement timeout. */
-export async function loadCellDatabase(server: RealPostgres, name: string, embedder: Embedder, texts: readonly string[]): Promise<LoadedDatabase> {
+/**
+ * Database `name`, migrated for `embedder`, holding `texts` as the bench tenant's cells (bulk-loaded
+ * by SQL, `beforeIndex` run on them, then indexed and analysed) over one connection with no statement timeout.
+ */
+export async function loadCellDatabase(server: RealPostgres, name: string, embedder: Embedder, texts: readonly string[], beforeIndex?: (db: Db) => Promise<void>): Promise<LoadedDatabase> {
   const url = await createDatabase(server, name);
   const loader = await openPgDb({ url, max: 1, statementTimeoutMs: 0 });
   try {
     await migrate(loader, { modelId: embedder.modelId, dimension: embedder.dimension });
-    return { url, indexMs: await bulkLoad(loader, 'cells', texts, await embedder.embed(texts)) };
+    return { url, indexMs: await bulkLoad(loader, 'cells', texts, await embedder.embed(texts), undefined, beforeIndex) };
   } finally {
     await loader.close();
   }
