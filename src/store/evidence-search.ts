@@ -24,10 +24,12 @@ function trusted(where: CellConditions, learnt: LearntEvidence): string {
 /**
  * A LEFT JOIN LATERAL giving `learnt.gain` for the candidate whose node id and cosine distance are
  * the SQL expressions given: the most any of its evidence at least minSimilarity from the query lifts it, 0 when none does.
+ * Each piece of evidence is compared with the query once (the inner subquery, kept apart by OFFSET 0).
  */
 export function learntGain(where: CellConditions, learnt: LearntEvidence, nodeId: string, distance: string): string {
   const floor = where.bind(1 - learnt.minSimilarity);
-  return `LEFT JOIN LATERAL (SELECT GREATEST(0, COALESCE(max(e.weight * ((${distance}) - (e.embedding <=> $1::vector))), 0))::float8 AS gain
-      FROM cell_evidence AS e WHERE e.node_id = ${nodeId} AND e.tenant_id = $2${trusted(where, learnt)}
-        AND (e.embedding <=> $1::vector) <= $${floor}::float8) AS learnt ON true`;
+  return `LEFT JOIN LATERAL (SELECT GREATEST(0, COALESCE(max(near.weight * ((${distance}) - near.distance)), 0))::float8 AS gain
+      FROM (SELECT e.weight, (e.embedding <=> $1::vector) AS distance FROM cell_evidence AS e
+             WHERE e.node_id = ${nodeId} AND e.tenant_id = $2${trusted(where, learnt)} OFFSET 0) AS near
+     WHERE near.distance <= $${floor}::float8) AS learnt ON true`;
 }
