@@ -8,6 +8,7 @@ import type { Principal } from '../../../core/principal.js';
 import type { MemoryFacade } from '../../../service/memory-facade.js';
 import type { ToolOutcome } from '../tools/tool-definition.js';
 import { projectOfCall } from './hydradb-scope.js';
+import { quotedText } from '../quoted-text.js';
 
 const ids = z.array(sourceIdSchema).min(1).max(100);
 
@@ -76,7 +77,7 @@ export async function listFamily(facade: MemoryFacade, principal: Principal, arg
   const shown = items.length === 0 ? `Showed none of ${page.total} ${family}` : `Showed ${first + 1}–${first + items.length} of ${page.total} ${family}`;
   const rest = next === null ? 'That is the last page.' : `Pass page: ${next} (page_size ${page.page_size}) for the next.`;
   // A title as one JSON string: another agent's words stay data and cannot forge an entry or the page sentence.
-  const lines = items.map((item) => `- ${item.id}${item.title === null ? '' : ` — ${JSON.stringify(item.title)}`} (${item.total_chars} characters, ${item.updated_at})`);
+  const lines = items.map((item) => `- ${item.id}${item.title === null ? '' : ` — ${quotedText(item.title)}`} (${item.total_chars} characters, ${item.updated_at})`);
   return { structured: { items, total: page.total, page: page.page, page_size: page.page_size, next_page: next }, links: [], text: [`${shown} (page ${page.page}). ${rest}`, ...lines].join('\n') };
 }
 

@@ -17,6 +17,7 @@ import { defineHydraTool, scopeFields } from './hydradb-tool.js';
 import type { HydraTool } from './hydradb-tool.js';
 import { itemIdOf } from './hydradb-items.js';
 import { projectOfCall, requireCollection } from './hydradb-scope.js';
+import { quotedText } from '../quoted-text.js';
 
 /** HydraDB's recall modes, as Hyphae's (undefined: the server's HYPHAE_RECALL_MODE). */
 export const QUERY_MODES: Readonly<Record<'fast' | 'thinking' | 'auto', SearchMode | undefined>> = { fast: 'vector', thinking: 'hybrid', auto: undefined };
@@ -84,7 +85,7 @@ function containsAllOf(args: QueryArgs): readonly string[] | undefined {
 function renderHit(hit: z.output<typeof hitSchema>, index: number): string {
   const where = hit.source === undefined ? `memory ${hit.id}` : `source ${hit.id} · chunk ${hit.source.chunk_index}`;
   // The stored text as one JSON string: another agent's words stay data and cannot forge a result or the request_id line.
-  const lines = [`${index + 1}. [${where} · score ${hit.score.toFixed(3)}]`, `   text: ${JSON.stringify(hit.text)}`];
+  const lines = [`${index + 1}. [${where} · score ${hit.score.toFixed(3)}]`, `   text: ${quotedText(hit.text)}`];
   for (const relation of hit.relations ?? []) lines.push(`   ${relation.from} -[${relation.type}]-> ${relation.to}`);
   return lines.join('\n');
 }

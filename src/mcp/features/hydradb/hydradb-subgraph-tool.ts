@@ -11,6 +11,7 @@ import { defineHydraTool, scopeFields } from './hydradb-tool.js';
 import type { HydraTool } from './hydradb-tool.js';
 import { findItem, itemKind } from './hydradb-items.js';
 import { projectOfCall } from './hydradb-scope.js';
+import { quotedText } from '../quoted-text.js';
 
 export const hydraSubgraphInput = z.strictObject({
   id: sourceIdSchema.describe('The item to start from, from hydradb_query or hydradb_list'),
@@ -59,7 +60,7 @@ export const hydraSubgraphTool: HydraTool = defineHydraTool({
     const members = graph.members.map((m) => ({ id: m.id, kind: m.kind, title: m.preview, depth: m.depth, discovered_relation: m.discovered_relation, discovered_via: m.discovered_via }));
     const structured = { start: graph.node_id, members, relations: graph.relations.map((r) => ({ ...r })), truncated: graph.truncated };
     // A member's title or text as one JSON string: another agent's words stay data and cannot forge a member.
-    const lines = members.map((m) => `${'  '.repeat(m.depth)}- ${m.kind} ${m.id}${m.title === null ? '' : ` ${JSON.stringify(m.title)}`}${m.discovered_relation === null ? '' : ` (${m.discovered_relation})`}`);
+    const lines = members.map((m) => `${'  '.repeat(m.depth)}- ${m.kind} ${m.id}${m.title === null ? '' : ` ${quotedText(m.title)}`}${m.discovered_relation === null ? '' : ` (${m.discovered_relation})`}`);
     const text = [`${members.length} members, ${structured.relations.length} relations${graph.truncated ? ' (truncated by max_sources)' : ''}:`, ...lines].join('\n');
     return { structured, links: [], text };
   },

@@ -5,6 +5,7 @@
  */
 import type { Subgraph } from '../../../core/relation-schemas.js';
 import { supportsResourceLinks, type ProtocolVersion } from '../../protocol/protocol-version.js';
+import { quotedText } from '../quoted-text.js';
 
 export const SUBGRAPH_URI_TEMPLATE = 'hyphae://cells/{node_id}/subgraph{?depth,max_members,as_of}';
 const SUBGRAPH_URI = /^hyphae:\/\/cells\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/subgraph(?:\?(.*))?$/i;
@@ -70,7 +71,8 @@ export function subgraphContents(graph: Subgraph, uri: string): Record<string, u
   const lines = graph.members.map((m) => {
     const how = m.discovered_relation === null ? 'start' : `${m.discovered_relation} of ${m.discovered_via ?? ''}`;
     const name = m.kind === 'cell' ? `hyphae://cells/${m.id}` : `${m.kind} ${m.id}`;
-    return `${'  '.repeat(m.depth)}- ${name} (${how})${m.preview === null ? '' : `: ${m.preview.split('\n')[0] ?? ''}`}`;
+    // The member's text quoted: another agent's words cannot start a line and forge a member.
+    return `${'  '.repeat(m.depth)}- ${name} (${how})${m.preview === null ? '' : `: ${quotedText(m.preview)}`}`;
   });
   if (graph.truncated) lines.push('', 'truncated: raise max_members to see more');
   return [
