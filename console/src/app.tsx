@@ -13,6 +13,7 @@ import { SignIn } from './pages/sign-in.js';
 import { SourcePage } from './pages/source.js';
 import { SourcesPage } from './pages/sources.js';
 import { QualityPage } from './pages/quality.js';
+import { ErasuresPage } from './pages/erasures.js';
 import { href, useRoute, type Route } from './router.js';
 import { finishSignIn, isSignInReturn } from './oauth-sign-in.js';
 import { forgetCredential, hasRole, rememberCredential, SessionContext, storedCredential, useSession, type Session } from './session.js';
@@ -26,6 +27,7 @@ const TITLES: Readonly<Record<Route['page'], string>> = {
   quality: 'Quality',
   sources: 'Sources',
   source: 'Source',
+  erasures: 'Erasures',
   'not-found': 'Not found',
 };
 
@@ -63,6 +65,12 @@ function Page({ route }: { readonly route: Route }): JSX.Element {
           <QualityPage />
         </AdminOnly>
       );
+    case 'erasures':
+      return (
+        <AdminOnly title="Erasures">
+          <ErasuresPage />
+        </AdminOnly>
+      );
     case 'sources':
       return <SourcesPage params={route.params} />;
     case 'source':
@@ -88,6 +96,8 @@ function Shell({ route }: { readonly route: Route }): JSX.Element {
     ['inbox', '/inbox', 'Inbox'],
   ];
   if (hasRole(identity, 'admin')) links.push(['quality', '/quality', 'Quality'], ['admin', '/admin', 'Admin']);
+  // The receipts are the tenant's: only a key scoped to every project reads them.
+  if (hasRole(identity, 'admin') && identity.projects.includes('*')) links.push(['erasures', '/erasures', 'Erasures']);
   useEffect(() => {
     document.title = `${TITLES[route.page]} · Hyphae console`;
   }, [route.page]);

@@ -10,6 +10,7 @@ export type Route =
   | { readonly page: 'quality' }
   | { readonly page: 'sources'; readonly params: URLSearchParams }
   | { readonly page: 'source'; readonly id: string; readonly params: URLSearchParams }
+  | { readonly page: 'erasures' }
   | { readonly page: 'not-found'; readonly path: string };
 
 export function parseRoute(hash: string): Route {
@@ -23,6 +24,7 @@ export function parseRoute(hash: string): Route {
   if (first === 'admin' && parts.length === 1) return { page: 'admin' };
   if (first === 'quality' && parts.length === 1) return { page: 'quality' };
   if (first === 'sources' && parts.length === 1) return { page: 'sources', params: new URLSearchParams(search) };
+  if (first === 'erasures' && parts.length === 1) return { page: 'erasures' };
   if (first === 'sources' && second !== undefined && parts.length === 2) return { page: 'source', id: second, params: new URLSearchParams(search) };
   return { page: 'not-found', path };
 }

@@ -12,3 +12,4 @@ export interface ErrorBody {
 export type { SourceChunk, SourceChunksPage, SourceSlice, SourceStatus, SourceSummary, SourcesPage } from '../../../src/core/source-schemas.js';
 export type { FeedbackQuality } from '../../../src/core/feedback-quality-schemas.js';
 export type { Subgraph, SubgraphMember } from '../../../src/core/relation-schemas.js';
+export type { ErasureReceipt, ErasureReceiptPage } from '../../../src/core/erasure-schemas.js';
