@@ -8,6 +8,7 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ApiClient, ApiError } from '../api/client.js';
 import type { ErasureReceipt, ErasureReceiptPage } from '../api/wire.js';
+import { LoadMore } from '../components/load-more.js';
 import { ErrorNotice, Loading } from '../components/notices.js';
 import { asApiError, useLoad } from '../components/use-load.js';
 import { formatInstant } from '../format.js';
@@ -108,12 +109,7 @@ export function ErasuresPage(): JSX.Element {
           </tbody>
         </table>
       )}
-      {cursor === null || cursor === undefined ? null : (
-        <button type="button" onClick={() => void loadMore()}>
-          Load more
-        </button>
-      )}
-      <ErrorNotice error={moreError} what="Loading more" />
+      <LoadMore cursor={cursor} onLoad={loadMore} error={moreError} />
     </div>
   );
 }

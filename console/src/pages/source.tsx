@@ -8,6 +8,7 @@ import type { ApiError } from '../api/client.js';
 import type { SourceChunk, SourceChunksPage, SourceSlice, SourceStatus } from '../api/wire.js';
 import { FactList } from '../components/fact-list.js';
 import { SourceSubgraphSection } from '../components/subgraph-section.js';
+import { LoadMore } from '../components/load-more.js';
 import { ErrorNotice, Loading } from '../components/notices.js';
 import { asApiError, useLoad } from '../components/use-load.js';
 import { formatInstant } from '../format.js';
@@ -86,12 +87,7 @@ function Chunks({ id, project }: { readonly id: string; readonly project: string
           </tbody>
         </table>
       )}
-      {cursor === null || cursor === undefined ? null : (
-        <button type="button" onClick={() => void loadMore()}>
-          More chunks
-        </button>
-      )}
-      <ErrorNotice error={moreError} what="Loading more chunks" />
+      <LoadMore cursor={cursor} onLoad={loadMore} error={moreError} label="More chunks" what="Loading more chunks" />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ApiClient, ApiError } from '../api/client.js';
 import type { SourceStatus, SourceSummary, SourcesPage as SourceList } from '../api/wire.js';
+import { LoadMore } from '../components/load-more.js';
 import { ErrorNotice, Loading } from '../components/notices.js';
 import { asApiError, useLoad } from '../components/use-load.js';
 import { formatInstant } from '../format.js';
@@ -131,12 +132,7 @@ export function SourcesPage({ params }: { readonly params: URLSearchParams }): J
           </tbody>
         </table>
       )}
-      {cursor === null || cursor === undefined ? null : (
-        <button type="button" onClick={() => void loadMore()}>
-          Load more
-        </button>
-      )}
-      <ErrorNotice error={moreError} what="Loading more" />
+      <LoadMore cursor={cursor} onLoad={loadMore} error={moreError} />
     </div>
   );
 }
