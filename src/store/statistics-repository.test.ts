@@ -32,6 +32,14 @@ describe('grownMemoryTables (the embedded analyzer check)', () => {
     expect(await grownMemoryTables(db)).toEqual([]);
   });
 
+  it('takes statistics of the relations and the learnt evidence, which subgraph walks and learning recalls probe', async () => {
+    await analyzeMemoryTables(db);
+    const { rows } = await db.query<{ relname: string }>(
+      `SELECT relname::text AS relname FROM pg_class WHERE relname IN ('cell_relations', 'cell_evidence') AND reltuples < 0`,
+    );
+    expect(rows).toEqual([]);
+  });
+
   it('does not count growth within a tenth of the analyzed size', async () => {
     await addSessions(db, 4_000);
     await analyzeMemoryTables(db);

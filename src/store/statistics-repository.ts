@@ -4,8 +4,8 @@
  */
 import type { Queryable } from './db.js';
 
-/** The tables whose plans depend on size (kNN on the HNSW indexes versus a btree scan and a sort), cell_tenant_terms, whose statistics weigh lexical recall's terms, and the recall log, written by every recall and trimmed by retention. */
-const MEMORY_TABLES = ['cells', 'cell_tenant_terms', 'corroborations', 'beacons', 'diffs', 'inboxes', 'scenes', 'sessions', 'recall_requests'] as const;
+/** The tables whose plans depend on size (kNN on the HNSW indexes versus a btree scan and a sort), cell_tenant_terms, whose statistics weigh lexical recall's terms, the relations and learnt evidence a subgraph walk and a learning recall probe by index, and the recall log, written by every recall and trimmed by retention. */
+const MEMORY_TABLES = ['cells', 'cell_tenant_terms', 'corroborations', 'beacons', 'diffs', 'inboxes', 'scenes', 'sessions', 'cell_relations', 'cell_evidence', 'recall_requests'] as const;
 
 /** The names among `names` that are memory tables: only those are ever spliced into a statement. */
 function memoryTablesAmong(names: readonly string[]): string[] {
@@ -81,7 +81,7 @@ export async function vacuumTables(q: Queryable, tables: readonly string[]): Pro
 }
 
 /** The tables an erasure deletes from besides the memory tables; their dead rows hold erased text too. */
-const ERASURE_TABLES = ['cell_relations', 'cell_evidence', 'recall_requests', 'recall_feedback', 'reinforcement_keys', 'resource_subscriptions', 'sources', 'source_ingestions', 'source_chunk_drafts'] as const;
+const ERASURE_TABLES = ['recall_feedback', 'reinforcement_keys', 'resource_subscriptions', 'sources', 'source_ingestions', 'source_chunk_drafts'] as const;
 
 /**
  * After a large erasure (docs/forgetting.md): VACUUM of every table it deleted from, the HNSW
@@ -90,5 +90,5 @@ const ERASURE_TABLES = ['cell_relations', 'cell_evidence', 'recall_requests', 'r
  * dead-row rule (or autovacuum) next fires.
  */
 export async function vacuumAfterErasure(q: Queryable): Promise<void> {
-  await q.query(`VACUUM ${[...MEMORY_TABLES, ...ERASURE_TABLES].join(', ')}`);
+  await q.query(`VACUUM ${[...new Set([...MEMORY_TABLES, ...ERASURE_TABLES])].join(', ')}`);
 }
