@@ -79,6 +79,30 @@ describe('tablesWithDeadRows and vacuumTables (the embedded vacuum)', () => {
     expect(heap[4]).toBeLessThanOrEqual(heap[0] ?? 0);
   });
 
+  it('vacuums the learnt evidence without cleaning its indexes, like the cells (its HNSW graph would be repaired around each row)', async () => {
+    const dims = (await db.query<{ n: number }>(`SELECT atttypmod AS n FROM pg_attribute WHERE attrelid = 'cell_evidence'::regclass AND attname = 'embedding'`)).rows[0]?.n ?? 0;
+    const cell = '00000000-0000-4000-8000-000000000001';
+    await db.query(
+      `INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, source_agent, embedding)
+       VALUES ($1, 'stats', 'p', 'a judged memory', 'Fact', 0.5, 'a', array_fill(1::real, ARRAY[$2::int])::vector)`,
+      [cell, dims],
+    );
+    await db.query(
+      `INSERT INTO cell_evidence (evidence_id, tenant_id, node_id, embedding, weight, trust, agent, label, request_id, created_at)
+       SELECT gen_random_uuid(), 'stats', $1, array_fill(((i % 7) + 1)::real, ARRAY[$2::int])::vector, 1, 1, 'a', 'agent', 'r' || i, now() FROM generate_series(1, 300) AS i`,
+      [cell, dims],
+    );
+    await vacuumTables(db, ['cell_evidence']);
+    const indexed = async (): Promise<number> =>
+      (await db.query<{ n: number }>(`SELECT reltuples::int AS n FROM pg_class WHERE relname = 'cell_evidence_node'`)).rows[0]?.n ?? -1;
+    const before = await indexed();
+    await db.query(`DELETE FROM cell_evidence WHERE request_id <> 'r1'`);
+    await vacuumTables(db, await tablesWithDeadRows(db));
+    // The heap's dead rows are freed; the indexes were not scanned, so their statistics stand.
+    expect(await tablesWithDeadRows(db)).toEqual([]);
+    expect(await indexed()).toBe(before);
+  });
+
   it('keeps a fifth of each cells page free (migration 0009), so hit count updates stay on their page', async () => {
     const { rows } = await db.query<{ options: string[] | null }>(`SELECT reloptions AS options FROM pg_class WHERE relname = 'cells'`);
     expect(rows[0]?.options).toContain('fillfactor=80');

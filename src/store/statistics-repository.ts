@@ -56,7 +56,7 @@ export async function tablesWithDeadRows(q: Queryable): Promise<string[]> {
 }
 
 /** The memory tables with an HNSW index, whose index cleanup is costly. */
-const HNSW_TABLES: readonly string[] = ['cells', 'beacons'];
+const HNSW_TABLES: readonly string[] = ['cells', 'beacons', 'cell_evidence'];
 
 /**
  * VACUUM of some memory tables (names from tablesWithDeadRows only: they are spliced into the
