@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { homedir } from 'node:os';
@@ -59,31 +60,51 @@ export async function freeLoopbackPort(): Promise<number> {
   });
 }
 
-function accepts(port: number): Promise<boolean> {
+/**
+ * True once the server named `name` answers on `port`: its INFO line names it. Another test's
+ * server that took the same "free" port first (freeLoopbackPort's race) does not count, so a test
+ * never pauses or kills one server while its client talks to another.
+ */
+function serves(port: number, name: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port }, () => {
+    let seen = '';
+    const socket = createConnection({ host: '127.0.0.1', port });
+    const done = (answer: boolean): void => {
       socket.destroy();
-      resolve(true);
+      resolve(answer);
+    };
+    socket.setTimeout(2_000, () => done(false));
+    socket.on('data', (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      const end = seen.indexOf('\r\n');
+      if (end < 0) return;
+      const info = /^INFO (.*)$/.exec(seen.slice(0, end));
+      try {
+        done(info !== null && (JSON.parse(info[1] ?? '') as { server_name?: unknown }).server_name === name);
+      } catch {
+        done(false);
+      }
     });
-    socket.once('error', () => resolve(false));
+    socket.once('error', () => done(false));
   });
 }
 
 export async function startNatsServer(): Promise<NatsServer> {
-  const port = await freeLoopbackPort();
+  let port = await freeLoopbackPort();
+  const name = `hyphae-test-${randomUUID()}`;
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
 
   const start = async (): Promise<void> => {
     if (child) return;
-    const spawned = spawn(NATS_SERVER_BINARY, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+    const spawned = spawn(NATS_SERVER_BINARY, ['-a', '127.0.0.1', '-p', String(port), '--server_name', name], { stdio: 'ignore' });
     child = spawned;
     exited = new Promise((resolve) => spawned.once('exit', () => resolve()));
     void exited.then(() => {
       if (child === spawned) child = undefined;
     });
     const deadline = Date.now() + 15_000;
-    while (!(await accepts(port))) {
+    while (!(await serves(port, name))) {
       if (child !== spawned) throw new Error(`${NATS_SERVER_BINARY} exited before listening on ${port}`);
       if (Date.now() > deadline) throw new Error(`${NATS_SERVER_BINARY} did not listen on ${port}`);
       await new Promise((resolve) => setTimeout(resolve, 25));
@@ -97,11 +118,20 @@ export async function startNatsServer(): Promise<NatsServer> {
     await exited;
   };
 
-  const signal = (name: NodeJS.Signals): void => {
+  const signal = (which: NodeJS.Signals): void => {
     if (!child) throw new Error(`${NATS_SERVER_BINARY} is not running`);
-    child.kill(name);
+    child.kill(which);
   };
 
-  await start();
+  // Another process may take the free port first: then this server exits, and a fresh port is tried.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      if (attempt === 5 || !/exited before listening/.test(String(error))) throw error;
+      port = await freeLoopbackPort();
+    }
+  }
   return { url: `nats://127.0.0.1:${port}`, port, start, stop, pause: () => signal('SIGSTOP'), resume: () => signal('SIGCONT') };
 }
