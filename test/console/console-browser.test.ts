@@ -14,6 +14,7 @@ import { collectPageErrors, findChromium, launchChromium, type HeadlessChromium 
 import { skipTier } from '../support/test-tiers.js';
 import { startConsoleServer, type ConsoleServer } from '../support/console-server.js';
 import { createTestDb } from '../support/test-db.js';
+import { signIn } from './console-sign-in.js';
 
 const chromiumPath = findChromium();
 const screenshotDir = process.env.HYPHAE_CONSOLE_SCREENSHOTS;
@@ -25,13 +26,6 @@ describe.skipIf(chromiumPath === undefined && skipTier('browser', 'chromium'))('
   let page: Page;
   const offOrigin: string[] = [];
   const pageErrors: string[] = [];
-
-  async function signIn(key: string): Promise<void> {
-    await page.goto(`${server.url}/console/`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Console' }).waitFor();
-  }
 
   async function shoot(name: string): Promise<void> {
     if (screenshotDir === undefined || screenshotDir === '') return;
@@ -67,7 +61,7 @@ describe.skipIf(chromiumPath === undefined && skipTier('browser', 'chromium'))('
   it('signs in with a key, recalls by meaning and opens the cell', async () => {
     await server.rest('alice', 'POST', '/v1/cells', { content: 'We deploy with blue/green behind the load balancer', cell_type: 'Decision', salience: 0.8 });
     await server.rest('bob', 'POST', '/v1/cells', { content: 'Never store customer passwords in logs', cell_type: 'Constraint', salience: 0.9 });
-    await signIn(server.keys.admin.key);
+    await signIn(page, server.url, server.keys.admin.key);
     await expect.poll(() => page.getByRole('list', { name: 'Cells' }).textContent()).toContain('blue/green');
     await shoot('memories');
     await page.getByLabel('Recall by meaning').fill('deploy blue green load balancer');

@@ -6,10 +6,11 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, findChromium, launchChromium, type HeadlessChromium } from '../support/chromium.js';
+import { findChromium, launchChromium, type HeadlessChromium } from '../support/chromium.js';
 import { startConsoleServer, type ConsoleServer } from '../support/console-server.js';
 import { skipTier } from '../support/test-tiers.js';
 import { createTestDb } from '../support/test-db.js';
+import { signedInPage } from './console-sign-in.js';
 
 const chromiumPath = findChromium();
 const CANARY = 'the vault code is <b>4711</b> quartzlantern';
@@ -20,15 +21,7 @@ describe.skipIf(chromiumPath === undefined && skipTier('browser', 'chromium'))('
   let context: BrowserContext;
   const pageErrors: string[] = [];
 
-  const signedIn = async (key: string): Promise<Page> => {
-    const page = await context.newPage();
-    collectPageErrors(page, pageErrors);
-    await page.goto(`${server.url}/console/`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Console' }).waitFor();
-    return page;
-  };
+  const signedIn = (key: string): Promise<Page> => signedInPage(context, server.url, key, pageErrors);
 
   beforeAll(async () => {
     server = await startConsoleServer({ openDb: createTestDb });

@@ -5,10 +5,11 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, findChromium, launchChromium, type HeadlessChromium } from '../support/chromium.js';
+import { findChromium, launchChromium, type HeadlessChromium } from '../support/chromium.js';
 import { startConsoleServer, type ConsoleServer } from '../support/console-server.js';
 import { skipTier } from '../support/test-tiers.js';
 import { createTestDb } from '../support/test-db.js';
+import { signedInPage } from './console-sign-in.js';
 
 const chromiumPath = findChromium();
 
@@ -32,12 +33,7 @@ describe.skipIf(chromiumPath === undefined && skipTier('browser', 'chromium'))('
     await server.rest('alice', 'POST', '/v1/sources', { turns: [{ user: 'Where do refunds go?', assistant: 'To the refunds queue.' }], source_id: 'refunds-chat' });
     chromium = await launchChromium(chromiumPath ?? '');
     context = await chromium.newContext(new URL(server.url).origin);
-    page = await context.newPage();
-    collectPageErrors(page, pageErrors);
-    await page.goto(`${server.url}/console/`);
-    await page.getByLabel('API key').fill(server.keys.carol.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Console' }).waitFor();
+    page = await signedInPage(context, server.url, server.keys.carol.key, pageErrors);
   });
   afterAll(async () => {
     await chromium?.close();

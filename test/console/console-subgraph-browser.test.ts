@@ -10,10 +10,11 @@ import type { StoredNode } from '../../src/core/entities.js';
 import type { Subgraph } from '../../src/core/relation-schemas.js';
 import { IMPLICIT_RELATION_TYPES } from '../../src/core/relation-types.js';
 import type { SourceChunksPage } from '../../src/core/source-schemas.js';
-import { collectPageErrors, findChromium, launchChromium, type HeadlessChromium } from '../support/chromium.js';
+import { findChromium, launchChromium, type HeadlessChromium } from '../support/chromium.js';
 import { startConsoleServer, type ConsoleServer } from '../support/console-server.js';
 import { skipTier } from '../support/test-tiers.js';
 import { createTestDb } from '../support/test-db.js';
+import { signedInPage } from './console-sign-in.js';
 
 const chromiumPath = findChromium();
 const DRAWN = 50;
@@ -70,12 +71,7 @@ describe.skipIf(chromiumPath === undefined && skipTier('browser', 'chromium'))('
     ids.dependent = await store({ content: 'The incident bot depends on paging working.', relations: [{ to: ids.revised, type: 'depends_on' }] });
     chromium = await launchChromium(chromiumPath ?? '');
     context = await chromium.newContext(new URL(server.url).origin);
-    page = await context.newPage();
-    collectPageErrors(page, pageErrors);
-    await page.goto(`${server.url}/console/`);
-    await page.getByLabel('API key').fill(server.keys.carol.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Console' }).waitFor();
+    page = await signedInPage(context, server.url, server.keys.carol.key, pageErrors);
   });
   afterAll(async () => {
     await chromium?.close();
