@@ -1,16 +1,13 @@
 /**
  * The subgraph around one cell (docs/relations.md): a breadth-first walk over explicit relations
- * and the implicit edges derived from what the schema records, in ONE statement (a recursive CTE,
- * PostgreSQL and PGlite alike). Each step of the recursion is one BFS level held as arrays (the
- * level's members in order, how each was reached, everything seen so far), so a node is visited
- * once whatever the cycles. A node the caller may not read (another tenant, a project outside
- * `projects`, an expired cell or source) is filtered where it is found: it is neither a member nor walked through.
- *
- * Nodes are keyed as text: `cell:<uuid>`, `scene:<uuid>`, `session:<uuid>`,
- * `corroboration:<uuid>`, `source:<project>:<source_id>` (a project name holds no ':').
+ * and the implicit edges derived from what the schema records, in ONE statement
+ * (src/store/subgraph-statement.ts), and recall's one-hop graph context. Nodes are keyed as text
+ * (src/store/graph-keys.ts).
  */
 import { liveRow } from './cell-conditions.js';
 import type { Db, Queryable } from './db.js';
+import { idOf, sourceId, sourceProject, uuidOf, visible } from './graph-keys.js';
+import { SUBGRAPH_SQL } from './subgraph-statement.js';
 
 export interface SubgraphRequest {
   readonly tenantId: string;
@@ -43,17 +40,11 @@ export interface SubgraphRows {
   readonly truncated: boolean;
 }
 
-/** A key's uuid when it is of this kind, else NULL (CASE keeps the cast from other kinds' keys). */
-const uuidOf = (key: string, kind: string): string => `(CASE WHEN ${key} LIKE '${kind}:%' THEN substr(${key}, ${kind.length + 2})::uuid END)`;
-const sourceProject = (key: string): string => `(CASE WHEN ${key} LIKE 'source:%' THEN split_part(${key}, ':', 2) END)`;
-const sourceId = (key: string): string => `(CASE WHEN ${key} LIKE 'source:%' THEN substr(${key}, length(split_part(${key}, ':', 2)) + 9) END)`;
-const visible = (tenant: string, project: string): string => `(${tenant} = $1 AND ($2::text[] IS NULL OR ${project} = ANY($2::text[])))`;
-const typeAllowed = (type: string): string => `($6::text[] IS NULL OR ${type} = ANY($6::text[]))`;
-
 /**
  * Every edge touching the nodes of `frontier` (a FROM item aliased f, with columns key and pos): the frontier
  * node (via) and its position, the edge as from/to keys and type, and the node at the other end
- * with the tenant and project that decide whether the caller may read it.
+ * with the tenant and project that decide whether the caller may read it. Every lookup from a key is a
+ * LATERAL subquery the planner cannot flatten (OFFSET 0): an index probe per key, never a scan of cells.
  */
 function edgesOf(frontier: string, at: string): string {
   const held = `r.created_at <= ${at} AND (r.valid_until IS NULL OR r.valid_until > ${at})`;
@@ -120,74 +111,6 @@ function edgesOf(frontier: string, at: string): string {
         SELECT n0.* FROM corroborations k JOIN cells n0 ON n0.node_id = k.node_id AND ${liveRow('n0')}
         WHERE k.tenant_id = $1 AND k.corroboration_id = ${uuidOf('f.key', 'corroboration')} OFFSET 0) n`;
 }
-
-/** The id a key names: a source's source_id, else the uuid after the kind. */
-const idOf = (key: string): string =>
-  `(CASE WHEN ${key} LIKE 'source:%' THEN ${sourceId(key)} ELSE substr(${key}, strpos(${key}, ':') + 1) END)`;
-
-// Every lookup from a frontier key is a LATERAL subquery the planner cannot flatten (OFFSET 0): an index probe per key, never a scan of cells.
-// Each step expands one level once: its edges (kept as arrays for the answer's relations) and, within depth and
-// max_members, the next level. The last level is expanded by one more step that adds no member, so every member's
-// edges are read exactly once.
-const SUBGRAPH_SQL = `
-WITH RECURSIVE walk (depth, frontier, vias, rels, seen, total, truncated, edge_from, edge_to, edge_type) AS (
-  SELECT 0, ARRAY['cell:' || c.node_id], ARRAY[NULL::text], ARRAY[NULL::text], ARRAY['cell:' || c.node_id], 1, false, '{}'::text[], '{}'::text[], '{}'::text[]
-  FROM cells c WHERE c.node_id = $3::uuid AND ${liveRow('c')} AND ${visible('c.tenant_id', 'c.project')}
-  UNION ALL
-  SELECT w.depth + 1, level.keys, level.vias, level.rels, w.seen || level.keys, w.total + cardinality(level.keys), level.more,
-    found.froms, found.tos, found.types
-  FROM walk w
-  CROSS JOIN LATERAL (
-    SELECT coalesce(array_agg(e.pos), '{}') AS positions, coalesce(array_agg(e.via), '{}') AS vias, coalesce(array_agg(e.from_key), '{}') AS froms,
-      coalesce(array_agg(e.to_key), '{}') AS tos, coalesce(array_agg(e.type), '{}') AS types, coalesce(array_agg(e.other), '{}') AS others
-    FROM (${edgesOf('unnest(w.frontier) WITH ORDINALITY AS f(key, pos)', '$8::timestamptz')}) e
-    WHERE ${visible('e.other_tenant', 'e.other_project')} AND ${typeAllowed('e.type')}
-  ) found
-  CROSS JOIN LATERAL (
-    SELECT
-      coalesce((array_agg(d.other ORDER BY d.pos, d.type, d.other))[1:$5 - w.total], '{}') AS keys,
-      coalesce((array_agg(d.via ORDER BY d.pos, d.type, d.other))[1:$5 - w.total], '{}') AS vias,
-      coalesce((array_agg(d.type ORDER BY d.pos, d.type, d.other))[1:$5 - w.total], '{}') AS rels,
-      count(*) > $5 - w.total AS more
-    FROM (
-      SELECT DISTINCT ON (x.other) x.other, x.pos, x.type, x.via
-      FROM unnest(found.positions, found.vias, found.types, found.others) AS x(pos, via, type, other)
-      WHERE w.depth < $4 AND NOT w.truncated AND x.other <> ALL (w.seen)
-      ORDER BY x.other, x.pos, x.type
-    ) d
-  ) level
-  WHERE cardinality(w.frontier) > 0
-),
-members AS (
-  SELECT m.key, w.depth, m.via, m.rel, m.ord FROM walk w CROSS JOIN LATERAL unnest(w.frontier, w.vias, w.rels) WITH ORDINALITY AS m(key, via, rel, ord)
-),
-edges AS (
-  SELECT DISTINCT e.from_key, e.to_key, e.type
-  FROM walk w CROSS JOIN LATERAL unnest(w.edge_from, w.edge_to, w.edge_type) AS e(from_key, to_key, type)
-  WHERE e.from_key IN (SELECT key FROM members) AND e.to_key IN (SELECT key FROM members)
-)
-SELECT
-  (SELECT coalesce(jsonb_agg(jsonb_build_object(
-      'kind', split_part(m.key, ':', 1),
-      'id', ${idOf('m.key')},
-      'project', coalesce(c.project, sc.project, se.project, ${sourceProject('m.key')}, kc.project),
-      'cell_type', c.cell_type,
-      'preview', coalesce(left(c.content, $7), sc.title, so.title, left(k.content, $7)),
-      'depth', m.depth,
-      'discovered_relation', m.rel,
-      'discovered_via', ${idOf('m.via')}
-    ) ORDER BY m.depth, m.ord), '[]'::jsonb)
-   FROM members m
-   LEFT JOIN LATERAL (SELECT * FROM cells x WHERE x.node_id = ${uuidOf('m.key', 'cell')} OFFSET 0) c ON true
-   LEFT JOIN LATERAL (SELECT * FROM scenes x WHERE x.tenant_id = $1 AND x.scene_id = ${uuidOf('m.key', 'scene')} OFFSET 0) sc ON true
-   LEFT JOIN LATERAL (SELECT * FROM sessions x WHERE x.tenant_id = $1 AND x.session_id = ${uuidOf('m.key', 'session')} OFFSET 0) se ON true
-   LEFT JOIN LATERAL (SELECT * FROM sources x WHERE x.tenant_id = $1 AND x.project = ${sourceProject('m.key')} AND x.source_id = ${sourceId('m.key')} OFFSET 0) so ON true
-   LEFT JOIN LATERAL (SELECT * FROM corroborations x WHERE x.tenant_id = $1 AND x.corroboration_id = ${uuidOf('m.key', 'corroboration')} OFFSET 0) k ON true
-   LEFT JOIN LATERAL (SELECT * FROM cells x WHERE x.node_id = k.node_id OFFSET 0) kc ON true) AS members,
-  (SELECT coalesce(jsonb_agg(jsonb_build_object('from', ${idOf('x.from_key')}, 'to', ${idOf('x.to_key')}, 'type', x.type)
-      ORDER BY x.from_key, x.to_key, x.type), '[]'::jsonb) FROM edges x) AS relations,
-  (SELECT coalesce(bool_or(truncated), false) FROM walk) AS truncated,
-  (SELECT count(*) FROM walk) AS levels`;
 
 /**
  * The subgraph, or null when the start cell is not one the caller may read. The statement is
