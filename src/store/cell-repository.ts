@@ -36,10 +36,10 @@ export interface NewCell {
 
 /**
  * The insert of a cell and its lexical terms (stems and identifier tokens, lexical-terms.ts) as one
- * statement, with `more` CTEs after them (they read `cell`; parameters from $22) and `extra` columns
- * after the cell's: relation-repository.ts declares a new cell's relations in the same statement.
+ * statement, with `extra` columns after the cell's (they read `cell`; parameters from $22):
+ * relation-repository.ts declares a new cell's relations in the same statement.
  */
-export function cellInsertSql(more = '', extra = ''): string {
+export function cellInsertSql(extra = ''): string {
   return `WITH cell AS (
        INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, scene_id, session_id, source_agent,
          source_ref, metadata, idempotency_key, layer, origin_node_id, embedding, reinforced_at, created_at, updated_at,
@@ -47,7 +47,7 @@ export function cellInsertSql(more = '', extra = ''): string {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14, $15::vector, $16, $16, $16, $16, $17, $18, $21)
        ON CONFLICT (tenant_id, source_agent, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
        RETURNING *),
-     terms AS (INSERT INTO cell_tenant_terms (node_id, terms) SELECT node_id, ${cellTermsOf('$20::text', '$4', '$19::text[]')} FROM cell)${more}
+     terms AS (INSERT INTO cell_tenant_terms (node_id, terms) SELECT node_id, ${cellTermsOf('$20::text', '$4', '$19::text[]')} FROM cell)
      SELECT ${CELL_COLUMNS}${extra} FROM cell`;
 }
 

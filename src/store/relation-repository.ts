@@ -71,17 +71,13 @@ export async function declareRelationRows(
 }
 
 /**
- * A new cell's insert that declares its relations in the same statement: the relations to the
- * targets the caller may read (wantedAndReadable: projects $23, targets $24) are inserted with it, and a store
- * pays no round trip for its relations. A fresh cell holds no relation yet: nothing to count.
+ * A new cell's insert that declares its relations in the same statement: hyphae_relate_new_cell
+ * (migration 0043) locks the targets the caller may read (projects $25) and relates the new cell to
+ * them, with plans it keeps for the session; a store pays no round trip, parse or plan for its
+ * relations. A fresh cell holds no relation yet: nothing to count.
  */
 const INSERT_CELL_RELATING_SQL = cellInsertSql(
-  `,
-     ${wantedAndReadable('$2', '$22', '$24', '$23')},
-     related AS (
-       INSERT INTO cell_relations (tenant_id, from_node_id, to_node_id, relation_type, created_by, created_at, valid_until)
-       SELECT $2, c.node_id, w.to_node_id, w.relation_type, $9, $16, w.valid_until FROM cell c CROSS JOIN wanted w JOIN readable t ON t.node_id = w.to_node_id)`,
-  ', (SELECT array_agg(node_id::text) FROM readable) AS readable_targets',
+  ', hyphae_relate_new_cell($2, node_id, $22::uuid[], $23::text[], $24::timestamptz[], $25::text[], $9, $16) AS readable_targets',
 );
 
 /**
@@ -95,8 +91,13 @@ export async function insertCellRelating(
   relations: readonly RelationInput[],
   projects: readonly string[] | null,
 ): Promise<{ readonly row: CellRow; readonly readable: ReadonlySet<string> } | null> {
-  const [wanted, targets] = wantedParams(relations);
-  const result = await q.query<CellRow & { readable_targets: string[] | null }>(INSERT_CELL_RELATING_SQL, [...cellInsertParams(cell), wanted, projects, targets]);
+  const result = await q.query<CellRow & { readable_targets: string[] | null }>(INSERT_CELL_RELATING_SQL, [
+    ...cellInsertParams(cell),
+    relations.map((r) => r.to),
+    relations.map((r) => r.type),
+    relations.map((r) => r.valid_until ?? null),
+    projects,
+  ]);
   const first = result.rows[0];
   if (first === undefined) return null;
   const { readable_targets: readable, ...row } = first;
