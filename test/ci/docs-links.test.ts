@@ -1,5 +1,6 @@
 // Every relative link and `#anchor` in README.md and docs/**/*.md resolves: the file exists, and an
-// anchor into a Markdown page is one of the anchors GitHub gives that page's headings.
+// anchor into a Markdown page is one of the anchors GitHub gives that page's headings. Every table
+// has its header and separator rows (a row cut off by a blank line renders as a paragraph).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -35,6 +36,19 @@ function brokenLinks(page: string): string[] {
     if (!anchorsOf(readFileSync(file, 'utf8')).has(decodeURIComponent(anchor))) broken.push(`${where} (no such anchor)`);
   }
   return broken;
+}
+
+/** The lines (1-based) where a run of table rows starts without a separator row under its first. */
+function headlessTables(markdown: string): number[] {
+  const lines = markdown.split('\n');
+  const headless: number[] = [];
+  let fenced = false;
+  lines.forEach((line, i) => {
+    if (/^(```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced || !line.startsWith('|') || lines[i - 1]?.startsWith('|') === true) return;
+    if (!/^\|(\s*:?-+:?\s*\|)+\s*$/.test(lines[i + 1] ?? '')) headless.push(i + 1);
+  });
+  return headless;
 }
 
 describe('the documentation links', () => {
@@ -82,5 +96,13 @@ describe('the documentation links', () => {
 
   it.each(PAGES.map((page) => [relative(ROOT, page), page]))('%s: every relative link and anchor resolves', (_name, page) => {
     expect(brokenLinks(page)).toEqual([]);
+  });
+
+  it('finds a table row cut off from its table, and ignores code', () => {
+    expect(headlessTables('| a | b |\n|---|:-:|\n| 1 | 2 |\n\n| 3 | 4 |\n```\n| x |\n```\n')).toEqual([5]);
+  });
+
+  it.each(PAGES.map((page) => [relative(ROOT, page), page]))('%s: every table has its header and separator rows', (_name, page) => {
+    expect(headlessTables(readFileSync(page, 'utf8'))).toEqual([]);
   });
 });

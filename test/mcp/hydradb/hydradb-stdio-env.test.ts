@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HYPHAE_BIN, createEmbeddedDataDir, hyphaeEnv, type EmbeddedDataDir } from '../../support/mcp/sdk-clients.js';
-import { launchStdioEntry } from './hydradb-clients.js';
+import { desktopConfig, launchStdioEntry } from './hydradb-clients.js';
 import { HYDRADB_TOOL_NAMES, LEGACY_ALIASES } from './hydradb-vectors.js';
 
 const TENANT = 'env-tenant';
@@ -25,7 +25,7 @@ describe('hyphae mcp --toolset hydradb configured by environment', () => {
 
   it('reads the legacy names with a warning each, lets the canonical name win, and registers the deprecated tools when asked', async () => {
     const entry = {
-      args: ['-y', 'hyphae', 'mcp', '--toolset', 'hydradb'],
+      args: desktopConfig(data.key, TENANT).mcpServers.hydradb.args,
       env: { HYDRA_DB_API_KEY: data.key, HYDRADB_DATABASE: TENANT, HYDRA_DB_TENANT_ID: 'not-this-one', HYDRADB_MCP_LEGACY_TOOLS: '1', HYDRADB_MCP_GRAPH_TOOLS: '1' },
     };
     const launched = await launchStdioEntry(entry, data);
