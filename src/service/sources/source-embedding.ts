@@ -5,7 +5,6 @@
  */
 import { UnavailableError } from '../../core/errors.js';
 import type { Embedder } from '../../embed/embedder.js';
-import { toVectorText } from '../../store/vector-text.js';
 
 export interface ChunkEmbedding {
   /** Texts per embedder call. */
@@ -14,9 +13,14 @@ export interface ChunkEmbedding {
   readonly concurrency: number;
 }
 
-/** The texts' vectors as pgvector text, in order; a short reply from the embedder is UNAVAILABLE. */
-export async function embedChunkTexts(embedder: Embedder, texts: readonly string[], options: ChunkEmbedding, onBatch: (first: number, vectors: readonly string[]) => Promise<void> = async () => undefined): Promise<string[]> {
-  const vectors: string[] = new Array<string>(texts.length);
+/** The texts' vectors, in order, as the embedder returned them (each caller binds them as it needs); a short reply from the embedder is UNAVAILABLE. */
+export async function embedChunkTexts(
+  embedder: Embedder,
+  texts: readonly string[],
+  options: ChunkEmbedding,
+  onBatch: (first: number, vectors: readonly Float32Array[]) => Promise<void> = async () => undefined,
+): Promise<Float32Array[]> {
+  const vectors: Float32Array[] = new Array<Float32Array>(texts.length);
   const starts: number[] = [];
   for (let at = 0; at < texts.length; at += Math.max(1, options.batch)) starts.push(at);
   let next = 0;
@@ -32,9 +36,8 @@ export async function embedChunkTexts(embedder: Embedder, texts: readonly string
         throw error;
       });
       if (embedded.length !== slice.length) throw new UnavailableError('the embedder returned fewer vectors than texts');
-      const batch = embedded.map((vector) => toVectorText(vector));
-      batch.forEach((vector, i) => (vectors[first + i] = vector));
-      await onBatch(first, batch);
+      embedded.forEach((vector, i) => (vectors[first + i] = vector));
+      await onBatch(first, embedded);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, starts.length)) }, lane));

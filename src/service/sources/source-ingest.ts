@@ -10,6 +10,7 @@ import type { Principal } from '../../core/principal.js';
 import { ingestSourceInputSchema, MAX_SOURCE_METADATA_BYTES, type IngestedSource } from '../../core/source-schemas.js';
 import { codePointLength } from '../../knowledge/index.js';
 import { insertIngestion, lockIngestion, lockSourceKey, type SourceKey, type StoredSourceFormat } from '../../store/source-repository.js';
+import { toVectorText } from '../../store/vector-text.js';
 import type { FacadeContext } from '../facade/facade-context.js';
 import { parseInput } from '../facade/input-validation.js';
 import { admitSource } from './source-admission.js';
@@ -48,7 +49,7 @@ export async function ingestSource(ctx: FacadeContext, config: SourceIngestionCo
         ctx.embedder,
         chunks.map((chunk) => chunk.text),
         { batch: config.embedBatch, concurrency: config.embedConcurrency },
-      )
+      ).then((embedded) => embedded.map((vector) => toVectorText(vector)))
     : null;
   const drafts = draftsOf(body, chunks, vectors);
   const ingestionId = randomUUID();

@@ -13,6 +13,7 @@ import type { WrittenDiff } from '../../mesh/diff-writer.js';
 import type { Db, Queryable } from '../../store/db.js';
 import { claimIngestion, countDraftsToEmbed, draftsToEmbed, dueIngestions, failIngestion, saveDraftEmbeddings } from '../../store/source-ingestion-repository.js';
 import { lockIngestion, lockSourceKey, type IngestionRow } from '../../store/source-repository.js';
+import { toVectorParam } from '../../store/vector-param.js';
 import { embedChunkTexts } from './source-embedding.js';
 
 export interface SourceIngestionConfig {
@@ -119,8 +120,8 @@ export class SourceIngestionRunner {
       let leaseLost = false;
       // Saves one at a time: each counts the drafts embedded before it, so chunks_done only grows.
       let saved: Promise<void> = Promise.resolve();
-      const save = (first: number, vectors: readonly string[]): Promise<void> => {
-        const embedded = vectors.map((embedding, i) => ({ index: (drafts[first + i] as { chunk_index: number }).chunk_index, embedding }));
+      const save = (first: number, vectors: readonly Float32Array[]): Promise<void> => {
+        const embedded = vectors.map((vector, i) => ({ index: (drafts[first + i] as { chunk_index: number }).chunk_index, embedding: toVectorParam(vector) }));
         saved = saved.then(async () => {
           const at = clock();
           if (!(await saveDraftEmbeddings(db, ingestionId, this.owner, embedded, at, this.leaseUntil(at)))) leaseLost = true;
