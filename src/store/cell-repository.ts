@@ -1,26 +1,20 @@
 /** SQL for cells (memory nodes). Every statement is scoped by tenant_id. */
 import type { CellType, Layer } from '../core/cell-types.js';
-import type { SourceRef } from '../core/entities.js';
 import { identifierTokens } from '../core/identifier-tokens.js';
 import { CellConditions, liveRow, type Validity } from './cell-conditions.js';
 import { CELL_COLUMNS, cellColumns, withEmbedding, type CellRow, type CellWithEmbedding } from './cell-row.js';
 import type { Queryable } from './db.js';
 import { keysetPage, type KeysetPosition } from './sql/keyset-page.js';
 import { cellTermsOf, tenantTermPrefix } from './lexical-terms.js';
+import { CARRIED_COLUMNS, carriedParams, carriedPlaceholders, type StoreCarried } from './store-carried.js';
 import type { VectorParam } from './vector-param.js';
 
-export interface NewCell {
+export interface NewCell extends StoreCarried {
   readonly nodeId: string;
   readonly tenantId: string;
   readonly project: string;
-  readonly content: string;
   readonly cellType: CellType;
-  readonly salience: number;
-  readonly sceneId: string | null;
-  readonly sessionId: string | null;
   readonly sourceAgent: string;
-  readonly sourceRef: SourceRef | null;
-  readonly metadata: Record<string, unknown>;
   readonly idempotencyKey: string | null;
   readonly layer: Layer;
   readonly originNodeId: string | null;
@@ -41,30 +35,24 @@ export interface NewCell {
  */
 export function cellInsertSql(extra = ''): string {
   return `WITH cell AS (
-       INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, scene_id, session_id, source_agent,
-         source_ref, metadata, idempotency_key, layer, origin_node_id, embedding, reinforced_at, created_at, updated_at,
-         valid_from, supersedes, trust, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14, $15::vector, $16, $16, $16, $16, $17, $18, $21)
+       INSERT INTO cells (node_id, tenant_id, project, ${CARRIED_COLUMNS}, cell_type, source_agent, idempotency_key, layer,
+         origin_node_id, embedding, reinforced_at, created_at, updated_at, valid_from, supersedes, trust, expires_at)
+       VALUES ($1, $2, $3, ${carriedPlaceholders(4)}, $10, $11, $12, $13, $14, $15::vector, $16, $16, $16, $16, $17, $18, $21)
        ON CONFLICT (tenant_id, source_agent, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
        RETURNING *),
      terms AS (INSERT INTO cell_tenant_terms (node_id, terms) SELECT node_id, ${cellTermsOf('$20::text', '$4', '$19::text[]')} FROM cell)
      SELECT ${CELL_COLUMNS}${extra} FROM cell`;
 }
 
-/** The parameters $1–$21 of cellInsertSql: $2 the tenant, $9 the author, $16 the instant. */
+/** The parameters $1–$21 of cellInsertSql: $2 the tenant, $4 the content, $11 the author, $16 the instant. */
 export function cellInsertParams(cell: NewCell): unknown[] {
   return [
     cell.nodeId,
     cell.tenantId,
     cell.project,
-    cell.content,
+    ...carriedParams(cell),
     cell.cellType,
-    cell.salience,
-    cell.sceneId,
-    cell.sessionId,
     cell.sourceAgent,
-    cell.sourceRef === null ? null : JSON.stringify(cell.sourceRef),
-    JSON.stringify(cell.metadata),
     cell.idempotencyKey,
     cell.layer,
     cell.originNodeId,

@@ -77,7 +77,7 @@ export async function declareRelationRows(
  * relations. A fresh cell holds no relation yet: nothing to count.
  */
 const INSERT_CELL_RELATING_SQL = cellInsertSql(
-  ', hyphae_relate_new_cell($2, node_id, $22::uuid[], $23::text[], $24::timestamptz[], $25::text[], $9, $16) AS readable_targets',
+  ', hyphae_relate_new_cell($2, node_id, $22::uuid[], $23::text[], $24::timestamptz[], $25::text[], $11, $16) AS readable_targets',
 );
 
 /**

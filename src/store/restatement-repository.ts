@@ -1,9 +1,10 @@
 /** SQL of restatements (src/service/cells/restatement.ts): find the restated cell, record a restatement, read the records. Every statement is scoped by tenant_id. */
 import type { CellType } from '../core/cell-types.js';
-import type { Corroboration, SourceRef } from '../core/entities.js';
+import type { Corroboration } from '../core/entities.js';
 import { cellColumns, type CellRow } from './cell-row.js';
 import type { Queryable } from './db.js';
 import { isoText } from './sql-time.js';
+import { CARRIED_COLUMNS, carriedParams, carriedPlaceholders, type StoreCarried } from './store-carried.js';
 import type { VectorParam } from './vector-param.js';
 
 export interface RestatedCell {
@@ -48,14 +49,8 @@ export interface Restatement {
   readonly trust: number;
   readonly now: Date;
   /** What the restating store carried, kept as the restatement's record (table corroborations). */
-  readonly record: {
+  readonly record: StoreCarried & {
     readonly corroborationId: string;
-    readonly content: string;
-    readonly salience: number;
-    readonly sceneId: string | null;
-    readonly sessionId: string | null;
-    readonly sourceRef: SourceRef | null;
-    readonly metadata: Record<string, unknown>;
     readonly similarity: number;
   };
 }
@@ -77,8 +72,8 @@ export async function recordRestatement(q: Queryable, restatement: Restatement):
        WHERE tenant_id = $1 AND node_id = $2 AND valid_until IS NULL AND expires_at IS NULL
        RETURNING *),
      recorded AS (
-       INSERT INTO corroborations (corroboration_id, tenant_id, node_id, agent, content, salience, scene_id, session_id, source_ref, metadata, similarity, created_at)
-       SELECT $6, tenant_id, node_id, $3, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13, $5 FROM reinforced)
+       INSERT INTO corroborations (corroboration_id, tenant_id, node_id, agent, ${CARRIED_COLUMNS}, similarity, created_at)
+       SELECT $6, tenant_id, node_id, $3, ${carriedPlaceholders(7)}, $13, $5 FROM reinforced)
      SELECT ${cellColumns()} FROM reinforced`,
     [
       restatement.tenantId,
@@ -87,12 +82,7 @@ export async function recordRestatement(q: Queryable, restatement: Restatement):
       restatement.trust,
       restatement.now.toISOString(),
       record.corroborationId,
-      record.content,
-      record.salience,
-      record.sceneId,
-      record.sessionId,
-      record.sourceRef === null ? null : JSON.stringify(record.sourceRef),
-      JSON.stringify(record.metadata),
+      ...carriedParams(record),
       record.similarity,
     ],
   );
