@@ -33,6 +33,14 @@ export interface TransactionOptions {
    * statements that may rightly run long (migrations, HNSW index rebuilds). PGlite sets none.
    */
   readonly statementTimeoutMs?: number;
+  /**
+   * pg driver: this transaction's parameterised statements run as named prepared statements, as
+   * `db.query`'s do — parsed once per connection, and planned once when the transaction sets
+   * plan_cache_mode to force_generic_plan. A statement the server refuses at parse or bind runs the
+   * whole of fn again on a fresh connection, so fn must do nothing outside the database. PGlite
+   * prepares every statement already.
+   */
+  readonly preparedStatements?: boolean;
 }
 
 export interface Db extends Queryable {

@@ -188,7 +188,8 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
         try {
           if (timeoutMs !== statementTimeoutMs) await run(`SET LOCAL statement_timeout = ${Math.max(0, Math.floor(timeoutMs))}`, undefined, within);
           const tx: Queryable = {
-            query: async <Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> => toQueryResult<Row>(await run(sql, params, within)),
+            query: async <Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> =>
+              toQueryResult<Row>(await run(sql, params, within, transactionOptions.preparedStatements === true)),
           };
           const result = await fn(tx);
           await run('COMMIT', undefined, within);
@@ -210,7 +211,7 @@ export async function openPgDb(options: PgDbOptions): Promise<Db> {
   };
 }
 
-/** `prepare`: send a parameterised statement as a named prepared statement (outside transactions only: a stale one is retried on a fresh connection). */
+/** `prepare`: send a parameterised statement as a named prepared statement (outside transactions, or inside one that asked: a refused one runs the call again on a fresh connection). */
 type ClientRunner = (sql: string, params: readonly unknown[] | undefined, answerWithinMs: number, prepare?: boolean) => Promise<PgQueryResult | PgQueryResult[]>;
 
 /** pool.connect(), given up on at the deadline; a connection that arrives later goes straight back. */

@@ -1,6 +1,6 @@
 /**
- * The pg driver sends parameterised statements outside transactions as named prepared statements:
- * parsed once per connection, planned per call as before (force_custom_plan), at most a fixed
+ * The pg driver sends parameterised statements outside transactions (and inside those that ask) as
+ * named prepared statements: parsed once per connection, planned per call as before (force_custom_plan), at most a fixed
  * number of texts, and a statement a schema change made stale is run again on a fresh connection
  * (once: nothing ran the first time) instead of failing the call. Where the server's sessions are
  * not the pool's connections (PGlite over the wire: one session behind every connection), the pool
@@ -48,6 +48,38 @@ describe.skipIf(skipWithoutPostgres())('pg driver prepared statements', () => {
     await db.query('SELECT $1::int AS first', [1]);
     await db.query('SELECT $1::int AS second', [2]);
     expect((await db.query<PreparedRow>(PREPARED)).rows.map((row) => row.statement)).toEqual(['SELECT $1::int AS first']);
+  }));
+
+  it('a transaction that asks runs its parameterised statements prepared: under a local force_generic_plan, planned once', () => withDb(undefined, async (db) => {
+    const text = 'SELECT $1::int + 2 AS n';
+    for (const value of [1, 2, 3]) {
+      const rows = await db.transaction(async (tx) => {
+        await tx.query("SELECT set_config('plan_cache_mode', 'force_generic_plan', true)");
+        return (await tx.query<{ n: number }>(text, [value])).rows;
+      }, { preparedStatements: true });
+      expect(rows).toEqual([{ n: value + 2 }]);
+    }
+    expect((await db.query<PreparedRow>(PREPARED)).rows).toEqual([{ statement: text, generic_plans: 3, custom_plans: 0 }]);
+  }));
+
+  it('a prepared statement refused inside a transaction runs the whole transaction again, once, on a fresh connection', () => withDb(undefined, async (db) => {
+    await db.query('CREATE TABLE refused_counter (n int NOT NULL)');
+    const text = 'SELECT $1::int AS n';
+    let attempts = 0;
+    const run = (): Promise<unknown> =>
+      db.transaction(async (tx) => {
+        attempts += 1;
+        await tx.query('INSERT INTO refused_counter VALUES (1)');
+        return tx.query(text, [attempts]);
+      }, { preparedStatements: true });
+    await run();
+    expect((await db.query<PreparedRow>(PREPARED)).rows.map((row) => row.statement)).toEqual([text]);
+    // The server forgets it behind the pool's back, as a session-sharing pooler would.
+    await db.query('DEALLOCATE ALL');
+    attempts = 0;
+    await run();
+    expect(attempts).toBe(2);
+    expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM refused_counter')).rows).toEqual([{ n: 2 }]);
   }));
 
   it('a statement a schema change made stale answers with the new columns, run exactly once', () => withDb(undefined, async (db) => {

@@ -128,6 +128,10 @@ export function subgraphScenarios(h: () => ScenarioHarness): void {
     const seenByNarrow = await h().facade.cellSubgraph(narrow, start, { depth: 10 });
     expect(view(seenByNarrow)).toEqual([`0 ${start} - -`, `1 ${beside} near ${start}`]);
     expect(seenByNarrow.relations).toEqual([{ from: start, to: beside, type: 'near' }]);
+    // Clipped to two members, the unreadable node ahead of beside (leads_to sorts first) takes no place.
+    const clipped = await h().facade.cellSubgraph(narrow, start, { max_members: 2 });
+    expect(view(clipped)).toEqual(view(seenByNarrow));
+    expect(clipped.truncated).toBe(false);
     // The start itself: another project's cell reads as a missing one.
     await expectCode(h().facade.cellSubgraph(narrow, hidden, {}), 'NOT_FOUND');
     const stranger = await h().principal({ tenant: freshTenant('other'), agent: 'x', default_project: 'p' });
