@@ -14,18 +14,13 @@ import { createKeyAdministration } from '../../src/auth/key-administration.js';
 import type { Principal } from '../../src/core/principal.js';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
 import type { Embedder } from '../../src/embed/embedder.js';
-import { createMemoryFacade, dumpReaderFor, importDump, type ManagedMemoryFacade } from '../../src/service/index.js';
+import { createMemoryFacade, type ManagedMemoryFacade } from '../../src/service/index.js';
 import { insertEvidence } from '../../src/store/cell-evidence-repository.js';
 import type { Db } from '../../src/store/db.js';
 import { toVectorParam } from '../../src/store/vector-param.js';
 import { expectCode, freshTenant } from '../support/facade-expectations.js';
-import { skipWithoutPostgres } from '../support/real-postgres.js';
-import { databasesOf, exportLines, HASH, tempFiles, type DatabaseKind, type Databases, type TempFiles } from './portability-support.js';
+import { DATABASE_KINDS, exportLines, HASH, openPortability, type PortabilitySetup } from './portability-support.js';
 
-const KINDS: readonly { kind: DatabaseKind; skip: boolean }[] = [
-  { kind: 'pglite', skip: false },
-  { kind: 'postgres', skip: skipWithoutPostgres() },
-];
 // Feature hashing ranks the near miss first for the question (it shares its words); evidence lifts the answer.
 const ANSWER = 'The holiday release freeze starts on the fifteenth of December.';
 const NEAR_MISS = 'Can we ship the christmas party photos over the shared drive?';
@@ -57,10 +52,9 @@ async function storedEvidence(db: Db, tenant: string): Promise<StoredEvidence[]>
 const learningFacade = (db: Db, embedder: Embedder): ManagedMemoryFacade =>
   createMemoryFacade({ db, embedder, authCacheTtlMs: 0, config: { hitFlushIntervalMs: 3_600_000, feedbackLearning: true } });
 
-describe.each(KINDS)('learnt evidence and expiry through export and import on $kind', { timeout: 180_000 }, ({ kind, skip }) => {
+describe.each(DATABASE_KINDS)('learnt evidence and expiry through export and import on $kind', { timeout: 180_000 }, ({ kind, skip }) => {
   const embedder = HASH();
-  let databases: Databases;
-  let files: TempFiles;
+  let setup: PortabilitySetup;
   let source: Db;
   let facade: ManagedMemoryFacade;
   let tenant: string;
@@ -71,12 +65,9 @@ describe.each(KINDS)('learnt evidence and expiry through export and import on $k
 
   beforeAll(async () => {
     if (skip) return;
-    databases = databasesOf(kind);
-    files = await tempFiles();
-    source = await databases.open(embedder);
-    facade = learningFacade(source, embedder);
-    tenant = freshTenant('learnt');
-    const keys = createKeyAdministration(source);
+    setup = await openPortability(kind, embedder, 'learnt', learningFacade);
+    ({ db: source, facade, tenant } = setup);
+    const { keys } = setup;
     alice = await facade.authenticate((await keys.createKey({ tenant, agent: 'alice', roles: ['admin'] })).key);
     bob = await facade.authenticate((await keys.createKey({ tenant, agent: 'bob', roles: ['writer'], trust: 0.7 })).key);
     const store = async (content: string, extra: Record<string, unknown> = {}): Promise<string> => (await facade.store(bob, { content, cell_type: 'Fact', salience: 0.5, ...extra })).node_id;
@@ -98,14 +89,8 @@ describe.each(KINDS)('learnt evidence and expiry through export and import on $k
     lines = await exportLines(source, embedder, tenant, true);
   });
 
-  afterAll(async () => {
-    await facade?.close();
-    await databases?.close();
-    await files?.close();
-  });
+  afterAll(() => setup?.close());
 
-  const importInto = (db: Db, into: Embedder, content: readonly string[]): Promise<Awaited<ReturnType<typeof importDump>>> =>
-    files.write(content).then((file) => importDump(db, dumpReaderFor('hyphae', file), { target: { modelId: into.modelId, dimension: into.dimension }, embedder: async () => into }));
   const ofType = (type: string, from: readonly string[] = lines): Record<string, unknown>[] =>
     from.filter((line) => line.startsWith(`{"type":"${type}"`)).map((line) => JSON.parse(line) as Record<string, unknown>);
   const ranking = async (over: ManagedMemoryFacade, mode: 'vector' | 'hybrid'): Promise<unknown> =>
@@ -128,8 +113,8 @@ describe.each(KINDS)('learnt evidence and expiry through export and import on $k
     expect(types.lastIndexOf('cell')).toBeLessThan(types.indexOf('evidence'));
     expect(JSON.parse(lines[lines.length - 1] as string)).toMatchObject({ counts: { evidence: 2 } });
 
-    const target = await databases.open(embedder);
-    const summary = await importInto(target, embedder, lines);
+    const target = await setup.databases.open(embedder);
+    const summary = await setup.importInto(target, lines);
     expect(summary).toMatchObject({ version: 4, vectors_from_file: true, records: { evidence: { in_file: 2, added: 2 } } });
     const expected = (await storedEvidence(source, tenant)).filter((e) => e.node_id !== ids.expired);
     expect(await storedEvidence(target, tenant)).toEqual(expected);
@@ -141,7 +126,7 @@ describe.each(KINDS)('learnt evidence and expiry through export and import on $k
       await restored.close();
     }
     // Importing the file again adds nothing.
-    expect((await importInto(target, embedder, lines)).records.evidence).toEqual({ in_file: 2, added: 0 });
+    expect((await setup.importInto(target, lines)).records.evidence).toEqual({ in_file: 2, added: 0 });
   });
 
   it.skipIf(skip)("keeps the expiry of cells and sources: exported, and imported as it was", async () => {
@@ -154,8 +139,8 @@ describe.each(KINDS)('learnt evidence and expiry through export and import on $k
     const chunks = cells.filter((c) => c.source_id === 'freeze');
     expect(chunks.length).toBeGreaterThan(0);
     expect(chunks.every((chunk) => expiryOf(chunk) === EXPIRES)).toBe(true);
-    const target = await databases.open(embedder);
-    await importInto(target, embedder, lines);
+    const target = await setup.databases.open(embedder);
+    await setup.importInto(target, lines);
     const read = async (sql: string): Promise<unknown[]> => (await target.query<{ at: Date | null }>(sql, [tenant])).rows.map((r) => r.at?.toISOString() ?? null);
     expect(await read('SELECT expires_at AS at FROM sources WHERE tenant_id = $1')).toEqual(['2099-01-01T00:00:00.000Z']);
     const cellExpiry = await target.query<{ node_id: string; at: Date | null }>('SELECT node_id::text AS node_id, expires_at AS at FROM cells WHERE tenant_id = $1', [tenant]);
@@ -165,15 +150,15 @@ describe.each(KINDS)('learnt evidence and expiry through export and import on $k
 
   it.skipIf(skip)("without the file's vectors, or into another embedder's database, embeds evidence again from its text and drops evidence without text", async () => {
     const other = new HashEmbedder({ dimension: 64 });
-    const target = await databases.open(other);
-    const summary = await importInto(target, other, lines);
+    const target = await setup.databases.open(other);
+    const summary = await setup.importInto(target, lines, { embedder: other });
     expect(summary).toMatchObject({ vectors_from_file: false, records: { evidence: { in_file: 2, added: 1 } } });
     const [restored] = await storedEvidence(target, tenant);
     expect(restored).toMatchObject({ node_id: ids.answer, query_text: QUESTION });
     const [vector] = await other.embed([QUESTION]);
     (JSON.parse(restored?.embedding ?? '[]') as number[]).forEach((x, i) => expect(x).toBeCloseTo(vector?.[i] ?? NaN, 5));
-    const withoutVectors = await databases.open(embedder);
-    expect((await importInto(withoutVectors, embedder, await exportLines(source, embedder, tenant, false))).records.evidence).toEqual({ in_file: 2, added: 1 });
+    const withoutVectors = await setup.databases.open(embedder);
+    expect((await setup.importInto(withoutVectors, await exportLines(source, embedder, tenant, false))).records.evidence).toEqual({ in_file: 2, added: 1 });
   });
 
   it.skipIf(skip)('imports a version 3 file, which has no evidence and no expiry', async () => {
@@ -190,8 +175,8 @@ describe.each(KINDS)('learnt evidence and expiry through export and import on $k
         const { expires_at: _expiry, ...rest } = value;
         return JSON.stringify(rest);
       });
-    const target = await databases.open(embedder);
-    const summary = await importInto(target, embedder, v3);
+    const target = await setup.databases.open(embedder);
+    const summary = await setup.importInto(target, v3);
     expect(summary).toMatchObject({ version: 3, records: { evidence: { in_file: 0, added: 0 } } });
     expect(summary.records.cell.added).toBe(summary.records.cell.in_file);
     expect(summary.records.cell.added).toBeGreaterThan(3);
@@ -206,7 +191,7 @@ describe.each(KINDS)('learnt evidence and expiry through export and import on $k
 
   it.skipIf(skip)('refuses a malformed evidence line naming the line, with nothing written', async () => {
     const line = lines.findIndex((l) => l.startsWith('{"type":"evidence"')) + 1;
-    const target = await databases.open(embedder);
+    const target = await setup.databases.open(embedder);
     const cases: [string, (e: Record<string, unknown>) => Record<string, unknown>][] = [
       ['weight', (e) => ({ ...e, weight: 1.5 })],
       ['label', (e) => ({ ...e, label: 'robot' })],
@@ -215,7 +200,7 @@ describe.each(KINDS)('learnt evidence and expiry through export and import on $k
       ['gain', (e) => ({ ...e, gain: 1 })],
     ];
     for (const [field, change] of cases) {
-      const error = await expectCode(importInto(target, embedder, withEvidence(change)), 'INVALID_ARGUMENT');
+      const error = await expectCode(setup.importInto(target, withEvidence(change)), 'INVALID_ARGUMENT');
       expect(error.message).toContain(`line ${line}:`);
       expect(JSON.stringify(error.details)).toContain(field);
     }
@@ -223,19 +208,19 @@ describe.each(KINDS)('learnt evidence and expiry through export and import on $k
   });
 
   it.skipIf(skip)("never reaches another tenant's cell: evidence naming one is not added, and an evidence id another tenant holds is refused", async () => {
-    const target = await databases.open(embedder);
-    await importInto(target, embedder, lines);
+    const target = await setup.databases.open(embedder);
+    await setup.importInto(target, lines);
     const stranger = freshTenant('stranger');
     const strangerFacade = learningFacade(target, embedder);
     try {
       const carol = await strangerFacade.authenticate((await createKeyAdministration(target).createKey({ tenant: stranger, agent: 'carol', roles: ['admin'] })).key);
       const theirs = (await strangerFacade.store(carol, { content: NEAR_MISS, cell_type: 'Fact', salience: 0.5 })).node_id;
       const aimed = withEvidence((e) => ({ ...e, evidence_id: randomUUID(), request_id: randomUUID(), node_id: theirs }));
-      expect((await importInto(target, embedder, aimed)).records.evidence).toEqual({ in_file: 2, added: 0 });
+      expect((await setup.importInto(target, aimed)).records.evidence).toEqual({ in_file: 2, added: 0 });
       expect(await storedEvidence(target, stranger)).toEqual([]);
       const [taken] = await storedEvidence(target, tenant);
       const moved = withEvidence((e) => ({ ...e, tenant: stranger, evidence_id: taken?.evidence_id, agent: 'carol' })).filter((line) => !line.includes(`"tenant":"${tenant}"`) || line.startsWith('{"type":"header"'));
-      await expectCode(importInto(target, embedder, moved.map((line) => (line.startsWith('{"type":"end"') ? JSON.stringify({ type: 'end', counts: { tenant: 0, key: 0, scene: 0, session: 0, cell: 0, corroboration: 0, beacon: 0, inbox: 0, diff: 0, evidence: 1 } }) : line))), 'CONFLICT');
+      await expectCode(setup.importInto(target, moved.map((line) => (line.startsWith('{"type":"end"') ? JSON.stringify({ type: 'end', counts: { tenant: 0, key: 0, scene: 0, session: 0, cell: 0, corroboration: 0, beacon: 0, inbox: 0, diff: 0, evidence: 1 } }) : line))), 'CONFLICT');
     } finally {
       await strangerFacade.close();
     }
@@ -245,7 +230,7 @@ describe.each(KINDS)('learnt evidence and expiry through export and import on $k
     const inflated = withEvidence((e) => ({ ...e, evidence_id: randomUUID(), request_id: randomUUID(), trust: 1, weight: 1, created_at: '2999-01-01T00:00:00.000000Z' }));
     const evidenceLine = inflated.find((line) => line.startsWith('{"type":"evidence"') && line.includes('"trust":1,')) as string;
     const before = new Set((await storedEvidence(source, tenant)).map((e) => e.evidence_id));
-    const summary = await facade.importTenant(alice, await files.write(inflated), { format: 'hyphae' });
+    const summary = await facade.importTenant(alice, await setup.files.write(inflated), { format: 'hyphae' });
     expect(summary.records.evidence.added).toBe(1);
     const added = (await storedEvidence(source, tenant)).find((e) => !before.has(e.evidence_id));
     // bob's key holds 0.7 and alice (the importer) 0.5: the file's 1 is not taken.
@@ -254,7 +239,7 @@ describe.each(KINDS)('learnt evidence and expiry through export and import on $k
     const at = await source.query<{ created_at: Date }>('SELECT created_at FROM cell_evidence WHERE evidence_id = $1', [added?.evidence_id]);
     expect(at.rows[0]?.created_at.getTime()).toBeLessThanOrEqual(Date.now());
     const stranger = inflated.map((line) => (line === evidenceLine ? line.replace('"agent":"bob"', '"agent":"mallory"') : line));
-    const refused = await expectCode(facade.importTenant(alice, await files.write(stranger), { format: 'hyphae' }), 'FORBIDDEN');
+    const refused = await expectCode(facade.importTenant(alice, await setup.files.write(stranger), { format: 'hyphae' }), 'FORBIDDEN');
     expect(refused.message).toContain("evidence's agent \"mallory\"");
   });
 });

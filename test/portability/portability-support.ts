@@ -1,24 +1,31 @@
 /**
  * What the export/import tests share: databases of two kinds (PGlite in-process; native PostgreSQL,
  * one server per test file, a fresh database per call), a facade over each, a populated tenant that
- * touches every record type, and an export read back as lines.
+ * touches every record type, an export read back as lines, and the setup each test file opens.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKeyAdministration } from '../../src/auth/key-administration.js';
+import { createKeyAdministration, type KeyAdministration } from '../../src/auth/key-administration.js';
 import type { Principal } from '../../src/core/principal.js';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
-import { createMemoryFacade, exportDumpLines, fileDumpSource, type DumpSource, type ManagedMemoryFacade } from '../../src/service/index.js';
+import { createMemoryFacade, dumpReaderFor, exportDumpLines, fileDumpSource, importDump, type DumpSource, type ManagedMemoryFacade } from '../../src/service/index.js';
 import type { Db } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrator.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
-import { createDatabase, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
+import { freshTenant } from '../support/facade-expectations.js';
+import { createDatabase, skipWithoutPostgres, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
 import { createTestDb } from '../support/test-db.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
+
+/** The kinds each export/import test runs on; native PostgreSQL is skipped where the machine has none. */
+export const DATABASE_KINDS: readonly { kind: DatabaseKind; skip: boolean }[] = [
+  { kind: 'pglite', skip: false },
+  { kind: 'postgres', skip: skipWithoutPostgres() },
+];
 
 export interface Databases {
   open(embedder: Embedder): Promise<Db>;
@@ -142,5 +149,57 @@ export async function tempFiles(): Promise<TempFiles> {
       return fileDumpSource(path);
     },
     close: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+type ImportSummary = Awaited<ReturnType<typeof importDump>>;
+
+export interface ImportOptions {
+  /** The target's embedder; the setup's own when unset. */
+  readonly embedder?: Embedder;
+  readonly tenant?: string;
+  readonly bulkLoadFrom?: number;
+}
+
+/** What an export/import test opens before its cases: databases of one kind, temporary files, a source database with a facade over it and a fresh tenant's id. */
+export interface PortabilitySetup {
+  readonly databases: Databases;
+  readonly files: TempFiles;
+  readonly db: Db;
+  readonly facade: ManagedMemoryFacade;
+  readonly tenant: string;
+  readonly keys: KeyAdministration;
+  /** Imports `content`, written to a file as a Hyphae export, into `target`. */
+  importInto(target: Db, content: readonly string[] | string, options?: ImportOptions): Promise<ImportSummary>;
+  /** Closes the facade, then the databases, then removes the files. */
+  close(): Promise<void>;
+}
+
+export async function openPortability(kind: DatabaseKind, embedder: Embedder, tenantLabel: string, facadeOf = facadeOver): Promise<PortabilitySetup> {
+  const databases = databasesOf(kind);
+  const files = await tempFiles();
+  const db = await databases.open(embedder);
+  const facade = facadeOf(db, embedder);
+  return {
+    databases,
+    files,
+    db,
+    facade,
+    tenant: freshTenant(tenantLabel),
+    keys: createKeyAdministration(db),
+    async importInto(target, content, options = {}): Promise<ImportSummary> {
+      const using = options.embedder ?? embedder;
+      return importDump(target, dumpReaderFor('hyphae', await files.write(content)), {
+        target: { modelId: using.modelId, dimension: using.dimension },
+        embedder: async () => using,
+        ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
+        ...(options.bulkLoadFrom === undefined ? {} : { bulkLoadFrom: options.bulkLoadFrom }),
+      });
+    },
+    async close(): Promise<void> {
+      await facade.close();
+      await databases.close();
+      await files.close();
+    },
   };
 }

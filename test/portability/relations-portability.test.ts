@@ -10,21 +10,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyAdministration } from '../../src/auth/key-administration.js';
 import type { Principal } from '../../src/core/principal.js';
-import { dumpReaderFor, importDump, type ManagedMemoryFacade } from '../../src/service/index.js';
+import type { ManagedMemoryFacade } from '../../src/service/index.js';
 import type { Db } from '../../src/store/db.js';
-import { skipWithoutPostgres } from '../support/real-postgres.js';
 import { expectCode, freshTenant } from '../support/facade-expectations.js';
-import { databasesOf, exportLines, facadeOver, HASH, records, tempFiles, type DatabaseKind, type Databases, type TempFiles } from './portability-support.js';
+import { DATABASE_KINDS, exportLines, facadeOver, HASH, openPortability, records, type PortabilitySetup } from './portability-support.js';
 
-const KINDS: readonly { kind: DatabaseKind; skip: boolean }[] = [
-  { kind: 'pglite', skip: false },
-  { kind: 'postgres', skip: skipWithoutPostgres() },
-];
-
-describe.each(KINDS)('relations through export and import on $kind', { timeout: 180_000 }, ({ kind, skip }) => {
+describe.each(DATABASE_KINDS)('relations through export and import on $kind', { timeout: 180_000 }, ({ kind, skip }) => {
   const embedder = HASH();
-  let databases: Databases;
-  let files: TempFiles;
+  let setup: PortabilitySetup;
   let source: Db;
   let facade: ManagedMemoryFacade;
   let tenant: string;
@@ -34,12 +27,9 @@ describe.each(KINDS)('relations through export and import on $kind', { timeout: 
 
   beforeAll(async () => {
     if (skip) return;
-    databases = databasesOf(kind);
-    files = await tempFiles();
-    source = await databases.open(embedder);
-    facade = facadeOver(source, embedder);
-    tenant = freshTenant('rel');
-    const keys = createKeyAdministration(source);
+    setup = await openPortability(kind, embedder, 'rel');
+    ({ db: source, facade, tenant } = setup);
+    const { keys } = setup;
     alice = await facade.authenticate((await keys.createKey({ tenant, agent: 'alice', roles: ['admin'] })).key);
     writer = await facade.authenticate((await keys.createKey({ tenant, agent: 'bob', projects: ['p', 'q'], default_project: 'p' })).key);
     const inQ = await facade.authenticate((await keys.createKey({ tenant, agent: 'bob', projects: ['p', 'q'], default_project: 'q' })).key);
@@ -53,14 +43,8 @@ describe.each(KINDS)('relations through export and import on $kind', { timeout: 
     ids = { question, answer, risk, elsewhere };
   });
 
-  afterAll(async () => {
-    await facade?.close();
-    await databases?.close();
-    await files?.close();
-  });
+  afterAll(() => setup?.close());
 
-  const importInto = (db: Db, lines: readonly string[]): Promise<Awaited<ReturnType<typeof importDump>>> =>
-    files.write(lines).then((file) => importDump(db, dumpReaderFor('hyphae', file), { target: { modelId: embedder.modelId, dimension: embedder.dimension }, embedder: async () => embedder }));
   const relationLines = (lines: readonly string[]): string[] => lines.filter((line) => line.startsWith('{"type":"relation"'));
   /** The lines with one more relation line before the beacons, and the end line counting it. */
   const withRelation = (lines: readonly string[], relation: Record<string, unknown>): string[] => {
@@ -85,8 +69,8 @@ describe.each(KINDS)('relations through export and import on $kind', { timeout: 
     // A project's export holds only the relations between two of its cells.
     expect(relationLines(await exportLines(source, embedder, tenant, false, 'p')).map((line) => (JSON.parse(line) as { relation_type: string }).relation_type).sort()).toEqual(['answers', 'raises']);
 
-    const target = await databases.open(embedder);
-    const summary = await importInto(target, lines);
+    const target = await setup.databases.open(embedder);
+    const summary = await setup.importInto(target, lines);
     expect(summary.records.relation).toEqual({ in_file: 3, added: 3 });
     const restored = facadeOver(target, embedder);
     try {
@@ -95,7 +79,7 @@ describe.each(KINDS)('relations through export and import on $kind', { timeout: 
       expect(await restored.cellRelations(reader, ids.answer)).toEqual(await facade.cellRelations(writer, ids.answer));
       expect((await restored.cellSubgraph(reader, ids.question, { depth: 2 })).members.map((m) => m.id)).toEqual(expect.arrayContaining([ids.answer, ids.risk, ids.elsewhere]));
       // Importing the same file again adds nothing.
-      expect((await importInto(target, lines)).records.relation).toEqual({ in_file: 3, added: 0 });
+      expect((await setup.importInto(target, lines)).records.relation).toEqual({ in_file: 3, added: 0 });
     } finally {
       await restored.close();
     }
@@ -103,14 +87,14 @@ describe.each(KINDS)('relations through export and import on $kind', { timeout: 
 
   it.skipIf(skip)('refuses a relation to a cell neither in the file nor the tenant’s in the target; another tenant’s cell reads as a random id', async () => {
     const lines = await exportLines(source, embedder, tenant, false);
-    const target = await databases.open(embedder);
+    const target = await setup.databases.open(embedder);
     const other = facadeOver(target, embedder);
     try {
       const stranger = await other.authenticate((await createKeyAdministration(target).createKey({ tenant: freshTenant('other'), agent: 'x' })).key);
       const theirs = (await other.store(stranger, { content: 'A cell of another tenant.', cell_type: 'Fact', salience: 0.5 })).node_id;
       const random = randomUUID();
       const message = async (to: string): Promise<string> =>
-        (await expectCode(importInto(target, withRelation(lines, { from_node_id: ids.answer, to_node_id: to })), 'CONFLICT')).message.replace(to, '<id>');
+        (await expectCode(setup.importInto(target, withRelation(lines, { from_node_id: ids.answer, to_node_id: to })), 'CONFLICT')).message.replace(to, '<id>');
       const refusedRandom = await message(random);
       expect(refusedRandom).toMatch(/relation [0-9a-f-]+ cites <id> names a cell that is neither in the file nor tenant "[^"]+"'s in the target; nothing was imported/);
       expect((await message(theirs)).replace(/^[^:]+:/, '')).toBe(refusedRandom.replace(/^[^:]+:/, ''));
@@ -123,7 +107,7 @@ describe.each(KINDS)('relations through export and import on $kind', { timeout: 
 
   it.skipIf(skip)('a tenant’s import refuses a relation declared by an agent the tenant does not have', async () => {
     const lines = withRelation(await exportLines(source, embedder, tenant, false), { from_node_id: ids.risk, to_node_id: ids.question, created_by: 'mallory' });
-    const refused = await expectCode(facade.importTenant(alice, await files.write(lines), { format: 'hyphae' }), 'FORBIDDEN');
+    const refused = await expectCode(facade.importTenant(alice, await setup.files.write(lines), { format: 'hyphae' }), 'FORBIDDEN');
     expect(refused.message).toContain('the relation\'s created_by "mallory" is not an agent of tenant');
   });
 });

@@ -7,20 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HashEmbedder } from '../../src/embed/hash-embedder.js';
-import { dumpReaderFor, importDump, type ManagedMemoryFacade } from '../../src/service/index.js';
+import type { ManagedMemoryFacade } from '../../src/service/index.js';
 import type { Db } from '../../src/store/db.js';
-import { skipWithoutPostgres } from '../support/real-postgres.js';
 import { freshTenant } from '../support/facade-expectations.js';
-import { databasesOf, exportLines, facadeOver, HASH, populate, records, tempFiles, type DatabaseKind, type Databases, type Populated, type TempFiles } from './portability-support.js';
+import { DATABASE_KINDS, exportLines, facadeOver, HASH, openPortability, populate, records, type PortabilitySetup, type Populated } from './portability-support.js';
 
-const KINDS: readonly { kind: DatabaseKind; skip: boolean }[] = [
-  { kind: 'pglite', skip: false },
-  { kind: 'postgres', skip: skipWithoutPostgres() },
-];
 
-describe.each(KINDS)('export → import round trip on $kind', { timeout: 180_000 }, ({ kind, skip }) => {
-  let databases: Databases;
-  let files: TempFiles;
+describe.each(DATABASE_KINDS)('export → import round trip on $kind', { timeout: 180_000 }, ({ kind, skip }) => {
+  let setup: PortabilitySetup;
   let source: Db;
   let facade: ManagedMemoryFacade;
   let team: Populated;
@@ -28,29 +22,14 @@ describe.each(KINDS)('export → import round trip on $kind', { timeout: 180_000
 
   beforeAll(async () => {
     if (skip) return;
-    databases = databasesOf(kind);
-    files = await tempFiles();
-    source = await databases.open(embedder);
-    facade = facadeOver(source, embedder);
-    team = await populate(facade, source, freshTenant('port'));
+    setup = await openPortability(kind, embedder, 'port');
+    ({ db: source, facade } = setup);
+    team = await populate(facade, source, setup.tenant);
     const other = freshTenant('other');
     await populate(facade, source, other);
   });
-  afterAll(async () => {
-    await facade?.close();
-    await databases?.close();
-    await files?.close();
-  });
+  afterAll(() => setup?.close());
 
-  const importInto = (db: Db, lines: readonly string[] | string, tenant?: string, target = embedder, bulkLoadFrom?: number): Promise<Awaited<ReturnType<typeof importDump>>> =>
-    files.write(lines).then((file) =>
-      importDump(db, dumpReaderFor('hyphae', file), {
-        target: { modelId: target.modelId, dimension: target.dimension },
-        embedder: async () => target,
-        ...(tenant === undefined ? {} : { tenant }),
-        ...(bulkLoadFrom === undefined ? {} : { bulkLoadFrom }),
-      }),
-    );
 
   it.skipIf(skip)('holds every record type of the populated tenant', async () => {
     const lines = await exportLines(source, embedder, team.tenant, false);
@@ -70,9 +49,9 @@ describe.each(KINDS)('export → import round trip on $kind', { timeout: 180_000
 
   it.skipIf(skip)('imports a whole-database export with vectors into an empty database: the same records come back out', async () => {
     const lines = await exportLines(source, embedder, null, true);
-    const target = await databases.open(embedder);
+    const target = await setup.databases.open(embedder);
     // Into an empty database: loaded without the vector indexes, which are built at the end.
-    const summary = await importInto(target, lines, undefined, embedder, 1);
+    const summary = await setup.importInto(target, lines, { bulkLoadFrom: 1 });
     expect(summary.vectors_from_file).toBe(true);
     const indexes = await target.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE indexname IN ('cells_embedding', 'beacons_embedding') ORDER BY 1`);
     expect(indexes.rows.map((row) => row.indexname)).toEqual(['beacons_embedding', 'cells_embedding']);
@@ -80,15 +59,15 @@ describe.each(KINDS)('export → import round trip on $kind', { timeout: 180_000
     expect(summary.records.cell.in_file).toBe(12);
     expect(records(await exportLines(target, embedder, null, true))).toEqual(records(lines));
 
-    const again = await importInto(target, lines, undefined, embedder, 1);
+    const again = await setup.importInto(target, lines, { bulkLoadFrom: 1 });
     for (const counts of Object.values(again.records)) expect(counts.added).toBe(0);
     expect(records(await exportLines(target, embedder, null, true))).toEqual(records(lines));
   });
 
   it.skipIf(skip)("restores keys that authenticate as before and cells that are recalled, with the inbox where it was", async () => {
     const lines = await exportLines(source, embedder, team.tenant, false);
-    const target = await databases.open(embedder);
-    await importInto(target, lines, team.tenant);
+    const target = await setup.databases.open(embedder);
+    await setup.importInto(target, lines, { tenant: team.tenant });
     const restored = facadeOver(target, embedder);
     try {
       const admin = await restored.authenticate(team.adminKey);
@@ -109,8 +88,8 @@ describe.each(KINDS)('export → import round trip on $kind', { timeout: 180_000
   it.skipIf(skip)('embeds every text again in a target whose embedder differs, keeping every other field', async () => {
     const lines = await exportLines(source, embedder, team.tenant, true);
     const other = new HashEmbedder({ dimension: 256 });
-    const target = await databases.open(other);
-    const summary = await importInto(target, lines, team.tenant, other);
+    const target = await setup.databases.open(other);
+    const summary = await setup.importInto(target, lines, { tenant: team.tenant, embedder: other });
     expect(summary.vectors_from_file).toBe(false);
     expect(records(await exportLines(target, other, team.tenant, false))).toEqual(records(await exportLines(source, embedder, team.tenant, false)));
     const vectors = await target.query<{ n: number }>('SELECT count(*)::int AS n FROM cells WHERE vector_dims(embedding) = 256');
@@ -121,8 +100,8 @@ describe.each(KINDS)('export → import round trip on $kind', { timeout: 180_000
     const lines = await exportLines(source, embedder, team.tenant, false, 'alpha');
     const types = new Set(lines.map((line) => (JSON.parse(line) as { type: string }).type));
     expect([...types]).toEqual(['header', 'tenant', 'scene', 'session', 'cell', 'corroboration', 'beacon', 'end']);
-    const target = await databases.open(embedder);
-    await importInto(target, lines, team.tenant);
+    const target = await setup.databases.open(embedder);
+    await setup.importInto(target, lines, { tenant: team.tenant });
     expect(records(await exportLines(target, embedder, team.tenant, false))).toEqual(records(lines));
   });
 });

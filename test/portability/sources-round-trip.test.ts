@@ -9,16 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyAdministration } from '../../src/auth/key-administration.js';
 import type { Principal } from '../../src/core/principal.js';
-import { dumpReaderFor, importDump, type ManagedMemoryFacade } from '../../src/service/index.js';
+import type { ManagedMemoryFacade } from '../../src/service/index.js';
 import type { Db } from '../../src/store/db.js';
-import { skipWithoutPostgres } from '../support/real-postgres.js';
-import { expectCode, freshTenant } from '../support/facade-expectations.js';
-import { databasesOf, exportLines, facadeOver, HASH, records, tempFiles, type DatabaseKind, type Databases, type TempFiles } from './portability-support.js';
+import { expectCode } from '../support/facade-expectations.js';
+import { DATABASE_KINDS, exportLines, facadeOver, HASH, openPortability, records, type PortabilitySetup, type TempFiles } from './portability-support.js';
 
-const KINDS: readonly { kind: DatabaseKind; skip: boolean }[] = [
-  { kind: 'pglite', skip: false },
-  { kind: 'postgres', skip: skipWithoutPostgres() },
-];
 const FUTURE = '2999-01-01T00:00:00.000000Z';
 
 const HANDBOOK = [
@@ -47,10 +42,9 @@ async function readWhole(facade: ManagedMemoryFacade, principal: Principal, sour
   return slices.join('');
 }
 
-describe.each(KINDS)('sources through export and import on $kind', { timeout: 180_000 }, ({ kind, skip }) => {
+describe.each(DATABASE_KINDS)('sources through export and import on $kind', { timeout: 180_000 }, ({ kind, skip }) => {
   const embedder = HASH();
-  let databases: Databases;
-  let files: TempFiles;
+  let setup: PortabilitySetup;
   let source: Db;
   let facade: ManagedMemoryFacade;
   let tenant: string;
@@ -60,12 +54,9 @@ describe.each(KINDS)('sources through export and import on $kind', { timeout: 18
 
   beforeAll(async () => {
     if (skip) return;
-    databases = databasesOf(kind);
-    files = await tempFiles();
-    source = await databases.open(embedder);
-    facade = facadeOver(source, embedder);
-    tenant = freshTenant('sources');
-    const keys = createKeyAdministration(source);
+    setup = await openPortability(kind, embedder, 'sources');
+    ({ db: source, facade, tenant } = setup);
+    const { keys } = setup;
     adminKey = (await keys.createKey({ tenant, agent: 'alice', roles: ['admin'] })).key;
     alice = await facade.authenticate(adminKey);
     bob = await facade.authenticate((await keys.createKey({ tenant, agent: 'bob', roles: ['writer'], trust: 0.7 })).key);
@@ -73,16 +64,8 @@ describe.each(KINDS)('sources through export and import on $kind', { timeout: 18
     await facade.ingestSource(bob, { turns: TURNS, user_name: 'Ana', source_id: 'chat' });
     await facade.store(bob, { content: 'The quince desk moved to the third floor.', cell_type: 'Fact', salience: 0.5 });
   });
-  afterAll(async () => {
-    await facade?.close();
-    await databases?.close();
-    await files?.close();
-  });
+  afterAll(() => setup?.close());
 
-  const importInto = (db: Db, lines: readonly string[]): Promise<Awaited<ReturnType<typeof importDump>>> =>
-    files.write(lines).then((file) =>
-      importDump(db, dumpReaderFor('hyphae', file), { target: { modelId: embedder.modelId, dimension: embedder.dimension }, embedder: async () => embedder }),
-    );
   const chunkCount = async (db: Db, sourceId: string): Promise<number> => {
     const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM cells WHERE tenant_id = $1 AND source_id = $2', [tenant, sourceId]);
     return rows[0]?.n ?? 0;
@@ -99,8 +82,8 @@ describe.each(KINDS)('sources through export and import on $kind', { timeout: 18
     ]);
     const conversation = await readWhole(facade, bob, 'chat');
 
-    const target = await databases.open(embedder);
-    const summary = await importInto(target, lines);
+    const target = await setup.databases.open(embedder);
+    const summary = await setup.importInto(target, lines);
     expect(summary.records.source).toEqual({ in_file: 2, added: 2 });
     for (const counts of Object.values(summary.records)) expect(counts.added).toBe(counts.in_file);
     expect(records(await exportLines(target, embedder, tenant, true))).toEqual(records(lines));
@@ -127,7 +110,7 @@ describe.each(KINDS)('sources through export and import on $kind', { timeout: 18
       expect(hit?.node?.content.endsWith(points.slice(hit.source?.char_start, hit.source?.char_end).join(''))).toBe(true);
       expect((await restored.recall(reader, { query: 'quince refunds queue', k: 5, kind: 'memory' })).results.map((r) => r.source?.source_id ?? 'cell')).toContain('chat');
 
-      const again = await importInto(target, lines);
+      const again = await setup.importInto(target, lines);
       for (const counts of Object.values(again.records)) expect(counts.added).toBe(0);
 
       const chunks = await chunkCount(target, 'handbook');
@@ -142,7 +125,7 @@ describe.each(KINDS)('sources through export and import on $kind', { timeout: 18
 
   it.skipIf(skip)("keeps a source the target already holds, with its own chunks: the file's version is not mixed in", async () => {
     const lines = await exportLines(source, embedder, tenant, false);
-    const target = await databases.open(embedder);
+    const target = await setup.databases.open(embedder);
     const keys = createKeyAdministration(target);
     const other = facadeOver(target, embedder);
     try {
@@ -150,7 +133,7 @@ describe.each(KINDS)('sources through export and import on $kind', { timeout: 18
       const own = 'The target keeps its own handbook.';
       await other.ingestSource(writer, { text: own, source_id: 'handbook' });
       const before = await chunkCount(target, 'handbook');
-      const summary = await importInto(target, lines);
+      const summary = await setup.importInto(target, lines);
       expect(summary.records.source).toEqual({ in_file: 2, added: 1 });
       expect(await readWhole(other, writer, 'handbook')).toBe(own);
       expect(await chunkCount(target, 'handbook')).toBe(before);
@@ -176,8 +159,8 @@ describe.each(KINDS)('sources through export and import on $kind', { timeout: 18
         }
         return JSON.stringify(r);
       });
-    const target = await databases.open(embedder);
-    const summary = await importInto(target, lines);
+    const target = await setup.databases.open(embedder);
+    const summary = await setup.importInto(target, lines);
     expect(summary.records.source).toEqual({ in_file: 0, added: 0 });
     expect(summary.records.cell).toEqual({ in_file: 1, added: 1 });
     const { rows } = await target.query<{ content: string; source_id: string | null }>('SELECT content, source_id FROM cells WHERE tenant_id = $1', [tenant]);
@@ -216,7 +199,7 @@ describe.each(KINDS)('sources through export and import on $kind', { timeout: 18
         ...fields,
       });
     const fileOf = (line: string): Promise<Awaited<ReturnType<TempFiles['write']>>> =>
-      files.write([header(), line, JSON.stringify({ type: 'end', counts: { tenant: 0, key: 0, scene: 0, session: 0, source: 1, cell: 0, corroboration: 0, beacon: 0, inbox: 0, diff: 0 } })]);
+      setup.files.write([header(), line, JSON.stringify({ type: 'end', counts: { tenant: 0, key: 0, scene: 0, session: 0, source: 1, cell: 0, corroboration: 0, beacon: 0, inbox: 0, diff: 0 } })]);
 
     it.skipIf(skip)('refuses a source whose created_by is not an agent of the tenant', async () => {
       const refused = await expectCode(facade.importTenant(alice, await fileOf(sourceLine({ source_id: 'forged', created_by: 'mallory' })), { format: 'hyphae' }), 'FORBIDDEN');
@@ -229,7 +212,7 @@ describe.each(KINDS)('sources through export and import on $kind', { timeout: 18
       expect(chunk).toBeDefined();
       const before = await chunkCount(source, 'handbook');
       const line = JSON.stringify({ ...chunk, node_id: randomUUID(), content: 'Quince handbook › Forged: refunds need no approval.' });
-      const file = await files.write([header(), line, JSON.stringify({ type: 'end', counts: { tenant: 0, key: 0, scene: 0, session: 0, source: 0, cell: 1, corroboration: 0, beacon: 0, inbox: 0, diff: 0 } })]);
+      const file = await setup.files.write([header(), line, JSON.stringify({ type: 'end', counts: { tenant: 0, key: 0, scene: 0, session: 0, source: 0, cell: 1, corroboration: 0, beacon: 0, inbox: 0, diff: 0 } })]);
       const summary = await facade.importTenant(alice, file, { format: 'hyphae' });
       expect(summary.records.cell).toEqual({ in_file: 1, added: 0 });
       expect(await chunkCount(source, 'handbook')).toBe(before);

@@ -8,24 +8,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeyAdministration } from '../../src/auth/key-administration.js';
 import type { Principal } from '../../src/core/principal.js';
 import { dumpReaderFor, importDump, type ManagedMemoryFacade } from '../../src/service/index.js';
 import type { Db } from '../../src/store/db.js';
-import { skipWithoutPostgres } from '../support/real-postgres.js';
-import { expectCode, freshTenant } from '../support/facade-expectations.js';
-import { databasesOf, facadeOver, HASH, tempFiles, type DatabaseKind, type Databases, type TempFiles } from './portability-support.js';
+import { expectCode } from '../support/facade-expectations.js';
+import { DATABASE_KINDS, HASH, openPortability, type PortabilitySetup, type TempFiles } from './portability-support.js';
 
-const KINDS: readonly { kind: DatabaseKind; skip: boolean }[] = [
-  { kind: 'pglite', skip: false },
-  { kind: 'postgres', skip: skipWithoutPostgres() },
-];
 const FUTURE = '2999-01-01T00:00:00.000000Z';
 
-describe.each(KINDS)("a tenant's import on $kind", { timeout: 180_000 }, ({ kind, skip }) => {
+describe.each(DATABASE_KINDS)("a tenant's import on $kind", { timeout: 180_000 }, ({ kind, skip }) => {
   const embedder = HASH();
-  let databases: Databases;
-  let files: TempFiles;
+  let setup: PortabilitySetup;
   let db: Db;
   let facade: ManagedMemoryFacade;
   let tenant: string;
@@ -34,20 +27,13 @@ describe.each(KINDS)("a tenant's import on $kind", { timeout: 180_000 }, ({ kind
 
   beforeAll(async () => {
     if (skip) return;
-    databases = databasesOf(kind);
-    files = await tempFiles();
-    db = await databases.open(embedder);
-    facade = facadeOver(db, embedder);
-    tenant = freshTenant('forge');
-    const keys = createKeyAdministration(db);
+    setup = await openPortability(kind, embedder, 'forge');
+    ({ db, facade, tenant } = setup);
+    const { keys } = setup;
     alice = await facade.authenticate((await keys.createKey({ tenant, agent: 'alice', roles: ['admin'] })).key);
     bob = await facade.authenticate((await keys.createKey({ tenant, agent: 'bob', roles: ['writer'], trust: 0.7 })).key);
   });
-  afterAll(async () => {
-    await facade?.close();
-    await databases?.close();
-    await files?.close();
-  });
+  afterAll(() => setup?.close());
 
   const header = (): string =>
     JSON.stringify({
@@ -93,7 +79,7 @@ describe.each(KINDS)("a tenant's import on $kind", { timeout: 180_000 }, ({ kind
       ...fields,
     });
   const fileOf = (records: readonly string[], counts: Record<string, number>): Promise<Awaited<ReturnType<TempFiles['write']>>> =>
-    files.write([
+    setup.files.write([
       header(),
       ...records,
       JSON.stringify({ type: 'end', counts: { tenant: 0, key: 0, scene: 0, session: 0, cell: 0, corroboration: 0, beacon: 0, inbox: 0, diff: 0, ...counts } }),
@@ -186,7 +172,7 @@ describe.each(KINDS)("a tenant's import on $kind", { timeout: 180_000 }, ({ kind
   });
 
   it.skipIf(skip)('caps the trust a file\'s corroborators give at the author\'s or the importer\'s own', async () => {
-    const keys = createKeyAdministration(db);
+    const { keys } = setup;
     const crowd = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'];
     for (const agent of crowd) await keys.createKey({ tenant, agent, roles: ['reader'], trust: 0.5 });
     const low = await facade.authenticate((await keys.createKey({ tenant, agent: 'low-admin', roles: ['admin'], trust: 0.3 })).key);
@@ -198,10 +184,10 @@ describe.each(KINDS)("a tenant's import on $kind", { timeout: 180_000 }, ({ kind
   });
 
   it.skipIf(skip)('a foreign import speaks only for an agent the importer could mint a key for', async () => {
-    const keys = createKeyAdministration(db);
+    const { keys } = setup;
     await keys.createKey({ tenant, agent: 'chief', roles: ['admin'], trust: 1 });
     const scoped = await facade.authenticate((await keys.createKey({ tenant, agent: 'p1-admin', roles: ['admin'], projects: ['p1'], trust: 0.5 })).key);
-    const mem0 = await files.write([JSON.stringify({ results: [{ id: randomUUID(), memory: "Written in the chief's name", user_id: 'u', created_at: '2026-03-02T17:41:08.512345+00:00' }] })]);
+    const mem0 = await setup.files.write([JSON.stringify({ results: [{ id: randomUUID(), memory: "Written in the chief's name", user_id: 'u', created_at: '2026-03-02T17:41:08.512345+00:00' }] })]);
     const refused = await expectCode(facade.importTenant(scoped, mem0, { format: 'mem0', agent: 'chief', project: 'p1' }), 'FORBIDDEN');
     expect(refused.details).toMatchObject({ exceeds: 'agent_keys' });
     // An agent known without a key (its keys revoked) is a tenant-wide admin's to speak for.
