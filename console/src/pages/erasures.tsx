@@ -5,12 +5,11 @@
  * scoped to every project).
  */
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
-import type { ApiClient, ApiError } from '../api/client.js';
+import type { ApiClient } from '../api/client.js';
 import type { ErasureReceipt, ErasureReceiptPage } from '../api/wire.js';
-import { LoadMore } from '../components/load-more.js';
-import { ErrorNotice, Loading } from '../components/notices.js';
-import { asApiError, useLoad } from '../components/use-load.js';
+import { PagedTable } from '../components/paged-table.js';
+import { useLoad } from '../components/use-load.js';
+import { useMorePages, type ListPage } from '../components/use-more-pages.js';
 import { formatInstant } from '../format.js';
 import { useSession } from '../session.js';
 
@@ -41,6 +40,7 @@ export function selectorText(selector: Readonly<Record<string, unknown>>): strin
 }
 
 const pageOf = (api: ApiClient, cursor?: string): Promise<ErasureReceiptPage> => api.get<ErasureReceiptPage>('/v1/admin/erasures', { limit: PAGE, cursor });
+const listPage = (page: ErasureReceiptPage): ListPage<ErasureReceipt> => ({ rows: page.receipts, cursor: page.next_cursor });
 
 function ReceiptRow({ receipt }: { readonly receipt: ErasureReceipt }): JSX.Element {
   const counts = Object.entries(receipt.counts);
@@ -61,8 +61,7 @@ export function ErasuresPage(): JSX.Element {
   const { api, identity } = useSession();
   const tenantWide = identity.projects.includes('*');
   const loaded = useLoad(async () => (tenantWide ? pageOf(api) : undefined), ['erasures', tenantWide]);
-  const [more, setMore] = useState<{ receipts: ErasureReceipt[]; cursor: string | null } | undefined>(undefined);
-  const [moreError, setMoreError] = useState<ApiError | undefined>(undefined);
+  const pages = useMorePages('erasures', loaded.data === undefined ? undefined : listPage(loaded.data), async (cursor) => listPage(await pageOf(api, cursor)));
   if (!tenantWide) {
     return (
       <div class="page">
@@ -71,45 +70,19 @@ export function ErasuresPage(): JSX.Element {
       </div>
     );
   }
-  const receipts = [...(loaded.data?.receipts ?? []), ...(more?.receipts ?? [])];
-  const cursor = more === undefined ? loaded.data?.next_cursor : more.cursor;
-
-  const loadMore = async (): Promise<void> => {
-    if (cursor === null || cursor === undefined) return;
-    try {
-      const next = await pageOf(api, cursor);
-      setMore({ receipts: [...(more?.receipts ?? []), ...next.receipts], cursor: next.next_cursor });
-      setMoreError(undefined);
-    } catch (error) {
-      setMoreError(asApiError(error));
-    }
-  };
-
   return (
     <div class="page">
       <h1>Erasures</h1>
       <p class="help">Every erasure of your tenant, newest first: who asked, what it named and how many copies of each kind went. No receipt holds the erased text.</p>
-      <Loading when={loaded.loading} />
-      <ErrorNotice error={loaded.error} what="Reading the erasure receipts" />
-      {loaded.data !== undefined && receipts.length === 0 ? <p class="empty">Nothing was erased in this tenant yet.</p> : null}
-      {receipts.length === 0 ? null : (
-        <table aria-label="Erasure receipts">
-          <thead>
-            <tr>
-              <th scope="col">Erased</th>
-              <th scope="col">By</th>
-              <th scope="col">What</th>
-              <th scope="col">Copies removed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {receipts.map((receipt) => (
-              <ReceiptRow key={receipt.receipt_id} receipt={receipt} />
-            ))}
-          </tbody>
-        </table>
-      )}
-      <LoadMore cursor={cursor} onLoad={loadMore} error={moreError} />
+      <PagedTable
+        label="Erasure receipts"
+        columns={['Erased', 'By', 'What', 'Copies removed']}
+        loaded={loaded}
+        pages={pages}
+        row={(receipt) => <ReceiptRow key={receipt.receipt_id} receipt={receipt} />}
+        what="Reading the erasure receipts"
+        empty="Nothing was erased in this tenant yet."
+      />
     </div>
   );
 }

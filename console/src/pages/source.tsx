@@ -3,14 +3,13 @@
  * status, the chunk cell), and its text read slice by slice (GET /v1/sources/{id}?offset=).
  */
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
-import type { ApiError } from '../api/client.js';
 import type { SourceChunk, SourceChunksPage, SourceSlice, SourceStatus } from '../api/wire.js';
 import { FactList } from '../components/fact-list.js';
 import { SourceSubgraphSection } from '../components/subgraph-section.js';
-import { LoadMore } from '../components/load-more.js';
 import { ErrorNotice, Loading } from '../components/notices.js';
-import { asApiError, useLoad } from '../components/use-load.js';
+import { PagedTable } from '../components/paged-table.js';
+import { useLoad } from '../components/use-load.js';
+import { useMorePages, type ListPage } from '../components/use-more-pages.js';
 import { formatInstant } from '../format.js';
 import { cellHref, href } from '../router.js';
 import { useSession } from '../session.js';
@@ -41,53 +40,35 @@ function Chunks({ id, project }: { readonly id: string; readonly project: string
   const { api } = useSession();
   const path = `/v1/sources/${encodeURIComponent(id)}/chunks`;
   const loaded = useLoad(() => api.get<SourceChunksPage>(path, { project, limit: CHUNKS_PER_PAGE }), [id, project]);
-  const [more, setMore] = useState<{ chunks: readonly SourceChunk[]; cursor: string | null } | undefined>(undefined);
-  const [moreError, setMoreError] = useState<ApiError | undefined>(undefined);
-  const cursor = more === undefined ? loaded.data?.next_cursor : more.cursor;
-  const chunks = [...(loaded.data?.chunks ?? []), ...(more?.chunks ?? [])];
-  const loadMore = async (): Promise<void> => {
-    if (cursor === null || cursor === undefined) return;
-    try {
-      const page = await api.get<SourceChunksPage>(path, { project, limit: CHUNKS_PER_PAGE, version: loaded.data?.version, cursor });
-      setMore({ chunks: [...(more?.chunks ?? []), ...page.chunks], cursor: page.next_cursor });
-      setMoreError(undefined);
-    } catch (error) {
-      setMoreError(asApiError(error));
-    }
-  };
+  const listPage = (page: SourceChunksPage): ListPage<SourceChunk> => ({ rows: page.chunks, cursor: page.next_cursor });
+  const pages = useMorePages(`${id}|${project}`, loaded.data === undefined ? undefined : listPage(loaded.data), async (cursor) =>
+    listPage(await api.get<SourceChunksPage>(path, { project, limit: CHUNKS_PER_PAGE, version: loaded.data?.version, cursor })),
+  );
   return (
     <section aria-labelledby="chunks-heading">
       <h2 id="chunks-heading">Chunks{loaded.data === undefined ? '' : ` (${loaded.data.chunks_total}, ${loaded.data.version} version)`}</h2>
-      <Loading when={loaded.loading} />
-      <ErrorNotice error={loaded.error} what="Reading the chunks" />
-      {loaded.data !== undefined && chunks.length === 0 ? <p class="empty">No chunks to show.</p> : null}
-      {chunks.length === 0 ? null : (
-        <table aria-label="Chunks">
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Heading path</th>
-              <th scope="col">Characters</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {chunks.map((chunk) => (
-              <tr key={chunk.chunk_index}>
-                <td>{chunk.node_id === null ? chunk.chunk_index : <a href={cellHref(chunk.node_id)}>{chunk.chunk_index}</a>}</td>
-                <td>{chunk.heading_path === '' ? '—' : chunk.heading_path}</td>
-                <td>
-                  <a href={href(`/sources/${encodeURIComponent(id)}`, { project, offset: String(chunk.char_start) })}>
-                    {chunk.char_start}–{chunk.char_end}
-                  </a>
-                </td>
-                <td>{chunk.status}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <LoadMore cursor={cursor} onLoad={loadMore} error={moreError} label="More chunks" what="Loading more chunks" />
+      <PagedTable
+        label="Chunks"
+        columns={['#', 'Heading path', 'Characters', 'Status']}
+        loaded={loaded}
+        pages={pages}
+        row={(chunk) => (
+          <tr key={chunk.chunk_index}>
+            <td>{chunk.node_id === null ? chunk.chunk_index : <a href={cellHref(chunk.node_id)}>{chunk.chunk_index}</a>}</td>
+            <td>{chunk.heading_path === '' ? '—' : chunk.heading_path}</td>
+            <td>
+              <a href={href(`/sources/${encodeURIComponent(id)}`, { project, offset: String(chunk.char_start) })}>
+                {chunk.char_start}–{chunk.char_end}
+              </a>
+            </td>
+            <td>{chunk.status}</td>
+          </tr>
+        )}
+        what="Reading the chunks"
+        empty="No chunks to show."
+        moreLabel="More chunks"
+        moreWhat="Loading more chunks"
+      />
     </section>
   );
 }

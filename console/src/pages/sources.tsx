@@ -3,12 +3,11 @@
  * of its latest ingestion (GET /v1/sources, then GET /v1/sources/{id}/status for each shown).
  */
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
-import type { ApiClient, ApiError } from '../api/client.js';
+import type { ApiClient } from '../api/client.js';
 import type { SourceStatus, SourceSummary, SourcesPage as SourceList } from '../api/wire.js';
-import { LoadMore } from '../components/load-more.js';
-import { ErrorNotice, Loading } from '../components/notices.js';
-import { asApiError, useLoad } from '../components/use-load.js';
+import { PagedTable } from '../components/paged-table.js';
+import { useLoad } from '../components/use-load.js';
+import { useMorePages, type ListPage } from '../components/use-more-pages.js';
 import { formatInstant } from '../format.js';
 import { href, navigate } from '../router.js';
 import { useSession } from '../session.js';
@@ -32,7 +31,7 @@ export function sourceHref(source: { readonly source_id: string; readonly projec
   return href(`/sources/${encodeURIComponent(source.source_id)}`, { project: source.project });
 }
 
-async function pageWithStatus(api: ApiClient, query: Readonly<Record<string, string | number | undefined>>): Promise<{ rows: Listed[]; cursor: string | null }> {
+async function pageWithStatus(api: ApiClient, query: Readonly<Record<string, string | number | undefined>>): Promise<ListPage<Listed>> {
   const page = await api.get<SourceList>('/v1/sources', query);
   const rows = await Promise.all(
     page.sources.map(async (source) => ({
@@ -51,22 +50,7 @@ export function SourcesPage({ params }: { readonly params: URLSearchParams }): J
   const query = { kind: kind === '' ? undefined : kind, project: project === '' ? undefined : project, limit: PAGE };
   const key = `${kind}|${project}`;
   const loaded = useLoad(() => pageWithStatus(api, query), [key]);
-  const [more, setMore] = useState<{ key: string; rows: Listed[]; cursor: string | null } | undefined>(undefined);
-  const [moreError, setMoreError] = useState<ApiError | undefined>(undefined);
-  const extra = more?.key === key ? more : undefined;
-  const cursor = extra === undefined ? loaded.data?.cursor : extra.cursor;
-  const rows = [...(loaded.data?.rows ?? []), ...(extra?.rows ?? [])];
-
-  const loadMore = async (): Promise<void> => {
-    if (cursor === null || cursor === undefined) return;
-    try {
-      const next = await pageWithStatus(api, { ...query, cursor });
-      setMore({ key, rows: [...(extra?.rows ?? []), ...next.rows], cursor: next.cursor });
-      setMoreError(undefined);
-    } catch (error) {
-      setMoreError(asApiError(error));
-    }
-  };
+  const pages = useMorePages(key, loaded.data, (cursor) => pageWithStatus(api, { ...query, cursor }));
 
   const submit = (event: Event): void => {
     event.preventDefault();
@@ -98,41 +82,29 @@ export function SourcesPage({ params }: { readonly params: URLSearchParams }): J
           <button type="submit">Show</button>
         </div>
       </form>
-      <Loading when={loaded.loading} />
-      <ErrorNotice error={loaded.error} what="Listing sources" />
-      {loaded.data !== undefined && rows.length === 0 ? <p class="empty">No sources in this project yet.</p> : null}
-      {rows.length === 0 ? null : (
-        <table aria-label="Sources">
-          <thead>
-            <tr>
-              <th scope="col">Source</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Chunks</th>
-              <th scope="col">Characters</th>
-              <th scope="col">Status</th>
-              <th scope="col">Updated</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map(({ source, status }) => (
-              <tr key={`${source.project}/${source.source_id}`}>
-                <td>
-                  <a href={sourceHref(source)}>{source.title ?? source.source_id}</a>
-                  <span class="meta"> {source.source_id}</span>
-                </td>
-                <td>
-                  {source.kind} ({source.format})
-                </td>
-                <td>{source.chunk_count}</td>
-                <td>{source.total_chars}</td>
-                <td>{statusText(status)}</td>
-                <td>{formatInstant(source.updated_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <LoadMore cursor={cursor} onLoad={loadMore} error={moreError} />
+      <PagedTable
+        label="Sources"
+        columns={['Source', 'Kind', 'Chunks', 'Characters', 'Status', 'Updated']}
+        loaded={loaded}
+        pages={pages}
+        row={({ source, status }) => (
+          <tr key={`${source.project}/${source.source_id}`}>
+            <td>
+              <a href={sourceHref(source)}>{source.title ?? source.source_id}</a>
+              <span class="meta"> {source.source_id}</span>
+            </td>
+            <td>
+              {source.kind} ({source.format})
+            </td>
+            <td>{source.chunk_count}</td>
+            <td>{source.total_chars}</td>
+            <td>{statusText(status)}</td>
+            <td>{formatInstant(source.updated_at)}</td>
+          </tr>
+        )}
+        what="Listing sources"
+        empty="No sources in this project yet."
+      />
     </div>
   );
 }
