@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyAdministration } from '../../src/auth/key-administration.js';
-import { SOURCE_TEXT_PART_CHARS } from '../../src/core/export-format.js';
+import { SOURCE_TEXT_PART_CHARS } from '../../src/core/export-source-lines.js';
 import { dumpReaderFor, importDump } from '../../src/service/index.js';
 import { MAX_DUMP_LINE_CHARS } from '../../src/service/portability/dump-source.js';
 import type { Db } from '../../src/store/db.js';

@@ -5,7 +5,8 @@
  * same ids and adds nothing.
  */
 import { createHash } from 'node:crypto';
-import { exportCellSchema, type ExportCell } from '../../core/export-format.js';
+import type { ExportCell } from '../../core/export-format.js';
+import { exportCellSchema } from '../../core/export-record-lines.js';
 import type { CellType } from '../../core/cell-types.js';
 import { parseLine } from './dump-items.js';
 

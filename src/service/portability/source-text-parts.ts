@@ -4,7 +4,8 @@
  * the rest; the importer puts it back together, refusing — by line — a sequence that is not the
  * one its source line announced.
  */
-import { SOURCE_TEXT_PART_CHARS, exportSourceTextSchema, type ExportSource } from '../../core/export-format.js';
+import type { ExportSource } from '../../core/export-format.js';
+import { SOURCE_TEXT_PART_CHARS, exportSourceTextSchema } from '../../core/export-source-lines.js';
 import { badLine, parseLine } from './dump-items.js';
 
 /** The text in parts of at most `partChars` UTF-16 code units, never cutting a surrogate pair in two. */
