@@ -5,6 +5,7 @@
  */
 import type { SourceChunksPage } from '../../../core/source-schemas.js';
 import { supportsResourceLinks, type ProtocolVersion } from '../../protocol/protocol-version.js';
+import { quotedText } from '../quoted-text.js';
 import { cellUri } from './resource-uris.js';
 import { sourceSliceUri } from './source-uris.js';
 
@@ -96,8 +97,8 @@ export function sourceChunksContents(page: SourceChunksPage, uri: string, limit:
   const lines = [`Source ${page.source_id} (${page.version} version, ${page.state}): ${page.chunks_total} chunks`, ''];
   for (const chunk of page.chunks) {
     const cell = chunk.node_id === null ? '' : `, cell ${cellUri(chunk.node_id)}`;
-    // The heading path is the author's text: quoted as JSON, so a line of it cannot pass for another chunk.
-    const heading = chunk.heading_path === '' ? '' : ` ${JSON.stringify(chunk.heading_path)}`;
+    // The heading path is the author's text: quoted (line and paragraph separators too), so a line of it cannot pass for another chunk.
+    const heading = chunk.heading_path === '' ? '' : ` ${quotedText(chunk.heading_path)}`;
     lines.push(`- #${chunk.chunk_index} [${chunk.char_start}, ${chunk.char_end})${heading} ${chunk.status}: ${sourceSliceUri(page.source_id, page.project, chunk.char_start, chunk.char_end - chunk.char_start)}${cell}`);
   }
   if (nextUri !== null) lines.push('', `More chunks follow: read ${nextUri}`);
