@@ -9,6 +9,12 @@ import type { RestRoute } from './rest-route.js';
 import { linkReader } from './source-link-reader.js';
 import type { SourceLinkKey } from '../../surface-shared/index.js';
 
+/** An empty body is no body: a client sending `content-type: application/json` on every call gets the route's answer, not a parse error. */
+async function emptyBodyIsNoBody(request: FastifyRequest): Promise<void> {
+  const { headers } = request;
+  if (headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0') delete headers['content-type'];
+}
+
 export function registerRestRoutes(app: FastifyInstance, facade: MemoryFacade, routes: readonly RestRoute[], sourceLinks?: SourceLinkKey): void {
   // Principals of routes that take large bodies, resolved from the headers before the body is read.
   const early = new WeakMap<FastifyRequest, Principal>();
@@ -19,11 +25,12 @@ export function registerRestRoutes(app: FastifyInstance, facade: MemoryFacade, r
       method: route.method,
       url: route.url,
       ...(route.bodyLimitBytes === undefined
-        ? {}
+        ? { preParsing: emptyBodyIsNoBody }
         : {
             bodyLimit: route.bodyLimitBytes,
             // A large body is read only for a caller the facade lets run the operation; a refusal ends the connection unread.
             preParsing: async (request: FastifyRequest, reply, payload) => {
+              await emptyBodyIsNoBody(request);
               try {
                 const principal = await authenticateRequest(facade, request);
                 authorizeOperation(principal, route.operationId);
