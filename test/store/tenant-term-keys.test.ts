@@ -18,6 +18,7 @@ import { applyMigrations, migrate } from '../../src/store/migrator.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
 import { toVectorParam } from '../../src/store/vector-param.js';
 import { describeEachDriver } from '../support/each-driver.js';
+import { newCell } from '../support/new-cell.js';
 import { migrationsWithout, type MigrationsCopy } from './migrations-dir.js';
 import { createDatabase, skipWithoutPostgres, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
 
@@ -33,27 +34,9 @@ function vectorFor(i: number): number[] {
 }
 
 async function store(db: Db, tenantId: string, content: string, i: number): Promise<string> {
-  const nodeId = randomUUID();
-  await insertCell(db, {
-    nodeId,
-    tenantId,
-    project: 'p',
-    content,
-    cellType: 'Fact',
-    salience: 0.5,
-    sceneId: null,
-    sessionId: null,
-    sourceAgent: 'agent',
-    sourceRef: null,
-    metadata: {},
-    idempotencyKey: null,
-    layer: 'L0',
-    originNodeId: null,
-    trust: 0.5,
-    embedding: toVectorParam(vectorFor(i)),
-    now: new Date(),
-  });
-  return nodeId;
+  const cell = newCell(tenantId, toVectorParam(vectorFor(i)), { content });
+  await insertCell(db, cell);
+  return cell.nodeId;
 }
 
 const QUERY = { text: `why did the deploy fail with ${IDENTIFIER}`, identifiers: identifierTokens(`why did the deploy fail with ${IDENTIFIER}`) };
