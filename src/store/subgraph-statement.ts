@@ -1,9 +1,12 @@
 /**
  * The subgraph statement (docs/relations.md): ONE recursive CTE, PostgreSQL and PGlite alike. Each
- * step of the recursion is one BFS level held as arrays (the level's members in order, how each was
- * reached, everything seen so far), so a node is visited once whatever the cycles. A node the
- * caller may not read (another tenant, a project outside `projects`, an expired cell or source) is
- * neither a member nor walked through.
+ * step of the recursion expands a chunk of one BFS level (the level's nodes in order, `frontier`,
+ * `cursor` the ones expanded so far) into the next level's nodes it finds first (`keys`, appended to
+ * `next`, which becomes the frontier when this one is done), with everything seen so far, so a node
+ * is visited once whatever the cycles. Nodes are ordered by the position of the node they were
+ * reached from, so chunks taken in order append in order, and a walk clipped by max_members stops
+ * expanding where it is full. A node the caller may not read (another tenant, a project outside
+ * `projects`, an expired cell or source) is neither a member nor walked through.
  *
  * Parameters: $1 tenant, $2 readable projects (NULL: all), $3 start cell, $4 depth, $5 max members,
  * $6 relation types (NULL: all), $7 preview characters, $8 the instant whose relations are walked.
@@ -16,16 +19,18 @@ const held = (r: string): string => `${r}.created_at <= $8::timestamptz AND (${r
 const conversation = (c: string): string =>
   `EXISTS (SELECT 1 FROM sources s WHERE s.tenant_id = $1 AND s.project = ${c}.project AND s.source_id = ${c}.source_id AND s.format = 'conversation')`;
 const readableCell = (n: string): string => `${liveRow(n)} AND ${visible(`${n}.tenant_id`, `${n}.project`)}`;
+/** A level's first chunk; each later one as long as the level expanded so far (few steps on a wide level). */
+const FIRST_CHUNK = 16;
 
 /**
- * Every edge from the level's nodes, read set-wise (one scan per edge kind over the whole level):
+ * Every edge from the step's chunk of a level, read set-wise (one scan per edge kind over the chunk):
  * the node's position (pos) and key (via), the node at the other end (other) and the edge's type.
  * `ok` is true when the other end was read here and is readable (unreadable ones are dropped); NULL
  * when only its key is known — whether the caller may read it is decided later, for the few that
  * can become members.
  */
 const LEVEL_EDGES = `
-  f AS MATERIALIZED (SELECT u.key, u.pos FROM unnest(w.frontier) WITH ORDINALITY AS u(key, pos)),
+  f AS MATERIALIZED (SELECT u.key, u.pos FROM unnest(st.chunk) WITH ORDINALITY AS u(key, pos)),
   fc AS MATERIALIZED (
     SELECT f.key, f.pos, c.node_id, c.project, c.supersedes, c.superseded_by, c.origin_node_id, c.promoted_node_id, c.scene_id, c.session_id, c.source_id, c.chunk_index
     FROM f JOIN cells c ON c.node_id = ${uuidOf('f.key', 'cell')} WHERE c.tenant_id = $1 AND ${liveRow('c')}
@@ -69,10 +74,10 @@ const readable = (key: string): string => `CASE
       ELSE false END`;
 
 /**
- * The next level: each node not seen yet, through its first edge in (position, type, id) order,
- * the first `$5 - total` of them in that order, and one more to tell whether max_members clipped
- * the level. Readability is probed in that order, after the sort, so a clipped level probes only
- * the nodes it takes.
+ * What the chunk adds to the next level: each node not seen yet, through its first edge in
+ * (position, type, id) order, the first `$5 - total` of them in that order, and one more to tell
+ * whether max_members clipped the walk. Readability is probed in that order, after the sort, so a
+ * clipped chunk probes only the nodes it takes.
  */
 const NEXT_LEVEL = `
   first_edge AS (
@@ -115,17 +120,27 @@ const MEMBER_EDGES = `
   ) x WHERE ${typeAllowed('x.type')}`;
 
 export const SUBGRAPH_SQL = `
-WITH RECURSIVE walk (depth, frontier, vias, rels, seen, total, truncated) AS (
-  SELECT 0, ARRAY['cell:' || c.node_id], ARRAY[NULL::text], ARRAY[NULL::text], ARRAY['cell:' || c.node_id], 1, false
-  FROM cells c WHERE c.node_id = $3::uuid AND ${readableCell('c')}
+WITH RECURSIVE walk (step, depth, keys, vias, rels, frontier, cursor, next, seen, total, truncated) AS (
+  SELECT 0, 0, ARRAY[k.key], ARRAY[NULL::text], ARRAY[NULL::text], '{}'::text[], 0, ARRAY[k.key], ARRAY[k.key], 1, false
+  FROM cells c CROSS JOIN LATERAL (SELECT 'cell:' || c.node_id AS key) k WHERE c.node_id = $3::uuid AND ${readableCell('c')}
   UNION ALL
-  SELECT w.depth + 1, level.keys, level.vias, level.rels, w.seen || level.keys, w.total + cardinality(level.keys), level.more
+  SELECT w.step + 1, st.depth, level.keys, level.vias, level.rels, st.frontier, st.cursor + cardinality(st.chunk), st.next || level.keys,
+    w.seen || level.keys, w.total + cardinality(level.keys), level.more
   FROM walk w
+  CROSS JOIN LATERAL (SELECT w.cursor >= cardinality(w.frontier) AS done) t
+  CROSS JOIN LATERAL (
+    SELECT
+      CASE WHEN t.done THEN w.depth + 1 ELSE w.depth END AS depth,
+      CASE WHEN t.done THEN w.next ELSE w.frontier END AS frontier,
+      CASE WHEN t.done THEN 0 ELSE w.cursor END AS cursor,
+      CASE WHEN t.done THEN '{}'::text[] ELSE w.next END AS next
+  ) p
+  CROSS JOIN LATERAL (SELECT p.*, p.frontier[p.cursor + 1 : p.cursor + greatest(${FIRST_CHUNK}, p.cursor)] AS chunk) st
   CROSS JOIN LATERAL (WITH ${LEVEL_EDGES}, ${NEXT_LEVEL}) level
-  WHERE w.depth < $4 AND NOT w.truncated AND cardinality(w.frontier) > 0
+  WHERE NOT w.truncated AND (NOT t.done OR (cardinality(w.next) > 0 AND w.depth < $4))
 ),
 members AS (
-  SELECT m.key, w.depth, m.via, m.rel, m.ord FROM walk w CROSS JOIN LATERAL unnest(w.frontier, w.vias, w.rels) WITH ORDINALITY AS m(key, via, rel, ord)
+  SELECT m.key, w.depth, m.via, m.rel, w.step, m.ord FROM walk w CROSS JOIN LATERAL unnest(w.keys, w.vias, w.rels) WITH ORDINALITY AS m(key, via, rel, ord)
 ),
 mc AS MATERIALIZED (
   SELECT m.key, c.node_id, c.project, c.cell_type, left(c.content, $7) AS preview, c.supersedes, c.superseded_by, c.origin_node_id, c.promoted_node_id,
@@ -143,7 +158,7 @@ SELECT
       'depth', m.depth,
       'discovered_relation', m.rel,
       'discovered_via', ${idOf('m.via')}
-    ) ORDER BY m.depth, m.ord), '[]'::jsonb)
+    ) ORDER BY m.step, m.ord), '[]'::jsonb)
    FROM members m
    LEFT JOIN mc c ON c.key = m.key
    LEFT JOIN LATERAL (SELECT * FROM scenes x WHERE x.tenant_id = $1 AND x.scene_id = ${uuidOf('m.key', 'scene')} OFFSET 0) sc ON true

@@ -113,6 +113,35 @@ export function subgraphScenarios(h: () => ScenarioHarness): void {
     expect(view(fromEnd)).toEqual([`0 ${x5} - -`, `1 ${x4} e_fifth ${x5}`, `2 ${x1} d_fourth ${x4}`, `3 ${x2} a_first ${x1}`, `3 ${x3} c_back ${x1}`]);
   });
 
+  it('keeps breadth-first order across a level wider than one step expands, and clips it mid-level', async () => {
+    const w = await h().principal({ tenant: freshTenant(), agent: 'w', default_project: 'p' });
+    const hub = await cell(w);
+    const shared = await cell(w);
+    const fans: string[] = [];
+    const leaves = new Map<string, string>();
+    for (let i = 0; i < 20; i += 1) {
+      const fan = await cell(w);
+      const leaf = await cell(w);
+      fans.push(fan);
+      leaves.set(fan, leaf);
+      await h().facade.addRelations(w, fan, { relations: [{ to: leaf, type: 'leaf' }, { to: shared, type: 'shared' }] });
+    }
+    await h().facade.addRelations(w, hub, { relations: fans.map((to) => ({ to, type: 'fan' })) });
+    const ordered = [...fans].sort();
+    // Level 2, by the position of the fan each is reached from, then type: a fan's leaf, then (once, through the first fan) shared.
+    const second = ordered.flatMap((fan, i) => [`2 ${leaves.get(fan)} leaf ${fan}`, ...(i === 0 ? [`2 ${shared} shared ${fan}`] : [])]);
+    const expected = [`0 ${hub} - -`, ...ordered.map((fan) => `1 ${fan} fan ${hub}`), ...second];
+    const whole = await h().facade.cellSubgraph(w, hub, { depth: 2, max_members: 1000 });
+    expect(view(whole)).toEqual(expected);
+    expect(whole.truncated).toBe(false);
+    expect(whole.relations).toHaveLength(60);
+    for (const max of [40, 41, 42]) {
+      const clipped = await h().facade.cellSubgraph(w, hub, { depth: 2, max_members: max });
+      expect(view(clipped)).toEqual(expected.slice(0, max));
+      expect(clipped.truncated).toBe(max < 42);
+    }
+  });
+
   it('leaves out a member the caller cannot read and does not walk through it', async () => {
     const tenant = freshTenant();
     const narrow = await h().principal({ tenant, agent: 'narrow', projects: ['p'], default_project: 'p' });
