@@ -133,7 +133,6 @@ const scoreSchema = z
   .number()
   .describe('What ranked the hit, higher first: vector 1 − distance; lexical the share of the query’s weighted terms the cell holds (0–1); hybrid 1 − distance plus what matching identifiers and words add');
 
-/** MCP `recall`/`query` results: ids, distances and scores only, never content. */
 /** A hit that is a chunk of a source (docs/sources.md): the source and where in its text (Unicode code points) the chunk lies. */
 export const chunkOfSourceSchema = z
   .strictObject({ source_id: z.string(), chunk_index: z.int().min(0), char_start: z.int().min(0), char_end: z.int().min(0) })
@@ -141,6 +140,7 @@ export const chunkOfSourceSchema = z
 const relatedChunksSchema = z.array(uuidSchema).describe('num_related_chunks: the adjacent chunks of the same source, in source order');
 const graphContextSchema = z.array(relationSchema).describe('graph_context: the hit’s one-hop relations, declared and implicit, at most 10');
 const requestIdSchema = uuidSchema.describe('Names this answer: send it with POST /v1/feedback (or hydradb_feedback) to judge it (docs/feedback.md)');
+/** MCP `recall`/`query` results: ids, distances and scores only, never content. */
 export const recallIdsResultSchema = z.strictObject({
   request_id: requestIdSchema,
   results: z.array(z.strictObject({ node_id: uuidSchema, distance: distanceSchema, score: scoreSchema, source: chunkOfSourceSchema.optional(), related_chunks: relatedChunksSchema.optional(), relations: graphContextSchema.optional() })),
