@@ -4,39 +4,27 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/core/principal.js';
-import { serializeReply } from '../../src/mcp/protocol/json-rpc.js';
-import { createMcpFeatures } from '../../src/mcp/features/mcp-features.js';
-import { McpDispatcher } from '../../src/mcp/server/mcp-dispatcher.js';
-import { createTestRuntime, type TestRuntime } from '../support/test-runtime.js';
-import { statelessRequest, type Json } from '../support/mcp/stateless-client.js';
+import type { TestRuntime } from '../support/test-runtime.js';
+import type { Json } from '../support/mcp/stateless-client.js';
+import { openToolCaller, type ToolCaller } from './tool-caller.js';
 
+let tools: ToolCaller;
 let runtime: TestRuntime;
 let principal: Principal;
-let dispatcher: McpDispatcher;
 
 beforeAll(async () => {
-  runtime = await createTestRuntime();
-  principal = await runtime.principal({ tenant: 'as-of', agent: 'agent', roles: ['writer'] });
-  dispatcher = new McpDispatcher({ features: createMcpFeatures({ facade: runtime.facade }), serverVersion: 'test' });
+  tools = await openToolCaller('as-of');
+  ({ runtime, principal } = tools);
 });
-afterAll(async () => {
-  await runtime?.close();
-});
+afterAll(() => tools?.close());
 
 interface Hit {
   readonly node_id: string;
   readonly relations?: { from: string; to: string; type: string }[];
 }
 
-async function call(name: string, args: Json): Promise<{ isError: boolean; structured: Json }> {
-  const outcome = await dispatcher.handleValue(statelessRequest(1, 'tools/call', { name, arguments: args }), { principal, protocolVersion: '2025-06-18' });
-  if (outcome.kind !== 'answered') throw new Error(`${name} was not answered`);
-  const result = (JSON.parse(serializeReply(outcome.reply)) as Json).result as Json;
-  return { isError: result.isError === true, structured: (result.structuredContent ?? {}) as Json };
-}
-
 async function hits(name: 'recall' | 'query', args: Json): Promise<Hit[]> {
-  const { isError, structured } = await call(name, { ...args, ...(name === 'query' ? { layer: 'L0' } : {}) });
+  const { isError, structured } = await tools.call(name, { ...args, ...(name === 'query' ? { layer: 'L0' } : {}) });
   expect(isError, JSON.stringify(structured)).toBe(false);
   return structured.results as Hit[];
 }
@@ -83,7 +71,7 @@ describe('as_of on the MCP recall and query tools', () => {
 
   it('refuses an as_of that is no instant, naming it', async () => {
     for (const name of ['recall', 'query']) {
-      const { isError, structured } = await call(name, { query: 'kiln', as_of: 'yesterday', ...(name === 'query' ? { layer: 'L0' } : {}) });
+      const { isError, structured } = await tools.call(name, { query: 'kiln', as_of: 'yesterday', ...(name === 'query' ? { layer: 'L0' } : {}) });
       expect(isError).toBe(true);
       const issues = (structured.error as { issues: { path: string; message: string }[] }).issues;
       expect(issues.length).toBeGreaterThan(0);

@@ -8,30 +8,22 @@ import ajvFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/core/principal.js';
 import { TOOL_DESCRIPTORS } from '../../src/mcp/features/tools/tool-registry.js';
-import { serializeReply } from '../../src/mcp/protocol/json-rpc.js';
-import { createMcpFeatures } from '../../src/mcp/features/mcp-features.js';
-import { McpDispatcher } from '../../src/mcp/server/mcp-dispatcher.js';
-import { createTestRuntime, type TestRuntime } from '../support/test-runtime.js';
-import { statelessRequest, type Json } from '../support/mcp/stateless-client.js';
+import type { TestRuntime } from '../support/test-runtime.js';
+import type { Json } from '../support/mcp/stateless-client.js';
+import { openToolCaller, type ToolCaller } from './tool-caller.js';
 
+let tools: ToolCaller;
 let runtime: TestRuntime;
 let principal: Principal;
-let dispatcher: McpDispatcher;
 
 beforeAll(async () => {
-  runtime = await createTestRuntime();
-  principal = await runtime.principal({ tenant: 'sources', agent: 'agent', roles: ['writer'] });
-  dispatcher = new McpDispatcher({ features: createMcpFeatures({ facade: runtime.facade }), serverVersion: 'test' });
+  tools = await openToolCaller('sources');
+  ({ runtime, principal } = tools);
 });
-afterAll(async () => {
-  await runtime?.close();
-});
+afterAll(() => tools?.close());
 
 async function recall(args: Json): Promise<Json> {
-  const outcome = await dispatcher.handleValue(statelessRequest(1, 'tools/call', { name: 'recall', arguments: args }), { principal, protocolVersion: '2025-06-18' });
-  if (outcome.kind !== 'answered') throw new Error('recall was not answered');
-  const body = JSON.parse(serializeReply(outcome.reply)) as Json;
-  return ((body.result as Json).structuredContent ?? {}) as Json;
+  return (await tools.call('recall', args)).structured;
 }
 
 describe('recall over sources (MCP)', () => {
