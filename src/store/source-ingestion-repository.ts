@@ -75,7 +75,9 @@ export async function saveDraftEmbeddings(
   leaseUntil: Date,
 ): Promise<boolean> {
   // Each vector is its own binary parameter: as text, PGlite spent ~0.6 ms of CPU parsing each minilm vector (vector-param.ts).
-  const vectors = embedded.length === 0 ? `'{}'::vector[]` : `ARRAY[${embedded.map((_, i) => `$${6 + i}::vector`).join(', ')}]`;
+  // Slots for a power of two of vectors, the rest null (unnest pairs them with no index): a few statement texts, not one per batch length.
+  const slots = 2 ** Math.ceil(Math.log2(Math.max(1, embedded.length)));
+  const vectors = `ARRAY[${Array.from({ length: slots }, (_, i) => `$${6 + i}::vector`).join(', ')}]`;
   // The ingestion row is locked first; chunks_done grows by the drafts this call saved (no recount of the drafts per batch).
   // The drafts are found by primary key (= ANY): the drafts table has no statistics, and a join alone was planned as a scan of every draft.
   const result = await q.query<{ kept: boolean }>(
@@ -90,7 +92,7 @@ export async function saveDraftEmbeddings(
        UPDATE source_ingestions SET lease_expires_at = $4, updated_at = $3, chunks_done = chunks_done + (SELECT count(*) FROM saved)
        WHERE ingestion_id IN (SELECT ingestion_id FROM held) RETURNING 1)
      SELECT EXISTS (SELECT 1 FROM owned) AS kept`,
-    [ingestionId, owner, now.toISOString(), leaseUntil.toISOString(), embedded.map((e) => e.index), ...embedded.map((e) => e.embedding)],
+    [ingestionId, owner, now.toISOString(), leaseUntil.toISOString(), embedded.map((e) => e.index), ...Array.from({ length: slots }, (_, i) => embedded[i]?.embedding ?? null)],
   );
   return result.rows[0]?.kept === true;
 }
