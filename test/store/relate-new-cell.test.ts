@@ -14,7 +14,7 @@ import { openPgDb } from '../../src/store/pg-driver.js';
 import { insertCellRelating, relationsFrom } from '../../src/store/relation-repository.js';
 import { toVectorParam } from '../../src/store/vector-param.js';
 import { createDatabase, skipWithoutPostgres, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
-import { newCell } from '../support/new-cell.js';
+import { newCell } from './new-cell.js';
 import { createTestDb } from '../support/test-db.js';
 
 const DIMENSION = 8;

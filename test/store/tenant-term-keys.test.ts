@@ -18,7 +18,7 @@ import { applyMigrations, migrate } from '../../src/store/migrator.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
 import { toVectorParam } from '../../src/store/vector-param.js';
 import { describeEachDriver } from '../support/each-driver.js';
-import { newCell } from '../support/new-cell.js';
+import { newCell } from './new-cell.js';
 import { migrationsWithout, type MigrationsCopy } from './migrations-dir.js';
 import { createDatabase, skipWithoutPostgres, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
 
