@@ -7,7 +7,7 @@
  * Then the adversarial run, in a tenant of its own: a trust-0.2 agent names a near miss as the truth
  * of the same questions; what it moves (top-1 taken by its false cell) with and without min_trust,
  * against a trust-0.5 agent's true ground truth, and in the other tenant. docs/feedback-learning.md.
- * Then what learning costs recall (bench/learning-cost.ts). BENCH_LEARNING_EMBEDDERS: comma-separated (default minilm,hash,use-lite; empty: the cost alone).
+ * Then what learning costs recall (bench/learning-cost.ts; BENCH_LEARNING_DB). BENCH_LEARNING_EMBEDDERS: comma-separated (default minilm,hash,use-lite; empty: the cost alone).
  */
 import type { SearchMode } from '../src/core/cell-types.js';
 import type { Principal } from '../src/core/principal.js';

@@ -3,65 +3,83 @@
  * (default 10,000) bulk-loaded and BENCH_LEARNING_JUDGED judged requests (default 10,000; one piece of
  * evidence each on a random cell, as many distinct queries), then the same recalls with learning on
  * and off over that one database, alternating in rounds (bench/harness/alternate.ts); p50 on ÷ p50 off
- * per mode (target ≤ 1.15×). Feature hashing embeds, so the statement is what is measured.
+ * per mode (target ≤ 1.15×), on each database of BENCH_LEARNING_DB (pglite,native by default; native
+ * when PostgreSQL with pgvector is found). Feature hashing embeds, so the statement is what is measured.
  */
 import { randomUUID } from 'node:crypto';
 import type { SearchMode } from '../src/core/cell-types.js';
 import { HashEmbedder } from '../src/embed/hash-embedder.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/index.js';
+import type { Db } from '../src/store/db.js';
+import { migrate } from '../src/store/migrator.js';
 import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
 import { toVectorText } from '../src/store/vector-text.js';
 import { syntheticCorpus, seededRandom } from './corpus.js';
 import { alternate } from './harness/alternate.js';
 import { BULK_KEY, BULK_TENANT, bulkLoad } from './harness/bulk-load.js';
-import { openEngine, QUIET_HITS } from './harness/engine.js';
+import { openBenchDb } from './harness/database.js';
+import { QUIET_HITS } from './harness/engine.js';
 import { elapsedMs, round } from './harness/measure.js';
 import { percentile, type BenchRow } from './harness/section.js';
+import { findPostgresRoot } from '../test/support/real-postgres.js';
 
 const ROUNDS = 5;
 const QUERIES = 100;
 const MODES: readonly SearchMode[] = ['vector', 'hybrid'];
 
 export async function learningCostRows(rows: BenchRow[]): Promise<void> {
+  const kinds = (process.env.BENCH_LEARNING_DB ?? (findPostgresRoot() === undefined ? 'pglite' : 'pglite,native')).split(',');
+  for (const kind of kinds) {
+    const bench = await openBenchDb(kind, 'BENCH_LEARNING_DB');
+    try {
+      await costRows(bench.db, bench.label, rows);
+    } finally {
+      await bench.close();
+    }
+  }
+}
+
+async function costRows(db: Db, label: string, rows: BenchRow[]): Promise<void> {
   const cells = Number(process.env.BENCH_LEARNING_CELLS ?? 10_000);
   const judged = Number(process.env.BENCH_LEARNING_JUDGED ?? 10_000);
   const embedder = new HashEmbedder();
-  const engine = await openEngine(embedder, { key: BULK_KEY });
+  await migrate(db, { modelId: embedder.modelId, dimension: embedder.dimension });
   const facades: ManagedMemoryFacade[] = [];
+  const facade = (feedbackLearning: boolean): ManagedMemoryFacade => {
+    const made = createMemoryFacade({ db, embedder, config: { ...QUIET_HITS, feedbackLearning } });
+    facades.push(made);
+    return made;
+  };
   try {
     const texts = syntheticCorpus(cells, 21);
-    await bulkLoad(engine.db, 'cells', texts, await embedder.embed(texts));
-    const ids = (await engine.db.query<{ node_id: string }>('SELECT node_id::text AS node_id FROM cells ORDER BY node_id')).rows.map((r) => r.node_id);
+    await bulkLoad(db, 'cells', texts, await embedder.embed(texts));
+    const ids = (await db.query<{ node_id: string }>('SELECT node_id::text AS node_id FROM cells ORDER BY node_id')).rows.map((r) => r.node_id);
     const asked = syntheticCorpus(judged, 22).map((text, i) => `${text} (${i})`);
     const vectors = await embedder.embed(asked);
     const random = seededRandom(23);
     for (let i = 0; i < judged; i += 500) {
       const batch = asked.slice(i, i + 500).map((text, j) => ({ id: randomUUID(), node: ids[Math.floor(random() * ids.length)], vector: toVectorText(vectors[i + j] as Float32Array), text, request: `req-${i + j}` }));
-      await engine.db.query(
+      await db.query(
         `INSERT INTO cell_evidence (evidence_id, tenant_id, node_id, embedding, weight, trust, agent, label, request_id, query_text, created_at)
          SELECT r.id, $2, r.node, r.vector::vector, 0.5, 0.5, 'judge', 'agent', r.request, r.text, now() FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, node uuid, vector text, text text, request text)`,
         [JSON.stringify(batch), BULK_TENANT],
       );
     }
-    await analyzeMemoryTables(engine.db);
-    await engine.db.query('ANALYZE cell_evidence');
-    const facade = (feedbackLearning: boolean): ManagedMemoryFacade => {
-      const made = createMemoryFacade({ db: engine.db, embedder, config: { ...QUIET_HITS, feedbackLearning } });
-      facades.push(made);
-      return made;
-    };
+    await analyzeMemoryTables(db);
+    await db.query('ANALYZE cell_evidence');
     const sides = { on: facade(true), off: facade(false) };
+    const principal = await sides.on.authenticate((await sides.on.keyAdmin.createKey({ ...BULK_KEY, agent: 'bench' })).key);
     const queries = syntheticCorpus(QUERIES, 24);
     for (const mode of MODES) {
       const timedRound = (side: ManagedMemoryFacade) => async (): Promise<number[]> => {
         const samples: number[] = [];
-        for (const query of queries) samples.push(await elapsedMs(() => side.recall(engine.principal, { query, k: 10, mode })));
+        for (const query of queries) samples.push(await elapsedMs(() => side.recall(principal, { query, k: 10, mode })));
         return samples;
       };
       const measured = await alternate({ on: timedRound(sides.on), off: timedRound(sides.off) }, ROUNDS, { warmup: 1 });
       const [on, off] = [percentile(measured.on.flat(), 50), percentile(measured.off.flat(), 50)];
       rows.push({
-        metric: `recall p50, ${mode}, learning on vs off (${cells} cells, ${judged} judged requests)`,
+        metric: `recall p50, ${mode}, learning on vs off (${label}, ${cells} cells, ${judged} judged requests)`,
         value: round(on),
         unit: 'ms',
         baseline: round(off),
@@ -72,7 +90,6 @@ export async function learningCostRows(rows: BenchRow[]): Promise<void> {
     }
   } finally {
     for (const made of facades) await made.close();
-    await engine.close();
     await embedder.close();
   }
 }
