@@ -36,8 +36,7 @@ export function findChromium(): string | undefined {
 
 export interface HeadlessChromium {
   readonly browser: Browser;
-  /** A fresh context (its own storage) that fails any request leaving the server under test. */
-  /** A context that may reach `origin` (the server under test) and `others` (an identity provider on loopback) only. */
+  /** A fresh context (its own storage) that may reach `origin` (the server under test) and `others` (an identity provider on loopback) only. */
   newContext(origin: string, ...others: string[]): Promise<BrowserContext>;
   close(): Promise<void>;
 }

@@ -39,7 +39,7 @@ export interface SubgraphLayout {
   readonly edges: readonly PlacedEdge[];
 }
 
-export function isImplicit(type: string): boolean {
+function isImplicit(type: string): boolean {
   return IMPLICIT.has(type);
 }
 

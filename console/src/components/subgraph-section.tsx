@@ -8,7 +8,7 @@ import { SubgraphDrawing } from './subgraph-drawing.js';
 import { useLoad } from './use-load.js';
 
 /** Most members drawn: beyond this many boxes a drawing stops being readable (the REST subgraph answers up to 1,000). */
-export const DRAWN_MEMBERS = 50;
+const DRAWN_MEMBERS = 50;
 const DEPTHS = [1, 2, 3] as const;
 
 function plural(count: number, one: string, many: string): string {
