@@ -3,20 +3,19 @@
  * curve and the table of recall on judged requests, and the worst-judged request with its query,
  * what it returned and what was true; the query stays text.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium, launchChromium, type HeadlessChromium } from '../support/chromium.js';
+import { findChromium, type HeadlessChromium } from '../support/chromium.js';
 import { startConsoleServer, type ConsoleServer } from '../support/console-server.js';
 import { skipTier } from '../support/test-tiers.js';
 import { createTestDb } from '../support/test-db.js';
-import { signedInPage } from './console-sign-in.js';
+import { openSignedIn } from './console-sign-in.js';
 
 const chromiumPath = findChromium();
 
 describe.skipIf(chromiumPath === undefined && skipTier('browser', 'chromium'))('the console’s Quality page in headless Chromium', () => {
   let server: ConsoleServer;
   let chromium: HeadlessChromium;
-  let context: BrowserContext;
   let page: Page;
   const pageErrors: string[] = [];
 
@@ -25,9 +24,7 @@ describe.skipIf(chromiumPath === undefined && skipTier('browser', 'chromium'))('
     const kiln = await server.rest<{ node_id: string }>('alice', 'POST', '/v1/cells', { content: 'the kiln cools for six hours', cell_type: 'Fact', salience: 0.5 });
     const answer = await server.rest<{ request_id: string }>('alice', 'POST', '/v1/recall', { query: 'how long <b>does</b> the press run', k: 3, cell_types: ['Decision'] });
     await server.rest('alice', 'POST', '/v1/feedback', { request_id: answer.request_id, rating: 'negative', ground_truth_ids: [kiln.node_id] });
-    chromium = await launchChromium(chromiumPath ?? '');
-    context = await chromium.newContext(new URL(server.url).origin);
-    page = await signedInPage(context, server.url, server.keys.admin.key, pageErrors);
+    ({ chromium, page } = await openSignedIn(chromiumPath ?? '', server.url, server.keys.admin.key, pageErrors));
   });
   afterAll(async () => {
     await chromium?.close();

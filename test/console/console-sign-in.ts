@@ -3,7 +3,7 @@
  * form, then the navigation a signed-in console shows.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { collectPageErrors } from '../support/chromium.js';
+import { collectPageErrors, launchChromium, type HeadlessChromium } from '../support/chromium.js';
 
 /** Opens the console of the server at `serverUrl` in `page` and signs in with `key`. */
 export async function signIn(page: Page, serverUrl: string, key: string): Promise<void> {
@@ -19,4 +19,11 @@ export async function signedInPage(context: BrowserContext, serverUrl: string, k
   collectPageErrors(page, errors);
   await signIn(page, serverUrl, key);
   return page;
+}
+
+/** Chromium at `chromiumPath` with a context that may reach only the server at `serverUrl`, and a page of it signed in with `key`. */
+export async function openSignedIn(chromiumPath: string, serverUrl: string, key: string, errors: string[]): Promise<{ readonly chromium: HeadlessChromium; readonly page: Page }> {
+  const chromium = await launchChromium(chromiumPath);
+  const context = await chromium.newContext(new URL(serverUrl).origin);
+  return { chromium, page: await signedInPage(context, serverUrl, key, errors) };
 }

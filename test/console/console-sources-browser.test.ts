@@ -3,13 +3,13 @@
  * status, a source's page its fields, its chunks (heading path, range, status, a link to the chunk
  * cell) page by page, and its text slice by slice — markup in a source stays text.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium, launchChromium, type HeadlessChromium } from '../support/chromium.js';
+import { findChromium, type HeadlessChromium } from '../support/chromium.js';
 import { startConsoleServer, type ConsoleServer } from '../support/console-server.js';
 import { skipTier } from '../support/test-tiers.js';
 import { createTestDb } from '../support/test-db.js';
-import { signedInPage } from './console-sign-in.js';
+import { openSignedIn } from './console-sign-in.js';
 
 const chromiumPath = findChromium();
 
@@ -22,7 +22,6 @@ function runbook(sections: number): string {
 describe.skipIf(chromiumPath === undefined && skipTier('browser', 'chromium'))('the console’s source pages in headless Chromium', () => {
   let server: ConsoleServer;
   let chromium: HeadlessChromium;
-  let context: BrowserContext;
   let page: Page;
   const pageErrors: string[] = [];
   const text = runbook(60);
@@ -31,9 +30,7 @@ describe.skipIf(chromiumPath === undefined && skipTier('browser', 'chromium'))('
     server = await startConsoleServer({ openDb: createTestDb });
     await server.rest('alice', 'POST', '/v1/sources', { text, format: 'markdown', title: 'Ledger runbook', source_id: 'ledger-runbook' });
     await server.rest('alice', 'POST', '/v1/sources', { turns: [{ user: 'Where do refunds go?', assistant: 'To the refunds queue.' }], source_id: 'refunds-chat' });
-    chromium = await launchChromium(chromiumPath ?? '');
-    context = await chromium.newContext(new URL(server.url).origin);
-    page = await signedInPage(context, server.url, server.keys.carol.key, pageErrors);
+    ({ chromium, page } = await openSignedIn(chromiumPath ?? '', server.url, server.keys.carol.key, pageErrors));
   });
   afterAll(async () => {
     await chromium?.close();

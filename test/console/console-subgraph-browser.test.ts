@@ -4,17 +4,17 @@
  * edges labelled by type, declared ones solid and implicit ones dashed, each member a link to its
  * page, and a clipped walk says it was truncated.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredNode } from '../../src/core/entities.js';
 import type { Subgraph } from '../../src/core/relation-schemas.js';
 import { IMPLICIT_RELATION_TYPES } from '../../src/core/relation-types.js';
 import type { SourceChunksPage } from '../../src/core/source-schemas.js';
-import { findChromium, launchChromium, type HeadlessChromium } from '../support/chromium.js';
+import { findChromium, type HeadlessChromium } from '../support/chromium.js';
 import { startConsoleServer, type ConsoleServer } from '../support/console-server.js';
 import { skipTier } from '../support/test-tiers.js';
 import { createTestDb } from '../support/test-db.js';
-import { signedInPage } from './console-sign-in.js';
+import { openSignedIn } from './console-sign-in.js';
 
 const chromiumPath = findChromium();
 const DRAWN = 50;
@@ -28,7 +28,6 @@ interface Drawn {
 describe.skipIf(chromiumPath === undefined && skipTier('browser', 'chromium'))('the console’s subgraph drawing in headless Chromium', () => {
   let server: ConsoleServer;
   let chromium: HeadlessChromium;
-  let context: BrowserContext;
   let page: Page;
   const pageErrors: string[] = [];
   const ids: Record<'answered' | 'answer' | 'revised' | 'dependent', string> = { answered: '', answer: '', revised: '', dependent: '' };
@@ -69,9 +68,7 @@ describe.skipIf(chromiumPath === undefined && skipTier('browser', 'chromium'))('
     ids.answer = await store({ content: 'Drain failures page the on-call engineer by phone.', relations: [{ to: ids.answered, type: 'answers' }] });
     ids.revised = await store({ content: 'Drain failures page the on-call engineer and open an incident.', supersedes: ids.answer });
     ids.dependent = await store({ content: 'The incident bot depends on paging working.', relations: [{ to: ids.revised, type: 'depends_on' }] });
-    chromium = await launchChromium(chromiumPath ?? '');
-    context = await chromium.newContext(new URL(server.url).origin);
-    page = await signedInPage(context, server.url, server.keys.carol.key, pageErrors);
+    ({ chromium, page } = await openSignedIn(chromiumPath ?? '', server.url, server.keys.carol.key, pageErrors));
   });
   afterAll(async () => {
     await chromium?.close();
