@@ -16,7 +16,7 @@ async function emptyBodyIsNoBody(request: FastifyRequest): Promise<void> {
 }
 
 export function registerRestRoutes(app: FastifyInstance, facade: MemoryFacade, routes: readonly RestRoute[], sourceLinks?: SourceLinkKey): void {
-  // Principals of routes that take large bodies, resolved from the headers before the body is read.
+  // Each request's principal, resolved from the headers before the body is read.
   const early = new WeakMap<FastifyRequest, Principal>();
   for (const route of routes) {
     const { params, query, body } = route.schemas;
@@ -24,28 +24,25 @@ export function registerRestRoutes(app: FastifyInstance, facade: MemoryFacade, r
     app.route({
       method: route.method,
       url: route.url,
-      ...(route.bodyLimitBytes === undefined
-        ? { preParsing: emptyBodyIsNoBody }
-        : {
-            bodyLimit: route.bodyLimitBytes,
-            // A large body is read only for a caller the facade lets run the operation; a refusal ends the connection unread.
-            preParsing: async (request: FastifyRequest, reply, payload) => {
-              await emptyBodyIsNoBody(request);
-              try {
-                const principal = await authenticateRequest(facade, request);
-                authorizeOperation(principal, route.operationId);
-                early.set(request, principal);
-              } catch (error) {
-                void reply.header('connection', 'close');
-                throw error;
-              }
-              return payload;
-            },
-          }),
+      ...(route.bodyLimitBytes === undefined ? {} : { bodyLimit: route.bodyLimitBytes }),
+      // Who is asking is settled from the headers before the body is read: an anonymous or refused caller's body is never parsed.
+      preParsing: async (request: FastifyRequest, reply, payload) => {
+        await emptyBodyIsNoBody(request);
+        try {
+          const linked = route.acceptsSourceLink === true && sourceLinks !== undefined ? linkReader(sourceLinks, request) : undefined;
+          const principal = linked ?? (await authenticateRequest(facade, request));
+          if (route.bodyLimitBytes !== undefined) authorizeOperation(principal, route.operationId);
+          early.set(request, principal);
+        } catch (error) {
+          // A refused large body ends the connection unread.
+          if (route.bodyLimitBytes !== undefined) void reply.header('connection', 'close');
+          throw error;
+        }
+        return payload;
+      },
       handler: async (request, reply) => {
-        // Authentication first: an anonymous caller learns nothing, not even which fields are wrong.
-        const linked = route.acceptsSourceLink === true && sourceLinks !== undefined ? linkReader(sourceLinks, request) : undefined;
-        const principal = early.get(request) ?? linked ?? (await authenticateRequest(facade, request));
+        // Authenticated before parsing: an anonymous caller learns nothing, not even which fields are wrong.
+        const principal = early.get(request) ?? (await authenticateRequest(facade, request));
         const input = {
           principal,
           params: params === undefined ? undefined : parseRequestPart(params, 'params', request.params),
