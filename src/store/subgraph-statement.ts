@@ -113,7 +113,7 @@ const MEMBER_EDGES = `
     UNION ALL SELECT a.key, 'session:' || a.session_id, 'in_session' FROM mc a WHERE 'session:' || a.session_id IN (SELECT key FROM members)
     UNION ALL SELECT a.key, 'source:' || a.project || ':' || a.source_id, 'chunk_of' FROM mc a WHERE 'source:' || a.project || ':' || a.source_id IN (SELECT key FROM members)
     UNION ALL SELECT 'cell:' || k.node_id, m.key, 'corroborated_by' FROM members m
-      JOIN corroborations k ON k.corroboration_id = ${uuidOf('m.key', 'corroboration')} WHERE k.node_id IN (SELECT node_id FROM mc)
+      JOIN corroborations k ON k.tenant_id = $1 AND k.corroboration_id = ${uuidOf('m.key', 'corroboration')} WHERE k.node_id IN (SELECT node_id FROM mc)
     UNION ALL SELECT a.key, b.key, 'next_chunk' FROM chunks a JOIN chunks b ON b.project = a.project AND b.source_id = a.source_id AND b.chunk_index = a.chunk_index + 1
     UNION ALL SELECT a.key, b.key, 'same_thread' FROM chunks a JOIN chunks b ON b.project = a.project AND b.source_id = a.source_id AND a.chunk_index > 0 AND b.chunk_index = 0
       WHERE ${conversation('b')}
@@ -145,7 +145,7 @@ members AS (
 mc AS MATERIALIZED (
   SELECT m.key, c.node_id, c.project, c.cell_type, left(c.content, $7) AS preview, c.supersedes, c.superseded_by, c.origin_node_id, c.promoted_node_id,
     c.scene_id, c.session_id, c.source_id, c.chunk_index
-  FROM members m JOIN cells c ON c.node_id = ${uuidOf('m.key', 'cell')}
+  FROM members m JOIN cells c ON c.node_id = ${uuidOf('m.key', 'cell')} AND c.tenant_id = $1
 ),
 chunks AS (SELECT * FROM mc WHERE source_id IS NOT NULL)
 SELECT
@@ -165,7 +165,7 @@ SELECT
    LEFT JOIN LATERAL (SELECT * FROM sessions x WHERE x.tenant_id = $1 AND x.session_id = ${uuidOf('m.key', 'session')} OFFSET 0) se ON true
    LEFT JOIN LATERAL (SELECT * FROM sources x WHERE x.tenant_id = $1 AND x.project = ${sourceProject('m.key')} AND x.source_id = ${sourceId('m.key')} OFFSET 0) so ON true
    LEFT JOIN LATERAL (SELECT * FROM corroborations x WHERE x.tenant_id = $1 AND x.corroboration_id = ${uuidOf('m.key', 'corroboration')} OFFSET 0) k ON true
-   LEFT JOIN LATERAL (SELECT * FROM cells x WHERE x.node_id = k.node_id OFFSET 0) kc ON true) AS members,
+   LEFT JOIN LATERAL (SELECT * FROM cells x WHERE x.tenant_id = $1 AND x.node_id = k.node_id OFFSET 0) kc ON true) AS members,
   (SELECT coalesce(jsonb_agg(jsonb_build_object('from', ${idOf('x.from_key')}, 'to', ${idOf('x.to_key')}, 'type', x.type)
       ORDER BY x.from_key, x.to_key, x.type), '[]'::jsonb) FROM (${MEMBER_EDGES}) x) AS relations,
   (SELECT coalesce(bool_or(truncated), false) FROM walk) AS truncated,
