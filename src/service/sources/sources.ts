@@ -97,7 +97,9 @@ export function createSourceOperations(ctx: FacadeContext, overrides: Partial<So
     async sourceStatus(principal, raw): Promise<SourceStatus> {
       const input = parseInput(sourceRefInputSchema, raw);
       const key = await keyOf(principal, input.source_id, input.project);
-      const [served, pending] = await Promise.all([findSource(ctx.db, key), findIngestion(ctx.db, key)]);
+      // The pending ingestion first: read in parallel, a swap committing between the two reads answered neither (NOT_FOUND mid-ingestion).
+      const pending = await findIngestion(ctx.db, key);
+      const served = await findSource(ctx.db, key);
       if (pending !== null) {
         const { state, chunks_done, chunks_total, failure, updated_at } = pending;
         return { source_id: key.sourceId, project: key.project, state, chunks_done, chunks_total, failure, serving_previous: served !== null, updated_at };
