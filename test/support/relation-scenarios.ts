@@ -83,6 +83,20 @@ export function relationScenarios(h: () => ScenarioHarness): void {
     expect((await h().facade.cellRelations(w, from)).relations).toHaveLength(MAX_RELATIONS_PER_CELL);
   });
 
+  it('counts relations to cells the caller cannot read against the bound, and its refusal numbers none of them', async () => {
+    const tenant = freshTenant();
+    const w = await h().principal({ tenant, agent: 'w', projects: ['p'], default_project: 'p' });
+    const wide = await h().principal({ tenant, agent: 'wide', projects: ['p', 'q'], default_project: 'q' });
+    const from = await cell(w);
+    const hidden: { to: string; type: string }[] = [];
+    for (let i = 1; i < MAX_RELATIONS_PER_CELL; i += 1) hidden.push({ to: await cell(wide), type: 'cites' });
+    await h().facade.addRelations(wide, from, { relations: hidden });
+    const [first, second] = [await cell(w), await cell(w)];
+    expect((await h().facade.addRelations(w, from, { relations: [{ to: first, type: 'cites' }] })).relations.map((r) => r.to)).toEqual([first]);
+    const refused = await expectCode(h().facade.addRelations(w, from, { relations: [{ to: second, type: 'cites' }] }), 'INVALID_ARGUMENT');
+    expect(refused.message).toBe(`a cell declares at most ${MAX_RELATIONS_PER_CELL} relations, those to cells you cannot read included; these would pass it`);
+  });
+
   it('needs the writer role to add or delete, the reader role to read', async () => {
     const tenant = freshTenant();
     const w = await h().principal({ tenant, agent: 'w', default_project: 'p' });

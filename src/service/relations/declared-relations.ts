@@ -32,7 +32,7 @@ export function normalizedRelations(relations: readonly RelationInput[]): Relati
 export function checkedRelations(fromNodeId: string | null, relations: readonly RelationInput[], now: Date): RelationInput[] {
   const wanted = normalizedRelations(relations);
   if (wanted.some((r) => r.valid_until !== undefined && Date.parse(r.valid_until) <= now.getTime())) {
-    throw new InvalidArgumentError('a relation ends in the future: valid_until must be later than now', [{ path: 'relations.valid_until', message: 'must be in the future' }]);
+    throw new InvalidArgumentError('valid_until of a relation must be later than now: a relation cannot be declared already ended', [{ path: 'relations.valid_until', message: 'must be in the future' }]);
   }
   if (wanted.some((r) => r.to === fromNodeId)) {
     throw new InvalidArgumentError('a cell cannot relate to itself', [{ path: 'relations', message: 'to names the cell itself' }]);
@@ -66,7 +66,8 @@ export async function declareRelations(
   });
   refuseUnreadable(wanted, readable);
   if (held + added.length > MAX_RELATIONS_PER_CELL) {
-    throw new InvalidArgumentError(`a cell declares at most ${MAX_RELATIONS_PER_CELL} relations; this one would hold ${held + added.length}`, [
+    // No count in the message: the cell's relations to cells the caller cannot read count against the bound but are not the caller's to number.
+    throw new InvalidArgumentError(`a cell declares at most ${MAX_RELATIONS_PER_CELL} relations, those to cells you cannot read included; these would pass it`, [
       { path: 'relations', message: `at most ${MAX_RELATIONS_PER_CELL} relations per cell` },
     ]);
   }

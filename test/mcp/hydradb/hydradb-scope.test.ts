@@ -101,6 +101,10 @@ describe('the HydraDB toolset’s connection and scope over HTTP', () => {
     const answer = await mine.client.callTool({ name: 'hydradb_inspect', arguments: { id: 'linked-note', mode: 'both', offset: 0, limit: 11, expiry_seconds: 600 } });
     const { url, text, expires_at: expiresAt } = answer.structuredContent as { url: string; text: string; expires_at: string };
     expect(text).toBe('First part.');
+    // The slice note leads the tool's text, so stored text cannot forge one after itself.
+    const shown = (answer.content as { type: string; text: string }[])[0]?.text ?? '';
+    expect(shown.startsWith('Characters 0–11 of 24; the rest from offset 11.\n\nDownload (until ')).toBe(true);
+    expect(shown.endsWith('\n\nFirst part.')).toBe(true);
     expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(500_000);
     const read = await fetch(url);
     expect(read.status).toBe(200);

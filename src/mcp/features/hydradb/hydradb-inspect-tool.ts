@@ -39,6 +39,14 @@ export const hydraInspectOutput = z.strictObject({
   expires_at: z.string().optional(),
 });
 
+/**
+ * Where a partial slice sits, for the tool's text: it comes before the stored text, so text ending
+ * in a look-alike note cannot send a client elsewhere; undefined when the slice reaches the end.
+ */
+function sliceNote(offset: number, next: number | null, total: number): string | undefined {
+  return next === null ? undefined : `Characters ${offset}–${next} of ${total}; the rest from offset ${next}.`;
+}
+
 export const hydraInspectTool: HydraTool = defineHydraTool({
   name: 'hydradb_inspect',
   title: 'Read one item',
@@ -59,8 +67,9 @@ export const hydraInspectTool: HydraTool = defineHydraTool({
       const chars = Array.from(item.node.content);
       const end = Math.min(chars.length, args.offset + args.limit);
       const text = chars.slice(args.offset, end).join('');
-      const structured = { id, kind: itemKind(item), project: item.node.project, title: null, offset: args.offset, total_chars: chars.length, next_offset: end < chars.length ? end : null, text };
-      return { structured, links: [], text };
+      const next = end < chars.length ? end : null;
+      const structured = { id, kind: itemKind(item), project: item.node.project, title: null, offset: args.offset, total_chars: chars.length, next_offset: next, text };
+      return { structured, links: [], text: [sliceNote(args.offset, next, chars.length), text].filter((part) => part !== undefined).join('\n\n') };
     }
     const { source } = item;
     const base = { id, kind: source.kind, project: source.project, title: source.title, offset: source.offset, total_chars: source.total_chars, next_offset: source.next_offset };
@@ -71,8 +80,9 @@ export const hydraInspectTool: HydraTool = defineHydraTool({
       link = call.links.link(principal, slice, args.expiry_seconds);
     }
     const structured = { ...base, ...(args.mode === 'url' ? {} : { text: source.text }), ...(link === undefined ? {} : { url: link.url, expires_at: link.expires_at }) };
-    const more = source.next_offset === null ? '' : `\n\n(more from offset ${source.next_offset} of ${source.total_chars})`;
-    const text = [link === undefined ? undefined : `Download (until ${link.expires_at}): ${link.url}`, args.mode === 'url' ? undefined : source.text].filter((part) => part !== undefined).join('\n\n');
-    return { structured, links: [], text: text + more };
+    const text = [sliceNote(source.offset, source.next_offset, source.total_chars), link === undefined ? undefined : `Download (until ${link.expires_at}): ${link.url}`, args.mode === 'url' ? undefined : source.text]
+      .filter((part) => part !== undefined)
+      .join('\n\n');
+    return { structured, links: [], text };
   },
 });
