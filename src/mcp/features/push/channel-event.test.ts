@@ -1,33 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CELL_TYPES, DIFF_OPS } from '../../../core/cell-types.js';
-import type { Diff } from '../../../core/entities.js';
+import { SAMPLE_DIFF_BEACON, SAMPLE_DIFF_NODE, sampleDiff } from '../../../../test/support/diff-fixture.js';
 import { CHANNEL_CONTENT_MAX_CHARS, channelNotification, digestChannelEvent, formatTrust, memoryChannelEvent } from './channel-event.js';
 import type { ChannelEvent, ChannelTally } from './channel-event.js';
 
-const NODE = '7d1f7a3e-1c2b-4d5e-8f90-a1b2c3d4e5f6';
-const BEACON = '0b9e2f4c-5d6a-4b7c-9e8f-112233445566';
-
-function diff(overrides: Partial<Diff> = {}): Diff {
-  return {
-    diff_id: '5a5a5a5a-0000-4000-8000-000000000000',
-    seq: 7,
-    op: 'created',
-    node_id: NODE,
-    beacon_id: BEACON,
-    similarity: 0.8312,
-    cell_type: 'Constraint',
-    salience: 0.5,
-    source_agent: 'alice',
-    project: 'payments',
-    scene_id: null,
-    preview: 'never call the ledger API without an idempotency key',
-    created_at: '2026-12-05T00:00:00.000Z',
-    supersedes: null,
-    source_id: null,
-    ...overrides,
-  };
-}
+const NODE = SAMPLE_DIFF_NODE;
+const BEACON = SAMPLE_DIFF_BEACON;
+const diff = sampleDiff;
 
 const ROLE_MARKER = /\b(system|user|assistant|human|developer|tool)\s*:/iu;
 
