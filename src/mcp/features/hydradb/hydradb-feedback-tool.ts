@@ -33,6 +33,7 @@ export const hydraFeedbackTool: HydraTool = defineHydraTool({
   output: feedbackReceiptSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(facade, principal, args, call) {
+    // Refuses another database or a collection outside the key's scope; the judged request names its own project.
     projectOfCall(principal, call, args);
     const receipt = await facade.submitFeedback(principal, {
       request_id: args.request_id,
