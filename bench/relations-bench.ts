@@ -25,12 +25,13 @@ import { ratioRow } from './harness/rows.js';
 import { percentile, type BenchRow, type BenchSection } from './harness/section.js';
 import { syntheticCorpus } from './corpus.js';
 import { layGraph, spreadCells } from './subgraph-graph.js';
-import { defaultModelStoreRow, storePair, storePairRow, storeRounds } from './relations-store-pair.js';
+import { defaultModelStoreRow, pairedTexts, storePair, storePairRow, storeRounds } from './relations-store-pair.js';
 
 const CORPUS_SEED = 42;
 const QUERY_SEED = 7;
 const WARMUP = 20;
 const STARTS = 100;
+const STORE_SEED = 44;
 
 interface Graph {
   readonly db: Db;
@@ -89,7 +90,7 @@ export async function runRelationsBench(): Promise<BenchSection> {
         note: `${Math.round(members / rounds)} members a walk on average; p99 ${percentile(walks.subgraph, 99).toFixed(1)} vs ${percentile(walks.recall, 99).toFixed(1)} ms`,
       }),
     );
-    const stored = await storePair(facade, BULK_KEY, starts, (side, round) => `${side === 'none' ? 'Plain' : 'Related'} note ${round} of the relations bench.`, storeRounds());
+    const stored = await storePair(facade, BULK_KEY, starts, pairedTexts(STORE_SEED), storeRounds());
     rows.push(storePairRow(`${graph.label}, ${cells} cells, feature hashing (the database's cost alone): store declaring 3 relations p50 vs a store declaring none`, stored));
     if (process.env.BENCH_RELATIONS_MODEL !== 'off') rows.push(await defaultModelStoreRow());
     return { name: 'relations', rows };

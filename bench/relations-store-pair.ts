@@ -4,7 +4,7 @@
  * Measured twice: over the relations bench's graph with feature hashing, so the figure is the
  * database's alone; and as a client of a default server sees a store — the default model (MiniLM)
  * embeds and near-duplicate reinforcement is on — over its own database of BENCH_RELATIONS_MODEL_CELLS
- * cells (default 5,000), each store's text a distinct sentence of the synthetic corpus.
+ * cells (default 5,000). Each store's text is a distinct sentence of the synthetic corpus.
  */
 import type { Embedder } from '../src/embed/embedder.js';
 import { MiniLmEmbedder } from '../src/embed/minilm-embedder.js';
@@ -57,6 +57,15 @@ export async function storePair(
   return { ...times, reinforced };
 }
 
+/**
+ * The texts the pair stores: distinct sentences of the synthetic corpus, the two sides' drawn alike
+ * in turns, so neither side's texts sit in a denser part of the HNSW graph than the other's.
+ */
+export function pairedTexts(seed: number): (side: 'none' | 'related', round: number) => string {
+  const texts = syntheticCorpus(2 * (storeRounds() + WARMUP), seed);
+  return (side, round) => texts[2 * (round + WARMUP) + (side === 'none' ? 0 : 1)] as string;
+}
+
 /** The pair's row: p50 related ÷ p50 none, with the paired difference's median beside it. */
 export function storePairRow(metric: string, pair: StorePair): BenchRow {
   const differences = pair.related.map((ms, i) => ms - (pair.none[i] as number));
@@ -73,14 +82,12 @@ export async function defaultModelStoreRow(): Promise<BenchRow> {
   const embedder: Embedder = new MiniLmEmbedder();
   const server = await startBenchPostgres();
   try {
-    const texts = syntheticCorpus(cells + 2 * (rounds + WARMUP), 45);
-    const { url } = await loadCellDatabase(server, 'relations_model', embedder, texts.slice(0, cells));
+    const { url } = await loadCellDatabase(server, 'relations_model', embedder, syntheticCorpus(cells, 45));
     const db = await openPgDb({ url });
     const facade = createMemoryFacade({ db, embedder, config: QUIET_HITS });
     try {
       const targets = await spreadCells(db, BULK_TENANT, TARGETS);
-      const stored = texts.slice(cells);
-      const pair = await storePair(facade, BULK_KEY, targets, (side, round) => stored[2 * (round + WARMUP) + (side === 'none' ? 0 : 1)] as string, rounds);
+      const pair = await storePair(facade, BULK_KEY, targets, pairedTexts(46), rounds);
       return storePairRow(`native PostgreSQL 18, ${cells} cells, the default model (${embedder.modelId}) embedding each store: store declaring 3 relations p50 vs a store declaring none`, pair);
     } finally {
       await facade.close();
