@@ -5,6 +5,7 @@
  */
 import type { Diff, MemoryNode } from '../../../core/entities.js';
 import { cellUri } from './resource-uris.js';
+import { clip } from './short-text.js';
 
 export const CELL_MIME_TYPE = 'text/markdown';
 const TITLE_CHARS = 80;
@@ -20,10 +21,6 @@ export interface CellLink {
   readonly lastModified?: string;
   /** Default: a cell's markdown. */
   readonly mimeType?: string;
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 function firstLine(text: string): string {

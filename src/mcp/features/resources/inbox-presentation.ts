@@ -2,13 +2,13 @@
 import type { Diff, InboxPeek } from '../../../core/entities.js';
 import { quotedText } from '../quoted-text.js';
 import { cellUri } from './resource-uris.js';
+import { clip, oneLine } from './short-text.js';
 
 const PREVIEW_CHARS = 280;
 
-/** Another agent's preview as data: whitespace runs made one space, clipped, then quoted as one JSON string, so it cannot end the line's text early (a look-alike " — hyphae://cells/…") or start one of its own. */
+/** Another agent's preview as data: on one line, clipped, then quoted as one JSON string, so it cannot end the line's text early (a look-alike " — hyphae://cells/…") or start one of its own. */
 function quotedPreview(text: string): string {
-  const flat = Array.from(text.replace(/\s+/g, ' ').trim());
-  return quotedText(flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1).join('')}…` : flat.join(''));
+  return quotedText(clip(oneLine(text), PREVIEW_CHARS));
 }
 
 export function diffLine(diff: Diff): string {

@@ -6,6 +6,7 @@
 import type { MemoryNode } from '../../../core/entities.js';
 import type { SourceSlice } from '../../../core/source-schemas.js';
 import type { CellLink } from './cell-presentation.js';
+import { clip, oneLine } from './short-text.js';
 import { sourceSliceUri } from './source-uris.js';
 
 /** A slice is raw text: a cut through markdown is not well-formed markdown. */
@@ -18,14 +19,6 @@ export interface ChunkOfSource {
   readonly chunk_index: number;
   readonly char_start: number;
   readonly char_end: number;
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** resources/read of a source: the text, the fields as JSON, then (when more follows) where to read on. */
