@@ -1,7 +1,7 @@
 /**
  * CI's closing line (scripts/test-summary.mjs) from a real Vitest JSON report: a fixture tier with
- * one file that loads (a pass and a skip) and one that throws at load, as a test file does when a
- * binary it requires is missing under HYPHAE_TEST_REQUIRE=all.
+ * one file that loads (a pass and a skip), one with a failing test, and one that throws at load, as a
+ * test file does when a binary it requires is missing under HYPHAE_TEST_REQUIRE=all.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -26,7 +26,7 @@ describe('the closing line of .ci/run', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('counts a test file that fails at load as failed, not skipped', async () => {
+  it('counts a test file that fails at load as failed, not skipped, and names every failed test', async () => {
     const report = join(dir, 'report.json');
     const env = { ...process.env, CI: 'true' };
     const tier = await run(
@@ -39,11 +39,13 @@ describe('the closing line of .ci/run', () => {
     );
     expect(tier.code).toBe(1);
     const summary = await run(process.execPath, [SUMMARY, report]);
-    expect(summary.stdout.trim()).toBe('1 passed, 1 failed, 1 skipped');
+    expect(summary.stdout.trim()).toBe('1 passed, 2 failed, 1 skipped');
     expect(summary.stderr).toContain('throws.check.ts');
+    // The tail of a CI log is often all that is kept: it names the failed test and its first error line.
+    expect(summary.stderr).toMatch(/failed: \S*fails\.check\.ts > a tier with a failing test compares two numbers: AssertionError: expected 2 to be 3/);
     // CI sums the suite's report and the Node 24 product tier's; one that never appeared is a failure.
     const both = await run(process.execPath, [SUMMARY, report, join(dir, 'never-written.json')]);
-    expect(both.stdout.trim()).toBe('1 passed, 2 failed, 1 skipped');
+    expect(both.stdout.trim()).toBe('1 passed, 3 failed, 1 skipped');
   });
 
   it('reports a missing report (the runner crashed) as a failure', async () => {
