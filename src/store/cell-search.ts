@@ -16,6 +16,8 @@ import { MAX_EF_SEARCH, setTransactionEfSearch } from './knn-session.js';
 import { lexicalScore, rareIdentifierHolders, tenantTermPrefix, termMatching, type LexicalText } from './lexical-terms.js';
 import { estimatedHolders, type TermStatistics } from './term-statistics.js';
 import { learntGain, type LearntEvidence } from './evidence-search.js';
+import { learntNearestPlannedOnce, plannedOnce } from './learnt-nearest.js';
+import { byKey } from './sql/by-key.js';
 import type { VectorParam } from './vector-param.js';
 
 /** Where a search looks: a named project, or the caller's current project resolved in the same statement. */
@@ -113,7 +115,9 @@ export async function searchCells(db: Db, search: CellSearch, filter: KnnFilter,
   const run = (q: Queryable): Promise<KnnHit[]> => {
     if (isPlainKnn(search, filter.tenantId)) {
       const learnt = learntOf(search);
-      return learnt === undefined ? nearestCells(q, search.vector, filter, k, withCells) : learntNearestCells(q, search.vector, filter, learnt, k, withCells);
+      if (learnt === undefined) return nearestCells(q, search.vector, filter, k, withCells);
+      if (plannedOnce(filter, learnt)) return learntNearestPlannedOnce(q, search.vector, filter, learnt, Math.max(k, MIN_POOL), k, withCells);
+      return learntNearestCells(q, search.vector, filter, learnt, k, withCells);
     }
     const weighsWords = search.mode === 'lexical' || (search.mode === 'hybrid' && search.weights.text > 0);
     return weighsWords ? termRankedCells(q, search, filter, k, withCells) : nearestRankedCells(q, search, filter, k, withCells);
@@ -201,9 +205,6 @@ async function learntNearestCells(q: Queryable, vector: VectorParam, filter: Knn
     ${learntGain(where, learnt, 'nearest.node_id::uuid', 'nearest.distance')}`;
   return rankedHits(q, where, [], scored, 0, k, withCells);
 }
-
-/** One row of `table` read on its primary key: a subquery behind OFFSET 0 stating nothing else, so no statistics can lead the planner to another index. */
-const byKey = (table: string, key: string): string => `(SELECT * FROM ${table} WHERE ${table}.node_id = ${key} OFFSET 0)`;
 
 /**
  * Lexical recall and hybrid recall that weighs words: the nearest cells on the HNSW index (hybrid)

@@ -7,6 +7,7 @@
  * sender's trust meets it.
  */
 import type { CellConditions } from './cell-conditions.js';
+import type { CellStatistics } from './cell-statistics.js';
 
 /** Learning's part of a search: on, or off (the search reads no evidence at all). */
 export interface LearntEvidence {
@@ -14,6 +15,8 @@ export interface LearntEvidence {
   readonly minSimilarity: number;
   /** The search's min_trust: evidence from a sender below it counts for nothing. */
   readonly minTrust?: number;
+  /** How the cells are shared among tenants, layers and projects, when read: a search covering most of them has its vector recall planned once (learnt-nearest.ts). */
+  readonly statistics?: CellStatistics;
 }
 
 /** The evidence condition on `e` beyond the tenant ($2): the sender's trust meets min_trust. */

@@ -1,7 +1,7 @@
 /**
  * How common the terms of cell_tenant_terms are, from the planner's statistics (hyphae_term_statistics,
  * migration 0011): the table's row estimate and its most common terms with the share of cells
- * holding each. Recall reads them once in a while (src/service/recall/term-statistics-cache.ts) to leave
+ * holding each. Recall reads them once in a while (src/service/recall/statistics-cache.ts) to leave
  * out of its lookups the identifiers too common to be one, without asking the index.
  */
 import type { Queryable } from './db.js';

@@ -30,7 +30,9 @@ import { SessionScopes } from '../sessions/session-scope.js';
 import { BeaconPresence } from '../gossip/beacon-presence.js';
 import { StoreStamps } from '../cells/store-stamps.js';
 import { TenantQuotas } from './tenant-quotas.js';
-import { TermStatisticsCache } from '../recall/term-statistics-cache.js';
+import { StatisticsCache } from '../recall/statistics-cache.js';
+import { readCellStatistics } from '../../store/cell-statistics.js';
+import { readTermStatistics } from '../../store/term-statistics.js';
 import { beaconOperations } from '../gossip/beacons.js';
 import { cellReadOperations } from '../recall/cell-reads.js';
 import { cellWriteOperations, promoteHitCells } from '../cells/cell-writes.js';
@@ -130,7 +132,7 @@ export function createMemoryFacade(deps: MemoryFacadeDeps): ManagedMemoryFacade 
       await ctx.streams.closeAll();
       await ctx.importSpool.close();
       await ctx.hits.close();
-      await ctx.termStatistics.settled();
+      await Promise.all([ctx.termStatistics.settled(), ctx.cellStatistics.settled()]);
     },
   };
 }
@@ -188,7 +190,8 @@ function createFacadeContext(deps: MemoryFacadeDeps): FacadeContext {
       onError: reportError,
     }),
     hits,
-    termStatistics: new TermStatisticsCache(db, reportError),
+    termStatistics: new StatisticsCache(() => readTermStatistics(db), reportError),
+    cellStatistics: new StatisticsCache(() => readCellStatistics(db), reportError),
     diffFeed: deps.diffFeed,
     embedder,
     embed: async (text) => {

@@ -19,7 +19,9 @@ import type { SceneSummarizer } from '../sessions/scene-summarizer.js';
 import type { SessionScopes } from '../sessions/session-scope.js';
 import type { StoreStamps } from '../cells/store-stamps.js';
 import type { TenantQuotas } from './tenant-quotas.js';
-import type { TermStatisticsCache } from '../recall/term-statistics-cache.js';
+import type { StatisticsCache } from '../recall/statistics-cache.js';
+import type { CellStatistics } from '../../store/cell-statistics.js';
+import type { TermStatistics } from '../../store/term-statistics.js';
 
 export interface FacadeContext {
   readonly db: Db;
@@ -35,7 +37,9 @@ export interface FacadeContext {
   /** Recall hits, written in batches; a flush runs the promotion check. */
   readonly hits: HitRecorder;
   /** How common terms are, read in the background: hybrid recall skips the lookup of identifiers far too common to count. */
-  readonly termStatistics: TermStatisticsCache;
+  readonly termStatistics: StatisticsCache<TermStatistics>;
+  /** How the cells are shared among tenants, layers and projects: read only while learning is on (learnt-nearest.ts). */
+  readonly cellStatistics: StatisticsCache<CellStatistics>;
   readonly summarizer: SceneSummarizer;
   readonly streams: LiveStreamRegistry;
   /** Live push; without it subscribeDiffs is UNAVAILABLE. */

@@ -7,6 +7,7 @@ import { listCellsInputSchema, queryInputSchema, recallInputSchema, searchProjec
 import { cellHistory, listCells } from '../../store/cell-repository.js';
 import { restatementRecordsOf } from '../../store/restatement-repository.js';
 import { searchCells, type KnnProject } from '../../store/cell-search.js';
+import type { LearntEvidence } from '../../store/evidence-search.js';
 import { adjacentChunks, chunksOfSources, type ChunkOfSource } from '../../store/source-chunk-repository.js';
 import { oneHopRelations } from '../../store/subgraph-query.js';
 import { GRAPH_CONTEXT_PER_HIT, type Relation } from '../../core/relation-schemas.js';
@@ -125,7 +126,7 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
       weights: ctx.config.hybridWeights,
       recencyBias: input.recency_bias ?? 0,
       ...(termStatistics === undefined ? {} : { termStatistics }),
-      ...(ctx.config.feedbackLearning ? { learnt: { minSimilarity: ctx.config.evidenceSimilarity, ...(input.min_trust === undefined ? {} : { minTrust: input.min_trust }) } } : {}),
+      ...(ctx.config.feedbackLearning ? { learnt: learning(ctx, mode, input.min_trust) } : {}),
     },
     {
       tenantId: principal.tenantId,
@@ -171,6 +172,12 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
     request_id: requestId,
     results: found.flatMap((h) => (h.cell === undefined ? [] : [{ node_id: h.node_id, distance: h.distance, score: h.score, node: ctx.node(h.cell), ...source(h.node_id) }])),
   };
+}
+
+/** Learning's part of a search; vector recall also gets how the cells are shared among tenants, layers and projects (read only while learning is on). */
+function learning(ctx: FacadeContext, mode: RecallInput['mode'], minTrust: number | undefined): LearntEvidence {
+  const statistics = mode === 'lexical' ? undefined : ctx.cellStatistics.current();
+  return { minSimilarity: ctx.config.evidenceSimilarity, ...(minTrust === undefined ? {} : { minTrust }), ...(statistics === undefined ? {} : { statistics }) };
 }
 
 /** The instant whose declared relations graph_context gives: the read's as_of, else now. */

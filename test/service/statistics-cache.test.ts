@@ -3,10 +3,10 @@
  * cell_tenant_terms, in the background, at most once per TTL; a failed read keeps the last ones.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TermStatisticsCache } from '../../src/service/recall/term-statistics-cache.js';
+import { StatisticsCache } from '../../src/service/recall/statistics-cache.js';
 import type { Db } from '../../src/store/db.js';
 import { cellTermsOf, tenantTermPrefix } from '../../src/store/lexical-terms.js';
-import { estimatedHolders } from '../../src/store/term-statistics.js';
+import { estimatedHolders, readTermStatistics } from '../../src/store/term-statistics.js';
 import { createTestDb } from '../support/test-db.js';
 
 const DIMENSION = 8;
@@ -42,7 +42,7 @@ describe('term statistics cache', () => {
 
   it('answers nothing until a first read, made in the background, then the planner’s figures', async () => {
     let now = 0;
-    const cache = new TermStatisticsCache(counted, undefined, 1_000, () => now);
+    const cache = new StatisticsCache(() => readTermStatistics(counted), undefined, 1_000, () => now);
     expect(cache.current()).toBeUndefined();
     await cache.settled();
     // Never analysed: no figures yet.
@@ -63,7 +63,7 @@ describe('term statistics cache', () => {
   it('reads at most once per TTL, and keeps the last figures when a read fails', async () => {
     let now = 0;
     const errors: unknown[] = [];
-    const cache = new TermStatisticsCache(counted, (error) => errors.push(error), 1_000, () => now);
+    const cache = new StatisticsCache(() => readTermStatistics(counted), (error) => errors.push(error), 1_000, () => now);
     const before = reads;
     cache.current();
     cache.current();
