@@ -15,13 +15,13 @@ import { HashEmbedder } from '../src/embed/hash-embedder.js';
 import { createMemoryFacade, type ManagedMemoryFacade } from '../src/service/index.js';
 import type { Db } from '../src/store/db.js';
 import { estimatedShare, readCellStatistics } from '../src/store/cell-statistics.js';
-import { PLANNED_ONCE_SHARE } from '../src/store/learnt-nearest.js';
+import { coversMostCells } from '../src/store/learnt-nearest.js';
 import { migrate } from '../src/store/migrator.js';
 import { analyzeMemoryTables } from '../src/store/statistics-repository.js';
 import { toVectorText } from '../src/store/vector-text.js';
 import { syntheticCorpus, seededRandom } from './corpus.js';
 import { alternate } from './harness/alternate.js';
-import { BULK_KEY, BULK_TENANT, bulkLoad } from './harness/bulk-load.js';
+import { BULK_KEY, BULK_PROJECT, BULK_TENANT, bulkLoad } from './harness/bulk-load.js';
 import { openBenchDb } from './harness/database.js';
 import { QUIET_HITS } from './harness/engine.js';
 import { elapsedMs, round } from './harness/measure.js';
@@ -78,9 +78,10 @@ async function costRows(db: Db, label: string, dimension: number, rows: BenchRow
     const sides = { on: facade(true), off: facade(false) };
     const principal = await sides.on.authenticate((await sides.on.keyAdmin.createKey({ ...BULK_KEY, agent: 'bench' })).key);
     const queries = syntheticCorpus(QUERIES, 24);
-    // Whether learnt vector recall takes the statement planned once (src/store/learnt-nearest.ts): the tenant and layer hold most of the cells.
-    const share = estimatedShare(await readCellStatistics(db), { tenant_id: BULK_TENANT, layer: 'L0' });
-    const planning = `the tenant and layer hold ${Math.round(share * 100)}% of the cells: vector recall with learning is ${share >= PLANNED_ONCE_SHARE ? 'planned once' : 'planned per call'}`;
+    // Whether learnt vector recall takes the statement planned once (src/store/learnt-nearest.ts): the tenant, layer and project hold most of the cells.
+    const statistics = await readCellStatistics(db);
+    const searched = { tenant_id: BULK_TENANT, layer: 'L0', project: BULK_PROJECT };
+    const planning = `the tenant, layer and project hold ${Math.round(estimatedShare(statistics, searched) * 100)}% of the cells: vector recall with learning is ${coversMostCells(statistics, searched) ? 'planned once' : 'planned per call'}`;
     for (const mode of MODES) {
       const recallOne = (side: ManagedMemoryFacade) => (turn: number): Promise<number> =>
         elapsedMs(() => side.recall(principal, { query: queries[(turn + QUERIES) % QUERIES] as string, k: 10, mode }));

@@ -20,7 +20,8 @@ export interface CellStatistics {
 export async function readCellStatistics(q: Queryable): Promise<CellStatistics> {
   const result = await q.query<{ cells: number; attname: string | null; vals: string[] | null; frequencies: number[] | null }>(
     `SELECT greatest(c.reltuples, 0)::float8 AS cells, s.attname::text AS attname, s.most_common_vals::text::text[] AS vals, s.most_common_freqs AS frequencies
-       FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = c.relnamespace::regnamespace::name AND s.tablename = 'cells' AND s.attname = ANY($1::text[])
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       LEFT JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = 'cells' AND s.attname = ANY($1::text[])
       WHERE c.oid = 'cells'::regclass`,
     [CELL_STATISTICS_COLUMNS],
   );

@@ -17,6 +17,8 @@ export interface LearntEvidence {
   readonly minTrust?: number;
   /** How the cells are shared among tenants, layers and projects, when read: a search covering most of them has its vector recall planned once (learnt-nearest.ts). */
   readonly statistics?: CellStatistics;
+  /** A search of the caller's current project: that project as the facade resolved it (the statement resolves it again), whose share of the cells the choice of plan weighs. */
+  readonly currentProject?: string;
 }
 
 /** The evidence condition on `e` beyond the tenant ($2): the sender's trust meets min_trust. */

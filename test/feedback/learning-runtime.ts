@@ -13,6 +13,7 @@ import type { Db } from '../../src/store/db.js';
 import { applyMigrations } from '../../src/store/migrator.js';
 import { openPgDb } from '../../src/store/pg-driver.js';
 import { startRealPostgres } from '../support/real-postgres.js';
+import { recording } from '../support/recording-db.js';
 import { createTestDb } from '../support/test-db.js';
 
 export type LearningBackend = 'pglite' | 'native';
@@ -24,6 +25,8 @@ export interface LearningRuntime {
   readonly learning: ManagedMemoryFacade;
   /** The same database, learning off. */
   readonly plain: ManagedMemoryFacade;
+  /** The text of every statement the facades ran, when opened with { record: true }. */
+  readonly statements: string[];
   principal(tenant: string, agent: string, trust?: number): Promise<Principal>;
   /** `sender` recalls `query` through `facade` (default: the learning one) and sends feedback on it naming `truth` true. */
   judge(sender: Principal, query: string, truth: readonly string[], facade?: ManagedMemoryFacade): Promise<void>;
@@ -45,15 +48,17 @@ async function openDatabase(backend: LearningBackend, embedder: Embedder, teardo
   return db;
 }
 
-export async function openLearningRuntime(backend: LearningBackend, embedderKind: 'hash' | 'minilm' | 'use-lite' = 'hash'): Promise<LearningRuntime> {
+export async function openLearningRuntime(backend: LearningBackend, embedderKind: 'hash' | 'minilm' | 'use-lite' = 'hash', options: { readonly record?: boolean } = {}): Promise<LearningRuntime> {
   const config = loadConfig({ HYPHAE_EMBEDDER: embedderKind });
   const teardown = new Teardown();
   try {
     const embedder = await createConfiguredEmbedder(config);
     teardown.add(() => embedder.close());
     const db = await openDatabase(backend, embedder, teardown);
+    const recorded = recording(db);
+    const facadeDb = options.record === true ? recorded.db : db;
     const facade = (feedbackLearning: boolean): ManagedMemoryFacade => {
-      const made = createConfiguredFacade({ db, embedder, config, clock: () => new Date(), authCacheTtlMs: 0, facade: { hitFlushIntervalMs: 3_600_000, feedbackLearning } });
+      const made = createConfiguredFacade({ db: facadeDb, embedder, config, clock: () => new Date(), authCacheTtlMs: 0, facade: { hitFlushIntervalMs: 3_600_000, feedbackLearning } });
       teardown.add(() => made.close());
       return made;
     };
@@ -64,6 +69,7 @@ export async function openLearningRuntime(backend: LearningBackend, embedderKind
       embedder,
       learning,
       plain,
+      statements: recorded.statements,
       async principal(tenant, agent, trust): Promise<Principal> {
         const key = await learning.keyAdmin.createKey({ tenant, agent, ...(trust === undefined ? {} : { trust }) });
         return learning.authenticate(key.key);

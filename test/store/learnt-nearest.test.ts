@@ -1,14 +1,15 @@
 /**
  * Learnt vector recall planned once (src/store/learnt-nearest.ts, migration 0044): taken only for a
  * search the planner's statistics say covers most of the cells, with the default filters; it ranks
- * exactly as the statement planned per call, evidence and all, for every kind of project; a tenant
+ * exactly as the statement planned per call, evidence and all, for every kind of project, with the
+ * caller's project scope, another tenant's evidence on the same cells, and tied cells; a tenant
  * with few of the cells next to a large one keeps the statement planned for its values, which finds
  * its cells where the once-planned HNSW walk, capped by max_scan_tuples, does not.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchCells, type CellSearch, type KnnFilter, type KnnHit } from '../../src/store/cell-search.js';
 import { readCellStatistics, type CellStatistics } from '../../src/store/cell-statistics.js';
-import type { Db, Queryable } from '../../src/store/db.js';
+import type { Db } from '../../src/store/db.js';
 import type { LearntEvidence } from '../../src/store/evidence-search.js';
 import type { KnnSettings } from '../../src/store/knn-session.js';
 import { learntNearestPlannedOnce, plannedOnce } from '../../src/store/learnt-nearest.js';
@@ -17,6 +18,7 @@ import { openPgDb } from '../../src/store/pg-driver.js';
 import { openPgliteDb } from '../../src/store/pglite-driver.js';
 import { toVectorParam } from '../../src/store/vector-param.js';
 import { createDatabase, skipWithoutPostgres, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
+import { recording } from '../support/recording-db.js';
 
 const DIMENSION = 8;
 const BIG_CELLS = 3000;
@@ -24,6 +26,7 @@ const TINY_CELLS = 5;
 const QUERIES = 30;
 const MIN_SIMILARITY = 0.5;
 
+const queryVectors = Array.from({ length: QUERIES }, (_, i) => toVectorParam(Array.from({ length: DIMENSION }, (_, d) => ((i * 7 + d * 13) % 17) / 17 + 0.05)));
 // A random vector of positive components per row (the subquery refers to g, so it is evaluated for every row).
 const randomVector = (sign: '' | '-'): string => `('[' || array_to_string(ARRAY(SELECT ${sign}random() FROM generate_series(1, ${DIMENSION}) WHERE g > 0), ',') || ']')::vector`;
 
@@ -52,11 +55,26 @@ async function loadCells(db: Db): Promise<void> {
        0.2 + 0.6 * random(), 0.8, 'judge', 'agent', 'req-' || c.node_id, now()
      FROM cells c WHERE c.tenant_id = 'big' AND random() < 0.5`,
   );
-  await db.query(`INSERT INTO sessions (tenant_id, session_id, agent, project, scene_id) VALUES ('big', gen_random_uuid(), 'in-session', 'p', gen_random_uuid())`);
+  // Another tenant's evidence on every big cell, exactly the first query: counted, it would lift every candidate of that query.
+  await db.query(
+    `INSERT INTO cell_evidence (evidence_id, tenant_id, node_id, embedding, weight, trust, agent, label, request_id, created_at)
+     SELECT gen_random_uuid(), 'other', c.node_id, $1::vector, 0.9, 0.9, 'judge', 'agent', 'other-' || c.node_id, now() FROM cells c WHERE c.tenant_id = 'big'`,
+    [queryVectors[0]],
+  );
+  // Tied cells: two pairs, each the same vector (the second query's), so the order of their ids decides between them.
+  await db.query(
+    `INSERT INTO cells (node_id, tenant_id, project, content, cell_type, salience, source_agent, embedding)
+     SELECT gen_random_uuid(), 'big', 'p', 'tied ' || g, 'Fact', 0.5, 'a', $1::vector FROM generate_series(1, 4) g`,
+    [queryVectors[1]],
+  );
+  const openSession = (agent: string, project: string): Promise<unknown> =>
+    db.query(`INSERT INTO sessions (tenant_id, session_id, agent, project, scene_id) VALUES ('big', gen_random_uuid(), $1, $2, gen_random_uuid())`, [agent, project]);
+  await openSession('in-session', 'p');
+  // A session in a project outside the caller's scope: the search falls back to the default project.
+  await openSession('scoped', 'q');
   await db.query('ANALYZE cells, cell_evidence, sessions');
 }
 
-const queryVectors = Array.from({ length: QUERIES }, (_, i) => toVectorParam(Array.from({ length: DIMENSION }, (_, d) => ((i * 7 + d * 13) % 17) / 17 + 0.05)));
 const search = (vector: CellSearch['vector'], learnt: LearntEvidence): CellSearch => ({
   mode: 'vector',
   vector,
@@ -67,23 +85,12 @@ const search = (vector: CellSearch['vector'], learnt: LearntEvidence): CellSearc
 });
 const inSession: KnnFilter = { tenantId: 'big', layer: 'L0', project: { kind: 'current', agent: 'in-session', defaultProject: 'q', projects: null } };
 const noSession: KnnFilter = { tenantId: 'big', layer: 'L0', project: { kind: 'current', agent: 'no-session', defaultProject: 'p', projects: ['p', 'q'] } };
+const inScopedSession: KnnFilter = { tenantId: 'big', layer: 'L0', project: { kind: 'current', agent: 'in-session', defaultProject: 'q', projects: ['p', 'q'] } };
+const outOfScopeSession: KnnFilter = { tenantId: 'big', layer: 'L0', project: { kind: 'current', agent: 'scoped', defaultProject: 'p', projects: ['p'] } };
 const named: KnnFilter = { tenantId: 'big', layer: 'L0', project: { kind: 'named', project: 'p' } };
+// Each search's current project as the facade resolves it: p for every one above.
+const CURRENT = 'p';
 const tiny: KnnFilter = { tenantId: 'tiny', layer: 'L0', project: { kind: 'named', project: 'p' } };
-
-/** The database with every statement's text recorded, to tell which path a search took. */
-function recording(db: Db): { db: Db; statements: string[] } {
-  const statements: string[] = [];
-  const recorded = <Q extends Db | Queryable>(target: Q): Q =>
-    new Proxy(target, {
-      get(t, property): unknown {
-        if (property === 'query') return (sql: string, params?: readonly unknown[]) => (statements.push(sql), t.query(sql, params));
-        if (property === 'transaction') return (run: (tx: Queryable) => Promise<unknown>) => (t as Db).transaction((tx) => run(recorded(tx)));
-        const value: unknown = Reflect.get(t, property, t);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(t) : value;
-      },
-    });
-  return { statements, db: recorded(db) };
-}
 
 type Open = (knn: Partial<KnnSettings>) => Promise<Db>;
 
@@ -112,16 +119,20 @@ function describeLearntNearest(name: string, skip: boolean, setUp: () => Promise
     });
 
     it('reads how the cells are shared among tenants, layers and projects from the planner’s statistics', () => {
-      const all = BIG_CELLS + 300 + TINY_CELLS;
+      const all = BIG_CELLS + 304 + TINY_CELLS;
       expect(statistics.cells).toBe(all);
       expect(statistics.shares.tenant_id.get('big')).toBeCloseTo((all - TINY_CELLS) / all, 2);
+      expect(statistics.shares.project.get('p')).toBeCloseTo((all - 100) / all, 2);
       expect(statistics.shares.layer.get('L0')).toBeCloseTo((all - 100) / all, 2);
       expect(statistics.shares.project.get('q')).toBeCloseTo(100 / all, 2);
     });
 
     it('is taken for a search covering most of the cells with the default filters, and for no other', () => {
-      const learnt: LearntEvidence = { minSimilarity: MIN_SIMILARITY, statistics };
-      expect([inSession, noSession, named].map((filter) => plannedOnce(filter, learnt))).toEqual([true, true, true]);
+      const learnt: LearntEvidence = { minSimilarity: MIN_SIMILARITY, statistics, currentProject: CURRENT };
+      expect([inSession, noSession, inScopedSession, outOfScopeSession, named].map((filter) => plannedOnce(filter, learnt))).toEqual([true, true, true, true, true]);
+      // The current project weighs as a named one: a small one, or one not resolved, keeps the per-call plan.
+      expect(plannedOnce(inSession, { ...learnt, currentProject: 'q' })).toBe(false);
+      expect(plannedOnce(inSession, { minSimilarity: MIN_SIMILARITY, statistics })).toBe(false);
       const refused: KnnFilter[] = [
         tiny,
         { ...named, layer: 'L1' },
@@ -139,12 +150,12 @@ function describeLearntNearest(name: string, skip: boolean, setUp: () => Promise
     it('ranks exactly as the statement planned per call, evidence and cells included, for every kind of project and k', async () => {
       const seen = recording(db);
       let lifted = 0;
-      for (const filter of [inSession, noSession, named]) {
+      for (const filter of [inSession, noSession, inScopedSession, outOfScopeSession, named]) {
         for (const [k, withCells] of [[10, false], [10, true], [30, true]] as const) {
           for (const vector of queryVectors) {
             const perCall = await searchCells(db, search(vector, { minSimilarity: MIN_SIMILARITY }), filter, k, withCells);
             seen.statements.length = 0;
-            const once: KnnHit[] = await searchCells(seen.db, search(vector, { minSimilarity: MIN_SIMILARITY, statistics }), filter, k, withCells);
+            const once: KnnHit[] = await searchCells(seen.db, search(vector, { minSimilarity: MIN_SIMILARITY, statistics, currentProject: CURRENT }), filter, k, withCells);
             expect(seen.statements.some((sql) => sql.includes('hyphae_learnt_nearest'))).toBe(true);
             expect(once).toEqual(perCall);
             expect(once).toHaveLength(k);
@@ -154,12 +165,17 @@ function describeLearntNearest(name: string, skip: boolean, setUp: () => Promise
       }
       // The evidence counted: many hits were lifted above their own similarity.
       expect(lifted).toBeGreaterThan(QUERIES);
+      // The tied cells came first for the second query, in the order of their ids as text.
+      const tied = await searchCells(db, search(queryVectors[1] as CellSearch['vector'], { minSimilarity: MIN_SIMILARITY, statistics, currentProject: CURRENT }), named, 10, true);
+      const tiedIds = tied.filter((hit) => hit.cell?.content.startsWith('tied ')).map((hit) => hit.node_id);
+      expect(tiedIds).toHaveLength(4);
+      expect(tiedIds).toEqual([...tiedIds].sort());
     });
 
     it('keeps the statement planned for its values for a tiny tenant next to a large one, which finds its cells where the HNSW walk does not', async () => {
       const capped = await loaded({ maxScanTuples: 50 });
       const cappedStatistics = await readCellStatistics(capped);
-      const learnt: LearntEvidence = { minSimilarity: MIN_SIMILARITY, statistics: cappedStatistics };
+      const learnt: LearntEvidence = { minSimilarity: MIN_SIMILARITY, statistics: cappedStatistics, currentProject: CURRENT };
       const seen = recording(capped);
       const hits = await searchCells(seen.db, search(queryVectors[0] as CellSearch['vector'], learnt), tiny, 10);
       expect(seen.statements.some((sql) => sql.includes('hyphae_learnt_nearest'))).toBe(false);

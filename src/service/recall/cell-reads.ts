@@ -126,7 +126,7 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
       weights: ctx.config.hybridWeights,
       recencyBias: input.recency_bias ?? 0,
       ...(termStatistics === undefined ? {} : { termStatistics }),
-      ...(ctx.config.feedbackLearning ? { learnt: learning(ctx, mode, input.min_trust) } : {}),
+      ...(ctx.config.feedbackLearning ? { learnt: learning(ctx, mode, input.min_trust, project.kind === 'current' ? searchedNames[0] : undefined) } : {}),
     },
     {
       tenantId: principal.tenantId,
@@ -174,10 +174,19 @@ async function search(ctx: FacadeContext, principal: Principal, input: SearchInp
   };
 }
 
-/** Learning's part of a search; vector recall also gets how the cells are shared among tenants, layers and projects (read only while learning is on). */
-function learning(ctx: FacadeContext, mode: RecallInput['mode'], minTrust: number | undefined): LearntEvidence {
+/**
+ * Learning's part of a search; vector recall also gets how the cells are shared among tenants,
+ * layers and projects (read only while learning is on) and the current project as resolved here,
+ * for its choice of plan.
+ */
+function learning(ctx: FacadeContext, mode: RecallInput['mode'], minTrust: number | undefined, currentProject: string | undefined): LearntEvidence {
   const statistics = mode === 'lexical' ? undefined : ctx.cellStatistics.current();
-  return { minSimilarity: ctx.config.evidenceSimilarity, ...(minTrust === undefined ? {} : { minTrust }), ...(statistics === undefined ? {} : { statistics }) };
+  return {
+    minSimilarity: ctx.config.evidenceSimilarity,
+    ...(minTrust === undefined ? {} : { minTrust }),
+    ...(statistics === undefined ? {} : { statistics }),
+    ...(currentProject === undefined ? {} : { currentProject }),
+  };
 }
 
 /** The instant whose declared relations graph_context gives: the read's as_of, else now. */
