@@ -6,15 +6,18 @@
  * with few of the cells next to a large one keeps the statement planned for its values, which finds
  * its cells where the once-planned HNSW walk, capped by max_scan_tuples, does not.
  */
-import { beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchCells, type CellSearch, type KnnFilter, type KnnHit } from '../../src/store/cell-search.js';
 import { readCellStatistics, type CellStatistics } from '../../src/store/cell-statistics.js';
 import type { Db } from '../../src/store/db.js';
 import type { LearntEvidence } from '../../src/store/evidence-search.js';
+import type { KnnSettings } from '../../src/store/knn-session.js';
 import { learntNearestPlannedOnce, plannedOnce } from '../../src/store/learnt-nearest.js';
 import { applyMigrations } from '../../src/store/migrator.js';
+import { openPgDb } from '../../src/store/pg-driver.js';
+import { openPgliteDb } from '../../src/store/pglite-driver.js';
 import { toVectorParam } from '../../src/store/vector-param.js';
-import { describeOnKnnDatabases } from '../support/knn-databases.js';
+import { createDatabase, skipWithoutPostgres, startRealPostgres, type RealPostgres } from '../support/real-postgres.js';
 import { recording } from '../support/recording-db.js';
 
 const DIMENSION = 8;
@@ -89,79 +92,108 @@ const named: KnnFilter = { tenantId: 'big', layer: 'L0', project: { kind: 'named
 const CURRENT = 'p';
 const tiny: KnnFilter = { tenantId: 'tiny', layer: 'L0', project: { kind: 'named', project: 'p' } };
 
-describeOnKnnDatabases('learnt vector recall planned once', loadCells, ({ loaded }) => {
-  let db: Db;
-  let statistics: CellStatistics;
+type Open = (knn: Partial<KnnSettings>) => Promise<Db>;
 
-  beforeAll(async () => {
-    db = await loaded({});
-    statistics = await readCellStatistics(db);
-  });
+function describeLearntNearest(name: string, skip: boolean, setUp: () => Promise<{ open: Open; close(): Promise<void> }>): void {
+  describe.skipIf(skip)(`learnt vector recall planned once on ${name}`, () => {
+    let open: Open;
+    let close: () => Promise<void>;
+    const opened: Db[] = [];
+    let db: Db;
+    let statistics: CellStatistics;
+    const loaded = async (knn: Partial<KnnSettings>): Promise<Db> => {
+      const made = await open(knn);
+      opened.push(made);
+      await loadCells(made);
+      return made;
+    };
 
-  it('reads how the cells are shared among tenants, layers and projects from the planner’s statistics', () => {
-    const all = BIG_CELLS + 304 + TINY_CELLS;
-    expect(statistics.cells).toBe(all);
-    expect(statistics.shares.tenant_id.get('big')).toBeCloseTo((all - TINY_CELLS) / all, 2);
-    expect(statistics.shares.project.get('p')).toBeCloseTo((all - 100) / all, 2);
-    expect(statistics.shares.layer.get('L0')).toBeCloseTo((all - 100) / all, 2);
-    expect(statistics.shares.project.get('q')).toBeCloseTo(100 / all, 2);
-  });
+    beforeAll(async () => {
+      ({ open, close } = await setUp());
+      db = await loaded({});
+      statistics = await readCellStatistics(db);
+    });
+    afterAll(async () => {
+      await Promise.all(opened.map((made) => made.close()));
+      await close();
+    });
 
-  it('is taken for a search covering most of the cells with the default filters, and for no other', () => {
-    const learnt: LearntEvidence = { minSimilarity: MIN_SIMILARITY, statistics, currentProject: CURRENT };
-    expect([inSession, noSession, inScopedSession, outOfScopeSession, named].map((filter) => plannedOnce(filter, learnt))).toEqual([true, true, true, true, true]);
-    // The current project weighs as a named one: a small one, or one not resolved, keeps the per-call plan.
-    expect(plannedOnce(inSession, { ...learnt, currentProject: 'q' })).toBe(false);
-    expect(plannedOnce(inSession, { minSimilarity: MIN_SIMILARITY, statistics })).toBe(false);
-    const refused: KnnFilter[] = [
-      tiny,
-      { ...named, layer: 'L1' },
-      { ...named, project: { kind: 'named', project: 'q' } },
-      { ...named, project: { kind: 'projects', projects: ['p'] } },
-      { ...named, cellTypes: ['Fact'] },
-      { ...named, validity: { kind: 'at', asOf: new Date().toISOString() } },
-      { ...named, validity: { kind: 'all' } },
-    ];
-    expect(refused.map((filter) => plannedOnce(filter, learnt))).toEqual(refused.map(() => false));
-    expect(plannedOnce(named, { minSimilarity: MIN_SIMILARITY, statistics, minTrust: 0.5 })).toBe(false);
-    expect(plannedOnce(named, { minSimilarity: MIN_SIMILARITY })).toBe(false);
-  });
+    it('reads how the cells are shared among tenants, layers and projects from the planner’s statistics', () => {
+      const all = BIG_CELLS + 304 + TINY_CELLS;
+      expect(statistics.cells).toBe(all);
+      expect(statistics.shares.tenant_id.get('big')).toBeCloseTo((all - TINY_CELLS) / all, 2);
+      expect(statistics.shares.project.get('p')).toBeCloseTo((all - 100) / all, 2);
+      expect(statistics.shares.layer.get('L0')).toBeCloseTo((all - 100) / all, 2);
+      expect(statistics.shares.project.get('q')).toBeCloseTo(100 / all, 2);
+    });
 
-  it('ranks exactly as the statement planned per call, evidence and cells included, for every kind of project and k', async () => {
-    const seen = recording(db);
-    let lifted = 0;
-    for (const filter of [inSession, noSession, inScopedSession, outOfScopeSession, named]) {
-      for (const [k, withCells] of [[10, false], [10, true], [30, true]] as const) {
-        for (const vector of queryVectors) {
-          const perCall = await searchCells(db, search(vector, { minSimilarity: MIN_SIMILARITY }), filter, k, withCells);
-          seen.statements.length = 0;
-          const once: KnnHit[] = await searchCells(seen.db, search(vector, { minSimilarity: MIN_SIMILARITY, statistics, currentProject: CURRENT }), filter, k, withCells);
-          expect(seen.statements.some((sql) => sql.includes('hyphae_learnt_nearest'))).toBe(true);
-          expect(once).toEqual(perCall);
-          expect(once).toHaveLength(k);
-          lifted += once.filter((hit) => hit.score > 1 - hit.distance).length;
+    it('is taken for a search covering most of the cells with the default filters, and for no other', () => {
+      const learnt: LearntEvidence = { minSimilarity: MIN_SIMILARITY, statistics, currentProject: CURRENT };
+      expect([inSession, noSession, inScopedSession, outOfScopeSession, named].map((filter) => plannedOnce(filter, learnt))).toEqual([true, true, true, true, true]);
+      // The current project weighs as a named one: a small one, or one not resolved, keeps the per-call plan.
+      expect(plannedOnce(inSession, { ...learnt, currentProject: 'q' })).toBe(false);
+      expect(plannedOnce(inSession, { minSimilarity: MIN_SIMILARITY, statistics })).toBe(false);
+      const refused: KnnFilter[] = [
+        tiny,
+        { ...named, layer: 'L1' },
+        { ...named, project: { kind: 'named', project: 'q' } },
+        { ...named, project: { kind: 'projects', projects: ['p'] } },
+        { ...named, cellTypes: ['Fact'] },
+        { ...named, validity: { kind: 'at', asOf: new Date().toISOString() } },
+        { ...named, validity: { kind: 'all' } },
+      ];
+      expect(refused.map((filter) => plannedOnce(filter, learnt))).toEqual(refused.map(() => false));
+      expect(plannedOnce(named, { minSimilarity: MIN_SIMILARITY, statistics, minTrust: 0.5 })).toBe(false);
+      expect(plannedOnce(named, { minSimilarity: MIN_SIMILARITY })).toBe(false);
+    });
+
+    it('ranks exactly as the statement planned per call, evidence and cells included, for every kind of project and k', async () => {
+      const seen = recording(db);
+      let lifted = 0;
+      for (const filter of [inSession, noSession, inScopedSession, outOfScopeSession, named]) {
+        for (const [k, withCells] of [[10, false], [10, true], [30, true]] as const) {
+          for (const vector of queryVectors) {
+            const perCall = await searchCells(db, search(vector, { minSimilarity: MIN_SIMILARITY }), filter, k, withCells);
+            seen.statements.length = 0;
+            const once: KnnHit[] = await searchCells(seen.db, search(vector, { minSimilarity: MIN_SIMILARITY, statistics, currentProject: CURRENT }), filter, k, withCells);
+            expect(seen.statements.some((sql) => sql.includes('hyphae_learnt_nearest'))).toBe(true);
+            expect(once).toEqual(perCall);
+            expect(once).toHaveLength(k);
+            lifted += once.filter((hit) => hit.score > 1 - hit.distance).length;
+          }
         }
       }
-    }
-    // The evidence counted: many hits were lifted above their own similarity.
-    expect(lifted).toBeGreaterThan(QUERIES);
-    // The tied cells came first for the second query, in the order of their ids as text.
-    const tied = await searchCells(db, search(queryVectors[1] as CellSearch['vector'], { minSimilarity: MIN_SIMILARITY, statistics, currentProject: CURRENT }), named, 10, true);
-    const tiedIds = tied.filter((hit) => hit.cell?.content.startsWith('tied ')).map((hit) => hit.node_id);
-    expect(tiedIds).toHaveLength(4);
-    expect(tiedIds).toEqual([...tiedIds].sort());
-  });
+      // The evidence counted: many hits were lifted above their own similarity.
+      expect(lifted).toBeGreaterThan(QUERIES);
+      // The tied cells came first for the second query, in the order of their ids as text.
+      const tied = await searchCells(db, search(queryVectors[1] as CellSearch['vector'], { minSimilarity: MIN_SIMILARITY, statistics, currentProject: CURRENT }), named, 10, true);
+      const tiedIds = tied.filter((hit) => hit.cell?.content.startsWith('tied ')).map((hit) => hit.node_id);
+      expect(tiedIds).toHaveLength(4);
+      expect(tiedIds).toEqual([...tiedIds].sort());
+    });
 
-  it('keeps the statement planned for its values for a tiny tenant next to a large one, which finds its cells where the HNSW walk does not', async () => {
-    const capped = await loaded({ maxScanTuples: 50 });
-    const cappedStatistics = await readCellStatistics(capped);
-    const learnt: LearntEvidence = { minSimilarity: MIN_SIMILARITY, statistics: cappedStatistics, currentProject: CURRENT };
-    const seen = recording(capped);
-    const hits = await searchCells(seen.db, search(queryVectors[0] as CellSearch['vector'], learnt), tiny, 10);
-    expect(seen.statements.some((sql) => sql.includes('hyphae_learnt_nearest'))).toBe(false);
-    expect(hits).toHaveLength(TINY_CELLS);
-    // Why the choice matters: the once-planned walk towards the query ends before it reaches the tiny tenant's cells.
-    const walked = await learntNearestPlannedOnce(capped, queryVectors[0] as CellSearch['vector'], tiny, learnt, 20, 10, false);
-    expect(walked.length).toBeLessThan(TINY_CELLS);
+    it('keeps the statement planned for its values for a tiny tenant next to a large one, which finds its cells where the HNSW walk does not', async () => {
+      const capped = await loaded({ maxScanTuples: 50 });
+      const cappedStatistics = await readCellStatistics(capped);
+      const learnt: LearntEvidence = { minSimilarity: MIN_SIMILARITY, statistics: cappedStatistics, currentProject: CURRENT };
+      const seen = recording(capped);
+      const hits = await searchCells(seen.db, search(queryVectors[0] as CellSearch['vector'], learnt), tiny, 10);
+      expect(seen.statements.some((sql) => sql.includes('hyphae_learnt_nearest'))).toBe(false);
+      expect(hits).toHaveLength(TINY_CELLS);
+      // Why the choice matters: the once-planned walk towards the query ends before it reaches the tiny tenant's cells.
+      const walked = await learntNearestPlannedOnce(capped, queryVectors[0] as CellSearch['vector'], tiny, learnt, 20, 10, false);
+      expect(walked.length).toBeLessThan(TINY_CELLS);
+    });
   });
+}
+
+describeLearntNearest('PGlite', false, () => Promise.resolve({ open: (knn) => openPgliteDb({ knn }), close: () => Promise.resolve() }));
+
+describeLearntNearest('native PostgreSQL', skipWithoutPostgres(), async () => {
+  const server: RealPostgres = await startRealPostgres();
+  let databases = 0;
+  return {
+    open: async (knn): Promise<Db> => openPgDb({ url: await createDatabase(server, `learnt_${++databases}`), max: 2, knn }),
+    close: () => server.close(),
+  };
 });
